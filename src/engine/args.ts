@@ -1,0 +1,334 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { isIP } from 'node:net';
+import type { ArgDescriptor } from './spec.ts';
+import { invalidParams, listJoin, missingParams, type ParamFailure, RestError } from './errors.ts';
+
+/** The JSON-Schema keywords WordPress keeps in the index (rest_get_allowed_schema_keywords). */
+export const INDEX_KEYWORDS = new Set([
+  'title', 'description', 'default', 'type', 'format', 'enum', 'items', 'properties', 'additionalProperties',
+  'patternProperties', 'minProperties', 'maxProperties', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+  'multipleOf', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'anyOf', 'oneOf',
+]);
+
+/** The descriptor WordPress shows: allowed keywords in the order written, then `required` as a boolean. */
+export function indexDescriptor(arg: ArgDescriptor): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(arg)) if (INDEX_KEYWORDS.has(k)) out[k] = v;
+  out.required = arg.required === true;
+  return out;
+}
+
+const TYPE_ALIASES: Record<string, string> = { bool: 'boolean', int: 'integer' };
+const canonicalType = (t: unknown) => TYPE_ALIASES[String(t)] ?? String(t);
+const typesOf = (s: ArgDescriptor): string[] => (s.type === undefined ? [] : (Array.isArray(s.type) ? s.type : [s.type]).map(canonicalType));
+
+// --- coercion: WordPress accepts strings for every scalar type (rest_validate_value_from_schema) ---
+
+/** PHP's is_numeric: optional leading whitespace, sign, digits with an optional fraction, optional exponent. */
+const NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/;
+const isNumeric = (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && NUMERIC.test(v));
+const BOOL_STRINGS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
+const isBooleanish = (v: unknown) => typeof v === 'boolean' || v === 0 || v === 1 || (typeof v === 'string' && v.toLowerCase() in BOOL_STRINGS);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isList = (v: unknown) => Array.isArray(v) || (isPlainObject(v) && Object.keys(v).every((k, i) => k === String(i)));
+
+/** wp_parse_list: split scalars on commas and whitespace. */
+export function parseList(v: unknown): unknown[] {
+  if (Array.isArray(v)) return v;
+  if (isPlainObject(v)) return Object.values(v);
+  return String(v ?? '').split(/[\s,]+/).filter((x) => x !== '');
+}
+
+const FITS: Record<string, (v: unknown) => boolean> = {
+  array: (v) => isList(v) || (v !== null && typeof v !== 'object'),
+  object: (v) => isPlainObject(v) || Array.isArray(v) || v === '',
+  integer: (v) => isNumeric(v) && Number.isInteger(Number(v)),
+  number: isNumeric,
+  boolean: isBooleanish,
+  string: (v) => typeof v === 'string',
+  null: (v) => v === null,
+};
+
+type Coercer = (v: unknown) => unknown;
+
+/** Builds, once, the function that turns a raw value into the type the schema declares, as WordPress does before checking it. */
+function compileCoercer(schema: ArgDescriptor): Coercer {
+  const types = typesOf(schema);
+  const itemCoercer = isPlainObject(schema.items) ? compileCoercer(schema.items as ArgDescriptor) : null;
+  const props = isPlainObject(schema.properties) ? Object.entries(schema.properties as Record<string, ArgDescriptor>).map(([k, s]) => [k, compileCoercer(s)] as const) : [];
+  const extraCoercer = isPlainObject(schema.additionalProperties) ? compileCoercer(schema.additionalProperties as ArgDescriptor) : null;
+  const toType = (t: string, v: unknown): unknown => {
+    switch (t) {
+      case 'boolean':
+        return typeof v === 'string' ? BOOL_STRINGS[v.toLowerCase()] : v === 0 || v === 1 ? v === 1 : v;
+      case 'integer':
+      case 'number':
+        return typeof v === 'string' ? Number(v) : v;
+      case 'array': {
+        const list = parseList(v);
+        return itemCoercer ? list.map(itemCoercer) : list;
+      }
+      case 'object': {
+        const obj: Record<string, unknown> = v === '' ? {} : Array.isArray(v) ? Object.fromEntries(v.map((x, i) => [String(i), x])) : { ...(v as object) };
+        for (const [k, c] of props) if (obj[k] !== undefined) obj[k] = c(obj[k]);
+        if (extraCoercer) for (const k of Object.keys(obj)) if (!props.some(([p]) => p === k)) obj[k] = extraCoercer(obj[k]);
+        return obj;
+      }
+      default:
+        return v;
+    }
+  };
+  if (types.length === 0) return (v) => v;
+  if (types.length === 1) {
+    const [t] = types;
+    const fits = FITS[t];
+    return fits ? (v) => (fits(v) ? toType(t, v) : v) : (v) => v;
+  }
+  // `type: [a, b]` takes the first declared type the value fits; '' is a string when string is allowed.
+  return (v) => {
+    if (v === '' && types.includes('string')) return v;
+    for (const t of types) if (FITS[t]?.(v)) return toType(t, v);
+    return v;
+  };
+}
+
+// --- the Ajv schema WordPress semantics map onto ---
+
+/** Rewrites a WordPress arg descriptor into a JSON Schema Ajv can compile (aliases, v3 `required`, draft-04 exclusives, formats). */
+function toAjvSchema(arg: ArgDescriptor): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(arg)) {
+    switch (k) {
+      case 'type':
+        out.type = Array.isArray(v) ? v.map(canonicalType) : canonicalType(v);
+        break;
+      case 'required':
+      case 'default':
+      case 'description':
+      case 'title':
+        break;
+      case 'format':
+        if (v !== 'uri' && v !== 'text-field' && v !== 'textarea-field') out.format = v;
+        break;
+      case 'exclusiveMinimum':
+      case 'exclusiveMaximum':
+        break; // folded into minimum/maximum below (draft-04 booleans)
+      case 'items':
+        out.items = isPlainObject(v) ? toAjvSchema(v) : v;
+        break;
+      case 'anyOf':
+      case 'oneOf':
+        out[k] = (v as ArgDescriptor[]).map(toAjvSchema);
+        break;
+      case 'properties': {
+        const props: Record<string, unknown> = {};
+        const required: string[] = [];
+        for (const [pk, ps] of Object.entries(isPlainObject(v) ? (v as Record<string, ArgDescriptor>) : {})) {
+          props[pk] = toAjvSchema(ps);
+          if (ps.required === true) required.push(pk);
+        }
+        out.properties = props;
+        if (required.length) out.required = required;
+        break;
+      }
+      case 'additionalProperties':
+        out.additionalProperties = isPlainObject(v) ? toAjvSchema(v) : v;
+        break;
+      case 'patternProperties':
+        out.patternProperties = Object.fromEntries(Object.entries(v as Record<string, ArgDescriptor>).map(([p, s]) => [p, toAjvSchema(s)]));
+        break;
+      default:
+        out[k] = v;
+    }
+  }
+  if (Array.isArray(arg.required)) out.required = arg.required;
+  if (arg.exclusiveMinimum === true && typeof arg.minimum === 'number') (out.exclusiveMinimum = arg.minimum), delete out.minimum;
+  if (arg.exclusiveMaximum === true && typeof arg.maximum === 'number') (out.exclusiveMaximum = arg.maximum), delete out.maximum;
+  return out;
+}
+
+/** The formats WordPress checks, with its own rules (rest_validate_value_from_schema); `uri` is only sanitised. */
+function addWordPressFormats(ajv: Ajv) {
+  ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}(:\d{2})?)?$/);
+  ajv.addFormat('email', /^[^\s@]{1,64}@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/);
+  ajv.addFormat('ip', { validate: (s: string) => isIP(s) !== 0 });
+  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  ajv.addFormat('hex-color', /^#([A-Fa-f0-9]{3}){1,2}$/);
+}
+
+const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, coerceTypes: false, useDefaults: false, validateFormats: true });
+addWordPressFormats(ajv);
+
+// --- Ajv errors into WordPress messages ---
+
+const FORMAT_ERRORS: Record<string, (name: string) => [string, string]> = {
+  'date-time': () => ['rest_invalid_date', 'Invalid date.'],
+  email: () => ['rest_invalid_email', 'Invalid email address.'],
+  ip: (n) => ['rest_invalid_ip', `${n} is not a valid IP address.`],
+  uuid: (n) => ['rest_invalid_uuid', `${n} is not a valid UUID.`],
+  'hex-color': () => ['rest_invalid_hex_color', 'Invalid hex color.'],
+};
+
+/** `/requests/0/method` under arg `requests` is named `requests[0][method]`, as WordPress names nested params. */
+function wpName(param: string, pointerRest: string[]): string {
+  return param + pointerRest.map((p) => `[${p.replace(/~1/g, '/').replace(/~0/g, '~')}]`).join('');
+}
+
+const truncInt = (n: unknown) => Math.trunc(Number(n));
+
+function boundsMessage(name: string, s: Record<string, unknown>): string {
+  const min = s.minimum ?? s.exclusiveMinimum;
+  const max = s.maximum ?? s.exclusiveMaximum;
+  const minEx = s.exclusiveMinimum !== undefined;
+  const maxEx = s.exclusiveMaximum !== undefined;
+  if (min !== undefined && max !== undefined)
+    return `${name} must be between ${truncInt(min)} (${minEx ? 'exclusive' : 'inclusive'}) and ${truncInt(max)} (${maxEx ? 'exclusive' : 'inclusive'})`;
+  if (min !== undefined) return `${name} must be greater than ${minEx ? '' : 'or equal to '}${truncInt(min)}`;
+  return `${name} must be less than ${maxEx ? '' : 'or equal to '}${truncInt(max)}`;
+}
+
+function toFailure(param: string, e: ErrorObject): ParamFailure {
+  const rest = e.instancePath.split('/').slice(2);
+  const name = wpName(param, rest);
+  const s = (e.parentSchema ?? {}) as Record<string, unknown>;
+  const p = e.params as Record<string, unknown>;
+  const fail = (code: string, message: string, data: Record<string, unknown> | null = null): ParamFailure => ({ code, message, data });
+  switch (e.keyword) {
+    case 'type': {
+      const t = Array.isArray(s.type) ? (s.type as string[]).join(',') : String(s.type);
+      return fail('rest_invalid_type', `${name} is not of type ${t}.`, { param: name });
+    }
+    case 'enum': {
+      const values = s.enum as unknown[];
+      return fail('rest_not_in_enum', values.length === 1 ? `${name} is not ${listJoin(values)}.` : `${name} is not one of ${listJoin(values)}.`);
+    }
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return fail('rest_out_of_bounds', boundsMessage(name, s));
+    case 'multipleOf':
+      return fail('rest_invalid_multiple', `${name} must be a multiple of ${String(s.multipleOf)}.`);
+    case 'minLength':
+      return fail('rest_too_short', `${name} must be at least ${String(s.minLength)} character${s.minLength === 1 ? '' : 's'} long.`);
+    case 'maxLength':
+      return fail('rest_too_long', `${name} must be at most ${String(s.maxLength)} character${s.maxLength === 1 ? '' : 's'} long.`);
+    case 'pattern':
+      return fail('rest_invalid_pattern', `${name} does not match pattern ${String(s.pattern)}.`);
+    case 'minItems':
+      return fail('rest_too_few_items', `${name} must contain at least ${String(s.minItems)} item${s.minItems === 1 ? '' : 's'}.`);
+    case 'maxItems':
+      return fail('rest_too_many_items', `${name} must contain at most ${String(s.maxItems)} item${s.maxItems === 1 ? '' : 's'}.`);
+    case 'uniqueItems':
+      return fail('rest_duplicate_items', `${name} has duplicate items.`);
+    case 'minProperties':
+      return fail('rest_too_few_properties', `${name} must contain at least ${String(s.minProperties)} propert${s.minProperties === 1 ? 'y' : 'ies'}.`);
+    case 'maxProperties':
+      return fail('rest_too_many_properties', `${name} must contain at most ${String(s.maxProperties)} propert${s.maxProperties === 1 ? 'y' : 'ies'}.`);
+    case 'required':
+      return fail('rest_property_required', `${String(p.missingProperty)} is a required property of ${name}.`);
+    case 'additionalProperties':
+      return fail('rest_additional_properties_forbidden', `${String(p.additionalProperty)} is not a valid property of Object.`);
+    case 'format': {
+      const f = FORMAT_ERRORS[String(p.format)];
+      const [code, message] = f ? f(name) : ['rest_invalid_format', `${name} is not a valid ${String(p.format)}.`];
+      return fail(code, message);
+    }
+    case 'anyOf':
+      return fail('rest_no_matching_schema', `${name} does not match any of the expected formats.`);
+    case 'oneOf':
+      return fail('rest_one_of_multiple_matches', `${name} matches more than one of the expected formats.`);
+    default:
+      return fail('rest_invalid_param', `${name} is invalid.`);
+  }
+}
+
+// --- sanitising what passed (rest_sanitize_value_from_schema) ---
+
+const URL_PROTOCOLS = new Set(['http:', 'https:', 'ftp:', 'ftps:', 'mailto:', 'news:', 'irc:', 'irc6:', 'ircs:', 'gopher:', 'nntp:', 'feed:', 'telnet:', 'mms:', 'rtsp:', 'sms:', 'svn:', 'tel:', 'fax:', 'xmpp:', 'webcal:', 'urn:']);
+
+/** sanitize_url: a URL with a protocol WordPress allows, else the empty string. */
+export function sanitizeUrl(v: string): string {
+  const s = v.trim().replace(/ /g, '%20');
+  if (s === '') return '';
+  try {
+    return URL_PROTOCOLS.has(new URL(s).protocol) ? s : '';
+  } catch {
+    return '';
+  }
+}
+
+function compileSanitizer(schema: ArgDescriptor): Coercer | null {
+  const types = typesOf(schema);
+  if (schema.format === 'uri' && (types.length === 0 || types.includes('string'))) return (v) => (typeof v === 'string' ? sanitizeUrl(v) : v);
+  if (types.length === 1 && types[0] === 'integer') return (v) => (typeof v === 'number' ? Math.trunc(v) : v);
+  const items = isPlainObject(schema.items) ? compileSanitizer(schema.items as ArgDescriptor) : null;
+  if (items) return (v) => (Array.isArray(v) ? v.map(items) : v);
+  if (isPlainObject(schema.properties)) {
+    const props = Object.entries(schema.properties as Record<string, ArgDescriptor>)
+      .map(([k, s]) => [k, compileSanitizer(s)] as const)
+      .filter((x): x is readonly [string, Coercer] => x[1] !== null);
+    if (props.length) return (v) => {
+      if (!isPlainObject(v)) return v;
+      for (const [k, f] of props) if (v[k] !== undefined) v[k] = f(v[k]);
+      return v;
+    };
+  }
+  return null;
+}
+
+// --- the compiled arg set of one endpoint ---
+
+export interface CompiledArgs {
+  names: string[];
+  /** Args with a default: [name, default], applied below every request source. */
+  defaults: [string, unknown][];
+  required: string[];
+  /**
+   * Coerces and checks the merged params in place. Throws rest_missing_callback_param or
+   * rest_invalid_param exactly as WordPress words them.
+   */
+  apply(params: Record<string, unknown>): void;
+  /** The descriptors served in the index, built once. */
+  index: Record<string, Record<string, unknown>> | [];
+}
+
+export function compileArgs(args: Record<string, ArgDescriptor>): CompiledArgs {
+  const names = Object.keys(args);
+  const defaults = names.filter((n) => args[n].default !== undefined && args[n].default !== null).map((n) => [n, args[n].default] as [string, unknown]);
+  const required = names.filter((n) => args[n].required === true);
+  const coercers = names.map((n) => [n, compileCoercer(args[n])] as const).filter(([n]) => typesOf(args[n]).length > 0);
+  const sanitizers = names.map((n) => [n, compileSanitizer(args[n])] as const).filter((x): x is readonly [string, Coercer] => x[1] !== null);
+  const properties: Record<string, unknown> = {};
+  for (const n of names) properties[n] = toAjvSchema(args[n]);
+  const validate: ValidateFunction | null = names.length ? ajv.compile({ type: 'object', properties }) : null;
+  const index: CompiledArgs['index'] = names.length ? Object.fromEntries(names.map((n) => [n, indexDescriptor(args[n])])) : [];
+
+  return {
+    names,
+    defaults,
+    required,
+    index,
+    apply(params) {
+      let missing: string[] | null = null;
+      for (const n of required) if (params[n] === undefined || params[n] === null) (missing ??= []).push(n);
+      if (missing) throw missingParams(missing);
+      if (!validate) return;
+      // JSON null counts as absent in WordPress (isset), so it is neither coerced nor checked.
+      const present: Record<string, unknown> = {};
+      for (const n of names) if (params[n] !== undefined && params[n] !== null) present[n] = params[n];
+      for (const [n, c] of coercers) if (n in present) present[n] = c(present[n]);
+      if (!validate(present)) {
+        const failures = new Map<string, ParamFailure>();
+        for (const e of validate.errors!) {
+          const param = e.instancePath.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
+          if (param !== undefined && !failures.has(param)) failures.set(param, toFailure(param, e));
+        }
+        if (failures.size) throw invalidParams(failures);
+        throw new RestError('rest_invalid_param', 'Invalid parameter(s).', 400);
+      }
+      for (const [n, s] of sanitizers) if (n in present) present[n] = s(present[n]);
+      Object.assign(params, present);
+    },
+  };
+}

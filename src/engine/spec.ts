@@ -1,0 +1,313 @@
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join, resolve, relative } from 'node:path';
+import { parseDocument, LineCounter, isMap, isSeq, type Document, type Node } from 'yaml';
+import { Ajv, type ErrorObject } from 'ajv';
+
+export type Variant = 'A' | 'B';
+export const ALL_VARIANTS: Variant[] = ['A', 'B'];
+
+/** An argument descriptor exactly as written in YAML (key order kept). */
+export type ArgDescriptor = Record<string, unknown>;
+
+/** Where a spec item was written, for `file:line:` messages. */
+export interface SourcePos {
+  file: string;
+  line: number;
+}
+
+export interface EndpointSpec {
+  methods: string[];
+  handler: string;
+  permission: string | undefined;
+  args: Record<string, ArgDescriptor>;
+  allowBatch: boolean;
+  variants: Variant[];
+  /** Declared as a second handler for a method the route already has (the interface's repeated methods). */
+  repeat: boolean;
+  pos: SourcePos;
+  /** Position of each arg, for lint messages. */
+  argPos: Record<string, SourcePos>;
+}
+
+export interface RouteSpec {
+  namespace: string;
+  /** Path as written, relative to the namespace: `/snippets/{id}`. */
+  path: string;
+  /** Full path with `{name}` variables: `/code-snippets/v1/snippets/{id}`. */
+  fullPath: string;
+  /** The route key WordPress clients know: `/code-snippets/v1/snippets/(?P<id>[\d]+)`. */
+  key: string;
+  params: Record<string, string>;
+  endpoints: EndpointSpec[];
+  pos: SourcePos;
+}
+
+export interface NamespaceSpec {
+  name: string;
+  variants: Variant[];
+  routes: RouteSpec[];
+  pos: SourcePos;
+}
+
+export interface SiteDefaults {
+  name: string;
+  description: string;
+  url: string;
+  home: string;
+  gmt_offset: string;
+  timezone_string: string;
+  page_for_posts: number;
+  page_on_front: number;
+  show_on_front: string;
+}
+
+export interface Spec {
+  dir: string;
+  apiPrefix: string;
+  authPath: string;
+  handlersDir: string;
+  site: SiteDefaults;
+  namespaces: NamespaceSpec[];
+  /** Every route in registration order: root routes, then each namespace's index and routes. */
+  routes: RouteSpec[];
+}
+
+export class SpecError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+  }
+}
+
+interface LoadedYaml {
+  file: string;
+  doc: Document;
+  value: Record<string, unknown>;
+  lines: LineCounter;
+}
+
+const BUILTIN_INDEX = '@index';
+const BUILTIN_BATCH = '@batch';
+export const BUILTIN_NAMESPACE_INDEX = '@namespace_index';
+export const BUILTIN_HANDLERS = new Set([BUILTIN_INDEX, BUILTIN_BATCH, BUILTIN_NAMESPACE_INDEX]);
+
+function readYaml(file: string, shortName: string, problems: string[]): LoadedYaml | null {
+  const lines = new LineCounter();
+  const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines, keepSourceTokens: false });
+  if (doc.errors.length) {
+    for (const e of doc.errors) problems.push(`${shortName}:${e.linePos?.[0]?.line ?? 1}: ${e.message.split('\n')[0]}`);
+    return null;
+  }
+  const value = doc.toJS({ mapAsMap: false }) as Record<string, unknown>;
+  return { file: shortName, doc, value: value ?? {}, lines };
+}
+
+function lineAt(y: LoadedYaml, path: (string | number)[]): number {
+  for (let n = path.length; n >= 0; n--) {
+    const node = (n === 0 ? y.doc.contents : y.doc.getIn(path.slice(0, n), true)) as Node | null | undefined;
+    if (node && typeof node === 'object' && 'range' in node && node.range) return y.lines.linePos(node.range[0]).line;
+    // a key node's position is the next best thing for scalars that lost their node
+    if (n > 0) {
+      const parent = (n === 1 ? y.doc.contents : y.doc.getIn(path.slice(0, n - 1), true)) as Node | null;
+      if (parent && isMap(parent)) {
+        const pair = parent.items.find((p) => (p.key as { value?: unknown })?.value === path[n - 1]);
+        const k = pair?.key as Node | undefined;
+        if (k?.range) return y.lines.linePos(k.range[0]).line;
+      }
+      if (parent && isSeq(parent)) {
+        const item = parent.items[path[n - 1] as number] as Node | undefined;
+        if (item?.range) return y.lines.linePos(item.range[0]).line;
+      }
+    }
+  }
+  return 1;
+}
+
+const schemaValidators = new Map<string, Ajv>();
+
+/** One Ajv per schema folder, holding both spec schemas so site.yaml can refer to the route definition. */
+function specSchemas(schemaDir: string): Ajv {
+  let ajv = schemaValidators.get(schemaDir);
+  if (!ajv) {
+    ajv = new Ajv({ allErrors: true, strict: false });
+    for (const f of ['namespace.schema.json', 'site.schema.json']) ajv.addSchema(JSON.parse(readFileSync(join(schemaDir, f), 'utf8')));
+    schemaValidators.set(schemaDir, ajv);
+  }
+  return ajv;
+}
+
+function checkAgainstSchema(y: LoadedYaml, schemaDir: string, id: string, problems: string[]): boolean {
+  const validate = specSchemas(schemaDir).getSchema(id)!;
+  if (validate(y.value)) return true;
+  for (const e of validate.errors as ErrorObject[]) {
+    const path = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const at = path.length ? path.join('.') : '(top level)';
+    const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : '';
+    problems.push(`${y.file}:${lineAt(y, path)}: spec-schema: ${at} ${e.message}${extra}`);
+  }
+  return false;
+}
+
+/** Turns `/snippets/{id}` with `{id: '[\d]+'}` into the WordPress key `/snippets/(?P<id>[\d]+)`. */
+export function toRouteKey(fullPath: string, params: Record<string, string>): string {
+  return fullPath.replace(/\{(\w+)\}/g, (_, name: string) => `(?P<${name}>${params[name] ?? '[^/]+'})`);
+}
+
+type ArgSets = Record<string, Record<string, ArgDescriptor>>;
+
+/** Expands `$use: set` (a name or a list) in place, so the served key order is the order written. */
+function expandArgs(raw: unknown, sets: ArgSets, where: string, problems: string[]): Record<string, ArgDescriptor> {
+  const out: Record<string, ArgDescriptor> = {};
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return out;
+  for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (name === '$use') {
+      for (const setName of Array.isArray(value) ? value : [value]) {
+        const set = sets[String(setName)];
+        if (!set) problems.push(`${where}: spec-schema: unknown arg set '${String(setName)}'`);
+        else Object.assign(out, structuredClone(set));
+      }
+    } else {
+      out[name] = (typeof value === 'object' && value !== null ? value : {}) as ArgDescriptor;
+    }
+  }
+  return out;
+}
+
+function variantsOf(v: unknown, fallback: Variant[]): Variant[] {
+  return Array.isArray(v) ? (v.map((x) => String(x).toUpperCase()) as Variant[]) : fallback;
+}
+
+function normaliseMethods(m: unknown): string[] {
+  const list = Array.isArray(m) ? m : String(m ?? 'GET').split(',');
+  return [...new Set(list.map((x) => String(x).trim().toUpperCase()).filter(Boolean))];
+}
+
+function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: string, path: string, raw: Record<string, unknown>, sets: ArgSets, nsVariants: Variant[], problems: string[]): RouteSpec {
+  const params = (raw.params ?? {}) as Record<string, string>;
+  const fullPath = namespace ? `/${namespace}${path === '/' ? '' : path}` : path;
+  const routeVariants = variantsOf(raw.variants, nsVariants);
+  const pos = { file: y.file, line: lineAt(y, routePath) };
+  const commonArgs = expandArgs(raw.args, sets, `${y.file}:${lineAt(y, [...routePath, 'args'])}`, problems);
+  const routeBatch = Boolean((raw.allow_batch as Record<string, unknown> | undefined)?.v1);
+  const endpoints = ((raw.endpoints ?? []) as Record<string, unknown>[]).map((e, i): EndpointSpec => {
+    const ePath = [...routePath, 'endpoints', i];
+    const own = expandArgs(e.args, sets, `${y.file}:${lineAt(y, [...ePath, 'args'])}`, problems);
+    const args = { ...structuredClone(commonArgs), ...own };
+    const argPos: Record<string, SourcePos> = {};
+    for (const name of Object.keys(args)) {
+      const inOwn = e.args && typeof e.args === 'object' && name in (e.args as object);
+      argPos[name] = { file: y.file, line: lineAt(y, inOwn ? [...ePath, 'args', name] : name in commonArgs && raw.args && name in (raw.args as object) ? [...routePath, 'args', name] : [...ePath, 'args']) };
+    }
+    return {
+      methods: normaliseMethods(e.methods),
+      handler: String(e.handler ?? ''),
+      permission: e.permission === undefined ? undefined : String(e.permission),
+      args,
+      allowBatch: e.allow_batch === undefined ? routeBatch : Boolean((e.allow_batch as Record<string, unknown> | null)?.v1),
+      variants: variantsOf(e.variants, routeVariants),
+      repeat: e.repeat === true,
+      pos: { file: y.file, line: lineAt(y, ePath) },
+      argPos,
+    };
+  });
+  return { namespace, path, fullPath, key: toRouteKey(fullPath, params), params, endpoints, pos };
+}
+
+function namespaceIndexRoute(ns: NamespaceSpec): RouteSpec {
+  const fullPath = `/${ns.name}`;
+  return {
+    namespace: ns.name,
+    path: '/',
+    fullPath,
+    key: fullPath,
+    params: {},
+    pos: ns.pos,
+    endpoints: [
+      {
+        methods: ['GET'],
+        handler: BUILTIN_NAMESPACE_INDEX,
+        permission: 'public',
+        args: { namespace: { default: ns.name }, context: { default: 'view' } },
+        allowBatch: false,
+        variants: ns.variants,
+        repeat: false,
+        pos: ns.pos,
+        argPos: {},
+      },
+    ],
+  };
+}
+
+/**
+ * Loads `site.yaml` and `namespaces/*.yaml` from a spec folder, checks each against the spec's own
+ * JSON Schema and returns plain data. Throws SpecError with `file:line: message` lines.
+ */
+export function loadSpec(specDir: string): Spec {
+  const dir = resolve(specDir);
+  const problems: string[] = [];
+  const schemaDir = existsSync(join(dir, 'schema')) ? join(dir, 'schema') : resolve(import.meta.dirname, '../../spec/schema');
+  const short = (f: string) => relative(process.cwd(), f) || f;
+
+  const siteFile = join(dir, 'site.yaml');
+  if (!existsSync(siteFile)) throw new SpecError([`${short(siteFile)}:1: spec-schema: site.yaml not found`]);
+  const site = readYaml(siteFile, short(siteFile), problems);
+  if (site) checkAgainstSchema(site, schemaDir, 'site.schema.json', problems);
+  if (!site || problems.length) throw new SpecError(problems);
+
+  const sv = site.value;
+  const globalSets = (sv.arg_sets ?? {}) as ArgSets;
+  const nsDir = join(dir, 'namespaces');
+  const files = existsSync(nsDir) ? readdirSync(nsDir).filter((f) => /\.ya?ml$/.test(f)).sort() : [];
+  const namespaces: NamespaceSpec[] = [];
+  for (const f of files) {
+    const y = readYaml(join(nsDir, f), short(join(nsDir, f)), problems);
+    if (!y || !checkAgainstSchema(y, schemaDir, 'namespace.schema.json', problems)) continue;
+    const v = y.value;
+    const name = String(v.namespace);
+    const variants = variantsOf(v.variants, ALL_VARIANTS);
+    const sets = { ...globalSets, ...((v.arg_sets ?? {}) as ArgSets) };
+    const routes = Object.entries((v.routes ?? {}) as Record<string, Record<string, unknown>>).map(([path, raw]) =>
+      buildRoute(y, ['routes', path], name, path, raw ?? {}, sets, variants, problems),
+    );
+    namespaces.push({ name, variants, routes, pos: { file: y.file, line: lineAt(y, ['namespace']) } });
+  }
+
+  const order = ((sv.namespace_order ?? []) as string[]).map(String);
+  const rank = (n: string) => (order.includes(n) ? order.indexOf(n) : order.length);
+  namespaces.sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
+
+  const rootRoutes = Object.entries((sv.routes ?? {}) as Record<string, Record<string, unknown>>).map(([path, raw]) =>
+    buildRoute(site, ['routes', path], '', path, raw ?? {}, globalSets, ALL_VARIANTS, problems),
+  );
+  if (problems.length) throw new SpecError(problems);
+
+  const routes: RouteSpec[] = [...rootRoutes];
+  for (const ns of namespaces) routes.push(namespaceIndexRoute(ns), ...ns.routes);
+
+  const d = (sv.site ?? {}) as Record<string, unknown>;
+  return {
+    dir,
+    apiPrefix: String(sv.api_prefix ?? 'cms-json').replace(/^\/|\/$/g, ''),
+    authPath: String(sv.auth_path ?? '/cms-admin/authorize-application'),
+    handlersDir: resolve(dir, String(sv.handlers ?? '../src/handlers')),
+    site: {
+      name: String(d.name ?? ''),
+      description: String(d.description ?? ''),
+      url: String(d.url ?? ''),
+      home: String(d.home ?? ''),
+      gmt_offset: String(d.gmt_offset ?? '0'),
+      timezone_string: String(d.timezone_string ?? ''),
+      page_for_posts: Number(d.page_for_posts ?? 0),
+      page_on_front: Number(d.page_on_front ?? 0),
+      show_on_front: String(d.show_on_front ?? 'posts'),
+    },
+    namespaces,
+    routes,
+  };
+}
+
+/** The routes and endpoints one variant serves, in registration order. */
+export function routesForVariant(spec: Spec, variant: Variant): RouteSpec[] {
+  return spec.routes
+    .map((r) => ({ ...r, endpoints: r.endpoints.filter((e) => e.variants.includes(variant)) }))
+    .filter((r) => r.endpoints.length > 0);
+}

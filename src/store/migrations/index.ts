@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as options from './001-options.ts';
+
+/** Every migration, by name; names sort in the order they run. */
+export const migrations: Record<string, Migration> = {
+  '001-options': options,
+};

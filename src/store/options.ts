@@ -1,0 +1,38 @@
+import type { Kysely } from 'kysely';
+import type { DB } from './schema.ts';
+
+/** Site options as name → string value, as WordPress keeps them. */
+export class OptionsRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async get(name: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('options').select('value').where('name', '=', name).executeTakeFirst();
+    return row?.value;
+  }
+
+  async getMany(names: string[]): Promise<Record<string, string>> {
+    if (!names.length) return {};
+    const rows = await this.db.selectFrom('options').select(['name', 'value']).where('name', 'in', names).execute();
+    return Object.fromEntries(rows.map((r) => [r.name, r.value]));
+  }
+
+  async set(name: string, value: string): Promise<void> {
+    await this.db
+      .insertInto('options')
+      .values({ name, value })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ value }))
+      .execute();
+  }
+
+  /** Sets each option only where it is not there yet; returns the names it wrote. */
+  async addMissing(values: Record<string, string>): Promise<string[]> {
+    const existing = await this.getMany(Object.keys(values));
+    const added = Object.keys(values).filter((k) => !(k in existing));
+    if (added.length) await this.db.insertInto('options').values(added.map((name) => ({ name, value: values[name] }))).execute();
+    return added;
+  }
+
+  async delete(name: string): Promise<void> {
+    await this.db.deleteFrom('options').where('name', '=', name).execute();
+  }
+}
