@@ -4,10 +4,12 @@ import { loadSpec, type Spec, type Variant } from './engine/spec.ts';
 import { compileRoutes, loadHandlerModules } from './engine/compile.ts';
 import { SpecError } from './engine/spec.ts';
 import { Engine, type Logger } from './engine/engine.ts';
-import { createHttpServer, type PageHandler } from './engine/server.ts';
+import { createHttpServer } from './engine/server.ts';
 import { Site } from './engine/site.ts';
-import type { Authenticator } from './engine/types.ts';
 import { Store } from './store/index.ts';
+import { installContent } from './store/install.ts';
+import { createAuthenticator } from './auth/index.ts';
+import { createPageHandler } from './site/pages.ts';
 
 export interface AppOptions {
   specDir: string;
@@ -19,11 +21,8 @@ export interface AppOptions {
   log: Logger;
   /** The site's address when the database is new; defaults to the address the server listens on. */
   url?: string;
-  /** Builds the authenticator once the store and site exist. */
-  auth?: (store: Store, site: Site) => Authenticator | Promise<Authenticator>;
-  pages?: (engine: Engine) => PageHandler;
-  /** Runs once after the site's options exist (installing content, first-run output). */
-  onInstall?: (ctx: { store: Store; site: Site; firstRun: boolean }) => Promise<void>;
+  /** Told once, on the first start of a new database, after the site is installed. */
+  onFirstRun?: (ctx: { store: Store; site: Site }) => Promise<void>;
 }
 
 export interface RunningApp {
@@ -35,8 +34,6 @@ export interface RunningApp {
   url: string;
   close(): Promise<void>;
 }
-
-const anonymous: Authenticator = { authenticate: async () => null };
 
 /**
  * Loads and compiles the spec, opens the store, listens, installs a new site's options with the
@@ -52,8 +49,8 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
   await site.refresh();
   const table = compileRoutes(spec, o.variant, modules, (p) => site.restUrl(p));
   const engine = new Engine(spec, table, site, store, o.log);
-  const auth = o.auth ? await o.auth(store, site) : anonymous;
-  const server = createHttpServer({ engine, auth, bodyLimit: o.bodyLimit, pages: o.pages?.(engine) });
+  const auth = createAuthenticator(store, site);
+  const server = createHttpServer({ engine, auth, bodyLimit: o.bodyLimit, pages: createPageHandler(engine) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host, () => resolve());
@@ -62,7 +59,11 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
   const host = o.host.includes(':') ? `[${o.host}]` : o.host;
   const base = o.url ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   const added = await site.install(base);
-  if (o.onInstall) await o.onInstall({ store, site, firstRun: added.includes('siteurl') });
+  const firstRun = added.includes('siteurl');
+  if (firstRun) {
+    await installContent(store, site);
+    await o.onFirstRun?.({ store, site });
+  }
   return {
     server,
     engine,
