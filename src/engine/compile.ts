@@ -50,7 +50,7 @@ export async function loadHandlerModules(spec: Spec): Promise<{ modules: Handler
       if (BUILTIN_HANDLERS.has(e.handler)) continue;
       const [mod, fn] = splitHandlerName(e.handler);
       if (!modules.has(mod)) {
-        const file = ['.ts', '.js'].map((ext) => join(spec.handlersDir, mod + ext)).find(existsSync);
+        const file = ['.ts', '.js', '/index.ts'].map((ext) => join(spec.handlersDir, mod + ext)).find(existsSync);
         modules.set(mod, file && mod ? ((await import(pathToFileURL(file).href)) as Record<string, unknown>) : {});
       }
       if (typeof modules.get(mod)![fn] !== 'function')
