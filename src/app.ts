@@ -7,7 +7,7 @@ import { Engine, type Logger } from './engine/engine.ts';
 import { createHttpServer } from './engine/server.ts';
 import { Site } from './engine/site.ts';
 import { Store } from './store/index.ts';
-import { installContent } from './store/install.ts';
+import { installContent, type InstallResult } from './store/install.ts';
 import { createAuthenticator } from './auth/index.ts';
 import { createPageHandler } from './site/pages.ts';
 
@@ -22,7 +22,7 @@ export interface AppOptions {
   /** The site's address when the database is new; defaults to the address the server listens on. */
   url?: string;
   /** Told once, on the first start of a new database, after the site is installed. */
-  onFirstRun?: (ctx: { store: Store; site: Site }) => Promise<void>;
+  onFirstRun?: (ctx: { store: Store; site: Site; install: InstallResult }) => Promise<void>;
 }
 
 export interface RunningApp {
@@ -61,8 +61,8 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
   const added = await site.install(base);
   const firstRun = added.includes('siteurl');
   if (firstRun) {
-    await installContent(store, site);
-    await o.onFirstRun?.({ store, site });
+    const install = await installContent(store, site);
+    await o.onFirstRun?.({ store, site, install });
   }
   return {
     server,

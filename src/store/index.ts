@@ -1,6 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { DB } from './schema.ts';
 import { OptionsRepo } from './options.ts';
+import { UsersRepo } from './users.ts';
+import { PostsRepo } from './posts.ts';
+import { TermsRepo } from './terms.ts';
+import { SnippetsRepo } from './snippets.ts';
+import { OEmbedCacheRepo } from './oembed-cache.ts';
+import { AppPasswordsRepo } from './app-passwords.ts';
 import { openDatabase } from './db.ts';
 
 /**
@@ -10,6 +16,12 @@ import { openDatabase } from './db.ts';
  */
 export class Store {
   readonly options: OptionsRepo;
+  readonly users: UsersRepo;
+  readonly posts: PostsRepo;
+  readonly terms: TermsRepo;
+  readonly snippets: SnippetsRepo;
+  readonly oembedCache: OEmbedCacheRepo;
+  readonly appPasswords: AppPasswordsRepo;
 
   constructor(
     readonly db: Kysely<DB>,
@@ -17,6 +29,12 @@ export class Store {
     private readonly inTransaction = false,
   ) {
     this.options = new OptionsRepo(db);
+    this.users = new UsersRepo(db);
+    this.posts = new PostsRepo(db);
+    this.terms = new TermsRepo(db);
+    this.snippets = new SnippetsRepo(db);
+    this.oembedCache = new OEmbedCacheRepo(db);
+    this.appPasswords = new AppPasswordsRepo(db);
   }
 
   static async open(path: string): Promise<Store> {

@@ -1,4 +1,8 @@
 import type { Generated } from 'kysely';
+import type { TermsTables } from './terms.ts';
+import type { SnippetsTables } from './snippets.ts';
+import type { OEmbedCacheTables } from './oembed-cache.ts';
+import type { AppPasswordsTables } from './app-passwords.ts';
 
 /** Tables of the site's database. Each store module owns the tables it reads and writes. */
 export interface OptionsTable {
@@ -61,7 +65,7 @@ export interface PostsTable {
   comment_count: Generated<number>;
 }
 
-export interface DB {
+export interface DB extends TermsTables, SnippetsTables, OEmbedCacheTables, AppPasswordsTables {
   options: OptionsTable;
   users: UsersTable;
   user_meta: UserMetaTable;

@@ -1,0 +1,7 @@
+import type { Kysely } from 'kysely';
+import type { DB } from './schema.ts';
+
+// SCAFFOLD: filled in by the content work.
+export class UsersRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+}
