@@ -2,6 +2,8 @@ import { Command, Option } from 'commander';
 import { serveCommand } from './serve.ts';
 import { lintCommand } from './lint.ts';
 import { routesCommand } from './routes.ts';
+import { registerSeedCommand } from './seed.ts';
+import { registerUserCommands } from './users.ts';
 
 const program = new Command('cms-spec').description('Spec-first server for WordPress-style REST interfaces').showHelpAfterError();
 
@@ -33,5 +35,8 @@ program
   .addOption(specOption())
   .addOption(variantOption())
   .action(routesCommand);
+
+registerSeedCommand(program);
+registerUserCommands(program);
 
 await program.parseAsync(process.argv);
