@@ -1,7 +1,6 @@
 import { Command, Option } from 'commander';
-import { serveCommand } from './serve.ts';
-import { lintCommand } from './lint.ts';
-import { routesCommand } from './routes.ts';
+
+// Each command loads its own module when it runs, so `lint` and `routes` never load the server.
 import { registerSeedCommand } from './seed.ts';
 import { registerUserCommands } from './users.ts';
 
@@ -20,21 +19,21 @@ program
   .addOption(new Option('--db <path>', 'SQLite database file (:memory: allowed)').env('CMS_SPEC_DB').default('.cms/site.sqlite'))
   .addOption(new Option('--url <url>', "the site's address when the database is new (default: the listen address)").env('CMS_SPEC_URL'))
   .addOption(new Option('--body-limit <bytes>', 'largest request body accepted').env('CMS_SPEC_BODY_LIMIT').default(String(1024 * 1024)))
-  .action(serveCommand);
+  .action(async (o) => (await import('./serve.ts')).serveCommand(o));
 
 program
   .command('lint')
   .description('check the spec against its schema, its handlers and the lint rules')
   .addOption(specOption())
   .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-  .action(lintCommand);
+  .action(async (o) => (await import('./lint.ts')).lintCommand(o));
 
 program
   .command('routes')
   .description('list the routes of a variant')
   .addOption(specOption())
   .addOption(variantOption())
-  .action(routesCommand);
+  .action(async (o) => (await import('./routes.ts')).routesCommand(o));
 
 registerSeedCommand(program);
 registerUserCommands(program);

@@ -33,7 +33,8 @@ export interface RouteTable {
   namespaces: string[];
 }
 
-export type HandlerModules = Map<string, Record<string, unknown>>;
+/** Imported handler modules by name; null for a module the spec names that does not exist. */
+export type HandlerModules = Map<string, Record<string, unknown> | null>;
 
 /** Splits `module.export` (the module may itself contain dots: `code-snippets.list`). */
 export function splitHandlerName(name: string): [string, string] {
@@ -51,10 +52,12 @@ export async function loadHandlerModules(spec: Spec): Promise<{ modules: Handler
       const [mod, fn] = splitHandlerName(e.handler);
       if (!modules.has(mod)) {
         const file = ['.ts', '.js', '/index.ts'].map((ext) => join(spec.handlersDir, mod + ext)).find(existsSync);
-        modules.set(mod, file && mod ? ((await import(pathToFileURL(file).href)) as Record<string, unknown>) : {});
+        modules.set(mod, file && mod ? ((await import(pathToFileURL(file).href)) as Record<string, unknown>) : null);
       }
-      if (typeof modules.get(mod)![fn] !== 'function')
-        problems.push(`${e.pos.file}:${e.pos.line}: handler-exists: ${route.key} ${e.methods.join(',')} names handler '${e.handler}', which src module '${mod}' does not export`);
+      const exported = modules.get(mod);
+      if (!exported) problems.push(`${e.pos.file}:${e.pos.line}: handler-exists: ${route.key} ${e.methods.join(',')} names handler '${e.handler}', but no handler module '${mod}' exists in ${spec.handlersDir}`);
+      else if (typeof exported[fn] !== 'function')
+        problems.push(`${e.pos.file}:${e.pos.line}: handler-exists: ${route.key} ${e.methods.join(',')} names handler '${e.handler}', which module '${mod}' does not export`);
     }
   }
   return { modules, problems };

@@ -27,6 +27,8 @@ export interface EndpointSpec {
   pos: SourcePos;
   /** Position of each arg, for lint messages. */
   argPos: Record<string, SourcePos>;
+  /** Where the endpoint itself declares `allow_batch` (absent when it inherits the route's), for lint. */
+  batchPos?: SourcePos;
 }
 
 export interface RouteSpec {
@@ -46,6 +48,8 @@ export interface NamespaceSpec {
   name: string;
   variants: Variant[];
   routes: RouteSpec[];
+  /** Named JSON Schemas of the namespace's resources (`schemas:`), for handlers that shape and serve them. */
+  schemas: Record<string, Record<string, unknown>>;
   pos: SourcePos;
 }
 
@@ -207,6 +211,7 @@ function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: st
       repeat: e.repeat === true,
       pos: { file: y.file, line: lineAt(y, ePath) },
       argPos,
+      ...(e.allow_batch === undefined ? {} : { batchPos: { file: y.file, line: lineAt(y, [...ePath, 'allow_batch']) } }),
     };
   });
   return { namespace, path, fullPath, key: toRouteKey(fullPath, params), params, endpoints, pos };
@@ -268,7 +273,7 @@ export function loadSpec(specDir: string): Spec {
     const routes = Object.entries((v.routes ?? {}) as Record<string, Record<string, unknown>>).map(([path, raw]) =>
       buildRoute(y, ['routes', path], name, path, raw ?? {}, sets, variants, problems),
     );
-    namespaces.push({ name, variants, routes, pos: { file: y.file, line: lineAt(y, ['namespace']) } });
+    namespaces.push({ name, variants, routes, schemas: (v.schemas ?? {}) as NamespaceSpec['schemas'], pos: { file: y.file, line: lineAt(y, ['namespace']) } });
   }
 
   const order = ((sv.namespace_order ?? []) as string[]).map(String);
