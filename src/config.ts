@@ -1,0 +1,70 @@
+/**
+ * Runtime settings read from the environment. Every variable is optional:
+ *
+ * | variable                        | default  | meaning                                                              |
+ * |---------------------------------|----------|----------------------------------------------------------------------|
+ * | CMS_SPEC_OUTBOUND_ALLOW         | (empty)  | comma-separated hosts, IPs and CIDRs outbound requests may reach even |
+ * |                                 |          | though they are loopback/private (tests, intranet providers)          |
+ * | CMS_SPEC_OUTBOUND_TIMEOUT_MS    | 5000     | whole-exchange deadline of one outbound request, redirects included  |
+ * | CMS_SPEC_OUTBOUND_MAX_BYTES     | 1048576  | largest response body an outbound request accepts                    |
+ * | CMS_SPEC_OEMBED_MAX_BYTES       | 153600   | largest oEmbed provider answer or page read for discovery (WP: 150 KB)|
+ * | CMS_SPEC_OEMBED_CACHE_TTL       | 86400    | seconds a proxied oEmbed answer stays cached (WP: DAY_IN_SECONDS)     |
+ * | CMS_SPEC_OEMBED_PROVIDERS       | (none)   | path of a JSON provider list, same format as src/oembed/providers.json,|
+ * |                                 |          | tried before the built-in list                                         |
+ *
+ * Settings are read when first needed and re-read only when the environment changes, so a
+ * process (or a test) that sets a variable before starting a server sees it without restarting.
+ */
+export interface Config {
+  outbound: {
+    /** Raw allow-list entries; src/net parses them once per distinct value. */
+    allow: string[];
+    timeoutMs: number;
+    maxBytes: number;
+  };
+  oembed: {
+    maxBytes: number;
+    cacheTtlSeconds: number;
+    providersFile: string | null;
+  };
+}
+
+const VARIABLES = [
+  'CMS_SPEC_OUTBOUND_ALLOW',
+  'CMS_SPEC_OUTBOUND_TIMEOUT_MS',
+  'CMS_SPEC_OUTBOUND_MAX_BYTES',
+  'CMS_SPEC_OEMBED_MAX_BYTES',
+  'CMS_SPEC_OEMBED_CACHE_TTL',
+  'CMS_SPEC_OEMBED_PROVIDERS',
+] as const;
+
+let cached: { key: string; config: Config } | null = null;
+
+export function config(env: NodeJS.ProcessEnv = process.env): Config {
+  const key = VARIABLES.map((v) => env[v] ?? '').join('\0');
+  if (cached?.key !== key) cached = { key, config: readConfig(env) };
+  return cached.config;
+}
+
+function readConfig(env: NodeJS.ProcessEnv): Config {
+  return {
+    outbound: {
+      allow: (env.CMS_SPEC_OUTBOUND_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      timeoutMs: positiveInt(env, 'CMS_SPEC_OUTBOUND_TIMEOUT_MS', 5000),
+      maxBytes: positiveInt(env, 'CMS_SPEC_OUTBOUND_MAX_BYTES', 1024 * 1024),
+    },
+    oembed: {
+      maxBytes: positiveInt(env, 'CMS_SPEC_OEMBED_MAX_BYTES', 150 * 1024),
+      cacheTtlSeconds: positiveInt(env, 'CMS_SPEC_OEMBED_CACHE_TTL', 24 * 60 * 60),
+      providersFile: env.CMS_SPEC_OEMBED_PROVIDERS?.trim() || null,
+    },
+  };
+}
+
+/** A bad value is a startup-visible mistake, not something to silently replace with the default. */
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) <= 0) throw new Error(`${name} must be a positive integer, got '${raw}'`);
+  return Number(raw);
+}

@@ -1,0 +1,199 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import { Agent, request, type Dispatcher } from 'undici';
+import { config } from '../config.ts';
+import { allowListFor, bareHost, isPublicAddress, type AllowList } from './addresses.ts';
+import {
+  OutboundError,
+  OutboundForbiddenAddressError,
+  OutboundNetworkError,
+  OutboundStatusError,
+  OutboundTimeoutError,
+  OutboundTooLargeError,
+  OutboundUrlError,
+} from './errors.ts';
+
+export interface GuardedFetchOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Deadline for the whole exchange, redirects and body included; default from config. */
+  timeoutMs?: number;
+  /** Largest body accepted; default from config. */
+  maxBytes?: number;
+  /** 'error' (default) fails a larger body; 'truncate' keeps its first maxBytes (HTML read for its <head>). */
+  oversize?: 'error' | 'truncate';
+  /** Hosts, addresses and CIDRs that may be reached although non-public; default CMS_SPEC_OUTBOUND_ALLOW. */
+  allow?: string[];
+}
+
+export interface GuardedResponse {
+  status: number;
+  /** The URL that answered, after redirects. */
+  url: string;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  body: Buffer;
+  truncated: boolean;
+  text(): string;
+}
+
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Headers that must not follow a redirect to another origin. */
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
+
+/**
+ * The one outbound HTTP client of the project: http(s) only, a deadline, a body-size cap,
+ * manual redirects (at most 5), and no connections to non-public addresses unless the
+ * allow-list names them. The address check runs on what DNS returns at connect time, so a
+ * name that resolves differently later (DNS rebinding) cannot slip past it.
+ * Throws the typed errors of ./errors.ts; non-2xx final answers throw OutboundStatusError.
+ */
+export async function guardedFetch(url: string, o: GuardedFetchOptions = {}): Promise<GuardedResponse> {
+  const settings = config().outbound;
+  const timeoutMs = o.timeoutMs ?? settings.timeoutMs;
+  const maxBytes = o.maxBytes ?? settings.maxBytes;
+  const allow = allowListFor(o.allow ?? settings.allow);
+  const dispatcher = agentFor(allow);
+
+  let target = parseTarget(url);
+  let method: string = o.method ?? 'GET';
+  let body = o.body;
+  let headers = { ...o.headers };
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), timeoutMs);
+  try {
+    for (let hop = 0; ; hop++) {
+      checkLiteralAddress(target, allow);
+      const res = await send(dispatcher, target, method, headers, body, deadline.signal, timeoutMs);
+      const location = res.headers.location;
+      if (REDIRECT_STATUSES.has(res.statusCode) && location) {
+        await res.body.dump();
+        if (hop >= MAX_REDIRECTS) throw new OutboundNetworkError(`Too many redirects from ${target.host}.`, target.host);
+        const next = parseTarget(new URL(String(location), target).href);
+        if (next.origin !== target.origin) headers = withoutCredentials(headers);
+        // as browsers do: 303, and 301/302 after a POST, continue as a GET without a body
+        if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+          method = 'GET';
+          body = undefined;
+        }
+        target = next;
+        continue;
+      }
+      const read = await readBody(res.body, maxBytes, o.oversize ?? 'error', target.host);
+      const response: GuardedResponse = {
+        status: res.statusCode,
+        url: target.href,
+        headers: flattenHeaders(res.headers),
+        body: read.body,
+        truncated: read.truncated,
+        text: () => read.body.toString('utf8'),
+      };
+      if (res.statusCode < 200 || res.statusCode > 299)
+        throw new OutboundStatusError(target.host, res.statusCode, read.body.subarray(0, 2048).toString('utf8'));
+      return response;
+    }
+  } catch (e) {
+    if (deadline.signal.aborted && !(e instanceof OutboundError)) throw new OutboundTimeoutError(target.host, timeoutMs);
+    if (e instanceof OutboundError) throw e;
+    const forbidden = findForbidden(e);
+    if (forbidden) throw forbidden;
+    throw new OutboundNetworkError(`Could not reach ${target.host}: ${networkReason(e)}.`, target.host);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function parseTarget(url: string): URL {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new OutboundUrlError('The URL is not valid.', '');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new OutboundUrlError(`Only http and https URLs can be fetched, not ${u.protocol}`, u.host);
+  if (u.username || u.password) throw new OutboundUrlError('URLs with credentials are not fetched.', u.host);
+  return u;
+}
+
+/** A host written as an address never goes through DNS, so it is checked here instead of in lookup. */
+function checkLiteralAddress(u: URL, allow: AllowList): void {
+  const host = bareHost(u.hostname);
+  if (isIP(host) && !isPublicAddress(host) && !allow.hasHost(host) && !allow.hasAddress(host)) throw new OutboundForbiddenAddressError(u.host, host);
+}
+
+function send(dispatcher: Dispatcher, u: URL, method: string, headers: Record<string, string>, body: string | Buffer | undefined, signal: AbortSignal, timeoutMs: number) {
+  return request(u, {
+    dispatcher,
+    method: method as Dispatcher.HttpMethod,
+    headers: { 'user-agent': 'cms-spec', ...headers },
+    body,
+    signal,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+}
+
+async function readBody(stream: AsyncIterable<Buffer> & { destroy(): void }, maxBytes: number, oversize: 'error' | 'truncate', host: string): Promise<{ body: Buffer; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    if (size + chunk.length > maxBytes) {
+      stream.destroy();
+      if (oversize === 'error') throw new OutboundTooLargeError(host, maxBytes);
+      chunks.push(chunk.subarray(0, maxBytes - size));
+      return { body: Buffer.concat(chunks), truncated: true };
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { body: Buffer.concat(chunks), truncated: false };
+}
+
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function withoutCredentials(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !CREDENTIAL_HEADERS.includes(k.toLowerCase())));
+}
+
+/** undici wraps connect failures; the refusal raised in lookup may sit in `cause`. */
+function findForbidden(e: unknown): OutboundForbiddenAddressError | null {
+  for (let cur = e, depth = 0; cur && depth < 5; cur = (cur as { cause?: unknown }).cause, depth++)
+    if (cur instanceof OutboundForbiddenAddressError) return cur;
+  return null;
+}
+
+function networkReason(e: unknown): string {
+  const code = (e as { code?: string })?.code;
+  return code ?? (e instanceof Error ? e.message : 'connection failed');
+}
+
+const agents = new Map<AllowList, Agent>();
+
+/** One connection pool per allow-list, whose DNS lookup refuses non-public answers. */
+function agentFor(allow: AllowList): Agent {
+  let agent = agents.get(allow);
+  if (!agent) agents.set(allow, (agent = new Agent({ connect: { lookup: guardedLookup(allow) } })));
+  return agent;
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+function guardedLookup(allow: AllowList) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, []);
+      const trusted = allow.hasHost(hostname);
+      const refused = trusted ? undefined : addresses.find((a) => !isPublicAddress(a.address) && !allow.hasAddress(a.address));
+      // one bad answer refuses the name: choosing among mixed answers would let an attacker's DNS pick
+      if (refused) return callback(new OutboundForbiddenAddressError(hostname, refused.address) as unknown as NodeJS.ErrnoException, []);
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+}
