@@ -1,8 +1,58 @@
-import type { Authenticator } from '../engine/types.ts';
+import { RestError } from '../engine/errors.ts';
+import type { Authenticator, User } from '../engine/types.ts';
 import type { Site } from '../engine/site.ts';
 import type { Store } from '../store/index.ts';
+import { appPasswordHasher, USAGE_INTERVAL_S } from './app-passwords.ts';
+import { FailureThrottle } from './throttle.ts';
+import { findAccount, LOGIN_ERRORS, toUser } from './users.ts';
 
-// PLACEHOLDER until the authentication issue's work lands here: nobody is logged in.
-export function createAuthenticator(_store: Store, _site: Site): Authenticator {
-  return { authenticate: async () => null };
+const BASIC = /^basic\s+(\S+)\s*$/i;
+
+/** Splits a Basic credential into login and password; null when it is not one (WordPress then sees no credentials). */
+function parseBasic(header: string): { login: string; password: string } | null {
+  const m = BASIC.exec(header);
+  if (!m) return null;
+  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return null;
+  return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/**
+ * HTTP Basic with an application password (wp_validate_application_password): the login or
+ * email, then any of the user's application passwords. A wrong credential is a 401 with
+ * WordPress's code, and counts against the caller's address (see throttle.ts). Other schemes and
+ * no header at all mean an anonymous request.
+ */
+export function createAuthenticator(store: Store, _site: Site): Authenticator {
+  const throttle = new FailureThrottle();
+  let hasher: Promise<(pw: string) => string> | undefined;
+
+  const fail = (ip: string, code: keyof typeof LOGIN_ERRORS): never => {
+    throttle.fail(ip);
+    throw new RestError(code, LOGIN_ERRORS[code], 401);
+  };
+
+  return {
+    async authenticate(headers, ip): Promise<User | null> {
+      const header = headers.authorization;
+      if (!header) return null;
+      const credentials = parseBasic(header);
+      if (!credentials) return null;
+      throttle.check(ip);
+      const account = await findAccount(store, credentials.login);
+      if ('error' in account) return fail(ip, account.error);
+      // a failed first read of the site secret must not be cached
+      hasher ??= appPasswordHasher(store).catch((e: unknown) => {
+        hasher = undefined;
+        throw e;
+      });
+      const hash = (await hasher)(credentials.password);
+      const match = await store.appPasswords.byHash(account.row.id, hash);
+      if (!match) return fail(ip, 'incorrect_password');
+      const now = Math.floor(Date.now() / 1000);
+      if (match.last_used === null || match.last_used <= now - USAGE_INTERVAL_S) await store.appPasswords.recordUse(match.uuid, now, ip, USAGE_INTERVAL_S);
+      return toUser(account.row, match.uuid);
+    },
+  };
 }

@@ -1,5 +1,8 @@
 import { startApp } from '../app.ts';
 import { SpecError, type Variant } from '../engine/spec.ts';
+import { chunkAppPassword, createAppPassword } from '../auth/app-passwords.ts';
+import type { Store } from '../store/index.ts';
+import type { InstallResult } from '../store/install.ts';
 
 export interface ServeOptions {
   port: string;
@@ -28,6 +31,7 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
       bodyLimit: Number(o.bodyLimit),
       url: o.url,
       log,
+      onFirstRun: ({ store, install }) => announceInstall(store, install),
     });
   } catch (e) {
     if (e instanceof SpecError) {
@@ -45,4 +49,19 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+}
+
+/**
+ * Told once, when serve installs a new database: the admin's account password (for the
+ * authorization page) and an application password, so API calls can be made at once. Neither
+ * is stored in a readable form, so they can never be shown again.
+ */
+async function announceInstall(store: Store, install: InstallResult): Promise<void> {
+  const admin = await store.users.byLogin(install.adminLogin);
+  if (!admin) return;
+  const { password } = await createAppPassword(store, admin.id, { name: 'cms-spec first run' });
+  console.log(`New site installed. These credentials are shown only this once:
+  login:                ${install.adminLogin}
+  account password:     ${install.adminPassword}
+  application password: ${chunkAppPassword(password)}   (HTTP Basic: ${install.adminLogin}:<application password>)`);
 }

@@ -3,6 +3,8 @@ export class RestError extends Error {
   readonly code: string;
   readonly status: number;
   readonly data: Record<string, unknown> | null;
+  /** Headers the error response carries (e.g. Retry-After). */
+  readonly headers: Record<string, string> = {};
 
   constructor(code: string, message: string, status = 500, data: Record<string, unknown> | null = {}) {
     super(message);

@@ -1,10 +1,75 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { DB } from './schema.ts';
 
-// SCAFFOLD: filled in by the work that owns these tables.
-/** Table types this module owns (merged into DB in schema.ts). */
-export interface AppPasswordsTables {}
+export interface AppPasswordsTable {
+  uuid: string;
+  user_id: number;
+  /** '' or the UUID the requesting application gave. */
+  app_id: string;
+  name: string;
+  password_hash: string;
+  /** unix seconds */
+  created: number;
+  last_used: number | null;
+  last_ip: string | null;
+}
 
+/** Table types this module owns (merged into DB in schema.ts). */
+export interface AppPasswordsTables {
+  app_passwords: AppPasswordsTable;
+}
+
+export type AppPasswordRow = Selectable<AppPasswordsTable>;
+
+/** A user's application passwords; the hash is whatever src/auth/app-passwords.ts makes of the secret. */
 export class AppPasswordsRepo {
   constructor(private readonly db: Kysely<DB>) {}
+
+  /** Oldest first, as WordPress lists them. */
+  list(userId: number): Promise<AppPasswordRow[]> {
+    return this.db.selectFrom('app_passwords').selectAll().where('user_id', '=', userId).orderBy('created').orderBy('uuid').execute();
+  }
+
+  get(userId: number, uuid: string): Promise<AppPasswordRow | undefined> {
+    return this.db.selectFrom('app_passwords').selectAll().where('user_id', '=', userId).where('uuid', '=', uuid).executeTakeFirst();
+  }
+
+  /** The row whose hash matches, among the user's passwords. */
+  byHash(userId: number, passwordHash: string): Promise<AppPasswordRow | undefined> {
+    return this.db.selectFrom('app_passwords').selectAll().where('user_id', '=', userId).where('password_hash', '=', passwordHash).executeTakeFirst();
+  }
+
+  async insert(row: AppPasswordRow): Promise<void> {
+    await this.db.insertInto('app_passwords').values(row).execute();
+  }
+
+  /** True when the row existed. */
+  async rename(userId: number, uuid: string, name: string): Promise<boolean> {
+    const r = await this.db.updateTable('app_passwords').set({ name }).where('user_id', '=', userId).where('uuid', '=', uuid).executeTakeFirst();
+    return r.numUpdatedRows > 0n;
+  }
+
+  async delete(userId: number, uuid: string): Promise<boolean> {
+    const r = await this.db.deleteFrom('app_passwords').where('user_id', '=', userId).where('uuid', '=', uuid).executeTakeFirst();
+    return r.numDeletedRows > 0n;
+  }
+
+  /** Deletes all of a user's passwords; returns how many there were. */
+  async deleteAll(userId: number): Promise<number> {
+    const r = await this.db.deleteFrom('app_passwords').where('user_id', '=', userId).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  /**
+   * Records a use unless one was recorded within `minInterval` seconds; the condition is part of
+   * the UPDATE so concurrent requests write at most once.
+   */
+  async recordUse(uuid: string, now: number, ip: string, minInterval: number): Promise<void> {
+    await this.db
+      .updateTable('app_passwords')
+      .set({ last_used: now, last_ip: ip })
+      .where('uuid', '=', uuid)
+      .where((eb) => eb.or([eb('last_used', 'is', null), eb('last_used', '<=', now - minInterval)]))
+      .execute();
+  }
 }

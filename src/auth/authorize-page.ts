@@ -1,0 +1,222 @@
+import type { Engine } from '../engine/engine.ts';
+import type { PageRequest, PageResponse } from '../engine/server.ts';
+import { RestError } from '../engine/errors.ts';
+import type { Store } from '../store/index.ts';
+import { createAppPassword, chunkAppPassword, isUuid } from './app-passwords.ts';
+import { verifyPassword } from './passwords.ts';
+import { purposeKey, siteSecret } from './secret.ts';
+import { checkCsrf, cookieValue, csrfToken, issueSession, readSession, SESSION_COOKIE, SESSION_TTL_S, type Session } from './session.ts';
+import { FailureThrottle } from './throttle.ts';
+import { findAccount } from './users.ts';
+
+/** Per-site state of the page: its keys (read once) and its own failed-login throttle. */
+interface PageState {
+  sessionKey: Buffer;
+  csrfKey: Buffer;
+  throttle: FailureThrottle;
+}
+const states = new WeakMap<Engine, Promise<PageState>>();
+
+function stateOf(engine: Engine): Promise<PageState> {
+  let s = states.get(engine);
+  if (!s) {
+    s = siteSecret(engine.store).then((secret) => ({ sessionKey: purposeKey(secret, 'session'), csrfKey: purposeKey(secret, 'csrf'), throttle: new FailureThrottle() }));
+    s.catch(() => states.delete(engine));
+    states.set(engine, s);
+  }
+  return s;
+}
+
+/** The request's query args, as authorize-application.php reads them. */
+interface AuthorizeRequest {
+  appName: string;
+  appId: string;
+  successUrl: string;
+  rejectUrl: string;
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const REFUSED_SCHEMES = new Set(['javascript:', 'data:']);
+
+/**
+ * wp_is_authorize_application_redirect_url_valid(): a scheme is required, javascript: and
+ * data: are refused, and plain http is accepted only for the local machine (WordPress allows it
+ * only in a "local" environment). App-specific schemes (myapp://) stay allowed, as in WordPress.
+ */
+function redirectUrlProblem(url: string): string | null {
+  if (!url) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'Invalid URL format.';
+  }
+  if (REFUSED_SCHEMES.has(parsed.protocol)) return 'Invalid URL format.';
+  if (parsed.protocol === 'http:' && !LOCAL_HOSTS.has(parsed.hostname)) return 'The URL must be served over a secure connection.';
+  return null;
+}
+
+function readRequest(query: Record<string, unknown>): { request: AuthorizeRequest; problems: string[] } {
+  const request: AuthorizeRequest = { appName: str(query.app_name), appId: str(query.app_id), successUrl: str(query.success_url), rejectUrl: str(query.reject_url) };
+  const problems: string[] = [];
+  if (request.appId && !isUuid(request.appId)) problems.push('The application ID must be a UUID.');
+  for (const url of [request.successUrl, request.rejectUrl]) {
+    const p = redirectUrlProblem(url);
+    if (p) problems.push(p);
+  }
+  return { request, problems };
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+/** add_query_arg() for a URL the caller gave; the args replace any of the same name. */
+function withQuery(url: string, args: Record<string, string>): string {
+  const u = new URL(url);
+  for (const [k, v] of Object.entries(args)) u.searchParams.set(k, v);
+  return u.toString();
+}
+
+const SECURITY_HEADERS = {
+  'Content-Type': 'text/html; charset=UTF-8',
+  'Cache-Control': 'no-cache, no-store, private',
+  // the approval buttons must never be clickable inside someone else's frame
+  'X-Frame-Options': 'DENY',
+  // no form-action: Chromium applies it to the redirect to success_url after the form is posted
+  'Content-Security-Policy': "frame-ancestors 'none'; default-src 'self'; style-src 'unsafe-inline'",
+  'Referrer-Policy': 'same-origin',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+function page(status: number, title: string, body: string, extra: Record<string, string> = {}): PageResponse {
+  const html = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow">
+<title>${esc(title)}</title>
+<style>body{font-family:system-ui,sans-serif;background:#f0f0f1;color:#1d2327;margin:0}main{max-width:28rem;margin:3rem auto;background:#fff;padding:1.5rem 2rem;border:1px solid #c3c4c7}label{display:block;margin:.8rem 0 .2rem}input[type=text],input[type=password]{width:100%;box-sizing:border-box;padding:.4rem}button{margin:1rem .5rem 0 0;padding:.5rem 1rem}.error{border-left:4px solid #d63638;padding:.3rem .8rem;background:#fcf0f1}code{font-size:1.2em}</style>
+</head><body><main>
+<h1>${esc(title)}</h1>
+${body}
+</main></body></html>`;
+  return { status, headers: { ...SECURITY_HEADERS, ...extra }, body: html };
+}
+
+const redirect = (to: string, extra: Record<string, string> = {}): PageResponse => ({ status: 302, headers: { ...SECURITY_HEADERS, Location: to, ...extra }, body: '' });
+
+function sessionCookie(engine: Engine, session: Session): string {
+  const secure = engine.site.home.startsWith('https:') ? '; Secure' : '';
+  return `${SESSION_COOKIE}=${session.value}; Path=${engine.spec.authPath}; Max-Age=${SESSION_TTL_S}; HttpOnly; SameSite=Lax${secure}`;
+}
+
+const passwordHashOf = (store: Store) => async (userId: number) => (userId === 0 ? '' : (await store.users.get(userId))?.password_hash);
+
+/** The form's own address: the page with the request's query args, so every step keeps them. */
+function selfUrl(engine: Engine, r: AuthorizeRequest): string {
+  const q = new URLSearchParams();
+  if (r.appName) q.set('app_name', r.appName);
+  if (r.appId) q.set('app_id', r.appId);
+  if (r.successUrl) q.set('success_url', r.successUrl);
+  if (r.rejectUrl) q.set('reject_url', r.rejectUrl);
+  const qs = q.toString();
+  return engine.spec.authPath + (qs ? `?${qs}` : '');
+}
+
+function loginForm(engine: Engine, keys: PageState, session: Session, r: AuthorizeRequest, error = '', login = ''): PageResponse {
+  const intro = r.appName ? `<p>Log in to decide whether <strong>${esc(r.appName)}</strong> may connect to your account on ${esc(engine.site.info.name)}.</p>` : `<p>Log in to ${esc(engine.site.info.name)} to authorize an application.</p>`;
+  return page(
+    error ? 401 : 200,
+    'Log In',
+    `${intro}${error ? `<p class="error" role="alert">${error}</p>` : ''}
+<form method="post" action="${esc(selfUrl(engine, r))}">
+<input type="hidden" name="action" value="login"><input type="hidden" name="_token" value="${csrfToken(keys.csrfKey, session, 'login')}">
+<label for="log">Username or Email Address</label><input type="text" name="log" id="log" autocomplete="username" value="${esc(login)}" required>
+<label for="pwd">Password</label><input type="password" name="pwd" id="pwd" autocomplete="current-password" required>
+<button type="submit" id="wp-submit">Log In</button>
+</form>`,
+    { 'Set-Cookie': sessionCookie(engine, session) },
+  );
+}
+
+function approvalForm(engine: Engine, keys: PageState, session: Session, r: AuthorizeRequest, login: string, error = ''): PageResponse {
+  const who = r.appName ? `<strong>${esc(r.appName)}</strong>` : 'an application';
+  const where = r.successUrl ? `<p>You will be sent to <code>${esc(new URL(r.successUrl).origin)}</code> afterwards, with the new password.</p>` : '<p>The new password will be shown on the next screen.</p>';
+  return page(
+    error ? 400 : 200,
+    'Authorize Application',
+    `<p>Howdy, <strong>${esc(login)}</strong>. Would you like to give ${who} access to your account? You should only do this if you trust the app in question.</p>
+${where}${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
+<form method="post" action="${esc(selfUrl(engine, r))}">
+<input type="hidden" name="_token" value="${csrfToken(keys.csrfKey, session, 'authorize')}">
+<label for="app_name">New Application Password Name</label><input type="text" name="app_name" id="app_name" value="${esc(r.appName)}" required>
+<button type="submit" name="action" value="approve" id="approve">Yes, I approve of this connection</button>
+<button type="submit" name="action" value="reject" id="reject" formnovalidate>No, I do not approve of this connection</button>
+</form>`,
+  );
+}
+
+/**
+ * The application-authorization page (wp-admin/authorize-application.php): log in with the
+ * account password, then approve (a new application password, handed to `success_url`) or reject.
+ * Every POST carries a CSRF token bound to the browser's signed session cookie.
+ */
+export async function authorizePage(req: PageRequest, engine: Engine): Promise<PageResponse> {
+  if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') return page(405, 'Method Not Allowed', '<p>Use GET or POST.</p>', { Allow: 'GET, HEAD, POST' });
+  const keys = await stateOf(engine);
+  const { store } = engine;
+  const { request: r, problems } = readRequest(req.query);
+  if (problems.length)
+    return page(400, 'Cannot Authorize Application', `<p>The Authorize Application request is not allowed.</p><ul>${problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>`);
+
+  const existing = await readSession(keys.sessionKey, cookieValue(req.headers.cookie, SESSION_COOKIE), passwordHashOf(store));
+  const session = existing ?? issueSession(keys.sessionKey, 0, '');
+  const user = session.userId ? await store.users.get(session.userId) : undefined;
+
+  if (req.method !== 'POST') return user ? approvalForm(engine, keys, session, r, user.login) : loginForm(engine, keys, session, r);
+
+  const form = new URLSearchParams(req.body.toString('utf8'));
+  const action = form.get('action');
+  const expired = () => page(403, 'Something went wrong', `<p>The link you followed has expired. <a href="${esc(selfUrl(engine, r))}">Please try again.</a></p>`);
+
+  if (action === 'login') {
+    if (!existing || !checkCsrf(keys.csrfKey, session, 'login', form.get('_token'))) return expired();
+    const login = (form.get('log') ?? '').trim();
+    try {
+      keys.throttle.check(req.ip);
+    } catch (e) {
+      if (!(e instanceof RestError)) throw e;
+      return page(429, 'Log In', `<p class="error" role="alert">${esc(e.message)}</p>`, e.headers);
+    }
+    const account = login ? await findAccount(store, login) : null;
+    const row = account && 'row' in account ? account.row : undefined;
+    if (!row || !(await verifyPassword(form.get('pwd') ?? '', row.password_hash))) {
+      keys.throttle.fail(req.ip);
+      return loginForm(engine, keys, session, r, '<strong>Error:</strong> The username, email address or password you entered is incorrect.', login);
+    }
+    // a new nonce on login: a session planted before it cannot be ridden afterwards
+    const fresh = issueSession(keys.sessionKey, row.id, row.password_hash);
+    return { status: 303, headers: { ...SECURITY_HEADERS, Location: selfUrl(engine, r), 'Set-Cookie': sessionCookie(engine, fresh) }, body: '' };
+  }
+
+  if (!user || !checkCsrf(keys.csrfKey, session, 'authorize', form.get('_token'))) return user ? expired() : loginForm(engine, keys, session, r);
+
+  if (action === 'reject') {
+    const to = r.rejectUrl || r.successUrl;
+    return redirect(to ? withQuery(to, { success: 'false' }) : engine.site.url('/'));
+  }
+  if (action !== 'approve') return approvalForm(engine, keys, session, r, user.login, 'Choose Approve or Reject.');
+
+  let created;
+  try {
+    created = await createAppPassword(store, user.id, { name: form.get('app_name') ?? r.appName, appId: r.appId || undefined });
+  } catch (e) {
+    if (!(e instanceof RestError)) throw e;
+    return approvalForm(engine, keys, session, r, user.login, e.message);
+  }
+  if (r.successUrl) return redirect(withQuery(r.successUrl, { site_url: engine.site.info.url, user_login: user.login, password: created.password }));
+  return page(
+    200,
+    'Authorize Application',
+    `<p>Your new password for <strong>${esc(created.row.name)}</strong> is:</p><p><code id="new-application-password">${esc(chunkAppPassword(created.password))}</code></p><p>Be sure to save this in a safe location. You will not be able to retrieve it.</p>`,
+  );
+}
