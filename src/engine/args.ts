@@ -30,7 +30,9 @@ const isNumeric = (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) 
 const BOOL_STRINGS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
 const isBooleanish = (v: unknown) => typeof v === 'boolean' || v === 0 || v === 1 || (typeof v === 'string' && v.toLowerCase() in BOOL_STRINGS);
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isList = (v: unknown) => Array.isArray(v) || (isPlainObject(v) && Object.keys(v).every((k, i) => k === String(i)));
+const INTEGER_KEY = /^(0|-?[1-9]\d*)$/;
+/** wp_is_numeric_array: a PHP array whose keys are all integers is a list, gaps or not (`a[0]=x&a[2]=y`). */
+const isList = (v: unknown) => Array.isArray(v) || (isPlainObject(v) && Object.keys(v).every((k) => INTEGER_KEY.test(k)));
 
 /** wp_parse_list: split scalars on commas and whitespace. */
 export function parseList(v: unknown): unknown[] {
@@ -243,6 +245,29 @@ function toFailure(param: string, e: ErrorObject): ParamFailure {
   }
 }
 
+// --- which failure WordPress reports when a value breaks several rules ---
+
+/**
+ * rest_validate_value_from_schema stops at the first failure, checking anyOf/oneOf, then the type,
+ * then required properties, then items and properties, then the type's own bounds, then enum, then format.
+ */
+const KEYWORD_ORDER: Record<string, number> = { anyOf: 0, oneOf: 0, type: 1, required: 2, additionalProperties: 3, enum: 5, format: 6 };
+const NESTED = 3;
+const CONSTRAINT = 4;
+
+/** A sort key for an error `rest` levels below its param: each level is (nested, item index), then the keyword's place. */
+function checkOrder(rest: string[], keyword: string): number[] {
+  const order: number[] = [];
+  for (const seg of rest) order.push(NESTED, /^\d+$/.test(seg) ? Number(seg) : 0);
+  order.push(KEYWORD_ORDER[keyword] ?? CONSTRAINT);
+  return order;
+}
+
+function comesBefore(a: number[], b: number[]): boolean {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] < b[i];
+  return false;
+}
+
 // --- sanitising what passed (rest_sanitize_value_from_schema) ---
 
 const URL_PROTOCOLS = new Set(['http:', 'https:', 'ftp:', 'ftps:', 'mailto:', 'news:', 'irc:', 'irc6:', 'ircs:', 'gopher:', 'nntp:', 'feed:', 'telnet:', 'mms:', 'rtsp:', 'sms:', 'svn:', 'tel:', 'fax:', 'xmpp:', 'webcal:', 'urn:']);
@@ -319,11 +344,17 @@ export function compileArgs(args: Record<string, ArgDescriptor>): CompiledArgs {
       for (const n of names) if (params[n] !== undefined && params[n] !== null) present[n] = params[n];
       for (const [n, c] of coercers) if (n in present) present[n] = c(present[n]);
       if (!validate(present)) {
-        const failures = new Map<string, ParamFailure>();
+        const first = new Map<string, { error: ErrorObject; order: number[] }>();
         for (const e of validate.errors!) {
-          const param = e.instancePath.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
-          if (param !== undefined && !failures.has(param)) failures.set(param, toFailure(param, e));
+          const [, rawParam, ...rest] = e.instancePath.split('/');
+          if (rawParam === undefined) continue;
+          const param = rawParam.replace(/~1/g, '/').replace(/~0/g, '~');
+          const order = checkOrder(rest, e.keyword);
+          const seen = first.get(param);
+          if (!seen || comesBefore(order, seen.order)) first.set(param, { error: e, order });
         }
+        const failures = new Map<string, ParamFailure>();
+        for (const [param, { error }] of first) failures.set(param, toFailure(param, error));
         if (failures.size) throw invalidParams(failures);
         throw new RestError('rest_invalid_param', 'Invalid parameter(s).', 400);
       }

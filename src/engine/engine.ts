@@ -163,7 +163,7 @@ export class Engine {
       user,
       store,
       site: this.site,
-      request: { method: req.method, path: req.path, route: p.route.key, urlParams: p.urlParams, headers: req.headers, ip: req.ip, head: req.method === 'HEAD' },
+      request: { method: req.method, path: req.path, query: req.query, route: p.route.key, urlParams: p.urlParams, headers: req.headers, ip: req.ip, head: req.method === 'HEAD' },
       can: (cap) => user !== null && user.caps.has(cap),
       dispatch: (method, path, params) => this.subRequest(method, path, params ?? {}, user, store, req),
     };
@@ -238,5 +238,5 @@ function allowFor(route: CompiledRoute, user: User | null): string {
 }
 
 export function errorOutcome(e: RestError, route?: CompiledRoute): Outcome {
-  return { status: e.status, headers: {}, data: e.toBody(), route };
+  return { status: e.status, headers: { ...e.headers }, data: e.toBody(), route };
 }

@@ -111,8 +111,9 @@ export function createHttpServer(opts: ServerOptions): Server {
       if (isJsonMediaType(type)) {
         try {
           internal.json = JSON.parse(body.toString('utf8'));
-        } catch (e) {
-          internal.jsonError = e instanceof Error ? e.message : 'Syntax error';
+        } catch {
+          // json_last_error_msg() for JSON_ERROR_SYNTAX: clients compare it, and V8's wording differs
+          internal.jsonError = 'Syntax error';
         }
       } else if (isFormMediaType(type)) {
         internal.body = parseQueryString(body.toString('utf8'));
@@ -143,7 +144,10 @@ export function createHttpServer(opts: ServerOptions): Server {
       'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, Link',
       'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
     };
-    if (outcome.route) headers.Allow = engine.allowHeader(outcome.route, user);
+    // the response's own headers, as rest_post_dispatch leaves them (an envelope carries them instead)
+    const own: Record<string, string> = { ...outcome.headers };
+    if (outcome.route) own.Allow = engine.allowHeader(outcome.route, user);
+    const enveloped = query._envelope !== undefined && !outcome.raw;
     const origin = reqHeaders.origin;
     if (origin) {
       headers['Access-Control-Allow-Origin'] = origin;
@@ -155,7 +159,7 @@ export function createHttpServer(opts: ServerOptions): Server {
       headers['Cache-Control'] = 'no-cache, private';
       if (user) headers.Expires = 'Wed, 11 Jan 1984 05:00:00 GMT';
     }
-    Object.assign(headers, outcome.headers);
+    if (!enveloped) Object.assign(headers, own);
 
     let payload: string | Buffer | undefined;
     let status = outcome.status;
@@ -172,8 +176,8 @@ export function createHttpServer(opts: ServerOptions): Server {
         data = filterFields(data, tree);
         json = undefined;
       }
-      if (query._envelope !== undefined) {
-        data = { body: data, status, headers: Object.keys(outcome.headers).length ? outcome.headers : [] };
+      if (enveloped) {
+        data = { body: data, status, headers: Object.keys(own).length ? own : [] };
         status = 200;
         json = undefined;
       }

@@ -18,6 +18,8 @@ export interface RequestInfo {
   method: string;
   /** The REST path, e.g. `/code-snippets/v1/snippets/5`. */
   path: string;
+  /** The query-string params as sent, for pagination links that repeat them (WordPress's get_query_params). */
+  query: Record<string, unknown>;
   /** The matched route key, e.g. `/code-snippets/v1/snippets/(?P<id>[\d]+)`. */
   route: string;
   /** URL variables of the matched route. */

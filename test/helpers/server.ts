@@ -28,7 +28,7 @@ export interface CallInit {
 export const basicAuth = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 /** Starts the real server on an ephemeral port with a fresh database in a temporary folder. */
-export async function startTestServer(o: { spec?: string; variant?: Variant; dbPath?: string } = {}): Promise<TestServer> {
+export async function startTestServer(o: { spec?: string; variant?: Variant; dbPath?: string; bodyLimit?: number } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'cms-spec-test-'));
   const dbPath = o.dbPath ?? join(dir, 'site.sqlite');
   const errors: string[] = [];
@@ -38,7 +38,7 @@ export async function startTestServer(o: { spec?: string; variant?: Variant; dbP
     variant: o.variant ?? 'A',
     host: '127.0.0.1',
     port: 0,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: o.bodyLimit ?? 1024 * 1024,
     log: { error: (m) => errors.push(m), info: () => {} },
   });
   const api = app.url;
