@@ -138,7 +138,10 @@ export class Engine {
   /** Permission, then the handler. */
   async execute(p: Prepared, user: User | null, store: Store = this.store): Promise<Outcome> {
     const { route, endpoint } = p;
-    if (!permitted(endpoint, user)) return errorOutcome(forbidden(user !== null), route);
+    if (!permitted(endpoint, user)) {
+      const refusal = endpoint.spec.forbidden;
+      return errorOutcome(refusal ? forbidden(user !== null, refusal.message, refusal.code) : forbidden(user !== null), route);
+    }
     const prebuilt = this.prebuiltIndex(p);
     if (prebuilt) return { status: 200, headers: {}, data: prebuilt.data, json: prebuilt.json, route };
     try {

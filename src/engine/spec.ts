@@ -19,6 +19,8 @@ export interface EndpointSpec {
   methods: string[];
   handler: string;
   permission: string | undefined;
+  /** The refusal a caller without the permission gets (a permission callback's own WP_Error). */
+  forbidden: { code: string; message: string } | undefined;
   args: Record<string, ArgDescriptor>;
   allowBatch: boolean;
   variants: Variant[];
@@ -205,6 +207,7 @@ function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: st
       methods: normaliseMethods(e.methods),
       handler: String(e.handler ?? ''),
       permission: e.permission === undefined ? undefined : String(e.permission),
+      forbidden: e.forbidden ? { code: 'rest_forbidden', ...(e.forbidden as { code?: string; message: string }) } : undefined,
       args,
       allowBatch: e.allow_batch === undefined ? routeBatch : Boolean((e.allow_batch as Record<string, unknown> | null)?.v1),
       variants: variantsOf(e.variants, routeVariants),
@@ -231,6 +234,7 @@ function namespaceIndexRoute(ns: NamespaceSpec): RouteSpec {
         methods: ['GET'],
         handler: BUILTIN_NAMESPACE_INDEX,
         permission: 'public',
+        forbidden: undefined,
         args: { namespace: { default: ns.name }, context: { default: 'view' } },
         allowBatch: false,
         variants: ns.variants,
