@@ -1,5 +1,7 @@
 import type { Store } from '../store/index.ts';
 import type { Site } from '../engine/site.ts';
+import { oembedDiscoveryLinks } from '../oembed/discovery-links.ts';
+import { snippetsExtension } from '../snippets/site.ts';
 
 /** What a server-rendered page is about, handed to every extension. */
 export interface PageContext {
@@ -25,4 +27,4 @@ export interface SiteExtension {
 }
 
 /** The extensions in the order their output appears; plugin modules add themselves here. */
-export const siteExtensions: SiteExtension[] = [];
+export const siteExtensions: SiteExtension[] = [oembedDiscoveryLinks, snippetsExtension];

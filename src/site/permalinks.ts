@@ -17,6 +17,8 @@ export interface PermalinkPost {
  * everything without a public slug (drafts, plain permalinks) at `{home}/?p=ID` (`?page_id=` for pages).
  */
 export function permalink(site: Site, post: PermalinkPost): string {
+  // _get_page_link: the static front page lives at the home URL itself.
+  if (post.type === 'page' && site.info.show_on_front === 'page' && site.info.page_on_front === post.id) return `${site.home}/`;
   const structure = site.options.permalink_structure ?? '';
   const published = post.status === 'publish' || post.status === 'private';
   if (!structure || !post.slug || !published) return `${site.home}/?${post.type === 'page' ? 'page_id' : 'p'}=${post.id}`;
@@ -52,7 +54,12 @@ export function parsePermalink(site: Site, url: string): PermalinkTarget | null 
   if (id && /^\d+$/.test(id)) return { kind: 'id', id: Number(id) };
   const base = home.pathname.replace(/\/$/, '');
   if (!u.pathname.startsWith(base)) return null;
-  const segments = u.pathname.slice(base.length).split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+  let segments: string[];
+  try {
+    segments = u.pathname.slice(base.length).split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+  } catch {
+    return null; // malformed percent-encoding names nothing on this site
+  }
   if (segments.length === 0) return { kind: 'home' };
   if (segments.length === 4 && /^\d{4}$/.test(segments[0]) && /^\d{2}$/.test(segments[1]) && /^\d{2}$/.test(segments[2]))
     return { kind: 'dated', year: segments[0], month: segments[1], day: segments[2], slug: segments[3] };
