@@ -1,18 +1,8 @@
-import type { Spec } from './spec.ts';
+import type { SiteDefaults, Spec } from './spec.ts';
 import type { Store } from '../store/index.ts';
 
-/** The site description fields of the index, in WordPress's key order. */
-export interface SiteInfo {
-  name: string;
-  description: string;
-  url: string;
-  home: string;
-  gmt_offset: string;
-  timezone_string: string;
-  page_for_posts: number;
-  page_on_front: number;
-  show_on_front: string;
-}
+/** The site description fields of the index, in WordPress's key order (the spec's defaults have the same shape). */
+export type SiteInfo = SiteDefaults;
 
 /** Index field → WordPress option name. */
 const OPTION_OF: Record<keyof SiteInfo, string> = {

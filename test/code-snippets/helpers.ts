@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { TestServer } from '../helpers/server.ts';
+import type { Snippet } from '../../src/store/snippets.ts';
 
 export const NS = 'code-snippets/v1';
 
@@ -8,20 +9,8 @@ export const SNIPPET_KEYS = ['id', 'name', 'desc', 'code', 'tags', 'scope', 'act
 
 export const SCOPES = ['global', 'admin', 'front-end', 'single-use', 'content', 'head-content', 'footer-content', 'admin-css', 'site-css', 'site-head-js', 'site-footer-js'];
 
-export interface SnippetBody {
-  id: number;
-  name: string;
-  desc: string;
-  code: string;
-  tags: string[];
-  scope: string;
-  active: boolean;
-  priority: number;
-  network: boolean;
-  shared_network: boolean;
-  modified: string;
-  code_error: [string, number] | null;
-}
+/** A snippet as every response shapes it. */
+export type SnippetBody = Snippet;
 
 export interface ErrorBody {
   code: string;
