@@ -1,7 +1,498 @@
-import type { Kysely } from 'kysely';
-import type { DB } from './schema.ts';
+import { sql, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import type { DB, PostsTable } from './schema.ts';
+import { atomically, likeEscape, sanitizeSlug, sqlDate } from './transact.ts';
+import { firstFreeSlug, orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 
-// SCAFFOLD: filled in by the content work.
+export type PostRow = Selectable<PostsTable>;
+
+/** A post to insert: dates, slug and guid may be left out and are filled as wp_insert_post fills them. */
+export type NewPost = Omit<Insertable<PostsTable>, 'id' | 'date' | 'date_gmt' | 'modified' | 'modified_gmt'> &
+  Partial<Pick<PostRow, 'date' | 'date_gmt' | 'modified' | 'modified_gmt'>>;
+
+export type PostPatch = Partial<Omit<PostRow, 'id'>>;
+
+export interface PostQuery {
+  types: string[];
+  statuses?: string[];
+  search?: string;
+  include?: number[];
+  exclude?: number[];
+  authors?: number[];
+  authorsExclude?: number[];
+  slugs?: string[];
+  parent?: number[];
+  parentExclude?: number[];
+  menuOrder?: number;
+  /** Term ids of the category taxonomy: posts carrying any of them. */
+  categories?: number[];
+  categoriesExclude?: number[];
+  tags?: number[];
+  tagsExclude?: number[];
+  /** Any taxonomy: each entry narrows to posts carrying any of its ids. */
+  termIds?: { taxonomy: string; ids: number[] }[];
+  termIdsExclude?: { taxonomy: string; ids: number[] }[];
+  /** Site-local 'YYYY-MM-DD HH:MM:SS', exclusive, on the post date. */
+  after?: string;
+  before?: string;
+  /** Site-local 'YYYY-MM-DD HH:MM:SS', exclusive, on the modified date. */
+  modifiedAfter?: string;
+  modifiedBefore?: string;
+  sticky?: boolean;
+  orderby?: 'date' | 'id' | 'title' | 'slug' | 'modified' | 'author' | 'include' | 'parent' | 'menu_order' | 'relevance';
+  order?: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+/** Types whose slugs are unique among siblings only (wp_unique_post_slug's hierarchical branch). */
+export const HIERARCHICAL_TYPES: ReadonlySet<string> = new Set(['page']);
+
+/** Statuses whose posts keep no unique slug until published, as in wp_insert_post. */
+const SLUGLESS_STATUSES: ReadonlySet<string> = new Set(['draft', 'pending', 'auto-draft']);
+
+// WP_Query::get_search_stopwords (English)
+const SEARCH_STOPWORDS: ReadonlySet<string> = new Set(
+  'about an are as at be by com for from how in is it of on or that the this to was what when where who will with www'.split(' '),
+);
+// WP_Query::parse_search: quoted phrases or runs of anything but space, tab, quote, comma, plus
+const SEARCH_TERM = /"[^"]*(?:"|$)|(?:(?<=[\t ",+])|^)[^\t ",+]+/g;
+
+interface ParsedSearch {
+  /** The whole search text (the phrase relevance ranks on). */
+  sentence: string;
+  include: string[];
+  exclude: string[];
+}
+
+const termCount = (s: ParsedSearch) => s.include.length + s.exclude.length;
+
+/** WP_Query::parse_search + parse_search_terms: the terms matched with LIKE, minus stopwords. */
+export function parseSearch(text: string): ParsedSearch {
+  const sentence = text.replace(/\s+/g, ' ').trim();
+  const found = (sentence.match(SEARCH_TERM) ?? []).map((t) => t.replace(/^"|"$/g, '').trim()).filter(Boolean);
+  let terms = found;
+  if (found.length > 1) {
+    terms = found.filter((t) => !(t.length === 1 && /^[a-z-]$/i.test(t)) && !SEARCH_STOPWORDS.has(t.toLowerCase()));
+    if (!terms.length || terms.length > 9) terms = [sentence];
+  }
+  const include: string[] = [];
+  const exclude: string[] = [];
+  for (const t of terms) {
+    if (t.length > 1 && t.startsWith('-')) exclude.push(t.slice(1));
+    else include.push(t);
+  }
+  return { sentence, include, exclude };
+}
+
+type PostsEB = ExpressionBuilder<DB, 'posts'>;
+
+const like = (eb: PostsEB, column: 'title' | 'excerpt' | 'content', text: string) =>
+  sql<SqlBool>`${eb.ref(column)} like ${`%${likeEscape(text)}%`} escape '\\'`;
+const notLike = (eb: PostsEB, column: 'title' | 'excerpt' | 'content', text: string) =>
+  sql<SqlBool>`${eb.ref(column)} not like ${`%${likeEscape(text)}%`} escape '\\'`;
+
+/** Posts of every type: WP_Query's filters and orders over one indexed table. */
 export class PostsRepo {
   constructor(private readonly db: Kysely<DB>) {}
+
+  get(id: number): Promise<PostRow | undefined> {
+    return this.db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The posts with these ids, in the order of `ids` (unknown ids left out). */
+  async getMany(ids: number[]): Promise<PostRow[]> {
+    if (!ids.length) return [];
+    const rows = await this.db.selectFrom('posts').selectAll().where('id', 'in', ids).execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** The newest post of these types with this slug. */
+  findBySlug(slug: string, types: string[]): Promise<PostRow | undefined> {
+    return this.db
+      .selectFrom('posts')
+      .selectAll()
+      .where('slug', '=', slug)
+      .where('type', 'in', types)
+      .orderBy('date', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+  }
+
+  /** get_page_by_path: the post whose slug is the last segment and whose ancestors' slugs are the others. */
+  async findByPath(segments: string[], types: string[]): Promise<PostRow | undefined> {
+    if (!segments.length) return undefined;
+    const candidates = await this.db
+      .selectFrom('posts')
+      .selectAll()
+      .where('slug', '=', segments[segments.length - 1])
+      .where('type', 'in', types)
+      .orderBy('id')
+      .execute();
+    for (const c of candidates) {
+      if ((await this.ancestorSlugs(c)).join('/') === segments.slice(0, -1).join('/')) return c;
+    }
+    return undefined;
+  }
+
+  /** Slugs of a post's ancestors, outermost first (the page path before its own slug). */
+  async ancestorSlugs(post: Pick<PostRow, 'id' | 'parent'>): Promise<string[]> {
+    const slugs: string[] = [];
+    const seen = new Set([post.id]);
+    let parent = post.parent;
+    while (parent && !seen.has(parent)) {
+      seen.add(parent);
+      const row = await this.db.selectFrom('posts').select(['slug', 'parent']).where('id', '=', parent).executeTakeFirst();
+      if (!row) break;
+      slugs.unshift(row.slug);
+      parent = row.parent;
+    }
+    return slugs;
+  }
+
+  /** One page of matching posts and the number of all matches (two indexed queries). */
+  async query(q: PostQuery): Promise<{ rows: PostRow[]; total: number }> {
+    const search = q.search?.trim() ? parseSearch(q.search) : undefined;
+    const base = this.db.selectFrom('posts').where((eb) => eb.and(this.conditions(eb, q, search)));
+    const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    if (!Number(total) || q.limit <= 0) return { rows: [], total: Number(total) };
+    const dir = q.order ?? 'desc';
+    let rows = base.selectAll();
+    const orderby = q.orderby ?? (search ? 'relevance' : 'date');
+    switch (orderby) {
+      case 'relevance':
+        if (search) rows = rows.orderBy((eb) => relevance(eb, search), 'asc');
+        rows = rows.orderBy('date', 'desc');
+        break;
+      case 'include':
+        rows = q.include?.length ? rows.orderBy(orderOfIds('id', q.include), dir) : rows.orderBy('date', dir);
+        break;
+      case 'id':
+        break;
+      case 'title':
+      case 'slug':
+      case 'modified':
+      case 'author':
+      case 'parent':
+      case 'menu_order':
+      case 'date':
+        rows = rows.orderBy(orderby, dir);
+        break;
+    }
+    return { rows: await rows.orderBy('id', dir).limit(q.limit).offset(q.offset).execute(), total: Number(total) };
+  }
+
+  private conditions(eb: PostsEB, q: PostQuery, search: ParsedSearch | undefined): Expression<SqlBool>[] {
+    const c: Expression<SqlBool>[] = [eb('type', 'in', q.types.length ? q.types : [''])];
+    if (q.statuses?.length) c.push(eb('status', 'in', q.statuses));
+    if (q.include?.length) c.push(eb('id', 'in', q.include));
+    if (q.exclude?.length) c.push(eb('id', 'not in', q.exclude));
+    if (q.authors?.length) c.push(eb('author', 'in', q.authors));
+    if (q.authorsExclude?.length) c.push(eb('author', 'not in', q.authorsExclude));
+    if (q.slugs?.length) c.push(eb('slug', 'in', q.slugs));
+    if (q.parent?.length) c.push(eb('parent', 'in', q.parent));
+    if (q.parentExclude?.length) c.push(eb('parent', 'not in', q.parentExclude));
+    if (q.menuOrder !== undefined) c.push(eb('menu_order', '=', q.menuOrder));
+    if (q.after) c.push(eb('date', '>', q.after));
+    if (q.before) c.push(eb('date', '<', q.before));
+    if (q.modifiedAfter) c.push(eb('modified', '>', q.modifiedAfter));
+    if (q.modifiedBefore) c.push(eb('modified', '<', q.modifiedBefore));
+    if (q.sticky !== undefined) c.push(eb('sticky', '=', q.sticky ? 1 : 0));
+    const carrying = (ids: number[]) => eb('id', 'in', eb.selectFrom('term_relationships').select('post_id').where('term_id', 'in', ids));
+    const having = [...(q.termIds ?? []).map((t) => t.ids), q.categories, q.tags];
+    for (const ids of having) if (ids?.length) c.push(carrying(ids));
+    const lacking = [...(q.termIdsExclude ?? []).map((t) => t.ids), q.categoriesExclude, q.tagsExclude];
+    for (const ids of lacking) if (ids?.length) c.push(eb.not(carrying(ids)));
+    if (search) {
+      for (const t of search.include) c.push(eb.or([like(eb, 'title', t), like(eb, 'excerpt', t), like(eb, 'content', t)]));
+      for (const t of search.exclude) c.push(eb.and([notLike(eb, 'title', t), notLike(eb, 'excerpt', t), notLike(eb, 'content', t)]));
+    }
+    return c;
+  }
+
+  /** wp_insert_post's storage part: fills dates (site time), slug (unique per wp_unique_post_slug) and guid. */
+  async insert(p: NewPost): Promise<number> {
+    return atomically(this.db, async (db) => {
+      const clock = await siteClock(db);
+      const now = new Date();
+      const dates = fillDates(clock, p.date, p.date_gmt, now);
+      const modified = fillDates(clock, p.modified, p.modified_gmt, now);
+      const type = p.type ?? 'post';
+      const status = p.status ?? 'publish';
+      const parent = p.parent ?? 0;
+      const wanted = sanitizeSlug(p.slug ?? '') || (SLUGLESS_STATUSES.has(status) ? '' : sanitizeSlug(p.title ?? ''));
+      const slug = wanted && !SLUGLESS_STATUSES.has(status) ? await uniquePostSlug(db, wanted, type, parent) : wanted;
+      const { id } = await db
+        .insertInto('posts')
+        .values({ ...p, type, status, parent, slug, date: dates.local, date_gmt: dates.gmt, modified: modified.local, modified_gmt: modified.gmt })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const fix: PostPatch = {};
+      // a published post whose title gives no slug is named after its id, as WordPress does
+      if (!slug && !SLUGLESS_STATUSES.has(status)) fix.slug = await uniquePostSlug(db, String(id), type, parent, id);
+      if (!p.guid) fix.guid = `${clock.home}/?${type === 'page' ? 'page_id' : 'p'}=${id}`;
+      if (Object.keys(fix).length) await db.updateTable('posts').set(fix).where('id', '=', id).execute();
+      return id;
+    });
+  }
+
+  /**
+   * Bulk wp_insert_post for imports and seeding: the same defaults as `insert`, in multi-row
+   * statements. Returns the new ids in the order of `posts`.
+   */
+  async insertMany(posts: NewPost[]): Promise<number[]> {
+    if (!posts.length) return [];
+    return atomically(this.db, async (db) => {
+      const clock = await siteClock(db);
+      const now = new Date();
+      const rows = posts.map((p) => {
+        const status = p.status ?? 'publish';
+        const dates = fillDates(clock, p.date, p.date_gmt, now);
+        const modified = fillDates(clock, p.modified ?? (p.date_gmt ? undefined : p.date), p.modified_gmt ?? p.date_gmt, now);
+        const slug = sanitizeSlug(p.slug ?? '') || (SLUGLESS_STATUSES.has(status) ? '' : sanitizeSlug(p.title ?? ''));
+        return { ...p, type: p.type ?? 'post', status, parent: p.parent ?? 0, slug, date: dates.local, date_gmt: dates.gmt, modified: modified.local, modified_gmt: modified.gmt };
+      });
+      await uniqueSlugsOf(db, rows.filter((r) => r.slug && !SLUGLESS_STATUSES.has(r.status)));
+      const ids: number[] = [];
+      // a statement's bound values stay well under every engine's parameter limit
+      for (let i = 0; i < rows.length; i += 400) {
+        const chunk = rows.slice(i, i + 400);
+        const inserted = await db.insertInto('posts').values(chunk).returning('id').execute();
+        // autoincrement ids follow insertion order
+        ids.push(...inserted.map((r) => r.id).sort((a, b) => a - b));
+      }
+      const guidless = { page_id: [] as number[], p: [] as number[] };
+      rows.forEach((r, i) => r.guid || guidless[r.type === 'page' ? 'page_id' : 'p'].push(ids[i]));
+      for (const [key, targets] of Object.entries(guidless)) {
+        for (let i = 0; i < targets.length; i += 1000) {
+          await db
+            .updateTable('posts')
+            .set({ guid: sql<string>`${`${clock.home}/?${key}=`} || ${sql.ref('id')}` })
+            .where('id', 'in', targets.slice(i, i + 1000))
+            .execute();
+        }
+      }
+      return ids;
+    });
+  }
+
+  /**
+   * Changes stored fields. `modified` moves to now unless given; a new slug (or a post leaving
+   * draft without one) is made unique; a status change recounts the post's terms.
+   */
+  async update(id: number, patch: PostPatch): Promise<void> {
+    await atomically(this.db, async (db) => {
+      const current = await db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!current) return;
+      const clock = await siteClock(db);
+      const values: PostPatch = { ...patch };
+      if (patch.date !== undefined || patch.date_gmt !== undefined) {
+        const d = fillDates(clock, patch.date, patch.date_gmt, new Date());
+        values.date = d.local;
+        values.date_gmt = d.gmt;
+      }
+      if (patch.modified === undefined && patch.modified_gmt === undefined) {
+        const m = fillDates(clock, undefined, undefined, new Date());
+        values.modified = m.local;
+        values.modified_gmt = m.gmt;
+      }
+      const next = { ...current, ...values };
+      if (!SLUGLESS_STATUSES.has(next.status)) {
+        const wanted = sanitizeSlug(next.slug) || sanitizeSlug(next.title) || String(id);
+        const changed = wanted !== current.slug || next.type !== current.type || next.parent !== current.parent || SLUGLESS_STATUSES.has(current.status);
+        if (changed) values.slug = await uniquePostSlug(db, wanted, next.type, next.parent, id);
+      } else if (patch.slug !== undefined) {
+        values.slug = sanitizeSlug(patch.slug);
+      }
+      await db.updateTable('posts').set(values).where('id', '=', id).execute();
+      if (values.status !== undefined && values.status !== current.status) await recountTerms(db, await termIdsOfPosts(db, [id]));
+    });
+  }
+
+  /** Deletes the post with its meta and term relationships; the terms' counts follow. */
+  async delete(id: number): Promise<void> {
+    await this.deleteMany([id]);
+  }
+
+  async deleteMany(ids: number[]): Promise<void> {
+    if (!ids.length) return;
+    await atomically(this.db, async (db) => {
+      const termIds = await termIdsOfPosts(db, ids);
+      await db.deleteFrom('term_relationships').where('post_id', 'in', ids).execute();
+      await db.deleteFrom('post_meta').where('post_id', 'in', ids).execute();
+      await db.deleteFrom('posts').where('id', 'in', ids).execute();
+      await recountTerms(db, termIds);
+    });
+  }
+
+  /** Posts per status of one type (wp_count_posts). */
+  async countByStatus(type: string): Promise<Record<string, number>> {
+    const rows = await this.db
+      .selectFrom('posts')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('type', '=', type)
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  }
+
+  /** The single value of a meta key (the first stored, as get_post_meta($id, $key, true)). */
+  async getMeta(postId: number, key: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('post_meta')
+      .select('value')
+      .where('post_id', '=', postId)
+      .where('key', '=', key)
+      .orderBy('id')
+      .executeTakeFirst();
+    return row?.value;
+  }
+
+  async getAllMeta(postId: number): Promise<Record<string, string>> {
+    return (await this.metaOfPosts([postId])).get(postId) ?? {};
+  }
+
+  /** Meta of a page of posts in one query (only `keys` when given). */
+  async metaOfPosts(postIds: number[], keys?: string[]): Promise<Map<number, Record<string, string>>> {
+    const out = new Map<number, Record<string, string>>(postIds.map((id) => [id, {}]));
+    if (!postIds.length || keys?.length === 0) return out;
+    let q = this.db.selectFrom('post_meta').select(['post_id', 'key', 'value']).where('post_id', 'in', postIds);
+    if (keys) q = q.where('key', 'in', keys);
+    for (const r of await q.orderBy('id', 'desc').execute()) {
+      const meta = out.get(r.post_id);
+      if (meta) meta[r.key] = r.value; // descending ids: the first stored value is written last and wins
+    }
+    return out;
+  }
+
+  /** update_post_meta for a single-valued key: afterwards the key holds exactly this value. */
+  async setMeta(postId: number, key: string, value: string): Promise<void> {
+    await atomically(this.db, async (db) => {
+      const { numUpdatedRows } = await db.updateTable('post_meta').set({ value }).where('post_id', '=', postId).where('key', '=', key).executeTakeFirst();
+      if (numUpdatedRows === 0n) await db.insertInto('post_meta').values({ post_id: postId, key, value }).execute();
+    });
+  }
+
+  async deleteMeta(postId: number, key: string): Promise<void> {
+    await this.db.deleteFrom('post_meta').where('post_id', '=', postId).where('key', '=', key).execute();
+  }
+}
+
+/**
+ * WP_Query::parse_search_order: with several terms, the whole phrase in the title first (unless
+ * some term is negative), then all terms in the title, any term in it, the phrase in the excerpt,
+ * in the content; with one term, title matches first.
+ */
+function relevance(eb: PostsEB, s: ParsedSearch) {
+  if (termCount(s) <= 1) return eb.case().when(like(eb, 'title', s.include[0] ?? s.sentence)).then(1).else(2).end();
+  const phrase = s.exclude.length ? undefined : s.sentence;
+  const whens: [Expression<SqlBool>, number][] = [];
+  if (phrase) whens.push([like(eb, 'title', phrase), 1]);
+  if (s.include.length && s.include.length < 7) {
+    whens.push([eb.and(s.include.map((t) => like(eb, 'title', t))), 2]);
+    if (s.include.length > 1) whens.push([eb.or(s.include.map((t) => like(eb, 'title', t))), 3]);
+  }
+  if (phrase) whens.push([like(eb, 'excerpt', phrase), 4], [like(eb, 'content', phrase), 5]);
+  if (!whens.length) return sql<number>`6`;
+  const [[firstWhen, firstThen], ...rest] = whens;
+  let c = eb.case().when(firstWhen).then(firstThen);
+  for (const [w, t] of rest) c = c.when(w).then(t);
+  return c.else(6).end();
+}
+
+/** wp_unique_post_slug: free among the same type (siblings for hierarchical types, every post for attachments). */
+async function uniquePostSlug(db: Kysely<DB>, slug: string, type: string, parent: number, exceptId?: number): Promise<string> {
+  return firstFreeSlug(slug, new Set(await takenSlugs(db, slug, type, parent, exceptId)));
+}
+
+/** The slug and its `-N` variants already used where a post of this type and parent would clash. */
+async function takenSlugs(db: Kysely<DB>, slug: string, type: string, parent: number, exceptId?: number): Promise<string[]> {
+  let q = db
+    .selectFrom('posts')
+    .select('slug')
+    .where((eb) => eb.or([eb('slug', '=', slug), sql<SqlBool>`${eb.ref('slug')} like ${`${likeEscape(slug)}-%`} escape '\\'`]));
+  if (type === 'attachment') {
+    // attachments share the URL space of every post type
+  } else if (HIERARCHICAL_TYPES.has(type)) {
+    q = q.where('type', 'in', [...HIERARCHICAL_TYPES, 'attachment']).where('parent', '=', parent);
+  } else {
+    q = q.where('type', '=', type);
+  }
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  return (await q.execute()).map((r) => r.slug);
+}
+
+/**
+ * Makes the slugs of a batch unique in place: one query finds which wanted slugs are taken at all;
+ * only those (and repeats inside the batch) pay for wp_unique_post_slug's precise lookup.
+ */
+async function uniqueSlugsOf(db: Kysely<DB>, rows: { slug: string; type: string; parent: number }[]): Promise<void> {
+  const taken = new Set<string>();
+  const wanted = [...new Set(rows.map((r) => r.slug))];
+  for (let i = 0; i < wanted.length; i += 500) {
+    const found = await db.selectFrom('posts').select('slug').where('slug', 'in', wanted.slice(i, i + 500)).execute();
+    for (const f of found) taken.add(f.slug);
+  }
+  const scopeOf = (r: { type: string; parent: number }) =>
+    r.type === 'attachment' ? '*' : HIERARCHICAL_TYPES.has(r.type) ? `h:${r.parent}` : `t:${r.type}`;
+  const usedInBatch = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const scope = scopeOf(r);
+    const used = usedInBatch.get(scope) ?? new Set<string>();
+    usedInBatch.set(scope, used);
+    if (taken.has(r.slug)) for (const s of await takenSlugs(db, r.slug, r.type, r.parent)) used.add(s);
+    r.slug = firstFreeSlug(r.slug, used);
+    used.add(r.slug);
+  }
+}
+
+/** What converting between site time and GMT needs: the options WordPress reads for it. */
+interface SiteClock {
+  home: string;
+  gmtOffsetHours: number;
+  timezone: string;
+}
+
+async function siteClock(db: Kysely<DB>): Promise<SiteClock> {
+  const rows = await db.selectFrom('options').select(['name', 'value']).where('name', 'in', ['home', 'gmt_offset', 'timezone_string']).execute();
+  const o = Object.fromEntries(rows.map((r) => [r.name, r.value]));
+  return { home: (o.home ?? '').replace(/\/+$/, ''), gmtOffsetHours: Number(o.gmt_offset) || 0, timezone: o.timezone_string ?? '' };
+}
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Minutes the site's clock is ahead of UTC at an instant (a named zone wins over gmt_offset, DST included). */
+function offsetMinutes(clock: SiteClock, at: Date): number {
+  if (!clock.timezone) return Math.round(clock.gmtOffsetHours * 60);
+  let fmt = zoneFormats.get(clock.timezone);
+  if (!fmt) {
+    try {
+      fmt = new Intl.DateTimeFormat('en-US', { timeZone: clock.timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    } catch {
+      return Math.round(clock.gmtOffsetHours * 60);
+    }
+    zoneFormats.set(clock.timezone, fmt);
+  }
+  const p = Object.fromEntries(fmt.formatToParts(at).map((x) => [x.type, x.value]));
+  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60000);
+}
+
+const parseSqlDate = (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
+
+/** get_gmt_from_date / get_date_from_gmt: whichever of the pair is missing follows from the other (or now). */
+function fillDates(clock: SiteClock, local: string | undefined, gmt: string | undefined, now: Date): { local: string; gmt: string } {
+  if (local && gmt) return { local, gmt };
+  if (gmt) {
+    const at = parseSqlDate(gmt);
+    return { local: sqlDate(new Date(at.getTime() + offsetMinutes(clock, at) * 60000)), gmt };
+  }
+  if (local) {
+    const asUtc = parseSqlDate(local);
+    // the offset at the guessed instant, corrected once for a DST edge between guess and answer
+    let at = new Date(asUtc.getTime() - offsetMinutes(clock, asUtc) * 60000);
+    at = new Date(asUtc.getTime() - offsetMinutes(clock, at) * 60000);
+    return { local, gmt: sqlDate(at) };
+  }
+  return { local: sqlDate(new Date(now.getTime() + offsetMinutes(clock, now) * 60000)), gmt: sqlDate(now) };
 }

@@ -1,10 +1,300 @@
-import type { Kysely } from 'kysely';
+import { sql, type Generated, type Kysely, type Selectable } from 'kysely';
 import type { DB } from './schema.ts';
+import { atomically, likeEscape, sanitizeSlug } from './transact.ts';
 
-// SCAFFOLD: filled in by the work that owns these tables.
+export interface TermsTable {
+  id: Generated<number>;
+  taxonomy: string;
+  name: string;
+  slug: string;
+  description: Generated<string>;
+  parent: Generated<number>;
+  /** Published posts carrying the term; kept by the store, never written by callers. */
+  count: Generated<number>;
+  term_group: Generated<number>;
+}
+
+export interface TermRelationshipsTable {
+  post_id: number;
+  term_id: number;
+  term_order: Generated<number>;
+}
+
 /** Table types this module owns (merged into DB in schema.ts). */
-export interface TermsTables {}
+export interface TermsTables {
+  terms: TermsTable;
+  term_relationships: TermRelationshipsTable;
+}
 
+export type TermRow = Selectable<TermsTable>;
+
+export interface NewTerm {
+  taxonomy: string;
+  name: string;
+  slug?: string;
+  description?: string;
+  parent?: number;
+}
+
+export type TermPatch = Partial<Pick<TermRow, 'name' | 'slug' | 'description' | 'parent'>>;
+
+export interface TermQuery {
+  taxonomy: string;
+  search?: string;
+  include?: number[];
+  exclude?: number[];
+  slugs?: string[];
+  parent?: number;
+  hideEmpty?: boolean;
+  /** Only terms this post carries. */
+  post?: number;
+  orderby?: 'id' | 'name' | 'slug' | 'count' | 'term_group' | 'include' | 'description';
+  order?: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+/**
+ * Recomputes `count` of the given terms from the published posts carrying them. Called after
+ * anything that changes which posts carry a term or a carrying post's status.
+ */
+export async function recountTerms(db: Kysely<DB>, termIds: Iterable<number>): Promise<void> {
+  const ids = [...new Set(termIds)];
+  if (!ids.length) return;
+  await db
+    .updateTable('terms')
+    .set({
+      count: (eb) =>
+        eb
+          .selectFrom('term_relationships as tr')
+          .innerJoin('posts as p', 'p.id', 'tr.post_id')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .whereRef('tr.term_id', '=', 'terms.id')
+          .where('p.status', '=', 'publish'),
+    })
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** Term ids carried by the given posts (for recounting after their status or existence changes). */
+export async function termIdsOfPosts(db: Kysely<DB>, postIds: number[]): Promise<number[]> {
+  if (!postIds.length) return [];
+  const rows = await db.selectFrom('term_relationships').select('term_id').distinct().where('post_id', 'in', postIds).execute();
+  return rows.map((r) => r.term_id);
+}
+
+/** Categories, tags and every other taxonomy's terms, and which posts carry them. */
 export class TermsRepo {
   constructor(private readonly db: Kysely<DB>) {}
+
+  get(id: number): Promise<TermRow | undefined> {
+    return this.db.selectFrom('terms').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async getMany(ids: number[]): Promise<TermRow[]> {
+    if (!ids.length) return [];
+    return this.db.selectFrom('terms').selectAll().where('id', 'in', ids).execute();
+  }
+
+  bySlug(taxonomy: string, slug: string): Promise<TermRow | undefined> {
+    return this.db.selectFrom('terms').selectAll().where('taxonomy', '=', taxonomy).where('slug', '=', slug).executeTakeFirst();
+  }
+
+  /** term_exists by name: the term of that name (under that parent, when given). */
+  byName(taxonomy: string, name: string, parent?: number): Promise<TermRow | undefined> {
+    let q = this.db.selectFrom('terms').selectAll().where('taxonomy', '=', taxonomy).where('name', '=', name);
+    if (parent !== undefined) q = q.where('parent', '=', parent);
+    return q.executeTakeFirst();
+  }
+
+  async query(q: TermQuery): Promise<{ rows: TermRow[]; total: number }> {
+    let base = this.db.selectFrom('terms').where('taxonomy', '=', q.taxonomy);
+    if (q.search) {
+      // get_terms' search: name or slug containing the text
+      const pattern = `%${likeEscape(q.search)}%`;
+      base = base.where((eb) => eb.or([sql<boolean>`${eb.ref('name')} like ${pattern} escape '\\'`, sql<boolean>`${eb.ref('slug')} like ${pattern} escape '\\'`]));
+    }
+    if (q.include?.length) base = base.where('id', 'in', q.include);
+    if (q.exclude?.length) base = base.where('id', 'not in', q.exclude);
+    if (q.slugs?.length) base = base.where('slug', 'in', q.slugs);
+    if (q.parent !== undefined) base = base.where('parent', '=', q.parent);
+    if (q.hideEmpty) base = base.where('count', '>', 0);
+    if (q.post !== undefined) {
+      const post = q.post;
+      base = base.where('id', 'in', (eb) => eb.selectFrom('term_relationships').select('term_id').where('post_id', '=', post));
+    }
+    const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const dir = q.order ?? 'asc';
+    let rows = base.selectAll();
+    if (q.orderby === 'include' && q.include?.length) {
+      rows = rows.orderBy(orderOfIds('id', q.include), dir);
+    } else {
+      rows = rows.orderBy(q.orderby && q.orderby !== 'include' ? q.orderby : 'name', dir);
+    }
+    return { rows: await rows.orderBy('id', dir).limit(q.limit).offset(q.offset).execute(), total: Number(total) };
+  }
+
+  /** wp_insert_term's storage part: the slug (from the name when not given) made unique in the taxonomy. */
+  async insert(t: NewTerm): Promise<number> {
+    return atomically(this.db, async (db) => {
+      const slug = await uniqueTermSlug(db, t.taxonomy, sanitizeSlug(t.slug || t.name) || sanitizeSlug(t.name) || 'term');
+      const row = await db
+        .insertInto('terms')
+        .values({ taxonomy: t.taxonomy, name: t.name, slug, description: t.description ?? '', parent: t.parent ?? 0 })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    });
+  }
+
+  async update(id: number, patch: TermPatch): Promise<void> {
+    await atomically(this.db, async (db) => {
+      const values: TermPatch = { ...patch };
+      if (patch.slug !== undefined) {
+        const current = await db.selectFrom('terms').select(['taxonomy', 'slug']).where('id', '=', id).executeTakeFirst();
+        if (!current) return;
+        const wanted = sanitizeSlug(patch.slug) || current.slug;
+        values.slug = wanted === current.slug ? wanted : await uniqueTermSlug(db, current.taxonomy, wanted, id);
+      }
+      if (Object.keys(values).length) await db.updateTable('terms').set(values).where('id', '=', id).execute();
+    });
+  }
+
+  /** wp_delete_term: children move up to the deleted term's parent; posts simply lose the term. */
+  async delete(id: number): Promise<void> {
+    await atomically(this.db, async (db) => {
+      const term = await db.selectFrom('terms').select(['parent', 'taxonomy']).where('id', '=', id).executeTakeFirst();
+      if (!term) return;
+      await db.updateTable('terms').set({ parent: term.parent }).where('taxonomy', '=', term.taxonomy).where('parent', '=', id).execute();
+      await db.deleteFrom('term_relationships').where('term_id', '=', id).execute();
+      await db.deleteFrom('terms').where('id', '=', id).execute();
+    });
+  }
+
+  /** The terms of a page of posts in one query, each post's in term_order then name order. */
+  async termsOfPosts(postIds: number[], taxonomy?: string): Promise<Map<number, TermRow[]>> {
+    const out = new Map<number, TermRow[]>(postIds.map((id) => [id, []]));
+    if (!postIds.length) return out;
+    let q = this.db
+      .selectFrom('term_relationships as tr')
+      .innerJoin('terms as t', 't.id', 'tr.term_id')
+      .selectAll('t')
+      .select('tr.post_id')
+      .where('tr.post_id', 'in', postIds);
+    if (taxonomy) q = q.where('t.taxonomy', '=', taxonomy);
+    const rows = await q.orderBy('tr.post_id').orderBy('tr.term_order').orderBy('t.name').execute();
+    for (const { post_id, ...term } of rows) out.get(post_id)?.push(term);
+    return out;
+  }
+
+  /** Term ids of one post in one taxonomy. */
+  async termIdsOfPost(postId: number, taxonomy: string): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('term_relationships as tr')
+      .innerJoin('terms as t', 't.id', 'tr.term_id')
+      .select('t.id')
+      .where('tr.post_id', '=', postId)
+      .where('t.taxonomy', '=', taxonomy)
+      .orderBy('tr.term_order')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * wp_set_object_terms (replacing): the post carries exactly `termIds` of this taxonomy afterwards;
+   * ids of other taxonomies or of no term are ignored. Counts of every term gained or lost follow.
+   */
+  async setPostTerms(postId: number, taxonomy: string, termIds: number[]): Promise<void> {
+    await atomically(this.db, async (db) => {
+      const wanted = [...new Set(termIds)];
+      const valid = wanted.length
+        ? (await db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('id', 'in', wanted).execute()).map((r) => r.id)
+        : [];
+      const validSet = new Set(valid);
+      const ordered = wanted.filter((id) => validSet.has(id));
+      const before = await db
+        .selectFrom('term_relationships as tr')
+        .innerJoin('terms as t', 't.id', 'tr.term_id')
+        .select('t.id')
+        .where('tr.post_id', '=', postId)
+        .where('t.taxonomy', '=', taxonomy)
+        .execute();
+      const beforeIds = before.map((r) => r.id);
+      if (beforeIds.length) await db.deleteFrom('term_relationships').where('post_id', '=', postId).where('term_id', 'in', beforeIds).execute();
+      if (ordered.length) {
+        await db
+          .insertInto('term_relationships')
+          .values(ordered.map((term_id, i) => ({ post_id: postId, term_id, term_order: i })))
+          .execute();
+      }
+      await recountTerms(db, [...beforeIds, ...ordered]);
+    });
+  }
+
+  /**
+   * Bulk wp_add_object_terms for imports and seeding: adds each pair not there yet, and raises the
+   * counts by the new pairs whose post is published (no full recount, so big loads stay linear).
+   */
+  async attachMany(pairs: { postId: number; termId: number }[]): Promise<void> {
+    if (!pairs.length) return;
+    await atomically(this.db, async (db) => {
+      const postIds = [...new Set(pairs.map((p) => p.postId))];
+      const existing = new Set<string>();
+      const published = new Set<number>();
+      for (let i = 0; i < postIds.length; i += 500) {
+        const chunk = postIds.slice(i, i + 500);
+        for (const r of await db.selectFrom('term_relationships').select(['post_id', 'term_id']).where('post_id', 'in', chunk).execute()) existing.add(`${r.post_id}:${r.term_id}`);
+        for (const r of await db.selectFrom('posts').select('id').where('id', 'in', chunk).where('status', '=', 'publish').execute()) published.add(r.id);
+      }
+      const fresh = new Map<string, { post_id: number; term_id: number }>();
+      for (const p of pairs) {
+        const key = `${p.postId}:${p.termId}`;
+        if (!existing.has(key)) fresh.set(key, { post_id: p.postId, term_id: p.termId });
+      }
+      const rows = [...fresh.values()];
+      for (let i = 0; i < rows.length; i += 1000) await db.insertInto('term_relationships').values(rows.slice(i, i + 1000)).execute();
+      const added = new Map<number, number>();
+      for (const r of rows) if (published.has(r.post_id)) added.set(r.term_id, (added.get(r.term_id) ?? 0) + 1);
+      for (const [termId, n] of added) {
+        await db
+          .updateTable('terms')
+          .set((eb) => ({ count: eb('count', '+', n) }))
+          .where('id', '=', termId)
+          .execute();
+      }
+    });
+  }
+
+  /** Recounts every term of a taxonomy (or all), for repairs and after bulk loads. */
+  async recountAll(taxonomy?: string): Promise<void> {
+    let q = this.db.selectFrom('terms').select('id');
+    if (taxonomy) q = q.where('taxonomy', '=', taxonomy);
+    const ids = (await q.execute()).map((r) => r.id);
+    for (let i = 0; i < ids.length; i += 500) await recountTerms(this.db, ids.slice(i, i + 500));
+  }
+}
+
+/** `CASE col WHEN id0 THEN 0 WHEN id1 THEN 1 ... END`: the portable FIELD() for orderby=include. */
+export function orderOfIds(column: string, ids: number[]) {
+  const whens = ids.map((id, i) => sql`when ${sql.raw(String(Math.trunc(id)))} then ${sql.raw(String(i))}`);
+  return sql<number>`case ${sql.ref(column)} ${sql.join(whens, sql` `)} else ${sql.raw(String(ids.length))} end`;
+}
+
+/** wp_unique_term_slug: the slug, or slug-2, slug-3... whichever is free in the taxonomy. */
+async function uniqueTermSlug(db: Kysely<DB>, taxonomy: string, slug: string, exceptId?: number): Promise<string> {
+  let q = db
+    .selectFrom('terms')
+    .select('slug')
+    .where('taxonomy', '=', taxonomy)
+    .where((eb) => eb.or([eb('slug', '=', slug), sql<boolean>`${eb.ref('slug')} like ${`${likeEscape(slug)}-%`} escape '\\'`]));
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  return firstFreeSlug(slug, new Set((await q.execute()).map((r) => r.slug)));
+}
+
+/** The slug itself when not taken, else the first `slug-N` (N ≥ 2) not taken. */
+export function firstFreeSlug(slug: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(slug)) return slug;
+  let n = 2;
+  while (taken.has(`${slug}-${n}`)) n++;
+  return `${slug}-${n}`;
 }

@@ -1,7 +1,170 @@
-import type { Kysely } from 'kysely';
-import type { DB } from './schema.ts';
+import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import type { DB, UsersTable } from './schema.ts';
+import { atomically, likeEscape, sanitizeSlug, sqlDate } from './transact.ts';
+import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 
-// SCAFFOLD: filled in by the content work.
+export type UserRow = Selectable<UsersTable>;
+
+export interface NewUser {
+  login: string;
+  email: string;
+  display_name: string;
+  /** The URL-safe name; from the login when not given. */
+  nicename?: string;
+  role: string;
+  password_hash: string;
+  url?: string;
+  /** 'YYYY-MM-DD HH:MM:SS' UTC; now when not given. */
+  registered?: string;
+}
+
+export type UserPatch = Partial<Omit<UserRow, 'id'>>;
+
+export interface UserQuery {
+  search?: string;
+  include?: number[];
+  exclude?: number[];
+  roles?: string[];
+  /** Nicenames. */
+  slugs?: string[];
+  /** Only users who authored a published post of one of these types (has_published_posts). */
+  hasPublishedPosts?: string[];
+  orderby?: 'id' | 'name' | 'registered' | 'slug' | 'email' | 'include' | 'url';
+  order?: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+const ORDER_COLUMN = { id: 'id', name: 'display_name', registered: 'registered', slug: 'nicename', email: 'email', url: 'url' } as const;
+
+/** Accounts (wp_users) and their meta (wp_usermeta). */
 export class UsersRepo {
   constructor(private readonly db: Kysely<DB>) {}
+
+  get(id: number): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async getMany(ids: number[]): Promise<UserRow[]> {
+    if (!ids.length) return [];
+    return this.db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+  }
+
+  byLogin(login: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('login', '=', login).executeTakeFirst();
+  }
+
+  byEmail(email: string): Promise<UserRow | undefined> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+      .executeTakeFirst();
+  }
+
+  bySlug(nicename: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('nicename', '=', nicename).executeTakeFirst();
+  }
+
+  /** wp_authenticate's lookup: an address with `@` is tried as an email after the login. */
+  async byLoginOrEmail(s: string): Promise<UserRow | undefined> {
+    return (await this.byLogin(s)) ?? (s.includes('@') ? await this.byEmail(s) : undefined);
+  }
+
+  async list(q: UserQuery): Promise<{ rows: UserRow[]; total: number }> {
+    let base = this.db.selectFrom('users');
+    if (q.search) {
+      // WP_User_Query: a `*` at either end is the only wildcard (the REST route wraps its text in them)
+      const text = q.search;
+      const pattern = (text.startsWith('*') ? '%' : '') + likeEscape(text.replace(/^\*|\*$/g, '')) + (text.endsWith('*') ? '%' : '');
+      const columns = ['login', 'email', 'url', 'nicename', 'display_name'] as const;
+      base = base.where((eb) => eb.or(columns.map((c) => sql<SqlBool>`${eb.ref(c)} like ${pattern} escape '\\'`)));
+    }
+    if (q.include?.length) base = base.where('id', 'in', q.include);
+    if (q.exclude?.length) base = base.where('id', 'not in', q.exclude);
+    if (q.roles?.length) base = base.where('role', 'in', q.roles);
+    if (q.slugs?.length) base = base.where('nicename', 'in', q.slugs);
+    const types = q.hasPublishedPosts;
+    if (types?.length) {
+      base = base.where(({ exists, selectFrom }) =>
+        exists(selectFrom('posts').select('posts.id').whereRef('posts.author', '=', 'users.id').where('posts.status', '=', 'publish').where('posts.type', 'in', types)),
+      );
+    }
+    const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const dir = q.order ?? 'asc';
+    let rows = base.selectAll();
+    if (q.orderby === 'include' && q.include?.length) rows = rows.orderBy(orderOfIds('id', q.include), dir);
+    else rows = rows.orderBy(ORDER_COLUMN[q.orderby && q.orderby !== 'include' ? q.orderby : 'name'], dir);
+    return { rows: await rows.orderBy('id', dir).limit(q.limit).offset(q.offset).execute(), total: Number(total) };
+  }
+
+  async insert(u: NewUser): Promise<number> {
+    const nicename = sanitizeSlug(u.nicename ?? u.login).slice(0, 50) || sanitizeSlug(u.login) || u.login.toLowerCase();
+    const { id } = await this.db
+      .insertInto('users')
+      .values({
+        login: u.login,
+        email: u.email,
+        display_name: u.display_name,
+        nicename,
+        role: u.role,
+        password_hash: u.password_hash,
+        url: u.url ?? '',
+        registered: u.registered ?? sqlDate(new Date()),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
+  }
+
+  async update(id: number, patch: UserPatch): Promise<void> {
+    if (!Object.keys(patch).length) return;
+    await this.db.updateTable('users').set(patch).where('id', '=', id).execute();
+  }
+
+  /**
+   * wp_delete_user: the user's posts go to `reassignTo` when given, else they are deleted with
+   * their meta and terms; the user's meta goes with the user.
+   */
+  async delete(id: number, reassignTo?: number): Promise<void> {
+    await atomically(this.db, async (db) => {
+      if (reassignTo !== undefined) {
+        await db.updateTable('posts').set({ author: reassignTo }).where('author', '=', id).execute();
+      } else {
+        const postIds = (await db.selectFrom('posts').select('id').where('author', '=', id).execute()).map((r) => r.id);
+        if (postIds.length) {
+          const termIds = await termIdsOfPosts(db, postIds);
+          await db.deleteFrom('term_relationships').where('post_id', 'in', postIds).execute();
+          await db.deleteFrom('post_meta').where('post_id', 'in', postIds).execute();
+          await db.deleteFrom('posts').where('id', 'in', postIds).execute();
+          await recountTerms(db, termIds);
+        }
+      }
+      await db.deleteFrom('user_meta').where('user_id', '=', id).execute();
+      await db.deleteFrom('users').where('id', '=', id).execute();
+    });
+  }
+
+  async getMeta(userId: number, key: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('user_meta')
+      .select('value')
+      .where('user_id', '=', userId)
+      .where('key', '=', key)
+      .orderBy('id')
+      .executeTakeFirst();
+    return row?.value;
+  }
+
+  /** update_user_meta for a single-valued key: afterwards the key holds exactly this value. */
+  async setMeta(userId: number, key: string, value: string): Promise<void> {
+    await atomically(this.db, async (db) => {
+      const { numUpdatedRows } = await db.updateTable('user_meta').set({ value }).where('user_id', '=', userId).where('key', '=', key).executeTakeFirst();
+      if (numUpdatedRows === 0n) await db.insertInto('user_meta').values({ user_id: userId, key, value }).execute();
+    });
+  }
+
+  async deleteMeta(userId: number, key: string): Promise<void> {
+    await this.db.deleteFrom('user_meta').where('user_id', '=', userId).where('key', '=', key).execute();
+  }
 }

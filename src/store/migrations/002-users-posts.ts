@@ -50,7 +50,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('template', 'varchar(255)', (c) => c.notNull().defaultTo(''))
     .addColumn('comment_count', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema.createIndex('posts_type_status_date').on('posts').columns(['type', 'status', 'date_gmt', 'id']).execute();
+  // lists sort on the site-local date as WP_Query does (post_date); the rowid (id) closes the index
+  await db.schema.createIndex('posts_type_status_date').on('posts').columns(['type', 'status', 'date']).execute();
+  await db.schema.createIndex('posts_sticky').on('posts').columns(['sticky', 'type', 'status']).execute();
   await db.schema.createIndex('posts_slug').on('posts').columns(['slug', 'type']).execute();
   await db.schema.createIndex('posts_author').on('posts').columns(['author', 'type', 'status']).execute();
   await db.schema.createIndex('posts_parent').on('posts').columns(['parent']).execute();

@@ -1,0 +1,317 @@
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Store } from '../../src/store/index.ts';
+
+/** A bare store (no install): each test builds exactly the content it asserts on. */
+async function freshStore(): Promise<Store> {
+  const store = await Store.open(':memory:');
+  await store.options.set('home', 'http://site.test');
+  return store;
+}
+
+const user = (login: string, extra: Partial<{ display_name: string; role: string; email: string; registered: string }> = {}) => ({
+  login,
+  email: extra.email ?? `${login}@example.com`,
+  display_name: extra.display_name ?? login,
+  role: extra.role ?? 'author',
+  password_hash: 'x',
+  registered: extra.registered,
+});
+
+describe('posts repo', () => {
+  let store: Store;
+  before(async () => {
+    store = await freshStore();
+  });
+  after(() => store.close());
+
+  test('insert fills dates, guid and a slug from the title; slugs are unique per type', async () => {
+    const a = await store.posts.insert({ title: 'Hello There!', content: 'x' });
+    const b = await store.posts.insert({ title: 'Hello there', content: 'y' });
+    const c = await store.posts.insert({ title: 'Hello there', type: 'page' });
+    const pa = (await store.posts.get(a))!;
+    assert.equal(pa.slug, 'hello-there');
+    assert.equal((await store.posts.get(b))!.slug, 'hello-there-2');
+    assert.equal((await store.posts.get(c))!.slug, 'hello-there', 'another type does not clash');
+    assert.equal(pa.guid, `http://site.test/?p=${a}`);
+    assert.equal((await store.posts.get(c))!.guid, `http://site.test/?page_id=${c}`);
+    assert.match(pa.date, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    assert.equal(pa.date, pa.date_gmt, 'gmt_offset 0 by default');
+  });
+
+  test('pages are unique among siblings only; drafts keep no slug until published', async () => {
+    const parent = await store.posts.insert({ title: 'Parent', type: 'page' });
+    const child = await store.posts.insert({ title: 'About', type: 'page', parent });
+    const top = await store.posts.insert({ title: 'About', type: 'page' });
+    assert.equal((await store.posts.get(child))!.slug, 'about');
+    assert.equal((await store.posts.get(top))!.slug, 'about');
+    assert.deepEqual(await store.posts.ancestorSlugs((await store.posts.get(child))!), ['parent']);
+    assert.equal((await store.posts.findByPath(['parent', 'about'], ['page']))!.id, child);
+    assert.equal((await store.posts.findByPath(['about'], ['page']))!.id, top);
+
+    const draft = await store.posts.insert({ title: 'Hello there', status: 'draft' });
+    assert.equal((await store.posts.get(draft))!.slug, '');
+    await store.posts.update(draft, { status: 'publish' });
+    assert.match((await store.posts.get(draft))!.slug, /^hello-there-\d+$/);
+  });
+
+  test('a site timezone converts between local and GMT dates', async () => {
+    await store.options.set('timezone_string', 'Europe/Paris');
+    try {
+      const summer = await store.posts.insert({ title: 'Summer', date: '2024-07-01 12:00:00' });
+      const winter = await store.posts.insert({ title: 'Winter', date_gmt: '2024-01-01 12:00:00' });
+      assert.equal((await store.posts.get(summer))!.date_gmt, '2024-07-01 10:00:00');
+      assert.equal((await store.posts.get(winter))!.date, '2024-01-01 13:00:00');
+    } finally {
+      await store.options.set('timezone_string', '');
+    }
+  });
+
+  test('update changes fields, moves modified, keeps the slug unique', async () => {
+    const a = await store.posts.insert({ title: 'Twin', modified: '2000-01-01 00:00:00', modified_gmt: '2000-01-01 00:00:00' });
+    const b = await store.posts.insert({ title: 'Other' });
+    await store.posts.update(b, { slug: 'twin', title: 'Renamed' });
+    const pb = (await store.posts.get(b))!;
+    assert.equal(pb.slug, 'twin-2');
+    assert.equal(pb.title, 'Renamed');
+    await store.posts.update(a, { content: 'new' });
+    assert.notEqual((await store.posts.get(a))!.modified, '2000-01-01 00:00:00');
+  });
+
+  test('meta: set replaces, get reads, delete removes, metaOfPosts reads many', async () => {
+    const id = await store.posts.insert({ title: 'Meta' });
+    assert.equal(await store.posts.getMeta(id, 'k'), undefined);
+    await store.posts.setMeta(id, 'k', 'one');
+    await store.posts.setMeta(id, 'k', 'two');
+    await store.posts.setMeta(id, 'other', '3');
+    assert.equal(await store.posts.getMeta(id, 'k'), 'two');
+    assert.deepEqual(await store.posts.getAllMeta(id), { k: 'two', other: '3' });
+    assert.deepEqual((await store.posts.metaOfPosts([id], ['other'])).get(id), { other: '3' });
+    await store.posts.deleteMeta(id, 'k');
+    assert.deepEqual(await store.posts.getAllMeta(id), { other: '3' });
+    await store.posts.delete(id);
+    assert.equal(await store.posts.get(id), undefined);
+    assert.deepEqual(await store.posts.getAllMeta(id), {});
+  });
+});
+
+describe('posts query', () => {
+  let store: Store;
+  const ids: Record<string, number> = {};
+  let cat: number;
+  let tag: number;
+  let alice: number;
+  let bob: number;
+  before(async () => {
+    store = await freshStore();
+    alice = await store.users.insert(user('alice'));
+    bob = await store.users.insert(user('bob'));
+    cat = await store.terms.insert({ taxonomy: 'category', name: 'News' });
+    tag = await store.terms.insert({ taxonomy: 'post_tag', name: 'Green' });
+    const rows = [
+      { key: 'apple', title: 'Apple pie recipe', content: 'Bake the apples slowly.', date: '2024-01-05 10:00:00', author: alice, sticky: 1 },
+      { key: 'banana', title: 'Banana bread', content: 'No apple here, only bananas.', date: '2024-02-05 10:00:00', author: bob },
+      { key: 'cherry', title: 'Cherry jam', content: 'Cherries and sugar.', excerpt: 'Sweet apple-free jam', date: '2024-03-05 10:00:00', author: alice },
+      { key: 'draft', title: 'Apple draft', content: '', date: '2024-04-05 10:00:00', author: alice, status: 'draft' },
+      { key: 'percent', title: '100% juice', content: 'Pure.', date: '2024-05-05 10:00:00', author: bob },
+    ];
+    for (const { key, ...p } of rows) ids[key] = await store.posts.insert(p);
+    await store.terms.setPostTerms(ids.apple, 'category', [cat]);
+    await store.terms.setPostTerms(ids.cherry, 'category', [cat]);
+    await store.terms.setPostTerms(ids.cherry, 'post_tag', [tag]);
+    await store.posts.insert({ title: 'A page about apples', type: 'page', date: '2024-06-01 00:00:00' });
+  });
+  after(() => store.close());
+
+  const base = { types: ['post'], statuses: ['publish'], offset: 0, limit: 10 };
+  const titles = async (q: Partial<Parameters<Store['posts']['query']>[0]>) => (await store.posts.query({ ...base, ...q })).rows.map((r) => r.title);
+
+  test('default order is newest first; type and status filter', async () => {
+    assert.deepEqual(await titles({}), ['100% juice', 'Cherry jam', 'Banana bread', 'Apple pie recipe']);
+    assert.deepEqual(await titles({ order: 'asc' }), ['Apple pie recipe', 'Banana bread', 'Cherry jam', '100% juice']);
+    assert.deepEqual(await titles({ statuses: ['draft'] }), ['Apple draft']);
+  });
+
+  test('paging returns the page and the total of all matches', async () => {
+    const page2 = await store.posts.query({ ...base, offset: 2, limit: 2 });
+    assert.equal(page2.total, 4);
+    assert.deepEqual(page2.rows.map((r) => r.title), ['Banana bread', 'Apple pie recipe']);
+    const beyond = await store.posts.query({ ...base, offset: 10, limit: 2 });
+    assert.deepEqual(beyond, { rows: [], total: 4 });
+  });
+
+  test('search matches each term in title, excerpt or content, ranks title matches first', async () => {
+    assert.deepEqual(await titles({ search: 'apple' }), ['Apple pie recipe', 'Cherry jam', 'Banana bread']);
+    assert.deepEqual(await titles({ search: 'apple -bananas' }), ['Apple pie recipe', 'Cherry jam']);
+    assert.deepEqual(await titles({ search: 'apple', orderby: 'date' }), ['Cherry jam', 'Banana bread', 'Apple pie recipe']);
+    assert.deepEqual(await titles({ search: '100%' }), ['100% juice'], 'LIKE wildcards in the text match literally');
+    assert.deepEqual(await titles({ search: 'the apples' }), ['Apple pie recipe'], 'stopwords are dropped from several terms');
+  });
+
+  test('filters: include/exclude, authors, slugs, terms, dates, sticky', async () => {
+    assert.deepEqual(await titles({ include: [ids.banana, ids.apple], orderby: 'include', order: 'asc' }), ['Banana bread', 'Apple pie recipe']);
+    assert.deepEqual(await titles({ exclude: [ids.percent, ids.cherry] }), ['Banana bread', 'Apple pie recipe']);
+    assert.deepEqual(await titles({ authors: [bob] }), ['100% juice', 'Banana bread']);
+    assert.deepEqual(await titles({ authorsExclude: [bob] }), ['Cherry jam', 'Apple pie recipe']);
+    assert.deepEqual(await titles({ slugs: ['banana-bread'] }), ['Banana bread']);
+    assert.deepEqual(await titles({ categories: [cat] }), ['Cherry jam', 'Apple pie recipe']);
+    assert.deepEqual(await titles({ categoriesExclude: [cat] }), ['100% juice', 'Banana bread']);
+    assert.deepEqual(await titles({ categories: [cat], tags: [tag] }), ['Cherry jam']);
+    assert.deepEqual(await titles({ termIds: [{ taxonomy: 'post_tag', ids: [tag] }] }), ['Cherry jam']);
+    assert.deepEqual(await titles({ after: '2024-02-05 10:00:00', before: '2024-05-01 00:00:00' }), ['Cherry jam']);
+    assert.deepEqual(await titles({ sticky: true }), ['Apple pie recipe']);
+    assert.deepEqual(await titles({ types: ['post', 'page'], search: 'apples' }), ['A page about apples', 'Apple pie recipe']);
+  });
+
+  test('orderby title, slug and author', async () => {
+    assert.deepEqual(await titles({ orderby: 'title', order: 'asc' }), ['100% juice', 'Apple pie recipe', 'Banana bread', 'Cherry jam']);
+    assert.deepEqual(await titles({ orderby: 'slug', order: 'desc' }), ['Cherry jam', 'Banana bread', 'Apple pie recipe', '100% juice']);
+    assert.deepEqual((await store.posts.query({ ...base, orderby: 'author', order: 'asc' })).rows.map((r) => r.author), [alice, alice, bob, bob]);
+  });
+
+  test('counts by status', async () => {
+    assert.deepEqual(await store.posts.countByStatus('post'), { publish: 4, draft: 1 });
+  });
+});
+
+describe('terms repo', () => {
+  let store: Store;
+  before(async () => {
+    store = await freshStore();
+  });
+  after(() => store.close());
+
+  test('unique slugs within a taxonomy, lookups by slug and name', async () => {
+    const a = await store.terms.insert({ taxonomy: 'category', name: 'Café Life' });
+    const b = await store.terms.insert({ taxonomy: 'category', name: 'Cafe life' });
+    const t = await store.terms.insert({ taxonomy: 'post_tag', name: 'Cafe life' });
+    assert.equal((await store.terms.get(a))!.slug, 'cafe-life');
+    assert.equal((await store.terms.get(b))!.slug, 'cafe-life-2');
+    assert.equal((await store.terms.get(t))!.slug, 'cafe-life');
+    assert.equal((await store.terms.bySlug('post_tag', 'cafe-life'))!.id, t);
+    assert.equal((await store.terms.byName('category', 'Café Life'))!.id, a);
+    await store.terms.update(b, { slug: 'cafe-life' });
+    assert.equal((await store.terms.get(b))!.slug, 'cafe-life-2', 'an update cannot take a used slug');
+    await store.terms.update(b, { name: 'Renamed', slug: 'renamed' });
+    assert.equal((await store.terms.get(b))!.slug, 'renamed');
+  });
+
+  test('count follows published posts through setPostTerms, status changes and deletes', async () => {
+    const cat = await store.terms.insert({ taxonomy: 'category', name: 'Counted' });
+    const other = await store.terms.insert({ taxonomy: 'category', name: 'Other' });
+    const p1 = await store.posts.insert({ title: 'One' });
+    const p2 = await store.posts.insert({ title: 'Two' });
+    const draft = await store.posts.insert({ title: 'Three', status: 'draft' });
+    const count = async (id: number) => (await store.terms.get(id))!.count;
+    await store.terms.setPostTerms(p1, 'category', [cat]);
+    await store.terms.setPostTerms(p2, 'category', [cat, other]);
+    await store.terms.setPostTerms(draft, 'category', [cat]);
+    assert.equal(await count(cat), 2, 'the draft is not counted');
+    await store.posts.update(draft, { status: 'publish' });
+    assert.equal(await count(cat), 3);
+    await store.terms.setPostTerms(p2, 'category', [other]);
+    assert.equal(await count(cat), 2);
+    await store.posts.delete(p1);
+    assert.equal(await count(cat), 1);
+    await store.posts.update(draft, { status: 'trash' });
+    assert.equal(await count(cat), 0);
+    await store.terms.attachMany([{ postId: p2, termId: cat }, { postId: p2, termId: cat }, { postId: p2, termId: other }]);
+    assert.equal(await count(cat), 1);
+    assert.equal(await count(other), 1, 'an existing pair is not counted twice');
+  });
+
+  test('setPostTerms ignores ids of other taxonomies; termsOfPosts reads many posts in one call', async () => {
+    const c = await store.terms.insert({ taxonomy: 'category', name: 'C' });
+    const t1 = await store.terms.insert({ taxonomy: 'post_tag', name: 'T1' });
+    const t2 = await store.terms.insert({ taxonomy: 'post_tag', name: 'T2' });
+    const p = await store.posts.insert({ title: 'Tagged' });
+    const q = await store.posts.insert({ title: 'Plain' });
+    await store.terms.setPostTerms(p, 'post_tag', [t2, t1, c]);
+    await store.terms.setPostTerms(p, 'category', [c]);
+    assert.deepEqual(await store.terms.termIdsOfPost(p, 'post_tag'), [t2, t1]);
+    const map = await store.terms.termsOfPosts([p, q]);
+    assert.deepEqual(map.get(p)!.map((t) => t.name).sort(), ['C', 'T1', 'T2']);
+    assert.deepEqual(map.get(q), []);
+    assert.deepEqual((await store.terms.termsOfPosts([p], 'category')).get(p)!.map((t) => t.id), [c]);
+  });
+
+  test('query filters, orders and pages; delete lifts children to the parent', async () => {
+    const s = await freshStore();
+    try {
+      const top = await s.terms.insert({ taxonomy: 'category', name: 'Top' });
+      const mid = await s.terms.insert({ taxonomy: 'category', name: 'Mid', parent: top });
+      const leaf = await s.terms.insert({ taxonomy: 'category', name: 'Leaf', parent: mid, description: 'zzz' });
+      await s.terms.insert({ taxonomy: 'post_tag', name: 'Top tag' });
+      const post = await s.posts.insert({ title: 'P' });
+      await s.terms.setPostTerms(post, 'category', [leaf]);
+      const names = async (q: Partial<Parameters<Store['terms']['query']>[0]>) =>
+        (await s.terms.query({ taxonomy: 'category', offset: 0, limit: 10, ...q })).rows.map((r) => r.name);
+      assert.deepEqual(await names({}), ['Leaf', 'Mid', 'Top']);
+      assert.deepEqual(await names({ order: 'desc', orderby: 'id' }), ['Leaf', 'Mid', 'Top']);
+      assert.deepEqual(await names({ search: 'to' }), ['Top']);
+      assert.deepEqual(await names({ parent: top }), ['Mid']);
+      assert.deepEqual(await names({ hideEmpty: true }), ['Leaf']);
+      assert.deepEqual(await names({ post }), ['Leaf']);
+      assert.deepEqual(await names({ include: [top, leaf], orderby: 'include' }), ['Top', 'Leaf']);
+      assert.deepEqual(await names({ exclude: [mid], slugs: ['top', 'mid', 'leaf'] }), ['Leaf', 'Top']);
+      const page = await s.terms.query({ taxonomy: 'category', offset: 1, limit: 1 });
+      assert.deepEqual([page.total, page.rows.map((r) => r.name)], [3, ['Mid']]);
+      await s.terms.delete(mid);
+      assert.equal((await s.terms.get(leaf))!.parent, top);
+      await s.terms.delete(leaf);
+      assert.deepEqual((await s.terms.termsOfPosts([post])).get(post), []);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('users repo', () => {
+  let store: Store;
+  before(async () => {
+    store = await freshStore();
+  });
+  after(() => store.close());
+
+  test('insert, lookups, list filters and order', async () => {
+    const a = await store.users.insert(user('anna', { display_name: 'Zoe Anna', role: 'editor', registered: '2020-01-01 00:00:00' }));
+    const b = await store.users.insert(user('Bert.S', { display_name: 'Bert', email: 'Bert@Example.com', registered: '2021-01-01 00:00:00' }));
+    const c = await store.users.insert(user('carl', { display_name: 'Carl', registered: '2019-01-01 00:00:00' }));
+    assert.equal((await store.users.get(b))!.nicename, 'bert-s');
+    assert.equal((await store.users.byLogin('anna'))!.id, a);
+    assert.equal((await store.users.byEmail('bert@example.com'))!.id, b, 'emails match without case');
+    assert.equal((await store.users.byLoginOrEmail('Bert@example.com'))!.id, b);
+    assert.equal(await store.users.byLoginOrEmail('nobody'), undefined);
+    const logins = async (q: Partial<Parameters<Store['users']['list']>[0]>) => (await store.users.list({ offset: 0, limit: 10, ...q })).rows.map((u) => u.login);
+    assert.deepEqual(await logins({}), ['Bert.S', 'carl', 'anna'], 'by display name');
+    assert.deepEqual(await logins({ orderby: 'registered', order: 'desc' }), ['Bert.S', 'anna', 'carl']);
+    assert.deepEqual(await logins({ roles: ['editor'] }), ['anna']);
+    assert.deepEqual(await logins({ slugs: ['carl', 'bert-s'], orderby: 'id' }), ['Bert.S', 'carl']);
+    assert.deepEqual(await logins({ search: '*ar*' }), ['carl']);
+    assert.deepEqual(await logins({ search: 'ar' }), [], 'without wildcards the match is exact');
+    assert.deepEqual(await logins({ exclude: [a], include: [a, c] }), ['carl']);
+    await store.posts.insert({ title: 'By carl', author: c });
+    assert.deepEqual(await logins({ hasPublishedPosts: ['post'] }), ['carl']);
+    const page = await store.users.list({ offset: 1, limit: 1, orderby: 'id' });
+    assert.deepEqual([page.total, page.rows[0].id], [3, b]);
+  });
+
+  test('update, meta and delete with or without reassigning posts', async () => {
+    const d = await store.users.insert(user('dora'));
+    const e = await store.users.insert(user('emil'));
+    await store.users.update(d, { display_name: 'Dora D', url: 'https://dora.example' });
+    assert.equal((await store.users.get(d))!.display_name, 'Dora D');
+    await store.users.setMeta(d, 'nickname', 'dd');
+    await store.users.setMeta(d, 'nickname', 'dora');
+    assert.equal(await store.users.getMeta(d, 'nickname'), 'dora');
+    await store.users.deleteMeta(d, 'nickname');
+    assert.equal(await store.users.getMeta(d, 'nickname'), undefined);
+
+    const kept = await store.posts.insert({ title: 'Kept', author: d });
+    await store.users.delete(d, e);
+    assert.equal(await store.users.get(d), undefined);
+    assert.equal((await store.posts.get(kept))!.author, e);
+    await store.users.delete(e);
+    assert.equal(await store.posts.get(kept), undefined, 'without reassigning, the posts go too');
+  });
+});
