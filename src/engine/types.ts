@@ -30,6 +30,11 @@ export interface RequestInfo {
   head: boolean;
 }
 
+export interface Logger {
+  error(message: string): void;
+  info(message: string): void;
+}
+
 export interface HandlerContext {
   /** Every request param merged in WordPress precedence; declared args validated, coerced and defaulted. */
   args: Record<string, any>;
@@ -37,6 +42,8 @@ export interface HandlerContext {
   store: Store;
   site: Site;
   request: RequestInfo;
+  /** The server's log, for failures a handler survives (a plugin filter that threw). */
+  log: Logger;
   /** True when the user has the capability (always false for anonymous callers). */
   can(cap: string): boolean;
   /** Runs another REST request in-process (embedding, plugin batch routes) as the same user. */

@@ -1,5 +1,7 @@
 import type { Store } from '../store/index.ts';
 import type { Site } from '../engine/site.ts';
+import type { Logger } from '../engine/types.ts';
+import { renderContent } from './format.ts';
 import { oembedDiscoveryLinks } from '../oembed/discovery-links.ts';
 import { snippetsExtension } from '../snippets/site.ts';
 
@@ -28,3 +30,20 @@ export interface SiteExtension {
 
 /** The extensions in the order their output appears; plugin modules add themselves here. */
 export const siteExtensions: SiteExtension[] = [oembedDiscoveryLinks, snippetsExtension];
+
+/**
+ * the_content: core formatting, then every extension's filter in order. A filter that throws is
+ * logged and skipped, so one broken plugin does not take the post down with it.
+ */
+export async function theContent(raw: string, ctx: PageContext, log: Logger): Promise<string> {
+  let html = renderContent(raw);
+  for (const ext of siteExtensions) {
+    if (!ext.filterContent) continue;
+    try {
+      html = await ext.filterContent(html, ctx);
+    } catch (e) {
+      log.error(`site extension ${ext.name} failed in filterContent: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return html;
+}

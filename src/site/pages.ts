@@ -5,7 +5,7 @@ import type { Store } from '../store/index.ts';
 import type { Site } from '../engine/site.ts';
 import { authorizePage } from '../auth/authorize-page.ts';
 import { parsePermalink, permalink, type PermalinkTarget } from './permalinks.ts';
-import { siteExtensions, type PageContext } from './extensions.ts';
+import { siteExtensions, theContent, type PageContext } from './extensions.ts';
 import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from './format.ts';
 import { articleHtml, documentHtml, embedHtml, formatLocalDate, listHtml, navHtml, notFoundHtml, type NavLink, type ShownPost, type SiteIdentity } from './templates.ts';
 
@@ -195,20 +195,6 @@ async function runHooks(engine: Engine, hook: 'head' | 'footer', ctx: PageContex
   return out;
 }
 
-/** the_content: core formatting, then every extension's filter in order. */
-async function filterContent(engine: Engine, raw: string, ctx: PageContext): Promise<string> {
-  let html = renderContent(raw);
-  for (const ext of siteExtensions) {
-    if (!ext.filterContent) continue;
-    try {
-      html = await ext.filterContent(html, ctx);
-    } catch (e) {
-      engine.log.error(`site extension ${ext.name} failed in filterContent: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  }
-  return html;
-}
-
 const MORE_TAG = /<!--more(.*?)?-->/;
 
 /**
@@ -249,7 +235,7 @@ async function showPosts(engine: Engine, posts: PostRow[], pageCtx: PageContext)
       author: authors.get(post.author) ?? '',
       categories: categories.get(post.id) ?? [],
       tags: tags.get(post.id) ?? [],
-      html: isProtected ? PROTECTED_CONTENT : await filterContent(engine, contentForView(post, pageCtx.kind === 'home', url), ctx),
+      html: isProtected ? PROTECTED_CONTENT : await theContent(contentForView(post, pageCtx.kind === 'home', url), ctx, engine.log),
       excerpt: isProtected ? PROTECTED_EXCERPT : stripAllTags(excerptText(post.excerpt, renderContent(post.content))),
     });
   }

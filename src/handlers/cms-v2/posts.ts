@@ -1,0 +1,416 @@
+import { RestError } from '../../engine/errors.ts';
+import { RestResponse, type HandlerContext } from '../../engine/types.ts';
+import { permalink } from '../../site/permalinks.ts';
+import type { Store } from '../../store/index.ts';
+import type { NewPost, PostPatch, PostQuery, PostRow } from '../../store/posts.ts';
+import type { TermRow } from '../../store/terms.ts';
+import { sanitizeSlug } from '../../store/transact.ts';
+import { cap, postType, typeOfRoute, type PostTypeInfo } from './registry.ts';
+import { renderedContent, renderedExcerpt } from './render.ts';
+import { collection, contextOf, CURIES, denied, nsUrl, pageOf, parseDateArg, pick, restDate, type Context } from './shared.ts';
+
+/** Field order of each context, as WP_REST_Posts_Controller's schema gives them. */
+const POST_FIELDS: Record<Context, readonly string[]> = {
+  view: ['id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'content', 'excerpt', 'author', 'featured_media', 'comment_status', 'ping_status', 'sticky', 'template', 'format', 'meta', 'categories', 'tags'],
+  edit: ['id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'password', 'slug', 'status', 'type', 'link', 'title', 'content', 'excerpt', 'author', 'featured_media', 'comment_status', 'ping_status', 'sticky', 'template', 'format', 'meta', 'categories', 'tags', 'permalink_template', 'generated_slug'],
+  embed: ['id', 'date', 'slug', 'type', 'link', 'title', 'excerpt', 'author', 'featured_media'],
+};
+const PAGE_FIELDS: Record<Context, readonly string[]> = {
+  view: ['id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'content', 'excerpt', 'author', 'featured_media', 'parent', 'menu_order', 'comment_status', 'ping_status', 'template', 'meta'],
+  edit: ['id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'password', 'slug', 'status', 'type', 'link', 'title', 'content', 'excerpt', 'author', 'featured_media', 'parent', 'menu_order', 'comment_status', 'ping_status', 'template', 'meta', 'permalink_template', 'generated_slug'],
+  embed: ['id', 'date', 'slug', 'type', 'link', 'title', 'excerpt', 'author', 'featured_media', 'parent'],
+};
+
+/** What `status=any` lists: every status not excluded from search. */
+const ANY_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
+const PUBLISHING = new Set(['publish', 'future', 'private']);
+const THUMBNAIL_KEY = '_thumbnail_id';
+
+const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
+
+// --- permissions (map_meta_cap for edit_post / read_post / delete_post) ---
+
+const isOwn = (ctx: HandlerContext, post: PostRow) => ctx.user !== null && ctx.user.id === post.author;
+
+function canEdit(ctx: HandlerContext, type: PostTypeInfo, post: PostRow): boolean {
+  if (!ctx.user) return false;
+  const needs = [isOwn(ctx, post) ? 'edit_posts' : 'edit_others_posts'];
+  if (post.status === 'publish' || post.status === 'future') needs.push('edit_published_posts');
+  if (post.status === 'private') needs.push('edit_private_posts');
+  return needs.every((c) => ctx.can(cap(type, c)));
+}
+
+function canDelete(ctx: HandlerContext, type: PostTypeInfo, post: PostRow): boolean {
+  if (!ctx.user) return false;
+  const needs = [isOwn(ctx, post) ? 'delete_posts' : 'delete_others_posts'];
+  if (post.status === 'publish' || post.status === 'future') needs.push('delete_published_posts');
+  if (post.status === 'private') needs.push('delete_private_posts');
+  return needs.every((c) => ctx.can(cap(type, c)));
+}
+
+function canRead(ctx: HandlerContext, type: PostTypeInfo, post: PostRow): boolean {
+  if (post.status === 'publish') return true;
+  if (post.status === 'private') return isOwn(ctx, post) || ctx.can(cap(type, 'read_private_posts'));
+  return canEdit(ctx, type, post);
+}
+
+/** A post of the route's type, or 404 as WordPress answers for any other type or a missing id. */
+async function postOfRoute(ctx: HandlerContext, type: PostTypeInfo, store: Store = ctx.store): Promise<PostRow> {
+  const post = await store.posts.get(Number(ctx.args.id));
+  if (!post || post.type !== type.slug) throw invalidId();
+  return post;
+}
+
+// --- the post object ---
+
+interface Related {
+  terms: Map<number, TermRow[]>;
+  thumbnails: Map<number, number>;
+}
+
+async function relatedOf(store: Store, type: PostTypeInfo, posts: PostRow[]): Promise<Related> {
+  const ids = posts.map((p) => p.id);
+  const [terms, meta] = await Promise.all([
+    type.taxonomies.length ? store.terms.termsOfPosts(ids) : Promise.resolve(new Map<number, TermRow[]>()),
+    store.posts.metaOfPosts(ids, [THUMBNAIL_KEY]),
+  ]);
+  const thumbnails = new Map<number, number>();
+  for (const [id, m] of meta) if (m[THUMBNAIL_KEY]) thumbnails.set(id, Number(m[THUMBNAIL_KEY]) || 0);
+  return { terms, thumbnails };
+}
+
+function protectedTitle(post: PostRow): string {
+  if (post.status === 'private') return `Private: ${post.title}`;
+  if (post.password) return `Protected: ${post.title}`;
+  return post.title;
+}
+
+async function parentPathOf(store: Store, post: PostRow): Promise<string | undefined> {
+  if (!post.parent) return undefined;
+  const slugs = await store.posts.ancestorSlugs(post);
+  return slugs.length ? slugs.join('/') : undefined;
+}
+
+/** prepare_item_for_response: the post in WordPress's shape for the context, with its links. */
+async function preparePost(ctx: HandlerContext, type: PostTypeInfo, post: PostRow, context: Context, related: Related): Promise<Record<string, unknown>> {
+  const link = permalink(ctx.site, { id: post.id, type: post.type, slug: post.slug, status: post.status, date: post.date, parentPath: await parentPathOf(ctx.store, post) });
+  const edit = context === 'edit';
+  // can_access_password_content: the right password, or the right to edit the post
+  const locked = post.password !== '' && !(edit && canEdit(ctx, type, post)) && ctx.args.password !== post.password;
+  const kind = type.slug === 'page' ? 'page' : 'post';
+  const contentHtml = locked ? '' : await renderedContent(ctx, post.content, { kind, postId: post.id, url: link });
+  const terms = related.terms.get(post.id) ?? [];
+  const data: Record<string, unknown> = {
+    id: post.id,
+    date: restDate(post.date),
+    date_gmt: restDate(post.date_gmt),
+    guid: edit ? { rendered: post.guid, raw: post.guid } : { rendered: post.guid },
+    modified: restDate(post.modified),
+    modified_gmt: restDate(post.modified_gmt),
+    password: post.password,
+    slug: post.slug,
+    status: post.status,
+    type: post.type,
+    link,
+    title: edit ? { raw: post.title, rendered: protectedTitle(post) } : { rendered: protectedTitle(post) },
+    content: edit ? { raw: post.content, rendered: contentHtml, protected: post.password !== '', block_version: post.content.includes('<!-- wp:') ? 1 : 0 } : { rendered: contentHtml, protected: post.password !== '' },
+    excerpt: edit
+      ? { raw: post.excerpt, rendered: locked ? '' : renderedExcerpt(post.excerpt, contentHtml), protected: post.password !== '' }
+      : { rendered: locked ? '' : renderedExcerpt(post.excerpt, contentHtml), protected: post.password !== '' },
+    author: post.author,
+    featured_media: related.thumbnails.get(post.id) ?? 0,
+    parent: post.parent,
+    menu_order: post.menu_order,
+    comment_status: post.comment_status,
+    ping_status: post.ping_status,
+    sticky: post.sticky === 1,
+    template: post.template,
+    format: post.format || 'standard',
+    // no meta keys are registered for the API (register_post_meta), so WordPress shows an empty list
+    meta: [],
+    categories: terms.filter((t) => t.taxonomy === 'category').map((t) => t.id),
+    tags: terms.filter((t) => t.taxonomy === 'post_tag').map((t) => t.id),
+    permalink_template: permalinkTemplate(ctx, post),
+    generated_slug: post.slug || sanitizeSlug(post.title) || String(post.id),
+  };
+  const out = pick(data, (type.slug === 'page' ? PAGE_FIELDS : POST_FIELDS)[context]);
+  out._links = postLinks(ctx, type, post, related);
+  return out;
+}
+
+/** get_sample_permalink: the post's URL with its name left as a placeholder for the editor. */
+function permalinkTemplate(ctx: HandlerContext, post: PostRow): string {
+  const structure = ctx.site.options.permalink_structure ?? '';
+  if (!structure) return `${ctx.site.home}/?${post.type === 'page' ? 'page_id' : 'p'}=${post.id}`;
+  if (post.type === 'page') return `${ctx.site.home}/%pagename%/`;
+  const [year, month, day] = post.date.slice(0, 10).split('-');
+  return ctx.site.home + structure.replace('%year%', year).replace('%monthnum%', month).replace('%day%', day);
+}
+
+function postLinks(ctx: HandlerContext, type: PostTypeInfo, post: PostRow, related: Related): Record<string, unknown> {
+  const links: Record<string, unknown> = {
+    self: [{ href: nsUrl(ctx, `${type.restBase}/${post.id}`) }],
+    collection: [{ href: nsUrl(ctx, type.restBase) }],
+    about: [{ href: nsUrl(ctx, `types/${type.slug}`) }],
+    author: [{ embeddable: true, href: nsUrl(ctx, `users/${post.author}`) }],
+  };
+  if (type.slug === 'page' && post.parent) links.up = [{ embeddable: true, href: nsUrl(ctx, `${type.restBase}/${post.parent}`) }];
+  const media = related.thumbnails.get(post.id);
+  if (media) links['wp:featuredmedia'] = [{ embeddable: true, href: nsUrl(ctx, `media/${media}`) }];
+  if (type.taxonomies.length) {
+    links['wp:term'] = type.taxonomies.map((slug) => ({ taxonomy: slug, embeddable: true, href: nsUrl(ctx, `${slug === 'category' ? 'categories' : 'tags'}?post=${post.id}`) }));
+  }
+  links.curies = CURIES;
+  return links;
+}
+
+async function prepareOne(ctx: HandlerContext, type: PostTypeInfo, post: PostRow, context: Context): Promise<Record<string, unknown>> {
+  return preparePost(ctx, type, post, context, await relatedOf(ctx.store, type, [post]));
+}
+
+// --- reading ---
+
+/** sanitize_post_statuses: anything beyond `publish` needs the right to edit (or read private) posts of the type. */
+function statusesFor(ctx: HandlerContext, type: PostTypeInfo): string[] {
+  const asked = (Array.isArray(ctx.args.status) ? ctx.args.status : [ctx.args.status ?? 'publish']) as string[];
+  for (const s of asked) {
+    if (s === 'publish') continue;
+    if (!(ctx.can(cap(type, 'edit_posts')) || (s === 'private' && ctx.can(cap(type, 'read_private_posts')))))
+      throw denied(ctx, 'rest_forbidden_status', 'Status is forbidden.');
+  }
+  return [...new Set(asked.flatMap((s) => (s === 'any' ? ANY_STATUSES : [s])))];
+}
+
+/** The date args as the site-local wall times WP_Query compares (a zone in the value is applied first). */
+const wallOf = (v: unknown) => (typeof v === 'string' ? parseDateArg(v).wall : undefined);
+
+const ORDERBY: Record<string, PostQuery['orderby']> = {
+  author: 'author', date: 'date', id: 'id', include: 'include', modified: 'modified', parent: 'parent', relevance: 'relevance', slug: 'slug', include_slugs: 'slug', title: 'title', menu_order: 'menu_order',
+};
+
+export async function listPosts(ctx: HandlerContext) {
+  const type = typeOfRoute(ctx.request.route);
+  const a = ctx.args;
+  const context = contextOf(ctx);
+  if (context === 'edit' && !ctx.can(cap(type, 'edit_posts')))
+    throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
+  const statuses = statusesFor(ctx, type);
+  if (a.orderby === 'include' && !(a.include as number[]).length)
+    throw new RestError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
+  if (a.orderby === 'relevance' && !a.search)
+    throw new RestError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
+  const page = pageOf(ctx);
+  const nonEmpty = (v: unknown) => (Array.isArray(v) && v.length ? (v as never[]) : undefined);
+  const q: PostQuery = {
+    types: [type.slug],
+    statuses,
+    search: a.search || undefined,
+    include: nonEmpty(a.include),
+    exclude: nonEmpty(a.exclude),
+    authors: nonEmpty(a.author),
+    authorsExclude: nonEmpty(a.author_exclude),
+    slugs: nonEmpty(a.slug),
+    parent: nonEmpty(a.parent),
+    parentExclude: nonEmpty(a.parent_exclude),
+    menuOrder: typeof a.menu_order === 'number' ? a.menu_order : undefined,
+    categories: nonEmpty(a.categories),
+    categoriesExclude: nonEmpty(a.categories_exclude),
+    tags: nonEmpty(a.tags),
+    tagsExclude: nonEmpty(a.tags_exclude),
+    after: wallOf(a.after),
+    before: wallOf(a.before),
+    modifiedAfter: wallOf(a.modified_after),
+    modifiedBefore: wallOf(a.modified_before),
+    sticky: typeof a.sticky === 'boolean' ? a.sticky : undefined,
+    orderby: ORDERBY[a.orderby as string] ?? 'date',
+    // WP_Query orders by the include list as given (FIELD(ID, ...)), whatever `order` says
+    order: a.order === 'asc' || a.orderby === 'include' ? 'asc' : 'desc',
+    offset: page.offset,
+    limit: page.perPage,
+  };
+  const { rows, total } = await ctx.store.posts.query(q);
+  if (a.orderby === 'include_slugs' && q.slugs) {
+    const rank = new Map(q.slugs.map((s, i) => [s, i]));
+    rows.sort((x, y) => (rank.get(x.slug) ?? 0) - (rank.get(y.slug) ?? 0));
+  }
+  // WP_REST_Posts_Controller::get_items drops what the user may not read, without changing the totals
+  const readable = rows.filter((r) => canRead(ctx, type, r));
+  const related = await relatedOf(ctx.store, type, readable);
+  const items = ctx.request.head ? [] : await Promise.all(readable.map((r) => preparePost(ctx, type, r, context, related)));
+  return collection(ctx, items, total, page, 'rest_post_invalid_page_number');
+}
+
+export async function getPost(ctx: HandlerContext) {
+  const type = typeOfRoute(ctx.request.route);
+  const post = await postOfRoute(ctx, type);
+  const context = contextOf(ctx);
+  if (context === 'edit' && !canEdit(ctx, type, post)) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
+  if (!canRead(ctx, type, post)) throw denied(ctx, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+  if (post.password && ctx.args.password !== undefined && ctx.args.password !== post.password && !canEdit(ctx, type, post))
+    throw new RestError('rest_post_incorrect_password', 'Incorrect post password.', 403);
+  const data = await prepareOne(ctx, type, post, context);
+  return new RestResponse(data, 200, { Link: `<${data.link as string}>; rel="alternate"; type=text/html` });
+}
+
+// --- writing ---
+
+/** title/content/excerpt accept a string or `{raw}`. */
+const rawText = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : v && typeof v === 'object' && typeof (v as { raw?: unknown }).raw === 'string' ? (v as { raw: string }).raw : undefined;
+
+/** The columns a create or update request sets, checked the way WordPress checks each one. */
+async function fieldsOf(ctx: HandlerContext, type: PostTypeInfo, store: Store, current?: PostRow): Promise<PostPatch> {
+  const a = ctx.args;
+  const f: PostPatch = {};
+  const title = rawText(a.title);
+  const content = rawText(a.content);
+  const excerpt = rawText(a.excerpt);
+  if (title !== undefined) f.title = title;
+  if (content !== undefined) f.content = content;
+  if (excerpt !== undefined) f.excerpt = excerpt;
+  if (typeof a.slug === 'string') f.slug = a.slug;
+  if (typeof a.password === 'string') f.password = a.password;
+  if (typeof a.comment_status === 'string') f.comment_status = a.comment_status;
+  if (typeof a.ping_status === 'string') f.ping_status = a.ping_status;
+  if (typeof a.date === 'string') {
+    const d = parseDateArg(a.date);
+    if (d.utc) f.date_gmt = d.wall;
+    else f.date = d.wall;
+  }
+  if (typeof a.date_gmt === 'string') f.date_gmt = parseDateArg(a.date_gmt).wall;
+  if (typeof a.template === 'string') {
+    // no theme templates are registered here, so only the default template is valid
+    if (a.template !== '') throw new RestError('rest_invalid_param', 'Invalid parameter(s): template', 400, { params: { template: 'Invalid template.' } });
+    f.template = '';
+  }
+  if (typeof a.format === 'string' && type.slug === 'post') f.format = a.format === 'standard' ? '' : a.format;
+  if (typeof a.menu_order === 'number' && type.hierarchical) f.menu_order = a.menu_order;
+  if (typeof a.parent === 'number' && type.hierarchical) {
+    if (a.parent !== 0) {
+      const parent = await store.posts.get(a.parent);
+      if (!parent || parent.type !== type.slug || parent.id === current?.id) throw new RestError('rest_post_invalid_id', 'Invalid post parent ID.', 400);
+    }
+    f.parent = a.parent;
+  }
+  if (typeof a.author === 'number' && a.author !== (current?.author ?? ctx.user?.id)) {
+    if (!ctx.can(cap(type, 'edit_others_posts')))
+      throw denied(ctx, 'rest_cannot_edit_others', `Sorry, you are not allowed to ${current ? 'update' : 'create'} posts as this user.`);
+    if (!(await store.users.get(a.author))) throw new RestError('rest_invalid_author', 'Invalid author ID.', 400);
+    f.author = a.author;
+  }
+  if (typeof a.status === 'string') {
+    if (PUBLISHING.has(a.status) && a.status !== current?.status && !ctx.can(cap(type, 'publish_posts')))
+      throw denied(ctx, 'rest_cannot_publish', 'Sorry, you are not allowed to publish posts in this post type.');
+    f.status = a.status;
+  }
+  if (typeof a.sticky === 'boolean' && type.slug === 'post') {
+    if (a.sticky !== (current?.sticky === 1) && !(ctx.can('edit_others_posts') && ctx.can('publish_posts')))
+      throw denied(ctx, 'rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.');
+    f.sticky = a.sticky ? 1 : 0;
+  }
+  return f;
+}
+
+/** The term lists a request assigns, each id checked to exist in its taxonomy (check_assign_terms_permission). */
+async function termsOf(ctx: HandlerContext, type: PostTypeInfo, store: Store): Promise<Map<string, number[]>> {
+  const out = new Map<string, number[]>();
+  for (const [arg, taxonomy] of [['categories', 'category'], ['tags', 'post_tag']] as const) {
+    if (!type.taxonomies.includes(taxonomy) || !Array.isArray(ctx.args[arg])) continue;
+    const ids = [...new Set(ctx.args[arg] as number[])];
+    const found = await store.terms.getMany(ids);
+    if (found.length !== ids.length || found.some((t) => t.taxonomy !== taxonomy))
+      throw denied(ctx, 'rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.');
+    out.set(taxonomy, ids);
+  }
+  return out;
+}
+
+async function setFeaturedMedia(ctx: HandlerContext, store: Store, postId: number): Promise<void> {
+  const media = ctx.args.featured_media;
+  if (typeof media !== 'number') return;
+  if (media === 0) return store.posts.deleteMeta(postId, THUMBNAIL_KEY);
+  const attachment = await store.posts.get(media);
+  if (!attachment || attachment.type !== 'attachment') throw new RestError('rest_invalid_featured_media', 'Invalid featured media ID.', 400);
+  await store.posts.setMeta(postId, THUMBNAIL_KEY, String(media));
+}
+
+/** wp_insert_post turns a published post dated in the future into a scheduled one, and back. */
+async function settleSchedule(store: Store, id: number): Promise<PostRow> {
+  const post = (await store.posts.get(id))!;
+  const future = new Date(`${post.date_gmt.replace(' ', 'T')}Z`).getTime() > Date.now();
+  const status = post.status === 'publish' && future ? 'future' : post.status === 'future' && !future ? 'publish' : post.status;
+  if (status === post.status) return post;
+  await store.posts.update(id, { status, modified: post.modified, modified_gmt: post.modified_gmt });
+  return (await store.posts.get(id))!;
+}
+
+export async function createPost(ctx: HandlerContext) {
+  const type = typeOfRoute(ctx.request.route);
+  if (ctx.args.id !== undefined) throw new RestError('rest_post_exists', 'Cannot create existing post.', 400);
+  const post = await ctx.store.transaction(async (store) => {
+    const f = await fieldsOf(ctx, type, store);
+    if (!f.title && !f.content && !f.excerpt) throw new RestError('empty_content', 'Content, title, and excerpt are empty.', 400);
+    const terms = await termsOf(ctx, type, store);
+    const defaults = await store.options.getMany(['default_comment_status', 'default_ping_status', 'default_category']);
+    const values: NewPost = {
+      type: type.slug,
+      status: 'draft',
+      author: ctx.user?.id ?? 0,
+      // pages start with comments closed, as get_default_comment_status gives them
+      comment_status: type.slug === 'post' ? (defaults.default_comment_status ?? 'open') : 'closed',
+      ping_status: type.slug === 'post' ? (defaults.default_ping_status ?? 'open') : 'closed',
+      ...(f as Partial<NewPost>),
+    };
+    const id = await store.posts.insert(values);
+    if (type.taxonomies.includes('category') && !terms.get('category')?.length) {
+      // wp_set_post_categories: a post always sits in at least the default category
+      const fallback = Number(defaults.default_category ?? 1);
+      if (await store.terms.get(fallback)) terms.set('category', [fallback]);
+    }
+    for (const [taxonomy, ids] of terms) await store.terms.setPostTerms(id, taxonomy, ids);
+    await setFeaturedMedia(ctx, store, id);
+    return settleSchedule(store, id);
+  });
+  const data = await prepareOne(ctx, type, post, 'edit');
+  return new RestResponse(data, 201, { Location: nsUrl(ctx, `${type.restBase}/${post.id}`) });
+}
+
+export async function updatePost(ctx: HandlerContext) {
+  const type = typeOfRoute(ctx.request.route);
+  const post = await ctx.store.transaction(async (store) => {
+    const current = await postOfRoute(ctx, type, store);
+    if (!canEdit(ctx, type, current)) throw denied(ctx, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+    const f = await fieldsOf(ctx, type, store, current);
+    const terms = await termsOf(ctx, type, store);
+    if (Object.keys(f).length || ctx.args.featured_media !== undefined || terms.size) await store.posts.update(current.id, f);
+    for (const [taxonomy, ids] of terms) await store.terms.setPostTerms(current.id, taxonomy, ids);
+    await setFeaturedMedia(ctx, store, current.id);
+    return settleSchedule(store, current.id);
+  });
+  return prepareOne(ctx, type, post, 'edit');
+}
+
+export async function deletePost(ctx: HandlerContext) {
+  const type = typeOfRoute(ctx.request.route);
+  const post = await postOfRoute(ctx, type);
+  if (!canDelete(ctx, type, post)) throw denied(ctx, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
+  const previous = await prepareOne(ctx, type, post, 'edit');
+  if (ctx.args.force === true) {
+    await ctx.store.posts.delete(post.id);
+    return { deleted: true, previous };
+  }
+  if (post.status === 'trash') throw new RestError('rest_already_trashed', 'The post has already been deleted.', 410);
+  // wp_trash_post: remember what the post was, so untrashing can bring it back
+  await ctx.store.transaction(async (store) => {
+    await store.posts.setMeta(post.id, '_wp_trash_meta_status', post.status);
+    await store.posts.setMeta(post.id, '_wp_trash_meta_time', String(Math.floor(Date.now() / 1000)));
+    await store.posts.update(post.id, { status: 'trash' });
+  });
+  return prepareOne(ctx, type, (await ctx.store.posts.get(post.id))!, 'edit');
+}
+
+/** For the search route: the post objects' minimal facts and read permission, without re-querying. */
+export function readablePost(ctx: HandlerContext, post: PostRow): boolean {
+  const type = postType(post.type);
+  return type !== undefined && canRead(ctx, type, post);
+}

@@ -1,0 +1,61 @@
+import type { HandlerContext } from '../../engine/types.ts';
+import { permalink } from '../../site/permalinks.ts';
+import { postType, taxonomy } from './registry.ts';
+import { readablePost } from './posts.ts';
+import { collection, contextOf, nsUrl, pageOf, pick } from './shared.ts';
+import { termLink } from './terms.ts';
+
+const POST_SUBTYPES = ['post', 'page'];
+const TERM_SUBTYPES = ['category', 'post_tag'];
+const FIELDS = { view: ['id', 'title', 'url', 'type', 'subtype'], edit: ['id', 'title', 'url', 'type', 'subtype'], embed: ['id', 'title', 'url', 'type', 'subtype'] };
+
+/** The search handler's subtypes that the request asks for (`any` is all of them). */
+function subtypesOf(ctx: HandlerContext, all: string[]): string[] {
+  const asked = (Array.isArray(ctx.args.subtype) ? ctx.args.subtype : [ctx.args.subtype ?? 'any']) as string[];
+  return asked.includes('any') ? all : all.filter((s) => asked.includes(s));
+}
+
+/** GET /search: WP_REST_Search_Controller with the post and term handlers. */
+export async function search(ctx: HandlerContext) {
+  const page = pageOf(ctx);
+  const context = contextOf(ctx);
+  const list = (v: unknown) => (Array.isArray(v) && v.length ? (v as never[]) : undefined);
+  const items: Record<string, unknown>[] = [];
+  let total = 0;
+  if (ctx.args.type === 'term') {
+    // one ordered list over several taxonomies: take each one's first offset+limit, merge by name
+    const wanted = page.offset + page.perPage;
+    const rows = [];
+    for (const tax of subtypesOf(ctx, TERM_SUBTYPES)) {
+      const r = await ctx.store.terms.query({ taxonomy: tax, search: ctx.args.search || undefined, include: list(ctx.args.include), exclude: list(ctx.args.exclude), orderby: 'name', order: 'asc', offset: 0, limit: wanted });
+      rows.push(...r.rows);
+      total += r.total;
+    }
+    rows.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+    for (const t of rows.slice(page.offset, wanted)) {
+      const tax = taxonomy(t.taxonomy)!;
+      items.push({
+        ...pick({ id: t.id, title: t.name, url: termLink(ctx, tax, t), type: 'term', subtype: t.taxonomy }, FIELDS[context]),
+        _links: { self: [{ embeddable: true, href: nsUrl(ctx, `${tax.restBase}/${t.id}`) }], about: [{ href: nsUrl(ctx, `taxonomies/${tax.slug}`) }] },
+      });
+    }
+  } else {
+    const types = subtypesOf(ctx, POST_SUBTYPES);
+    if (types.length) {
+      const r = await ctx.store.posts.query({
+        types, statuses: ['publish'], search: ctx.args.search || undefined, include: list(ctx.args.include), exclude: list(ctx.args.exclude),
+        orderby: ctx.args.search ? 'relevance' : 'date', order: 'desc', offset: page.offset, limit: page.perPage,
+      });
+      total = r.total;
+      for (const p of r.rows.filter((row) => readablePost(ctx, row))) {
+        const type = postType(p.type)!;
+        const url = permalink(ctx.site, { id: p.id, type: p.type, slug: p.slug, status: p.status, date: p.date, parentPath: p.parent ? (await ctx.store.posts.ancestorSlugs(p)).join('/') || undefined : undefined });
+        items.push({
+          ...pick({ id: p.id, title: p.title, url, type: 'post', subtype: p.type }, FIELDS[context]),
+          _links: { self: [{ embeddable: true, href: nsUrl(ctx, `${type.restBase}/${p.id}`) }], about: [{ href: nsUrl(ctx, `types/${p.type}`) }] },
+        });
+      }
+    }
+  }
+  return collection(ctx, items, total, page, 'rest_search_invalid_page_number');
+}

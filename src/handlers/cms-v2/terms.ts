@@ -1,0 +1,155 @@
+import { RestError } from '../../engine/errors.ts';
+import { RestResponse, type HandlerContext } from '../../engine/types.ts';
+import type { Store } from '../../store/index.ts';
+import type { TermPatch, TermQuery, TermRow } from '../../store/terms.ts';
+import { sanitizeSlug } from '../../store/transact.ts';
+import { postType, taxonomyOfRoute, type TaxonomyInfo } from './registry.ts';
+import { readablePost } from './posts.ts';
+import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, type Context } from './shared.ts';
+
+const HIERARCHICAL_FIELDS = ['id', 'count', 'description', 'link', 'name', 'slug', 'taxonomy', 'parent', 'meta'];
+const FLAT_FIELDS = ['id', 'count', 'description', 'link', 'name', 'slug', 'taxonomy', 'meta'];
+const EMBED_FIELDS = ['id', 'link', 'name', 'slug', 'taxonomy'];
+
+const invalidTerm = () => new RestError('rest_term_invalid', 'Term does not exist.', 404);
+
+/** get_term_link: `{home}/{base}/{slug}/` with pretty permalinks, else the archive's query var. */
+export function termLink(ctx: HandlerContext, tax: TaxonomyInfo, term: TermRow): string {
+  if (ctx.site.options.permalink_structure) return `${ctx.site.home}/${tax.archiveBase}/${term.slug}/`;
+  return `${ctx.site.home}/?${tax.plainVar.name}=${tax.plainVar.byId ? term.id : encodeURIComponent(term.slug)}`;
+}
+
+export function prepareTerm(ctx: HandlerContext, tax: TaxonomyInfo, term: TermRow, context: Context): Record<string, unknown> {
+  const data: Record<string, unknown> = {
+    id: term.id,
+    count: term.count,
+    description: term.description,
+    link: termLink(ctx, tax, term),
+    name: term.name,
+    slug: term.slug,
+    taxonomy: term.taxonomy,
+    parent: term.parent,
+    // no term meta is registered for the API
+    meta: [],
+  };
+  const out = pick(data, context === 'embed' ? EMBED_FIELDS : tax.hierarchical ? HIERARCHICAL_FIELDS : FLAT_FIELDS);
+  const links: Record<string, unknown> = {
+    self: [{ href: nsUrl(ctx, `${tax.restBase}/${term.id}`) }],
+    collection: [{ href: nsUrl(ctx, tax.restBase) }],
+    about: [{ href: nsUrl(ctx, `taxonomies/${tax.slug}`) }],
+  };
+  if (tax.hierarchical && term.parent) links.up = [{ embeddable: true, href: nsUrl(ctx, `${tax.restBase}/${term.parent}`) }];
+  links['wp:post_type'] = tax.types.map((t) => ({ href: nsUrl(ctx, `${postType(t)?.restBase ?? t}?${tax.restBase}=${term.id}`) }));
+  links.curies = CURIES;
+  out._links = links;
+  return out;
+}
+
+async function termOfRoute(ctx: HandlerContext, tax: TaxonomyInfo, store: Store = ctx.store): Promise<TermRow> {
+  const term = await store.terms.get(Number(ctx.args.id));
+  if (!term || term.taxonomy !== tax.slug) throw invalidTerm();
+  return term;
+}
+
+const ORDERBY: Record<string, TermQuery['orderby']> = {
+  id: 'id', include: 'include', name: 'name', slug: 'slug', include_slugs: 'slug', term_group: 'term_group', description: 'description', count: 'count',
+};
+
+export async function listTerms(ctx: HandlerContext) {
+  const tax = taxonomyOfRoute(ctx.request.route);
+  const a = ctx.args;
+  const context = contextOf(ctx);
+  if (context === 'edit' && !ctx.can('manage_categories'))
+    throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit terms in this taxonomy.');
+  if (typeof a.post === 'number') {
+    const post = await ctx.store.posts.get(a.post);
+    if (!post) throw new RestError('rest_post_invalid_id', 'Invalid post ID.', 400);
+    if (!readablePost(ctx, post)) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to view terms for this post.');
+  }
+  const page = pageOf(ctx);
+  const list = (v: unknown) => (Array.isArray(v) && v.length ? (v as never[]) : undefined);
+  const { rows, total } = await ctx.store.terms.query({
+    taxonomy: tax.slug,
+    search: a.search || undefined,
+    include: list(a.include),
+    exclude: list(a.exclude),
+    slugs: list(a.slug),
+    parent: tax.hierarchical && typeof a.parent === 'number' ? a.parent : undefined,
+    hideEmpty: a.hide_empty === true,
+    post: typeof a.post === 'number' ? a.post : undefined,
+    orderby: ORDERBY[a.orderby as string] ?? 'name',
+    order: a.order === 'desc' && a.orderby !== 'include' ? 'desc' : 'asc',
+    offset: page.offset,
+    limit: page.perPage,
+  });
+  return collection(ctx, ctx.request.head ? [] : rows.map((t) => prepareTerm(ctx, tax, t, context)), total, page);
+}
+
+export async function getTerm(ctx: HandlerContext) {
+  const tax = taxonomyOfRoute(ctx.request.route);
+  const term = await termOfRoute(ctx, tax);
+  const context = contextOf(ctx);
+  if (context === 'edit' && !ctx.can('manage_categories')) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this term.');
+  return prepareTerm(ctx, tax, term, context);
+}
+
+/** name/slug/description/parent of a create or update, checked as wp_insert_term / wp_update_term check them. */
+async function termFieldsOf(ctx: HandlerContext, tax: TaxonomyInfo, store: Store, current?: TermRow): Promise<TermPatch> {
+  const a = ctx.args;
+  const f: TermPatch = {};
+  if (typeof a.name === 'string') {
+    if (!a.name.trim()) throw new RestError('empty_term_name', 'A name is required for this term.', 400);
+    f.name = a.name.trim();
+  }
+  if (typeof a.description === 'string') f.description = a.description;
+  if (typeof a.parent === 'number' && tax.hierarchical) {
+    if (a.parent !== 0) {
+      const parent = await store.terms.get(a.parent);
+      if (!parent || parent.taxonomy !== tax.slug || parent.id === current?.id) throw new RestError('rest_term_invalid', 'Parent term does not exist.', 400);
+    }
+    f.parent = a.parent;
+  }
+  if (typeof a.slug === 'string' && a.slug !== '') {
+    const slug = sanitizeSlug(a.slug);
+    const holder = await store.terms.bySlug(tax.slug, slug);
+    if (holder && holder.id !== current?.id) throw new RestError('duplicate_term_slug', `The slug “${slug}” is already in use by another term.`, 400);
+    f.slug = slug;
+  }
+  return f;
+}
+
+export async function createTerm(ctx: HandlerContext) {
+  const tax = taxonomyOfRoute(ctx.request.route);
+  const term = await ctx.store.transaction(async (store) => {
+    const f = await termFieldsOf(ctx, tax, store);
+    const name = f.name ?? '';
+    const existing = (await store.terms.byName(tax.slug, name, tax.hierarchical ? (f.parent ?? 0) : undefined)) ?? (f.slug ? undefined : await store.terms.bySlug(tax.slug, sanitizeSlug(name)));
+    if (existing) throw new RestError('term_exists', 'A term with the name provided already exists in this taxonomy.', 400, { term_id: existing.id });
+    const id = await store.terms.insert({ taxonomy: tax.slug, name, slug: f.slug, description: f.description, parent: f.parent });
+    return (await store.terms.get(id))!;
+  });
+  return new RestResponse(prepareTerm(ctx, tax, term, 'edit'), 201, { Location: nsUrl(ctx, `${tax.restBase}/${term.id}`) });
+}
+
+export async function updateTerm(ctx: HandlerContext) {
+  const tax = taxonomyOfRoute(ctx.request.route);
+  const term = await ctx.store.transaction(async (store) => {
+    const current = await termOfRoute(ctx, tax, store);
+    const f = await termFieldsOf(ctx, tax, store, current);
+    if (Object.keys(f).length) await store.terms.update(current.id, f);
+    return (await store.terms.get(current.id))!;
+  });
+  return prepareTerm(ctx, tax, term, 'edit');
+}
+
+export async function deleteTerm(ctx: HandlerContext) {
+  const tax = taxonomyOfRoute(ctx.request.route);
+  const term = await termOfRoute(ctx, tax);
+  if (ctx.args.force !== true) throw new RestError('rest_trash_not_supported', "Terms do not support trashing. Set 'force=true' to delete.", 501);
+  // map_meta_cap: nobody may delete the default category
+  if (tax.slug === 'category' && term.id === Number(ctx.site.options.default_category ?? (await ctx.store.options.get('default_category')) ?? 1))
+    throw denied(ctx, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this term.');
+  const previous = prepareTerm(ctx, tax, term, 'edit');
+  await ctx.store.terms.delete(term.id);
+  return { deleted: true, previous };
+}
