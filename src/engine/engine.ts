@@ -4,7 +4,9 @@ import { relinkRoutes } from './compile.ts';
 import { buildNamespaceIndex, buildRootIndex } from './index-doc.ts';
 import type { Site } from './site.ts';
 import type { Spec } from './spec.ts';
-import { RestResponse, type HandlerContext, type RawBody, type User } from './types.ts';
+import { RestResponse, type HandlerContext, type Logger, type RawBody, type User } from './types.ts';
+
+export type { Logger };
 import type { Store } from '../store/index.ts';
 import { parseQueryString } from './params.ts';
 import { serveBatch } from './batch.ts';
@@ -53,11 +55,6 @@ export interface Prepared {
 /** Query params that steer the server itself and never reach a handler's args. */
 const GLOBAL_PARAMS = new Set(['_fields', '_envelope', '_embed', '_method', '_jsonp', '_pretty', 'rest_route', '_locale', '_wpnonce']);
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-export interface Logger {
-  error(message: string): void;
-  info(message: string): void;
-}
 
 export class Engine {
   private rootIndex!: Record<string, unknown>;
@@ -122,7 +119,7 @@ export class Engine {
     const { route, endpoint, urlParams } = matched;
     if (req.jsonError !== undefined) return errorOutcome(invalidJson(req.jsonError), route);
     const params: Record<string, unknown> = {};
-    for (const [name, value] of endpoint.args.defaults) params[name] = typeof value === 'object' ? structuredClone(value) : value;
+    for (const [name, value] of endpoint.args.defaults) params[name] = typeof value === 'object' ? cloneDefault(value) : value;
     mergeInto(params, urlParams);
     mergeInto(params, req.query, GLOBAL_PARAMS);
     if (BODY_METHODS.has(req.method)) mergeInto(params, req.body);
@@ -161,16 +158,7 @@ export class Engine {
       case '@batch':
         return serveBatch(this, params, user, req);
     }
-    const ctx: HandlerContext = {
-      args: params,
-      user,
-      store,
-      site: this.site,
-      request: { method: req.method, path: req.path, query: req.query, route: p.route.key, urlParams: p.urlParams, headers: req.headers, ip: req.ip, head: req.method === 'HEAD' },
-      can: (cap) => user !== null && user.caps.has(cap),
-      dispatch: (method, path, params) => this.subRequest(method, path, params ?? {}, user, store, req),
-    };
-    return endpoint.handler!(ctx);
+    return endpoint.handler!(new RequestContext(this, p, user, store));
   }
 
   /** The root or a namespace index, as data and as the bytes serialised at the last change. */
@@ -214,9 +202,48 @@ export class Engine {
   }
 }
 
+/** A handler's view of one request; methods live on the prototype, so none is created per request. */
+class RequestContext implements HandlerContext {
+  readonly args: Record<string, any>;
+  readonly site: Site;
+  readonly log: Logger;
+  readonly request: HandlerContext['request'];
+  private readonly req: InternalRequest;
+
+  constructor(
+    private readonly engine: Engine,
+    p: Prepared,
+    readonly user: User | null,
+    readonly store: Store,
+  ) {
+    const { req } = p;
+    this.req = req;
+    this.args = p.params;
+    this.site = engine.site;
+    this.log = engine.log;
+    this.request = { method: req.method, path: req.path, query: req.query, route: p.route.key, urlParams: p.urlParams, headers: req.headers, ip: req.ip, head: req.method === 'HEAD' };
+  }
+
+  can(cap: string): boolean {
+    return this.user !== null && this.user.caps.has(cap);
+  }
+
+  dispatch(method: string, path: string, params?: Record<string, unknown>): Promise<RestResponse> {
+    return this.engine.subRequest(method, path, params ?? {}, this.user, this.store, this.req);
+  }
+}
+
 export function normaliseRestPath(path: string): string {
+  // the common case, a clean path, needs no rewriting
+  if (path.length > 1 && path.charCodeAt(0) === 47 && path.charCodeAt(1) !== 47 && path.charCodeAt(path.length - 1) !== 47) return path;
   const p = `/${path.replace(/^\/+/, '')}`.replace(/\/+$/, '');
   return p === '' ? '/' : p;
+}
+
+/** A handler may change its args, so object defaults are copied; empty lists and maps, the usual ones, cheaply. */
+function cloneDefault(value: unknown): unknown {
+  if (Array.isArray(value) && value.length === 0) return [];
+  return structuredClone(value);
 }
 
 function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>, skip?: Set<string>): void {

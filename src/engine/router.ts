@@ -50,7 +50,8 @@ export class Router<T> {
   }
 
   find(path: string): Match<T> | null {
-    const segs = splitPath(path).map(decodeSegment);
+    const segs: string[] = [];
+    for (const seg of path.split('/')) if (seg !== '') segs.push(decodeSegment(seg));
     const params: Record<string, string> = {};
     const found = this.walk(this.root, segs, 0, params);
     return found === undefined ? null : { value: found, params };

@@ -59,9 +59,23 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 
 function flatHeaders(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(',') : v;
+  const h = req.headers;
+  for (const k in h) {
+    const v = h[k];
+    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(',') : v;
+  }
   return out;
 }
+
+/** The headers serve_request sends with every answer; the API root link is rebuilt only when the address changes. */
+const EVERY_ANSWER = {
+  'Content-Type': 'application/json; charset=UTF-8',
+  'X-Robots-Tag': 'noindex',
+  Link: '',
+  'X-Content-Type-Options': 'nosniff',
+  'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, Link',
+  'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
+};
 
 /**
  * node:http front of the engine: it turns bytes into an InternalRequest and an Outcome back into
@@ -135,18 +149,18 @@ export function createHttpServer(opts: ServerOptions): Server {
     send(res, req, outcome, query, user, headers);
   }
 
+  let linkedRoot = '';
+  let link = '';
+  function apiLink(): string {
+    const root = engine.site.apiRoot;
+    if (root !== linkedRoot) (linkedRoot = root), (link = `<${root}>; rel="https://api.w.org/"`);
+    return link;
+  }
+
   function send(res: ServerResponse, req: IncomingMessage, outcome: Outcome, query: Record<string, unknown>, user: User | null, reqHeaders: Record<string, string>): void {
-    const headers: Record<string, string | string[]> = {
-      'Content-Type': 'application/json; charset=UTF-8',
-      'X-Robots-Tag': 'noindex',
-      Link: `<${engine.site.apiRoot}>; rel="https://api.w.org/"`,
-      'X-Content-Type-Options': 'nosniff',
-      'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, Link',
-      'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
-    };
+    const headers: Record<string, string | string[]> = { ...EVERY_ANSWER, Link: apiLink() };
     // the response's own headers, as rest_post_dispatch leaves them (an envelope carries them instead)
-    const own: Record<string, string> = { ...outcome.headers };
-    if (outcome.route) own.Allow = engine.allowHeader(outcome.route, user);
+    const own: Record<string, string> = outcome.route ? { ...outcome.headers, Allow: engine.allowHeader(outcome.route, user) } : { ...outcome.headers };
     const enveloped = query._envelope !== undefined && !outcome.raw;
     const origin = reqHeaders.origin;
     if (origin) {

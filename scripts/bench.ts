@@ -1,0 +1,456 @@
+/**
+ * `npm run bench`: cms-spec against the physical limit (raw node:http) and against Fastify, each
+ * server in its own process and the load from autocannon in another. One warm-up round, then
+ * rounds alternating the contenders; medians per contender and the ratio per round, so drift of
+ * the machine cancels out. Prints a Markdown table and writes the figures to bench/results/.
+ */
+import { Command } from 'commander';
+import { request } from 'node:http';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { median, peakRssMb, ROOT, runCli, runLoad, startServer, type LoadResult, type ServerProcess } from './bench/lib.ts';
+import { routerSpec, scaledSpec } from './bench/synth.ts';
+
+interface Options {
+  duration: number;
+  rounds: number;
+  connections: number;
+  only: Set<number>;
+  quick: boolean;
+  posts: number;
+  spawns: number;
+  warmup: boolean;
+  out: string;
+}
+
+/** One server under load: how to reach it, and what one answered request is worth (batch: 25 snippets). */
+interface Contender {
+  name: string;
+  server: ServerProcess;
+  path: string;
+  method?: string;
+  body?: string;
+  headers?: Record<string, string>;
+  unitsPerRequest?: number;
+  /** How many units the server holds: a round must add at least one per unit of each answered request. */
+  stored?: () => Promise<number>;
+}
+
+interface ContenderFigures {
+  name: string;
+  unit: string;
+  rounds: number[];
+  median: number;
+  latencyP99Ms: number;
+  failures: number;
+  problems: string[];
+}
+
+interface Ratio {
+  label: string;
+  perRound: number[];
+  median: number;
+  target: number;
+  met: boolean;
+}
+
+interface ScenarioResult {
+  id: number;
+  title: string;
+  contenders: ContenderFigures[];
+  ratios: Ratio[];
+  /** Figures that are not throughput (start-up times, compile times, RSS). */
+  figures: { label: string; value: number; unit: string; target?: string; met?: boolean }[];
+  notes: string[];
+}
+
+const TMP = mkdtempSync(join(tmpdir(), 'cms-spec-bench-'));
+const CMS = 'bin/cms-spec.js';
+/** Every cms-spec process started, with its peak RSS read just before it stops. */
+const cmsPeaks: { scenario: number; label: string; mb: number | null }[] = [];
+
+function cmsServer(scenario: number, label: string, args: string[]): Promise<ServerProcess> {
+  return startServer(label, [CMS, 'serve', '--port', '0', ...args]).then((s) => ({
+    ...s,
+    stop: async () => {
+      cmsPeaks.push({ scenario, label, mb: peakRssMb(s.pid) });
+      await s.stop();
+    },
+  }));
+}
+
+const helper = (file: string, args: string[], name: string) => startServer(name, ['--import', 'tsx', join(ROOT, 'scripts/bench', file), ...args]);
+
+/** One plain HTTP GET/POST with the raw header names, for capturing and comparing answers. */
+function fetchRaw(port: number, path: string, o: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; headers: [string, string][]; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: o.method ?? 'GET', headers: o.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const headers: [string, string][] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) headers.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
+        resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on('error', reject);
+    req.end(o.body);
+  });
+}
+
+/** The answer's own headers, without those node:http adds to every response itself. */
+function replayableHeaders(headers: [string, string][]): Record<string, string> {
+  const skip = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+  return Object.fromEntries(headers.filter(([k]) => !skip.has(k.toLowerCase())));
+}
+
+/** Fails unless every contender gives the same body for its request: the servers must do the same work. */
+async function sameAnswers(contenders: Contender[]): Promise<void> {
+  const answers = await Promise.all(contenders.map((c) => fetchRaw(c.server.port, c.path, c)));
+  for (const [i, a] of answers.entries()) {
+    if (a.status >= 300) throw new Error(`${contenders[i].name} answered ${a.status}: ${a.body.toString().slice(0, 300)}`);
+    if (!a.body.equals(answers[0].body)) throw new Error(`${contenders[i].name} does not answer the same body as ${contenders[0].name}:\n${a.body.toString().slice(0, 300)}\n---\n${answers[0].body.toString().slice(0, 300)}`);
+  }
+}
+
+/** Warm-up, then `rounds` rounds of A B C ...; every contender gets the same connections and duration. */
+async function duel(o: Options, contenders: Contender[]): Promise<ContenderFigures[]> {
+  const runs = new Map<Contender, LoadResult[]>(contenders.map((c) => [c, []]));
+  const problems = new Map<Contender, string[]>(contenders.map((c) => [c, []]));
+  const load = (c: Contender) => runLoad({ url: `http://127.0.0.1:${c.server.port}${c.path}`, connections: o.connections, duration: o.duration, method: c.method, body: c.body, headers: c.headers });
+  if (o.warmup) for (const c of contenders) await load(c);
+  for (let r = 0; r < o.rounds; r++) {
+    for (const c of contenders) {
+      const before = await c.stored?.();
+      const result = await load(c);
+      runs.get(c)!.push(result);
+      if (c.stored) {
+        const added = (await c.stored()) - before!;
+        const expected = result.requests * (c.unitsPerRequest ?? 1);
+        if (added < expected) problems.get(c)!.push(`only ${added} stored for ${expected} answered`);
+      }
+      process.stderr.write(`  round ${r + 1} ${c.name}: ${Math.round(result.requestsPerSec)} req/s${result.failures ? ` (${result.failures} failed)` : ''}\n`);
+    }
+  }
+  return contenders.map((c) => {
+    const rs = runs.get(c)!;
+    const units = c.unitsPerRequest ?? 1;
+    const rounds = rs.map((x) => x.requestsPerSec * units);
+    return {
+      name: c.name,
+      unit: units === 1 ? 'req/s' : 'snippets/s',
+      rounds,
+      median: median(rounds),
+      latencyP99Ms: median(rs.map((x) => x.latencyP99Ms)),
+      failures: rs.reduce((n, x) => n + x.failures, 0),
+      problems: problems.get(c)!,
+    };
+  });
+}
+
+/** cms-spec's figure over another's, per round pair, then the median of those ratios. */
+function ratio(label: string, a: ContenderFigures, b: ContenderFigures, target: number): Ratio {
+  const perRound = a.rounds.map((x, i) => x / b.rounds[i]);
+  const m = median(perRound);
+  return { label, perRound, median: m, target, met: m >= target };
+}
+
+async function stopAll(servers: ServerProcess[]): Promise<void> {
+  for (const s of servers) await s.stop();
+}
+
+// --- the scenarios ---
+
+async function indexScenario(o: Options, db: string): Promise<ScenarioResult> {
+  const cms = await cmsServer(1, 'full spec', ['--db', db]);
+  const answer = await fetchRaw(cms.port, '/cms-json/');
+  writeFileSync(join(TMP, 'index.json'), answer.body);
+  writeFileSync(join(TMP, 'index-headers.json'), JSON.stringify(replayableHeaders(answer.headers)));
+  const raw = await helper('raw-server.ts', ['static', join(TMP, 'index.json'), join(TMP, 'index-headers.json')], 'raw');
+  try {
+    const contenders = [
+      { name: 'raw', server: raw, path: '/cms-json/' },
+      { name: 'cms-spec', server: cms, path: '/cms-json/' },
+    ];
+    await sameAnswers(contenders);
+    const figures = await duel(o, contenders);
+    return {
+      id: 1,
+      title: `GET /cms-json/ (Variant A index, ${answer.body.length} bytes)`,
+      contenders: figures,
+      ratios: [ratio('cms-spec / raw', figures[1], figures[0], 0.9)],
+      figures: [],
+      notes: [],
+    };
+  } finally {
+    await stopAll([cms, raw]);
+  }
+}
+
+const ECHO_QUERY = 'page=3&per_page=20&flag=true&order=asc';
+
+async function coercionScenario(o: Options): Promise<ScenarioResult> {
+  const cms = await cmsServer(2, 'bench spec', ['--spec', join(ROOT, 'scripts/bench/spec'), '--db', ':memory:']);
+  const path = `/cms-json/bench/v1/echo?${ECHO_QUERY}`;
+  const answer = await fetchRaw(cms.port, `${path}&ids=1,2,3`);
+  const headersFile = join(TMP, 'echo-headers.json');
+  writeFileSync(headersFile, JSON.stringify(replayableHeaders(answer.headers)));
+  const fastify = await helper('fastify-server.ts', ['echo', headersFile], 'fastify');
+  const raw = await helper('raw-server.ts', ['echo', headersFile], 'raw');
+  try {
+    // each in its own list convention: WordPress splits `1,2,3` (wp_parse_list), Fastify repeats the key
+    const contenders = [
+      { name: 'raw', server: raw, path: `${path}&ids=1,2,3` },
+      { name: 'fastify', server: fastify, path: `${path}&ids=1&ids=2&ids=3` },
+      { name: 'cms-spec', server: cms, path: `${path}&ids=1,2,3` },
+    ];
+    await sameAnswers(contenders);
+    const figures = await duel(o, contenders);
+    return {
+      id: 2,
+      title: 'validated GET with query coercion (2 integers, a boolean, an enum, an integer array)',
+      contenders: figures,
+      ratios: [ratio('cms-spec / fastify', figures[2], figures[1], 1.0), ratio('cms-spec / raw', figures[2], figures[0], 0.8)],
+      figures: [],
+      notes: [`answer: ${answer.body.toString()}`],
+    };
+  } finally {
+    await stopAll([cms, fastify, raw]);
+  }
+}
+
+async function postsScenario(o: Options, db: string): Promise<ScenarioResult> {
+  const cms = await cmsServer(3, 'full spec', ['--db', db]);
+  const path = '/cms-json/cms/v2/posts?per_page=10&page=3&orderby=date';
+  // the headers cms-spec adds to every answer; the list's own (totals, paging links) come from the handler in both
+  const own = new Set(['x-wp-total', 'x-wp-totalpages', 'link']);
+  const headersFile = join(TMP, 'posts-headers.json');
+  const everyAnswer = Object.entries(replayableHeaders((await fetchRaw(cms.port, path)).headers)).filter(([k]) => !own.has(k.toLowerCase()));
+  writeFileSync(headersFile, JSON.stringify(Object.fromEntries(everyAnswer)));
+  const fastify = await helper('fastify-server.ts', ['posts', headersFile, db], 'fastify');
+  try {
+    const contenders = [
+      { name: 'fastify', server: fastify, path },
+      { name: 'cms-spec', server: cms, path },
+    ];
+    await sameAnswers(contenders);
+    const figures = await duel(o, contenders);
+    return {
+      id: 3,
+      title: `GET /cms-json/cms/v2/posts?per_page=10&page=3&orderby=date (${o.posts} posts)`,
+      contenders: figures,
+      ratios: [ratio('cms-spec / fastify', figures[1], figures[0], 1.0)],
+      figures: [],
+      notes: ['Fastify runs the same cms/v2 list handler on the same Store and Site; the bodies are checked to be identical.'],
+    };
+  } finally {
+    await stopAll([cms, fastify]);
+  }
+}
+
+const BATCH_SIZE = 25;
+
+async function batchScenario(o: Options, db: string): Promise<ScenarioResult> {
+  const printed = await runCli(['app-password', 'create', 'admin', `bench ${Date.now()}`, '--db', db]);
+  const password = /^\s{4}(\S{4}(?: \S{4}){5})\s*$/m.exec(printed)?.[1].replace(/ /g, '');
+  if (!password) throw new Error(`no application password in: ${printed}`);
+  const headers = { authorization: `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`, 'content-type': 'application/json' };
+  const cms = await cmsServer(4, 'full spec', ['--db', db]);
+  const snippet = { name: 'bench snippet', code: '.bench { color: red; }', scope: 'site-css' };
+  const storedSnippets = async () => {
+    const r = await fetchRaw(cms.port, '/cms-json/code-snippets/v1/snippets?per_page=1', { headers });
+    return Number(r.headers.find(([k]) => k.toLowerCase() === 'x-wp-total')?.[1]);
+  };
+  try {
+    const batchBody = JSON.stringify({ requests: Array.from({ length: BATCH_SIZE }, () => ({ method: 'POST', path: '/code-snippets/v1/snippets', body: snippet })) });
+    const probe = await fetchRaw(cms.port, '/cms-json/batch/v1', { method: 'POST', body: batchBody, headers });
+    const responses = (JSON.parse(probe.body.toString()) as { responses?: { status: number }[] }).responses ?? [];
+    if (probe.status !== 207 || responses.length !== BATCH_SIZE || responses.some((r) => r.status >= 300)) throw new Error(`the batch probe failed: ${probe.status} ${probe.body.toString().slice(0, 300)}`);
+    const contenders: Contender[] = [
+      { name: 'separate (1 per POST)', server: cms, path: '/cms-json/code-snippets/v1/snippets', method: 'POST', body: JSON.stringify(snippet), headers, stored: storedSnippets },
+      { name: `batch (${BATCH_SIZE} per POST)`, server: cms, path: '/cms-json/batch/v1', method: 'POST', body: batchBody, headers, unitsPerRequest: BATCH_SIZE, stored: storedSnippets },
+    ];
+    const figures = await duel(o, contenders);
+    return {
+      id: 4,
+      title: `snippet creation: POST /cms-json/batch/v1 with ${BATCH_SIZE} creations vs separate POST /cms-json/code-snippets/v1/snippets`,
+      contenders: figures,
+      ratios: [ratio('batch / separate (snippets/s)', figures[1], figures[0], 5)],
+      figures: [],
+      notes: ['Each round checks that the stored snippet count grew by at least the snippets of the requests answered.'],
+    };
+  } finally {
+    await cms.stop();
+  }
+}
+
+async function compileTimes(specDir: string, times: number): Promise<{ routes: number; loadSpecMs: number; loadHandlersMs: number; compileMs: number }> {
+  const runs = [];
+  for (let i = 0; i < times; i++) {
+    const out = await new Promise<string>((resolve, reject) => {
+      import('node:child_process').then(({ execFile }) =>
+        execFile(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/bench/compile-time.ts'), specDir], { cwd: ROOT, maxBuffer: 1 << 20 }, (err, stdout) => (err ? reject(err) : resolve(stdout))),
+      );
+    });
+    runs.push(JSON.parse(out) as { routes: number; loadSpecMs: number; loadHandlersMs: number; compileMs: number });
+  }
+  return {
+    routes: runs[0].routes,
+    loadSpecMs: median(runs.map((r) => r.loadSpecMs)),
+    loadHandlersMs: median(runs.map((r) => r.loadHandlersMs)),
+    compileMs: median(runs.map((r) => r.compileMs)),
+  };
+}
+
+async function startupScenario(o: Options, db: string): Promise<ScenarioResult> {
+  const specs = [
+    { label: 'full spec', dir: join(ROOT, 'spec') },
+    { label: 'full spec ×10', dir: scaledSpec(10, join(TMP, 'spec-x10')) },
+  ];
+  const figures: ScenarioResult['figures'] = [];
+  const compiled = [];
+  for (const s of specs) {
+    const ready: number[] = [];
+    for (let i = 0; i < o.spawns; i++) {
+      const server = await cmsServer(5, s.label, ['--spec', s.dir, '--db', db]);
+      ready.push(server.readyMs);
+      await server.stop();
+    }
+    const readyMs = median(ready);
+    const c = await compileTimes(s.dir, o.spawns);
+    compiled.push(c);
+    figures.push(
+      { label: `${s.label} (${c.routes} routes): spawn → listening`, value: readyMs, unit: 'ms', ...(s === specs[0] ? { target: '< 500', met: readyMs < 500 } : {}) },
+      { label: `${s.label}: load spec (YAML, schema check)`, value: c.loadSpecMs, unit: 'ms' },
+      { label: `${s.label}: import handler modules`, value: c.loadHandlersMs, unit: 'ms' },
+      { label: `${s.label}: compile routes (validators, router, index)`, value: c.compileMs, unit: 'ms' },
+    );
+  }
+  const [one, ten] = compiled;
+  const growth = (ten.loadSpecMs + ten.compileMs) / (one.loadSpecMs + one.compileMs) / (ten.routes / one.routes);
+  figures.push({ label: 'load + compile time per route, ×10 spec over full spec', value: growth, unit: '×', target: '≤ 1.2 (linear)', met: growth <= 1.2 });
+  return { id: 5, title: 'start-up', contenders: [], ratios: [], figures, notes: [`Medians of ${o.spawns} spawns / compile runs, each in a fresh process.`] };
+}
+
+async function routerScenario(o: Options, sizes: number[]): Promise<ScenarioResult> {
+  const servers: ServerProcess[] = [];
+  const contenders: Contender[] = [];
+  const figures: ScenarioResult['figures'] = [];
+  try {
+    for (const n of sizes) {
+      const { dir, lastPath } = routerSpec(n, join(TMP, `routes-${n}`));
+      const server = await cmsServer(6, `${n} routes`, ['--spec', dir, '--db', ':memory:']);
+      servers.push(server);
+      contenders.push({ name: `${n} routes`, server, path: `/cms-json${lastPath}` });
+      figures.push({ label: `${n} routes: spawn → listening`, value: server.readyMs, unit: 'ms' });
+    }
+    await sameAnswers(contenders);
+    const results = await duel(o, contenders);
+    return {
+      id: 6,
+      title: 'router scale: GET the last-registered route',
+      contenders: results,
+      ratios: [ratio(`${sizes[2]} / ${sizes[0]} routes`, results[2], results[0], 0.9)],
+      figures,
+      notes: [],
+    };
+  } finally {
+    await stopAll(servers);
+  }
+}
+
+function rssScenario(): ScenarioResult {
+  const figures: ScenarioResult['figures'] = [];
+  const realSpec = (p: { scenario: number; label: string }) => p.label.startsWith('full spec') && !p.label.includes('×');
+  const byScenario = new Map<string, number>();
+  for (const p of cmsPeaks) {
+    if (p.mb === null) continue;
+    const key = `S${p.scenario} ${p.label}`;
+    byScenario.set(key, Math.max(byScenario.get(key) ?? 0, p.mb));
+  }
+  for (const [label, mb] of byScenario) figures.push({ label: `${label}: peak RSS (VmHWM)`, value: mb, unit: 'MB', ...(/^S[134] full spec$/.test(label) ? { target: '< 150', met: mb < 150 } : {}) });
+  const served = cmsPeaks.filter((p) => realSpec(p) && p.mb !== null).map((p) => p.mb!);
+  if (served.length) figures.unshift({ label: 'cms-spec with the real spec under load: highest peak RSS', value: Math.max(...served), unit: 'MB', target: '< 150', met: Math.max(...served) < 150 });
+  return { id: 7, title: 'peak RSS of the cms-spec processes', contenders: [], ratios: [], figures, notes: cmsPeaks.some((p) => p.mb === null) ? ['/proc/PID/status was not readable for some processes.'] : [] };
+}
+
+// --- output ---
+
+const fmt = (n: number, unit: string) => (unit === 'ms' || unit === 'MB' ? n.toFixed(unit === 'MB' ? 1 : 0) : unit === '×' ? n.toFixed(2) : Math.round(n).toLocaleString('en-US'));
+
+function markdown(results: ScenarioResult[], machine: Record<string, unknown>, o: Options): string {
+  const lines = [
+    `Run ${new Date().toISOString()} on ${machine.cpu} (${machine.nproc} cores), Node ${machine.node}; ${o.connections} connections, ${o.duration} s × ${o.rounds} rounds${o.warmup ? ' after a warm-up round' : ''}.`,
+    '',
+    '| # | Scenario | Contender / figure | Median | Ratio (median of round pairs) | Target | Met |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const r of results) {
+    for (const c of r.contenders) {
+      const flags = [c.failures ? `${c.failures} failed requests` : '', ...c.problems].filter(Boolean).join('; ');
+      lines.push(`| ${r.id} | ${r.title} | ${c.name} | ${fmt(c.median, c.unit)} ${c.unit}${flags ? ` (${flags})` : ''} | | | |`);
+    }
+    for (const x of r.ratios) lines.push(`| ${r.id} | | **${x.label}** | | ${x.median.toFixed(2)}× (${x.perRound.map((v) => v.toFixed(2)).join(', ')}) | ≥ ${x.target}× | ${x.met ? 'yes' : '**no**'} |`);
+    for (const f of r.figures) lines.push(`| ${r.id} | ${r.contenders.length || r.ratios.length ? '' : r.title} | ${f.label} | ${fmt(f.value, f.unit)} ${f.unit} | | ${f.target ?? ''} | ${f.met === undefined ? '' : f.met ? 'yes' : '**no**'} |`);
+  }
+  const notes = results.flatMap((r) => r.notes.map((n) => `- S${r.id}: ${n}`));
+  return [...lines, '', ...notes].join('\n');
+}
+
+async function main(): Promise<void> {
+  const cli = new Command('bench')
+    .option('--duration <s>', 'seconds per round', '5')
+    .option('--rounds <n>', 'measured rounds per contender', '3')
+    .option('--connections <c>', 'concurrent connections', '50')
+    .option('--only <list>', 'scenario numbers to run, e.g. 1,3')
+    .option('--posts <n>', 'posts in the database of scenario 3', '10000')
+    .option('--quick', 'one short round of each scenario on a tiny database (the smoke test)')
+    .option('--out <dir>', 'folder for the JSON results', join(ROOT, 'bench/results'))
+    .parse(process.argv);
+  const v = cli.opts<{ duration: string; rounds: string; connections: string; only?: string; posts: string; quick?: boolean; out: string }>();
+  const quick = Boolean(v.quick);
+  const o: Options = {
+    duration: quick ? 1 : Number(v.duration),
+    rounds: quick ? 1 : Number(v.rounds),
+    connections: quick ? 10 : Number(v.connections),
+    only: new Set((v.only ?? '1,2,3,4,5,6,7').split(',').map(Number)),
+    quick,
+    posts: quick ? 50 : Number(v.posts),
+    spawns: quick ? 1 : 5,
+    warmup: !quick,
+    out: v.out,
+  };
+  const machine = { nproc: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
+  const results: ScenarioResult[] = [];
+  const run = async (id: number, fn: () => Promise<ScenarioResult> | ScenarioResult) => {
+    if (!o.only.has(id)) return;
+    process.stderr.write(`scenario ${id}...\n`);
+    results.push(await fn());
+  };
+  try {
+    let db = '';
+    if ([1, 3, 4, 5].some((id) => o.only.has(id))) {
+      db = join(TMP, 'site.sqlite');
+      process.stderr.write(`seeding ${o.posts} posts...\n`);
+      await runCli(['seed', '--posts', String(o.posts), '--db', db, '--seed-random', '6']);
+    }
+    await run(1, () => indexScenario(o, db));
+    await run(2, () => coercionScenario(o));
+    await run(3, () => postsScenario(o, db));
+    await run(4, () => batchScenario(o, db));
+    await run(5, () => startupScenario(o, db));
+    await run(6, () => routerScenario(o, quick ? [20, 200, 2000] : [200, 2000, 20000]));
+    await run(7, () => rssScenario());
+  } finally {
+    rmSync(TMP, { recursive: true, force: true });
+  }
+  const table = markdown(results, machine, o);
+  console.log(table);
+  mkdirSync(o.out, { recursive: true });
+  const file = join(o.out, `${new Date().toISOString().replace(/:/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), machine, options: { ...o, only: [...o.only] }, scenarios: results }, null, 2)}\n`);
+  console.log(`\nResults written to ${file}`);
+}
+
+await main();

@@ -1,0 +1,61 @@
+/**
+ * The Fastify contender. `echo <headers.json>`: the bench spec's validated route answering its
+ * coerced args (scenario 2). `posts <headers.json> <db>`: the cms/v2 posts list, running the very
+ * handler function of src/handlers/cms-v2 on the same Store and Site (scenario 3). Both send the
+ * headers cms-spec sends with every answer (captured from it), so the bytes out are the same and
+ * only the framework differs.
+ */
+import Fastify from 'fastify';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadSpec } from '../../src/engine/spec.ts';
+import { Site } from '../../src/engine/site.ts';
+import { Store } from '../../src/store/index.ts';
+import { RestResponse, type HandlerContext } from '../../src/engine/types.ts';
+import { listPosts } from '../../src/handlers/cms-v2/index.ts';
+import { querySchemaOf } from './query-schema.ts';
+import { ROOT } from './lib.ts';
+
+const [mode, headersFile, dbPath] = process.argv.slice(2);
+const everyAnswer = JSON.parse(readFileSync(headersFile, 'utf8')) as Record<string, string>;
+const app = Fastify({ logger: false });
+
+if (mode === 'echo') {
+  const spec = loadSpec(join(ROOT, 'scripts/bench/spec'));
+  app.get('/cms-json/bench/v1/echo', { schema: { querystring: querySchemaOf(spec, '/bench/v1/echo') } }, async (request, reply) => {
+    reply.headers(everyAnswer);
+    return request.query;
+  });
+} else if (mode === 'posts') {
+  const spec = loadSpec(join(ROOT, 'spec'));
+  const store = await Store.open(dbPath);
+  const site = new Site(spec, store);
+  await site.refresh();
+  const route = '/cms/v2/posts';
+  app.get(`/cms-json${route}`, { schema: { querystring: querySchemaOf(spec, route) } }, async (request, reply) => {
+    const url = request.raw.url ?? '';
+    const q = url.indexOf('?');
+    const query = q < 0 ? {} : Object.fromEntries(new URLSearchParams(url.slice(q + 1)));
+    const ctx: HandlerContext = {
+      args: request.query as Record<string, unknown>,
+      user: null,
+      store,
+      site,
+      request: { method: 'GET', path: route, query, route, urlParams: {}, headers: request.headers as Record<string, string>, ip: request.ip, head: false },
+      log: console,
+      can: () => false,
+      dispatch: () => Promise.reject(new Error('not served here')),
+    };
+    const result = await listPosts(ctx);
+    reply.headers(everyAnswer);
+    if (!(result instanceof RestResponse)) return result;
+    reply.code(result.status).headers(result.headers);
+    return result.data;
+  });
+} else {
+  throw new Error(`unknown mode ${mode}`);
+}
+
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+console.log(`fastify listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`);

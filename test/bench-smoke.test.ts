@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const root = resolve(import.meta.dirname, '..');
+
+interface Results {
+  machine: { nproc: number; node: string };
+  scenarios: { id: number; contenders: { name: string; rounds: number[]; failures: number; problems: string[] }[]; ratios: { perRound: number[] }[]; figures: { value: number }[] }[];
+}
+
+test('npm run bench --quick runs one short round of every scenario and writes the results', { timeout: 600_000 }, async () => {
+  const out = mkdtempSync(join(tmpdir(), 'cms-spec-bench-smoke-'));
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench.ts'), '--quick', '--out', out], { cwd: root, maxBuffer: 16 << 20 });
+    assert.match(stdout, /\| # \| Scenario \|/, 'prints the Markdown table');
+    const files = readdirSync(out).filter((f) => f.endsWith('.json'));
+    assert.equal(files.length, 1);
+    const results = JSON.parse(readFileSync(join(out, files[0]), 'utf8')) as Results;
+    assert.deepEqual(results.scenarios.map((s) => s.id), [1, 2, 3, 4, 5, 6, 7]);
+    assert.ok(results.machine.nproc > 0);
+    for (const s of results.scenarios) {
+      assert.ok(s.contenders.length + s.figures.length > 0, `scenario ${s.id} has figures`);
+      for (const c of s.contenders) {
+        assert.equal(c.rounds.length, 1, `${c.name} ran one round`);
+        assert.ok(c.rounds[0] > 0, `${c.name} answered requests`);
+        assert.equal(c.failures, 0, `${c.name} answered every request with 2xx`);
+        assert.deepEqual(c.problems, [], `${c.name} stored what it answered`);
+      }
+      for (const r of s.ratios) assert.ok(r.perRound.every(Number.isFinite));
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
