@@ -158,7 +158,8 @@ function addWordPressFormats(ajv: Ajv) {
   ajv.addFormat('hex-color', /^#([A-Fa-f0-9]{3}){1,2}$/);
 }
 
-const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, coerceTypes: false, useDefaults: false, validateFormats: true });
+// Ajv's code optimiser costs more at start-up than it saves on validators this small.
+const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, coerceTypes: false, useDefaults: false, validateFormats: true, code: { optimize: false } });
 addWordPressFormats(ajv);
 
 // --- Ajv errors into WordPress messages ---
@@ -318,6 +319,20 @@ export interface CompiledArgs {
   index: Record<string, Record<string, unknown>> | [];
 }
 
+/**
+ * Endpoints with the same arg set (the item routes of a namespace, shared `$use` sets, a spec's
+ * copies) share one compiled validator: Ajv's generated code is most of a route's memory and
+ * start-up time. Sharing is safe because validation is synchronous.
+ */
+const validators = new Map<string, ValidateFunction>();
+
+function validatorFor(schema: Record<string, unknown>): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = validators.get(key);
+  if (!validate) validators.set(key, (validate = ajv.compile(schema)));
+  return validate;
+}
+
 export function compileArgs(args: Record<string, ArgDescriptor>): CompiledArgs {
   const names = Object.keys(args);
   const defaults = names.filter((n) => args[n].default !== undefined && args[n].default !== null).map((n) => [n, args[n].default] as [string, unknown]);
@@ -326,7 +341,7 @@ export function compileArgs(args: Record<string, ArgDescriptor>): CompiledArgs {
   const sanitizers = names.map((n) => [n, compileSanitizer(args[n])] as const).filter((x): x is readonly [string, Coercer] => x[1] !== null);
   const properties: Record<string, unknown> = {};
   for (const n of names) properties[n] = toAjvSchema(args[n]);
-  const validate: ValidateFunction | null = names.length ? ajv.compile({ type: 'object', properties }) : null;
+  const validate: ValidateFunction | null = names.length ? validatorFor({ type: 'object', properties }) : null;
   const index: CompiledArgs['index'] = names.length ? Object.fromEntries(names.map((n) => [n, indexDescriptor(args[n])])) : [];
 
   return {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { compileArgs, type CompiledArgs } from './args.ts';
+import { importModule } from './load-module.ts';
 import { Router } from './router.ts';
 import { BUILTIN_HANDLERS, routesForVariant, SpecError, type EndpointSpec, type RouteSpec, type Spec, type Variant } from './spec.ts';
 import type { Handler } from './types.ts';
@@ -52,7 +52,7 @@ export async function loadHandlerModules(spec: Spec): Promise<{ modules: Handler
       const [mod, fn] = splitHandlerName(e.handler);
       if (!modules.has(mod)) {
         const file = ['.ts', '.js', '/index.ts'].map((ext) => join(spec.handlersDir, mod + ext)).find(existsSync);
-        modules.set(mod, file && mod ? ((await import(pathToFileURL(file).href)) as Record<string, unknown>) : null);
+        modules.set(mod, file && mod ? await importModule(file) : null);
       }
       const exported = modules.get(mod);
       if (!exported) problems.push(`${e.pos.file}:${e.pos.line}: handler-exists: ${route.key} ${e.methods.join(',')} names handler '${e.handler}', but no handler module '${mod}' exists in ${spec.handlersDir}`);

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { compileArgs, INDEX_KEYWORDS } from './args.ts';
+import { importModule } from './load-module.ts';
 import { loadHandlerModules, splitHandlerName, type HandlerModules } from './compile.ts';
 import { RestError } from './errors.ts';
 import { ALL_VARIANTS, BUILTIN_HANDLERS, loadSpec, routesForVariant, SpecError, type ArgDescriptor, type EndpointSpec, type RouteSpec, type SourcePos, type Spec } from './spec.ts';
@@ -100,7 +100,7 @@ async function checkOrphanHandlers(spec: Spec, modules: HandlerModules, report: 
       used.add(modules.get(mod)?.[fn]);
     }
   for (const [mod, file] of handlerModuleFiles(spec.handlersDir)) {
-    const exports = modules.get(mod) ?? ((await import(pathToFileURL(file).href)) as Record<string, unknown>);
+    const exports = modules.get(mod) ?? (await importModule(file));
     for (const [fn, value] of Object.entries(exports)) {
       if (!isFunction(value) || used.has(value)) continue;
       report({ file: relative(process.cwd(), file), line: exportLine(file, fn) }, 'handler-orphan', `'${mod}.${fn}' is exported but no endpoint names it`, 'warning');

@@ -130,11 +130,16 @@ function lineAt(y: LoadedYaml, path: (string | number)[]): number {
 
 const schemaValidators = new Map<string, Ajv>();
 
-/** One Ajv per schema folder, holding both spec schemas so site.yaml can refer to the route definition. */
+/**
+ * One Ajv per schema folder, holding both spec schemas so site.yaml can refer to the route
+ * definition. The schemas ship with the engine and its tests compile them, so they are not
+ * checked against the meta-schema at every start; nor is Ajv's code optimiser run on what is
+ * used a few dozen times.
+ */
 function specSchemas(schemaDir: string): Ajv {
   let ajv = schemaValidators.get(schemaDir);
   if (!ajv) {
-    ajv = new Ajv({ allErrors: true, strict: false });
+    ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false, code: { optimize: false } });
     for (const f of ['namespace.schema.json', 'site.schema.json']) ajv.addSchema(JSON.parse(readFileSync(join(schemaDir, f), 'utf8')));
     schemaValidators.set(schemaDir, ajv);
   }

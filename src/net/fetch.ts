@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { config } from '../config.ts';
 import { allowListFor, bareHost, isPublicAddress, type AllowList } from './addresses.ts';
 import {
@@ -55,7 +55,8 @@ export async function guardedFetch(url: string, o: GuardedFetchOptions = {}): Pr
   const timeoutMs = o.timeoutMs ?? settings.timeoutMs;
   const maxBytes = o.maxBytes ?? settings.maxBytes;
   const allow = allowListFor(o.allow ?? settings.allow);
-  const dispatcher = agentFor(allow);
+  const undici = await loadUndici();
+  const dispatcher = agentFor(undici, allow);
 
   let target = parseTarget(url);
   let method: string = o.method ?? 'GET';
@@ -66,7 +67,7 @@ export async function guardedFetch(url: string, o: GuardedFetchOptions = {}): Pr
   try {
     for (let hop = 0; ; hop++) {
       checkLiteralAddress(target, allow);
-      const res = await send(dispatcher, target, method, headers, body, deadline.signal, timeoutMs);
+      const res = await send(undici, dispatcher, target, method, headers, body, deadline.signal, timeoutMs);
       const location = res.headers.location;
       if (REDIRECT_STATUSES.has(res.statusCode) && location) {
         await res.body.dump();
@@ -123,8 +124,8 @@ function checkLiteralAddress(u: URL, allow: AllowList): void {
   if (isIP(host) && !isPublicAddress(host) && !allow.hasHost(host) && !allow.hasAddress(host)) throw new OutboundForbiddenAddressError(u.host, host);
 }
 
-function send(dispatcher: Dispatcher, u: URL, method: string, headers: Record<string, string>, body: string | Buffer | undefined, signal: AbortSignal, timeoutMs: number) {
-  return request(u, {
+function send(undici: Undici, dispatcher: Dispatcher, u: URL, method: string, headers: Record<string, string>, body: string | Buffer | undefined, signal: AbortSignal, timeoutMs: number) {
+  return undici.request(u, {
     dispatcher,
     method: method as Dispatcher.HttpMethod,
     headers: { 'user-agent': 'cms-spec', ...headers },
@@ -173,12 +174,20 @@ function networkReason(e: unknown): string {
   return code ?? (e instanceof Error ? e.message : 'connection failed');
 }
 
+type Undici = typeof import('undici');
+let undiciModule: Promise<Undici> | undefined;
+
+/** undici is loaded on the first outbound call, not at start-up: most requests make none, and it is a large module graph to load. */
+function loadUndici(): Promise<Undici> {
+  return (undiciModule ??= import('undici'));
+}
+
 const agents = new Map<AllowList, Agent>();
 
 /** One connection pool per allow-list, whose DNS lookup refuses non-public answers. */
-function agentFor(allow: AllowList): Agent {
+function agentFor(undici: Undici, allow: AllowList): Agent {
   let agent = agents.get(allow);
-  if (!agent) agents.set(allow, (agent = new Agent({ connect: { lookup: guardedLookup(allow) } })));
+  if (!agent) agents.set(allow, (agent = new undici.Agent({ connect: { lookup: guardedLookup(allow) } })));
   return agent;
 }
 

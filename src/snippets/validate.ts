@@ -1,4 +1,4 @@
-import { parse as parseJs } from 'acorn';
+import { createRequire } from 'node:module';
 import type { CodeError } from '../store/snippets.ts';
 import { typeOfScope } from './scopes.ts';
 
@@ -114,6 +114,14 @@ function skipBlockComment(src: Source, start: number): number {
 // --- JavaScript: parsed by acorn, never run ---
 
 const ACORN_POSITION = /\s*\(\d+:\d+\)$/;
+
+let acorn: typeof import('acorn') | undefined;
+
+/** acorn is required when the first JavaScript snippet is checked, not at start-up, which most runs never need it for. */
+function parseJs(code: string, options: import('acorn').Options): void {
+  acorn ??= createRequire(import.meta.url)('acorn') as typeof import('acorn');
+  acorn.parse(code, options);
+}
 
 function checkJs(code: string): CodeError | null {
   try {

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import type { Kysely } from 'kysely';
+import { kysely } from './kysely.ts';
 import type { DB } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 
@@ -17,8 +18,8 @@ export async function openDatabase(path: string): Promise<Kysely<DB>> {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const db = new kysely.Kysely<DB>({ dialect: new kysely.SqliteDialect({ database: sqlite }) });
+  const migrator = new kysely.Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');

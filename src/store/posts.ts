@@ -1,4 +1,5 @@
-import { sql, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool } from 'kysely';
+import { sql } from './kysely.ts';
 import type { DB, PostsTable } from './schema.ts';
 import { atomically, likeEscape, sanitizeSlug, sqlDate } from './transact.ts';
 import { firstFreeSlug, orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';

@@ -1,4 +1,5 @@
-import { sql, type Generated, type Kysely, type Selectable } from 'kysely';
+import type { Generated, Kysely, Selectable } from 'kysely';
+import { sql } from './kysely.ts';
 import type { DB } from './schema.ts';
 import { atomically, likeEscape, sanitizeSlug } from './transact.ts';
 

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import type { Kysely, Selectable, SqlBool } from 'kysely';
+import { sql } from './kysely.ts';
 import type { DB, UsersTable } from './schema.ts';
 import { atomically, likeEscape, sanitizeSlug, sqlDate } from './transact.ts';
 import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';

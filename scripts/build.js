@@ -1,0 +1,67 @@
+// Builds dist/: every file of src/ as plain JavaScript (types stripped, `./x.ts` imports rewritten
+// to `./x.js`) beside copies of its data files. bin/cms-spec.js runs dist/ when it is up to date,
+// so start-up needs no TypeScript loader; otherwise it runs src/ through tsx. `npm install` runs
+// this (prepare). Plain JavaScript, because bin/cms-spec.js calls distIsFresh() before any loader.
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PROJECT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const STAMP = '.source-state.json';
+
+/** Relative `.ts` specifiers in static imports, re-exports and dynamic imports. */
+const TS_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\.ts\2/g;
+
+function sourceFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    return e.isDirectory() ? sourceFiles(path) : [path];
+  });
+}
+
+/** What dist/ was built from: the number of source files and the newest modification time. */
+function sourceState(root) {
+  const files = sourceFiles(join(root, 'src'));
+  let newest = 0;
+  for (const f of files) newest = Math.max(newest, statSync(f).mtimeMs);
+  return { files: files.length, newest };
+}
+
+/** True when dist/ was built from src/ as it is now (no file added, removed or changed since). */
+export function distIsFresh(root = PROJECT) {
+  try {
+    const built = JSON.parse(readFileSync(join(root, 'dist', STAMP), 'utf8'));
+    const now = sourceState(root);
+    return built.files === now.files && built.newest === now.newest;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes dist/ next to the old one and swaps it in, so a process starting meanwhile never sees half a build. */
+export async function build(root = PROJECT) {
+  const { transform } = await import('esbuild');
+  const src = join(root, 'src');
+  const dist = join(root, 'dist');
+  const state = sourceState(root);
+  const staging = `${dist}.${process.pid}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  for (const file of sourceFiles(src)) {
+    const rel = relative(src, file);
+    const out = join(staging, rel);
+    mkdirSync(dirname(out), { recursive: true });
+    if (!rel.endsWith('.ts')) {
+      copyFileSync(file, out);
+      continue;
+    }
+    const { code } = await transform(readFileSync(file, 'utf8'), { loader: 'ts', format: 'esm', target: 'esnext', sourcefile: rel });
+    writeFileSync(out.replace(/\.ts$/, '.js'), code.replace(TS_SPECIFIER, '$1$2$3.js$2'));
+  }
+  writeFileSync(join(staging, STAMP), JSON.stringify(state));
+  const old = `${dist}.${process.pid}.old`;
+  if (existsSync(dist)) renameSync(dist, old);
+  renameSync(staging, dist);
+  rmSync(old, { recursive: true, force: true });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await build();

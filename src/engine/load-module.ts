@@ -1,0 +1,51 @@
+import { existsSync } from 'node:fs';
+import { register } from 'node:module';
+import { dirname, isAbsolute, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/**
+ * The engine runs from its TypeScript sources through tsx, or from the JavaScript that
+ * scripts/build.js writes to dist/ (bin/cms-spec.js picks dist/ when it is up to date). Handler
+ * modules are found by path at run time, so they are imported through here. From dist/, a file
+ * under src/ is swapped for its built twin, so the process holds one copy of the engine's classes
+ * (a handler's RestError must be the engine's RestError).
+ */
+const here = fileURLToPath(import.meta.url);
+const runsBuilt = here.endsWith('.js');
+const root = join(dirname(here), '..', '..');
+const SRC = join(root, 'src');
+const DIST = join(root, 'dist');
+
+/**
+ * Resolve hook for TypeScript handler modules outside src/ (a fixture's, a benchmark's): their
+ * imports of src/ files land on the dist/ twins too.
+ */
+function redirectHook(): string {
+  const src = pathToFileURL(SRC).href + '/';
+  const dist = pathToFileURL(DIST).href + '/';
+  return `export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  return r.url.startsWith(${JSON.stringify(src)}) && r.url.endsWith('.ts') ? { ...r, url: ${JSON.stringify(dist)} + r.url.slice(${src.length}, -3) + '.js' } : r;
+}`;
+}
+
+let loaders: Promise<void> | undefined;
+
+/** tsx for TypeScript, then the redirect, which runs first and so sees tsx's resolution. */
+function registerLoaders(): Promise<void> {
+  return (loaders ??= import('tsx/esm/api').then((tsx) => {
+    tsx.register();
+    register(`data:text/javascript,${encodeURIComponent(redirectHook())}`);
+  }));
+}
+
+export async function importModule(file: string): Promise<Record<string, unknown>> {
+  let target = file;
+  if (runsBuilt) {
+    const rel = relative(SRC, file);
+    const twin = rel.startsWith('..') || isAbsolute(rel) ? null : join(DIST, rel.replace(/\.ts$/, '.js'));
+    if (twin && existsSync(twin)) target = twin;
+    else if (file.endsWith('.ts')) await registerLoaders();
+  }
+  return (await import(pathToFileURL(target).href)) as Record<string, unknown>;
+}
