@@ -87,8 +87,11 @@ export class Engine {
     }
   }
 
-  /** The whole pipeline for one request, errors included; never throws. */
-  async handle(req: InternalRequest, user: User | null, store: Store = this.store): Promise<Outcome> {
+  /**
+   * The whole pipeline for one request, errors included; never throws (nor rejects). Synchronous
+   * answers stay synchronous: the request path awaits only what a handler really waits for.
+   */
+  handle(req: InternalRequest, user: User | null, store: Store = this.store): Outcome | Promise<Outcome> {
     if (req.method === 'OPTIONS') return this.options(req);
     const prepared = this.prepare(req);
     if (!(prepared as Prepared).endpoint) return prepared as Outcome;
@@ -133,7 +136,7 @@ export class Engine {
   }
 
   /** Permission, then the handler. */
-  async execute(p: Prepared, user: User | null, store: Store = this.store): Promise<Outcome> {
+  execute(p: Prepared, user: User | null, store: Store = this.store): Outcome | Promise<Outcome> {
     const { route, endpoint } = p;
     if (!permitted(endpoint, user)) {
       const refusal = endpoint.spec.forbidden;
@@ -141,13 +144,14 @@ export class Engine {
     }
     const prebuilt = this.prebuiltIndex(p);
     if (prebuilt) return { status: 200, headers: {}, data: prebuilt.data, json: prebuilt.json, route };
+    let result: unknown;
     try {
-      const result = await this.invoke(p, user, store);
-      if (result instanceof RestResponse) return { status: result.status, headers: result.headers, data: result.data, raw: result.raw, route };
-      return { status: 200, headers: {}, data: result, route };
+      result = this.invoke(p, user, store);
     } catch (e) {
       return this.failure(e, route, p);
     }
+    if (result instanceof Promise) return result.then((r: unknown) => answered(r, route), (e: unknown) => this.failure(e, route, p));
+    return answered(result, route);
   }
 
   private invoke(p: Prepared, user: User | null, store: Store): unknown {
@@ -231,6 +235,11 @@ class RequestContext implements HandlerContext {
   dispatch(method: string, path: string, params?: Record<string, unknown>): Promise<RestResponse> {
     return this.engine.subRequest(method, path, params ?? {}, this.user, this.store, this.req);
   }
+}
+
+function answered(result: unknown, route: CompiledRoute): Outcome {
+  if (result instanceof RestResponse) return { status: result.status, headers: result.headers, data: result.data, raw: result.raw, route };
+  return { status: 200, headers: {}, data: result, route };
 }
 
 export function normaliseRestPath(path: string): string {

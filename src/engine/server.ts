@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { RestError } from './errors.ts';
 import { errorOutcome, normaliseRestPath, type Engine, type InternalRequest, type Outcome } from './engine.ts';
+import type { CompiledRoute } from './compile.ts';
 import { isFormMediaType, isJsonMediaType, parseQueryString } from './params.ts';
 import { encodeJson, filterFields, parseFields } from './response.ts';
 import { embedLinks } from './embed.ts';
@@ -57,15 +58,11 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-function flatHeaders(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  const h = req.headers;
-  for (const k in h) {
-    const v = h[k];
-    if (v !== undefined) out[k] = Array.isArray(v) ? v.join(',') : v;
-  }
-  return out;
-}
+/**
+ * node:http already joins repeated request headers with ', '; only `set-cookie` stays a list,
+ * and no client sends it to a server. So its parsed headers are used as they are, uncopied.
+ */
+const requestHeaders = (req: IncomingMessage) => req.headers as Record<string, string>;
 
 /** The headers serve_request sends with every answer; the API root link is rebuilt only when the address changes. */
 const EVERY_ANSWER = {
@@ -95,7 +92,7 @@ export function createHttpServer(opts: ServerOptions): Server {
     if (rawPath === prefix || rawPath.startsWith(`${prefix}/`)) restPath = rawPath.slice(prefix.length);
     else if (typeof query.rest_route === 'string' && (rawPath === '/' || rawPath === '/index.php')) restPath = query.rest_route;
 
-    const headers = flatHeaders(req);
+    const headers = requestHeaders(req);
     let body: Buffer = Buffer.alloc(0);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       try {
@@ -135,13 +132,17 @@ export function createHttpServer(opts: ServerOptions): Server {
     }
 
     let user: User | null = null;
-    try {
-      user = await auth.authenticate(headers, ip);
-    } catch (e) {
-      if (!(e instanceof RestError)) throw e;
-      return send(res, req, errorOutcome(e), query, null, headers);
+    // without credentials the caller is anonymous, and most requests need no trip to the authenticator
+    if (headers.authorization) {
+      try {
+        user = await auth.authenticate(headers, ip);
+      } catch (e) {
+        if (!(e instanceof RestError)) throw e;
+        return send(res, req, errorOutcome(e), query, null, headers);
+      }
     }
-    const outcome = await engine.handle(internal, user);
+    const handled = engine.handle(internal, user);
+    const outcome = handled instanceof Promise ? await handled : handled;
     if (query._embed !== undefined && outcome.status < 400 && outcome.data && typeof outcome.data === 'object') {
       outcome.data = await embedLinks(engine, outcome.data, query._embed, user);
       outcome.json = undefined;
@@ -151,18 +152,23 @@ export function createHttpServer(opts: ServerOptions): Server {
 
   let linkedRoot = '';
   let link = '';
-  function apiLink(): string {
-    const root = engine.site.apiRoot;
-    if (root !== linkedRoot) (linkedRoot = root), (link = `<${root}>; rel="https://api.w.org/"`);
-    return link;
-  }
+  /** The headers of an anonymous GET without Origin (the common request), per route, built once per API root. */
+  const anonymousGetHeaders = new Map<CompiledRoute, Record<string, string>>();
 
-  function send(res: ServerResponse, req: IncomingMessage, outcome: Outcome, query: Record<string, unknown>, user: User | null, reqHeaders: Record<string, string>): void {
-    const headers: Record<string, string | string[]> = { ...EVERY_ANSWER, Link: apiLink() };
-    // the response's own headers, as rest_post_dispatch leaves them (an envelope carries them instead)
-    const own: Record<string, string> = outcome.route ? { ...outcome.headers, Allow: engine.allowHeader(outcome.route, user) } : { ...outcome.headers };
-    const enveloped = query._envelope !== undefined && !outcome.raw;
+  /** The headers every answer starts from: serve_request's, CORS, credentials' cache rules, Allow. */
+  function baseHeaders(req: IncomingMessage, route: CompiledRoute | undefined, user: User | null, reqHeaders: Record<string, string>): Record<string, string> {
+    if (engine.site.apiRoot !== linkedRoot) {
+      linkedRoot = engine.site.apiRoot;
+      link = `<${linkedRoot}>; rel="https://api.w.org/"`;
+      anonymousGetHeaders.clear();
+    }
     const origin = reqHeaders.origin;
+    const common = route && !user && req.method === 'GET' && !origin && !reqHeaders.authorization;
+    if (common) {
+      const known = anonymousGetHeaders.get(route);
+      if (known) return { ...known };
+    }
+    const headers: Record<string, string> = { ...EVERY_ANSWER, Link: link };
     if (origin) {
       headers['Access-Control-Allow-Origin'] = origin;
       headers['Access-Control-Allow-Methods'] = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
@@ -173,7 +179,20 @@ export function createHttpServer(opts: ServerOptions): Server {
       headers['Cache-Control'] = 'no-cache, private';
       if (user) headers.Expires = 'Wed, 11 Jan 1984 05:00:00 GMT';
     }
-    if (!enveloped) Object.assign(headers, own);
+    if (route) headers.Allow = engine.allowHeader(route, user);
+    if (common) anonymousGetHeaders.set(route, { ...headers });
+    return headers;
+  }
+
+  function send(res: ServerResponse, req: IncomingMessage, outcome: Outcome, query: Record<string, unknown>, user: User | null, reqHeaders: Record<string, string>): void {
+    const headers = baseHeaders(req, outcome.route, user, reqHeaders);
+    const enveloped = query._envelope !== undefined && !outcome.raw;
+    // the response's own headers, as rest_post_dispatch leaves them (an envelope carries them instead)
+    let own = outcome.headers;
+    if (enveloped) {
+      own = { ...own };
+      if (headers.Allow) (own.Allow = headers.Allow), delete headers.Allow;
+    } else for (const k in own) headers[k] = own[k];
 
     let payload: string | Buffer | undefined;
     let status = outcome.status;

@@ -26,6 +26,10 @@ const NUMERIC_FIELDS = new Set<keyof SiteInfo>(['page_for_posts', 'page_on_front
  */
 export class Site {
   info!: SiteInfo;
+  /** The home URL without a trailing slash. */
+  home = '';
+  /** `{home}/{prefix}/` — the API root clients discover. */
+  apiRoot = '';
   /** Other options read often (permalink_structure, date formats...), by option name. */
   options: Record<string, string> = {};
   private listeners: (() => void)[] = [];
@@ -57,21 +61,14 @@ export class Site {
       info[field] = NUMERIC_FIELDS.has(field) ? Number(v) || 0 : v;
     }
     this.info = info as unknown as SiteInfo;
+    this.home = this.info.home.replace(/\/+$/, '');
+    this.apiRoot = `${this.home}/${this.spec.apiPrefix}/`;
     this.options = stored;
     for (const l of this.listeners) l();
   }
 
   onChange(listener: () => void): void {
     this.listeners.push(listener);
-  }
-
-  get home(): string {
-    return this.info.home.replace(/\/+$/, '');
-  }
-
-  /** `{home}/{prefix}/` — the API root clients discover. */
-  get apiRoot(): string {
-    return `${this.home}/${this.spec.apiPrefix}/`;
   }
 
   /** rest_url(): the absolute URL of an API path. */
