@@ -354,10 +354,16 @@ export function compileArgs(args: Record<string, ArgDescriptor>): CompiledArgs {
       for (const n of required) if (params[n] === undefined || params[n] === null) (missing ??= []).push(n);
       if (missing) throw missingParams(missing);
       if (!validate) return;
-      // JSON null counts as absent in WordPress (isset), so it is neither coerced nor checked.
-      const present: Record<string, unknown> = {};
-      for (const n of names) if (params[n] !== undefined && params[n] !== null) present[n] = params[n];
-      for (const [n, c] of coercers) if (n in present) present[n] = c(present[n]);
+      // JSON null counts as absent in WordPress (isset), so it is neither coerced nor checked: the
+      // rare request with a null param is checked on a copy without it, every other one in place.
+      let present = params;
+      for (const n of names)
+        if (params[n] === null) {
+          present = {};
+          for (const m of names) if (params[m] !== undefined && params[m] !== null) present[m] = params[m];
+          break;
+        }
+      for (const [n, c] of coercers) if (present[n] !== undefined) present[n] = c(present[n]);
       if (!validate(present)) {
         const first = new Map<string, { error: ErrorObject; order: number[] }>();
         for (const e of validate.errors!) {
@@ -373,8 +379,8 @@ export function compileArgs(args: Record<string, ArgDescriptor>): CompiledArgs {
         if (failures.size) throw invalidParams(failures);
         throw new RestError('rest_invalid_param', 'Invalid parameter(s).', 400);
       }
-      for (const [n, s] of sanitizers) if (n in present) present[n] = s(present[n]);
-      Object.assign(params, present);
+      for (const [n, s] of sanitizers) if (present[n] !== undefined) present[n] = s(present[n]);
+      if (present !== params) Object.assign(params, present);
     },
   };
 }

@@ -206,26 +206,30 @@ export class Engine {
   }
 }
 
-/** A handler's view of one request; methods live on the prototype, so none is created per request. */
+/**
+ * A handler's view of one request. Methods live on the prototype and `request` is built when a
+ * handler first reads it, so a handler that needs only its args costs one small object.
+ */
 class RequestContext implements HandlerContext {
   readonly args: Record<string, any>;
   readonly site: Site;
   readonly log: Logger;
-  readonly request: HandlerContext['request'];
-  private readonly req: InternalRequest;
+  private info: HandlerContext['request'] | undefined;
 
   constructor(
     private readonly engine: Engine,
-    p: Prepared,
+    private readonly p: Prepared,
     readonly user: User | null,
     readonly store: Store,
   ) {
-    const { req } = p;
-    this.req = req;
     this.args = p.params;
     this.site = engine.site;
     this.log = engine.log;
-    this.request = { method: req.method, path: req.path, query: req.query, route: p.route.key, urlParams: p.urlParams, headers: req.headers, ip: req.ip, head: req.method === 'HEAD' };
+  }
+
+  get request(): HandlerContext['request'] {
+    const { req, route, urlParams } = this.p;
+    return (this.info ??= { method: req.method, path: req.path, query: req.query, route: route.key, urlParams, headers: req.headers, ip: req.ip, head: req.method === 'HEAD' });
   }
 
   can(cap: string): boolean {
@@ -233,7 +237,7 @@ class RequestContext implements HandlerContext {
   }
 
   dispatch(method: string, path: string, params?: Record<string, unknown>): Promise<RestResponse> {
-    return this.engine.subRequest(method, path, params ?? {}, this.user, this.store, this.req);
+    return this.engine.subRequest(method, path, params ?? {}, this.user, this.store, this.p.req);
   }
 }
 
