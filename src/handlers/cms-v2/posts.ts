@@ -32,21 +32,16 @@ const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.'
 
 const isOwn = (ctx: HandlerContext, post: PostRow) => ctx.user !== null && ctx.user.id === post.author;
 
-function canEdit(ctx: HandlerContext, type: PostTypeInfo, post: PostRow): boolean {
+/** map_meta_cap for edit_post and delete_post: the primitive capabilities the post's owner and status call for. */
+function may(action: 'edit' | 'delete', ctx: HandlerContext, type: PostTypeInfo, post: PostRow): boolean {
   if (!ctx.user) return false;
-  const needs = [isOwn(ctx, post) ? 'edit_posts' : 'edit_others_posts'];
-  if (post.status === 'publish' || post.status === 'future') needs.push('edit_published_posts');
-  if (post.status === 'private') needs.push('edit_private_posts');
+  const needs = [isOwn(ctx, post) ? `${action}_posts` : `${action}_others_posts`];
+  if (post.status === 'publish' || post.status === 'future') needs.push(`${action}_published_posts`);
+  if (post.status === 'private') needs.push(`${action}_private_posts`);
   return needs.every((c) => ctx.can(cap(type, c)));
 }
 
-function canDelete(ctx: HandlerContext, type: PostTypeInfo, post: PostRow): boolean {
-  if (!ctx.user) return false;
-  const needs = [isOwn(ctx, post) ? 'delete_posts' : 'delete_others_posts'];
-  if (post.status === 'publish' || post.status === 'future') needs.push('delete_published_posts');
-  if (post.status === 'private') needs.push('delete_private_posts');
-  return needs.every((c) => ctx.can(cap(type, c)));
-}
+const canEdit = (ctx: HandlerContext, type: PostTypeInfo, post: PostRow) => may('edit', ctx, type, post);
 
 function canRead(ctx: HandlerContext, type: PostTypeInfo, post: PostRow): boolean {
   if (post.status === 'publish') return true;
@@ -393,7 +388,7 @@ export async function updatePost(ctx: HandlerContext) {
 export async function deletePost(ctx: HandlerContext) {
   const type = typeOfRoute(ctx.request.route);
   const post = await postOfRoute(ctx, type);
-  if (!canDelete(ctx, type, post)) throw denied(ctx, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
+  if (!may('delete', ctx, type, post)) throw denied(ctx, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
   const previous = await prepareOne(ctx, type, post, 'edit');
   if (ctx.args.force === true) {
     await ctx.store.posts.delete(post.id);
