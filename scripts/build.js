@@ -2,7 +2,7 @@
 // to `./x.js`) beside copies of its data files. bin/cms-spec.js runs dist/ when it is up to date,
 // so start-up needs no TypeScript loader; otherwise it runs src/ through tsx. `npm install` runs
 // this (prepare). Plain JavaScript, because bin/cms-spec.js calls distIsFresh() before any loader.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,23 +44,37 @@ export async function build(root = PROJECT) {
   const src = join(root, 'src');
   const dist = join(root, 'dist');
   const state = sourceState(root);
-  const staging = `${dist}.${process.pid}.tmp`;
-  rmSync(staging, { recursive: true, force: true });
-  for (const file of sourceFiles(src)) {
-    const rel = relative(src, file);
-    const out = join(staging, rel);
-    mkdirSync(dirname(out), { recursive: true });
-    if (!rel.endsWith('.ts')) {
-      copyFileSync(file, out);
-      continue;
+  const staging = mkdtempSync(`${dist}.build-`);
+  try {
+    for (const file of sourceFiles(src)) {
+      const rel = relative(src, file);
+      const out = join(staging, rel);
+      mkdirSync(dirname(out), { recursive: true });
+      if (!rel.endsWith('.ts')) {
+        copyFileSync(file, out);
+        continue;
+      }
+      const { code } = await transform(readFileSync(file, 'utf8'), { loader: 'ts', format: 'esm', target: 'esnext', sourcefile: rel });
+      writeFileSync(out.replace(/\.ts$/, '.js'), code.replace(TS_SPECIFIER, '$1$2$3.js$2'));
     }
-    const { code } = await transform(readFileSync(file, 'utf8'), { loader: 'ts', format: 'esm', target: 'esnext', sourcefile: rel });
-    writeFileSync(out.replace(/\.ts$/, '.js'), code.replace(TS_SPECIFIER, '$1$2$3.js$2'));
+    writeFileSync(join(staging, STAMP), JSON.stringify(state));
+  } catch (e) {
+    rmSync(staging, { recursive: true, force: true });
+    throw e;
   }
-  writeFileSync(join(staging, STAMP), JSON.stringify(state));
-  const old = `${dist}.${process.pid}.old`;
-  if (existsSync(dist)) renameSync(dist, old);
-  renameSync(staging, dist);
+  const old = `${staging}.old`;
+  try {
+    renameSync(dist, old);
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e;
+  }
+  try {
+    renameSync(staging, dist);
+  } catch (e) {
+    // a build running beside this one put its dist/ in place first, from the same sources
+    if (e.code !== 'ENOTEMPTY' && e.code !== 'EEXIST') throw e;
+    rmSync(staging, { recursive: true, force: true });
+  }
   rmSync(old, { recursive: true, force: true });
 }
 
