@@ -107,7 +107,7 @@ export function createHttpServer(opts: ServerOptions): Server {
     if (restPath === null) {
       const page = opts.pages ? await opts.pages({ method: req.method ?? 'GET', path: rawPath, query, headers, body, ip }) : null;
       const out = page ?? { status: 404, headers: { 'Content-Type': 'text/html; charset=UTF-8' }, body: '<!DOCTYPE html><html><head><title>Page not found</title></head><body><h1>Not Found</h1></body></html>' };
-      res.writeHead(out.status, { Link: `<${engine.site.apiRoot}>; rel="https://api.w.org/"`, ...out.headers });
+      res.writeHead(out.status, { Link: engine.site.apiLink, ...out.headers });
       res.end(req.method === 'HEAD' ? undefined : out.body);
       return;
     }
@@ -150,25 +150,19 @@ export function createHttpServer(opts: ServerOptions): Server {
     send(res, req, outcome, query, user, headers);
   }
 
-  let linkedRoot = '';
-  let link = '';
-  /** The headers of an anonymous GET without Origin (the common request), per route, built once per API root. */
+  /** The headers of an anonymous GET without Origin (the common request), per route; rebuilt after the site's address changes. */
   const anonymousGetHeaders = new Map<CompiledRoute, Record<string, string>>();
+  engine.site.onChange(() => anonymousGetHeaders.clear());
 
   /** The headers every answer starts from: serve_request's, CORS, credentials' cache rules, Allow. */
   function baseHeaders(req: IncomingMessage, route: CompiledRoute | undefined, user: User | null, reqHeaders: Record<string, string>): Record<string, string> {
-    if (engine.site.apiRoot !== linkedRoot) {
-      linkedRoot = engine.site.apiRoot;
-      link = `<${linkedRoot}>; rel="https://api.w.org/"`;
-      anonymousGetHeaders.clear();
-    }
     const origin = reqHeaders.origin;
     const common = route && !user && req.method === 'GET' && !origin && !reqHeaders.authorization;
     if (common) {
       const known = anonymousGetHeaders.get(route);
       if (known) return { ...known };
     }
-    const headers: Record<string, string> = { ...EVERY_ANSWER, Link: link };
+    const headers: Record<string, string> = { ...EVERY_ANSWER, Link: engine.site.apiLink };
     if (origin) {
       headers['Access-Control-Allow-Origin'] = origin;
       headers['Access-Control-Allow-Methods'] = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';

@@ -30,6 +30,8 @@ export class Site {
   home = '';
   /** `{home}/{prefix}/` — the API root clients discover. */
   apiRoot = '';
+  /** The Link header every answer carries so clients find the API (rest_output_link_header). */
+  apiLink = '';
   /** Other options read often (permalink_structure, date formats...), by option name. */
   options: Record<string, string> = {};
   private listeners: (() => void)[] = [];
@@ -63,6 +65,7 @@ export class Site {
     this.info = info as unknown as SiteInfo;
     this.home = this.info.home.replace(/\/+$/, '');
     this.apiRoot = `${this.home}/${this.spec.apiPrefix}/`;
+    this.apiLink = `<${this.apiRoot}>; rel="https://api.w.org/"`;
     this.options = stored;
     for (const l of this.listeners) l();
   }

@@ -170,7 +170,7 @@ function restPath(post: PostRow): string {
 
 /** rest_output_link_header: the API root plus, on a single post, its REST resource (one header, comma-joined). */
 function restLink(site: Site, post: PostRow): string {
-  return `<${site.apiRoot}>; rel="https://api.w.org/", <${site.restUrl(restPath(post))}>; rel="alternate"; title="JSON"; type="application/json"`;
+  return `${site.apiLink}, <${site.restUrl(restPath(post))}>; rel="alternate"; title="JSON"; type="application/json"`;
 }
 
 function htmlResponse(status: number, body: string, link?: string): PageResponse {
