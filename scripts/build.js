@@ -20,8 +20,7 @@ function sourceFiles(dir) {
 }
 
 /** What dist/ was built from: the number of source files and the newest modification time. */
-function sourceState(root) {
-  const files = sourceFiles(join(root, 'src'));
+function sourceState(files) {
   let newest = 0;
   for (const f of files) newest = Math.max(newest, statSync(f).mtimeMs);
   return { files: files.length, newest };
@@ -31,7 +30,7 @@ function sourceState(root) {
 export function distIsFresh(root = PROJECT) {
   try {
     const built = JSON.parse(readFileSync(join(root, 'dist', STAMP), 'utf8'));
-    const now = sourceState(root);
+    const now = sourceState(sourceFiles(join(root, 'src')));
     return built.files === now.files && built.newest === now.newest;
   } catch {
     return false;
@@ -43,10 +42,11 @@ export async function build(root = PROJECT) {
   const { transform } = await import('esbuild');
   const src = join(root, 'src');
   const dist = join(root, 'dist');
-  const state = sourceState(root);
+  const files = sourceFiles(src);
+  const state = sourceState(files);
   const staging = mkdtempSync(`${dist}.build-`);
   try {
-    for (const file of sourceFiles(src)) {
+    for (const file of files) {
       const rel = relative(src, file);
       const out = join(staging, rel);
       mkdirSync(dirname(out), { recursive: true });

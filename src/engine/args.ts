@@ -333,6 +333,13 @@ function validatorFor(schema: Record<string, unknown>): ValidateFunction {
   return validate;
 }
 
+/** The declared params that are set and not null. */
+function withoutNulls(params: Record<string, unknown>, names: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const n of names) if (params[n] !== undefined && params[n] !== null) out[n] = params[n];
+  return out;
+}
+
 export function compileArgs(args: Record<string, ArgDescriptor>): CompiledArgs {
   const names = Object.keys(args);
   const defaults = names.filter((n) => args[n].default !== undefined && args[n].default !== null).map((n) => [n, args[n].default] as [string, unknown]);
@@ -356,13 +363,7 @@ export function compileArgs(args: Record<string, ArgDescriptor>): CompiledArgs {
       if (!validate) return;
       // JSON null counts as absent in WordPress (isset), so it is neither coerced nor checked: the
       // rare request with a null param is checked on a copy without it, every other one in place.
-      let present = params;
-      for (const n of names)
-        if (params[n] === null) {
-          present = {};
-          for (const m of names) if (params[m] !== undefined && params[m] !== null) present[m] = params[m];
-          break;
-        }
+      const present = names.some((n) => params[n] === null) ? withoutNulls(params, names) : params;
       for (const [n, c] of coercers) if (present[n] !== undefined) present[n] = c(present[n]);
       if (!validate(present)) {
         const first = new Map<string, { error: ErrorObject; order: number[] }>();

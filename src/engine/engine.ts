@@ -5,8 +5,6 @@ import { buildNamespaceIndex, buildRootIndex } from './index-doc.ts';
 import type { Site } from './site.ts';
 import type { Spec } from './spec.ts';
 import { RestResponse, type HandlerContext, type Logger, type RawBody, type User } from './types.ts';
-
-export type { Logger };
 import type { Store } from '../store/index.ts';
 import { parseQueryString } from './params.ts';
 import { serveBatch } from './batch.ts';
@@ -253,7 +251,7 @@ export function normaliseRestPath(path: string): string {
   return p === '' ? '/' : p;
 }
 
-/** A handler may change its args, so object defaults are copied; empty lists and maps, the usual ones, cheaply. */
+/** A handler may change its args, so object defaults are copied; an empty list, the usual one, cheaply. */
 function cloneDefault(value: unknown): unknown {
   if (Array.isArray(value) && value.length === 0) return [];
   return structuredClone(value);

@@ -64,7 +64,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
  */
 const requestHeaders = (req: IncomingMessage) => req.headers as Record<string, string>;
 
-/** The headers serve_request sends with every answer; the API root link is rebuilt only when the address changes. */
+/** The headers serve_request sends with every answer, in its order; `Link` is the site's, filled in per answer. */
 const EVERY_ANSWER = {
   'Content-Type': 'application/json; charset=UTF-8',
   'X-Robots-Tag': 'noindex',
@@ -185,7 +185,10 @@ export function createHttpServer(opts: ServerOptions): Server {
     let own = outcome.headers;
     if (enveloped) {
       own = { ...own };
-      if (headers.Allow) (own.Allow = headers.Allow), delete headers.Allow;
+      if (headers.Allow) {
+        own.Allow = headers.Allow;
+        delete headers.Allow;
+      }
     } else for (const k in own) headers[k] = own[k];
 
     let payload: string | Buffer | undefined;

@@ -31,10 +31,12 @@ export interface SiteExtension {
 /** The extensions in the order their output appears; plugin modules add themselves here. */
 export const siteExtensions: SiteExtension[] = [oembedDiscoveryLinks, snippetsExtension];
 
-/**
- * the_content: core formatting, then every extension's filter in order. A filter that throws is
- * logged and skipped, so one broken plugin does not take the post down with it.
- */
+// An extension that throws is logged and skipped, so one broken plugin does not take the page down.
+function reportFailure(log: Logger, ext: SiteExtension, hook: string, e: unknown): void {
+  log.error(`site extension ${ext.name} failed in ${hook}: ${e instanceof Error ? e.message : String(e)}`);
+}
+
+/** the_content: core formatting, then every extension's filter in order. */
 export async function theContent(raw: string, ctx: PageContext, log: Logger): Promise<string> {
   let html = renderContent(raw);
   for (const ext of siteExtensions) {
@@ -42,8 +44,24 @@ export async function theContent(raw: string, ctx: PageContext, log: Logger): Pr
     try {
       html = await ext.filterContent(html, ctx);
     } catch (e) {
-      log.error(`site extension ${ext.name} failed in filterContent: ${e instanceof Error ? e.message : String(e)}`);
+      reportFailure(log, ext, 'filterContent', e);
     }
   }
   return html;
+}
+
+/** wp_head / wp_footer: every extension's output in order, a line each. */
+export async function hookOutput(hook: 'head' | 'footer', ctx: PageContext, log: Logger): Promise<string> {
+  let out = '';
+  for (const ext of siteExtensions) {
+    const fn = ext[hook];
+    if (!fn) continue;
+    try {
+      const html = await fn.call(ext, ctx);
+      if (html) out += html.endsWith('\n') ? html : `${html}\n`;
+    } catch (e) {
+      reportFailure(log, ext, hook, e);
+    }
+  }
+  return out;
 }

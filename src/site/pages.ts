@@ -5,7 +5,7 @@ import type { Store } from '../store/index.ts';
 import type { Site } from '../engine/site.ts';
 import { authorizePage } from '../auth/authorize-page.ts';
 import { parsePermalink, permalink, type PermalinkTarget } from './permalinks.ts';
-import { siteExtensions, theContent, type PageContext } from './extensions.ts';
+import { hookOutput, theContent, type PageContext } from './extensions.ts';
 import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from './format.ts';
 import { articleHtml, documentHtml, embedHtml, formatLocalDate, listHtml, navHtml, notFoundHtml, type NavLink, type ShownPost, type SiteIdentity } from './templates.ts';
 
@@ -63,7 +63,7 @@ async function renderSitePage(engine: Engine, req: PageRequest): Promise<PageRes
     const url = resolved.kind === 'single' ? resolved.url : site.url(req.path);
     const ctx: PageContext = { store, site, kind: 'embed', postId: post?.id, url };
     const shown = post ? (await showPosts(engine, [post], ctx))[0] : null;
-    const html = embedHtml(identity(site), shown, await runHooks(engine, 'head', ctx), await runHooks(engine, 'footer', ctx));
+    const html = embedHtml(identity(site), shown, await hookOutput('head', ctx, engine.log), await hookOutput('footer', ctx, engine.log));
     return htmlResponse(post ? 200 : 404, html, post ? restLink(site, post) : undefined);
   }
   if (resolved.kind === 'single') return singlePage(engine, resolved.post, resolved.url);
@@ -179,21 +179,6 @@ function htmlResponse(status: number, body: string, link?: string): PageResponse
   return { status, headers, body };
 }
 
-/** wp_head / wp_footer: every extension's output in order; a failing extension is logged and left out. */
-async function runHooks(engine: Engine, hook: 'head' | 'footer', ctx: PageContext): Promise<string> {
-  let out = '';
-  for (const ext of siteExtensions) {
-    const fn = ext[hook];
-    if (!fn) continue;
-    try {
-      const html = await fn.call(ext, ctx);
-      if (html) out += html.endsWith('\n') ? html : `${html}\n`;
-    } catch (e) {
-      engine.log.error(`site extension ${ext.name} failed in ${hook}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  }
-  return out;
-}
 
 const MORE_TAG = /<!--more(.*?)?-->/;
 
@@ -261,8 +246,8 @@ async function singlePage(engine: Engine, post: PostRow, url: string): Promise<P
     restAlternate: site.restUrl(restPath(post)),
     bodyClass: post.type === 'page' ? `page page-id-${post.id}${isFront ? ' home' : ''}` : `single single-post postid-${post.id}`,
     main,
-    head: await runHooks(engine, 'head', ctx),
-    footer: await runHooks(engine, 'footer', ctx),
+    head: await hookOutput('head', ctx, engine.log),
+    footer: await hookOutput('footer', ctx, engine.log),
   });
   return htmlResponse(200, html, restLink(site, post));
 }
@@ -304,8 +289,8 @@ async function listPage(engine: Engine, paged: number, base: string, postsPage?:
     canonical: url,
     bodyClass: `blog${postsPage ? '' : ' home'}${paged > 1 ? ' paged' : ''}`,
     main: listHtml(shown, paged < lastPage ? pagedUrl(site, base, paged + 1) : undefined, paged > 1 ? pagedUrl(site, base, paged - 1) : undefined),
-    head: await runHooks(engine, 'head', ctx),
-    footer: await runHooks(engine, 'footer', ctx),
+    head: await hookOutput('head', ctx, engine.log),
+    footer: await hookOutput('footer', ctx, engine.log),
   });
   return htmlResponse(200, html);
 }
@@ -319,8 +304,8 @@ async function notFoundPage(engine: Engine, url: string): Promise<PageResponse> 
     description: site.info.description,
     bodyClass: 'error404',
     main: notFoundHtml(identity(site)),
-    head: await runHooks(engine, 'head', ctx),
-    footer: await runHooks(engine, 'footer', ctx),
+    head: await hookOutput('head', ctx, engine.log),
+    footer: await hookOutput('footer', ctx, engine.log),
   });
   return htmlResponse(404, html);
 }
