@@ -1,14 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { loadSpec, type Spec, type Variant } from './engine/spec.ts';
-import { compileRoutes, loadHandlerModules } from './engine/compile.ts';
-import { SpecError } from './engine/spec.ts';
 import { Engine } from './engine/engine.ts';
 import type { Logger } from './engine/types.ts';
 import { createHttpServer } from './engine/server.ts';
-import { Site } from './engine/site.ts';
+import { Site } from './core/site.ts';
+import { PluginRegistry } from './core/plugins.ts';
+import { installContent, type InstallResult } from './core/install.ts';
 import { Store } from './store/index.ts';
-import { installContent, type InstallResult } from './store/install.ts';
 import { createAuthenticator } from './auth/index.ts';
 import { createPageHandler } from './site/pages.ts';
 
@@ -28,28 +27,28 @@ export interface AppOptions {
 
 export interface RunningApp {
   server: Server;
-  engine: Engine;
+  engine: Engine<Store, Site>;
   store: Store;
   site: Site;
+  plugins: PluginRegistry;
   spec: Spec;
   url: string;
   close(): Promise<void>;
 }
 
 /**
- * Loads and compiles the spec, opens the store, listens, installs a new site's options with the
- * real address, and only then reports ready. Spec or handler problems throw SpecError before
- * anything listens.
+ * Loads the spec, opens the store, starts the plugins (which compiles the routes the site
+ * serves), listens, installs a new site's options with the real address, and only then reports
+ * ready. Spec or core handler problems throw SpecError before anything listens; a broken plugin
+ * is reported and left inactive.
  */
 export async function startApp(o: AppOptions): Promise<RunningApp> {
   const spec = loadSpec(o.specDir);
-  const { modules, problems } = await loadHandlerModules(spec);
-  if (problems.length) throw new SpecError(problems);
   const store = await Store.open(o.dbPath);
   const site = new Site(spec, store);
   await site.refresh();
-  const table = compileRoutes(spec, o.variant, modules, (p) => site.restUrl(p));
-  const engine = new Engine(spec, table, site, store, o.log);
+  const engine = new Engine({ spec, variant: o.variant, host: site, store, log: o.log });
+  const plugins = await PluginRegistry.start({ engine, store, site, log: o.log });
   const auth = createAuthenticator(store, site);
   const server = createHttpServer({ engine, auth, bodyLimit: o.bodyLimit, pages: createPageHandler(engine) });
   await new Promise<void>((resolve, reject) => {
@@ -70,6 +69,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     engine,
     store,
     site,
+    plugins,
     spec,
     url: `http://${host}:${port}/${spec.apiPrefix}/`,
     async close() {

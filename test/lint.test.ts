@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join, relative, resolve } from 'node:path';
-import { lintSpec, type Finding } from '../src/engine/lint.ts';
+import { lintSpec } from '../src/engine/lint.ts';
+import type { Diagnostic } from '../src/engine/diagnostics.ts';
 
 const root = resolve(import.meta.dirname, '..');
 // Findings name files relative to the working directory, as the CLI prints them.
@@ -100,7 +101,7 @@ test('cms-spec lint marks warnings and exits 0 when there are only warnings', ()
 test('cms-spec lint --format json prints the findings as JSON', () => {
   const r = runCli('--spec', fixture('handler-exists'), '--format', 'json');
   assert.equal(r.code, 1, r.stderr);
-  const findings = JSON.parse(r.stdout) as Finding[];
+  const findings = JSON.parse(r.stdout) as Diagnostic[];
   assert.equal(findings.length, 1);
   assert.deepEqual({ ...findings[0], message: undefined }, { file: demoYaml('handler-exists'), line: 8, rule: 'handler-exists', severity: 'error', message: undefined });
 });

@@ -9,10 +9,11 @@ import Fastify from 'fastify';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSpec } from '../../src/engine/spec.ts';
-import { Site } from '../../src/engine/site.ts';
+import { Site } from '../../src/core/site.ts';
 import { Store } from '../../src/store/index.ts';
-import { RestResponse, type HandlerContext } from '../../src/engine/types.ts';
-import { listPosts } from '../../src/handlers/cms-v2/index.ts';
+import { RestResponse } from '../../src/engine/types.ts';
+import type { Ctx } from '../../src/core/context.ts';
+import { listPosts } from '../../src/handlers/cms-v2/posts.ts';
 import { querySchemaOf } from './query-schema.ts';
 import { ROOT } from './lib.ts';
 
@@ -36,12 +37,13 @@ if (mode === 'echo') {
     const url = request.raw.url ?? '';
     const q = url.indexOf('?');
     const query = q < 0 ? {} : Object.fromEntries(new URLSearchParams(url.slice(q + 1)));
-    const ctx: HandlerContext = {
+    const ctx: Ctx = {
       args: request.query as Record<string, unknown>,
       user: null,
       store,
       site,
       request: { method: 'GET', path: route, query, route, urlParams: {}, headers: request.headers as Record<string, string>, ip: request.ip, head: false },
+      config: { post_type: 'post' },
       log: console,
       can: () => false,
       dispatch: () => Promise.reject(new Error('not served here')),

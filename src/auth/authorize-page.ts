@@ -1,4 +1,4 @@
-import type { Engine } from '../engine/engine.ts';
+import type { CmsEngine as Engine } from '../core/context.ts';
 import type { PageRequest, PageResponse } from '../engine/server.ts';
 import { RestError } from '../engine/errors.ts';
 import type { Store } from '../store/index.ts';
@@ -106,7 +106,7 @@ const redirect = (to: string, extra: Record<string, string> = {}): PageResponse 
 
 function sessionCookie(engine: Engine, session: Session): string {
   const secure = engine.site.home.startsWith('https:') ? '; Secure' : '';
-  return `${SESSION_COOKIE}=${session.value}; Path=${engine.spec.authPath}; Max-Age=${SESSION_TTL_S}; HttpOnly; SameSite=Lax${secure}`;
+  return `${SESSION_COOKIE}=${session.value}; Path=${engine.site.authPath}; Max-Age=${SESSION_TTL_S}; HttpOnly; SameSite=Lax${secure}`;
 }
 
 const passwordHashOf = (store: Store) => async (userId: number) => (userId === 0 ? '' : (await store.users.get(userId))?.password_hash);
@@ -119,7 +119,7 @@ function selfUrl(engine: Engine, r: AuthorizeRequest): string {
   if (r.successUrl) q.set('success_url', r.successUrl);
   if (r.rejectUrl) q.set('reject_url', r.rejectUrl);
   const qs = q.toString();
-  return engine.spec.authPath + (qs ? `?${qs}` : '');
+  return engine.site.authPath + (qs ? `?${qs}` : '');
 }
 
 function loginForm(engine: Engine, keys: PageState, session: Session, r: AuthorizeRequest, error = '', login = ''): PageResponse {

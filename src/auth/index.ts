@@ -1,6 +1,6 @@
 import { RestError } from '../engine/errors.ts';
 import type { Authenticator, User } from '../engine/types.ts';
-import type { Site } from '../engine/site.ts';
+import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
 import { appPasswordHasher, USAGE_INTERVAL_S } from './app-passwords.ts';
 import { FailureThrottle } from './throttle.ts';
@@ -24,7 +24,7 @@ function parseBasic(header: string): { login: string; password: string } | null 
  * WordPress's code, and counts against the caller's address (see throttle.ts). Other schemes and
  * no header at all mean an anonymous request.
  */
-export function createAuthenticator(store: Store, _site: Site): Authenticator {
+export function createAuthenticator(store: Store, site: Site): Authenticator {
   const throttle = new FailureThrottle();
   let hasher: Promise<(pw: string) => string> | undefined;
 
@@ -52,7 +52,7 @@ export function createAuthenticator(store: Store, _site: Site): Authenticator {
       if (!match) return fail(ip, 'incorrect_password');
       const now = Math.floor(Date.now() / 1000);
       if (match.last_used === null || match.last_used <= now - USAGE_INTERVAL_S) await store.appPasswords.recordUse(match.uuid, now, ip, USAGE_INTERVAL_S);
-      return toUser(account.row, match.uuid);
+      return toUser(account.row, site.roles, match.uuid);
     },
   };
 }

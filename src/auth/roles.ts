@@ -17,16 +17,33 @@ function resolve(role: string, seen: string[] = []): Set<string> {
   return caps;
 }
 
-/** Each role's full capability set, resolved once at load. */
-const CAPS: ReadonlyMap<string, ReadonlySet<string>> = new Map(Object.keys(data.roles).map((role) => [role, resolve(role)]));
 const NONE: ReadonlySet<string> = new Set();
+
+/** Capabilities granted to roles beyond WordPress's defaults, as plugins add them (role → capabilities). */
+export type Grants = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * Each role's full capability set: WordPress's default roles (roles.json), plus what the active
+ * plugins grant. Resolved once per change of the grants, never per request.
+ */
+export class Roles {
+  private readonly caps: ReadonlyMap<string, ReadonlySet<string>>;
+
+  constructor(grants: readonly Grants[] = []) {
+    const caps = new Map(Object.keys(data.roles).map((role) => [role, resolve(role)]));
+    for (const g of grants) for (const [role, added] of Object.entries(g)) for (const c of added) caps.get(role)?.add(c);
+    this.caps = caps;
+  }
+
+  /** The capabilities of a role; an unknown role (a removed one) has none, as in WordPress. */
+  capabilitiesOf(role: string): ReadonlySet<string> {
+    return this.caps.get(role) ?? NONE;
+  }
+}
 
 export const ROLES: readonly string[] = Object.keys(data.roles);
 
-export const isRole = (role: string): boolean => CAPS.has(role);
-
-/** The capabilities of a role; an unknown role (a removed one) has none, as in WordPress. */
-export const capabilitiesOf = (role: string): ReadonlySet<string> => CAPS.get(role) ?? NONE;
+export const isRole = (role: string): boolean => role in data.roles;
 
 /** The display name of a role ("Administrator"). */
 export const roleName = (role: string): string => data.roles[role]?.name ?? role;

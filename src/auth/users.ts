@@ -1,15 +1,15 @@
 import type { User } from '../engine/types.ts';
 import type { Store } from '../store/index.ts';
 import type { UserRow } from '../store/users.ts';
-import { capabilitiesOf } from './roles.ts';
+import type { Roles } from './roles.ts';
 
-export const toUser = (row: UserRow, appPasswordUuid?: string): User => ({
+export const toUser = (row: UserRow, roles: Roles, appPasswordUuid?: string): User => ({
   id: row.id,
   login: row.login,
   email: row.email,
   displayName: row.display_name,
   role: row.role,
-  caps: capabilitiesOf(row.role),
+  caps: roles.capabilitiesOf(row.role),
   appPasswordUuid,
 });
 

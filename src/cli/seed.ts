@@ -1,10 +1,11 @@
 import { Option, type Command } from 'commander';
-import { loadSpec, SpecError } from '../engine/spec.ts';
-import { Site } from '../engine/site.ts';
+import { loadSpec } from '../engine/spec.ts';
+import { SpecError } from '../engine/diagnostics.ts';
+import { Site } from '../core/site.ts';
 import { Store } from '../store/index.ts';
-import { installContent } from '../store/install.ts';
+import { installContent } from '../core/install.ts';
 import type { NewPost } from '../store/posts.ts';
-import { AUTHORS, ContentGenerator, randomSource } from '../store/seed-data.ts';
+import { AUTHORS, ContentGenerator, randomSource } from './seed-data.ts';
 import { generatePassword, hashPassword } from '../auth/passwords.ts';
 
 interface SeedOptions {

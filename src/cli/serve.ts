@@ -1,8 +1,9 @@
 import { startApp } from '../app.ts';
-import { SpecError, type Variant } from '../engine/spec.ts';
+import type { Variant } from '../engine/spec.ts';
+import { SpecError } from '../engine/diagnostics.ts';
 import { chunkAppPassword, createAppPassword } from '../auth/app-passwords.ts';
 import type { Store } from '../store/index.ts';
-import type { InstallResult } from '../store/install.ts';
+import type { InstallResult } from '../core/install.ts';
 
 export interface ServeOptions {
   port: string;

@@ -1,7 +1,7 @@
 import { RestError } from './errors.ts';
-import { errorOutcome, normaliseRestPath, type Engine, type InternalRequest, type Outcome, type Prepared } from './engine.ts';
 import { parseQueryString } from './params.ts';
-import { RestResponse, type User } from './types.ts';
+import { errorOutcome, isPrepared, normaliseRestPath, type InternalRequest, type Outcome, type Pipeline, type Prepared } from './pipeline.ts';
+import { RestResponse, type HandlerContext, type Handler, type TransactionalStore } from './types.ts';
 
 interface BatchItem {
   method?: string;
@@ -11,11 +11,17 @@ interface BatchItem {
 }
 
 const notAllowed = () => new RestError('rest_batch_not_allowed', 'The requested route does not support batch requests.', 400);
+const unparsablePath = () => new RestError('parse_path_failed', 'Could not parse the path.', 400);
+const ABSOLUTE = /^[a-z][a-z\d+.-]*:\/\//i;
 
-/** wp_parse_url keeps only the path and query of a sub-request: a scheme and host are dropped. */
-function toSubRequest(item: BatchItem, parent: InternalRequest): InternalRequest {
+/**
+ * wp_parse_url keeps only the path and query of a sub-request: a scheme and host are dropped. An
+ * absolute URL that does not parse is that item's own 400, as WordPress answers it.
+ */
+function toSubRequest(item: BatchItem, ip: string): InternalRequest | RestError {
   let target = item.path;
-  if (/^[a-z][a-z\d+.-]*:\/\//i.test(target)) {
+  if (ABSOLUTE.test(target)) {
+    if (!URL.canParse(target)) return unparsablePath();
     const u = new URL(target);
     target = u.pathname + u.search;
   }
@@ -28,39 +34,48 @@ function toSubRequest(item: BatchItem, parent: InternalRequest): InternalRequest
     query: q < 0 ? {} : parseQueryString(target.slice(q + 1)),
     body: item.body && typeof item.body === 'object' ? item.body : {},
     headers,
-    ip: parent.ip,
+    ip,
   };
 }
 
 /**
- * `POST /batch/v1` (WP_REST_Server::serve_batch_request_v1): match and validate every
- * sub-request first, then run them in order. Writes share one transaction with a savepoint per
- * sub-request, so each keeps the result it would have alone. Always 207 once the batch body is valid.
+ * `POST /batch/v1` (WP_REST_Server::serve_batch_request_v1), the built-in `@batch` handler: match
+ * and validate every sub-request first, then run them in order. Writes share one transaction of
+ * the store with a savepoint per sub-request, so each keeps the result it would have alone.
+ * Always 207 once the batch body is valid.
  */
-export async function serveBatch(engine: Engine, params: Record<string, unknown>, user: User | null, parent: InternalRequest): Promise<RestResponse> {
-  const items = params.requests as BatchItem[];
-  const slots: (Prepared | Outcome)[] = items.map((item) => {
-    const req = toSubRequest(item, parent);
-    const matched = engine.match(req);
-    if ('endpoint' in matched && !matched.endpoint.allowBatch) return errorOutcome(notAllowed(), matched.route);
-    return engine.prepare(req, matched);
-  });
-  const failed = (s: Prepared | Outcome): s is Outcome => !('endpoint' in s);
+export function batchHandler<S extends TransactionalStore<S>>(pipeline: Pipeline<S>): Handler<S> {
+  return async (ctx: HandlerContext<S>) => {
+    const items = ctx.args.requests as BatchItem[];
+    const slots: (Prepared | Outcome)[] = items.map((item) => {
+      let req: InternalRequest | RestError;
+      try {
+        req = toSubRequest(item, ctx.request.ip);
+      } catch (e) {
+        if (!(e instanceof RestError)) throw e;
+        req = e;
+      }
+      if (req instanceof RestError) return errorOutcome(req);
+      const matched = pipeline.match(req);
+      if ('endpoint' in matched && !matched.endpoint.allowBatch) return errorOutcome(notAllowed(), matched.route);
+      return pipeline.prepare(req, matched);
+    });
 
-  if (params.validation === 'require-all-validate' && slots.some(failed)) {
-    const responses = slots.map((s) => (failed(s) ? { body: s.data, status: s.status, headers: [] } : null));
-    return new RestResponse({ failed: 'validation', responses }, 207);
-  }
+    if (ctx.args.validation === 'require-all-validate' && !slots.every(isPrepared)) {
+      const responses = slots.map((s) => (isPrepared(s) ? null : { body: s.data, status: s.status, headers: [] }));
+      return new RestResponse({ failed: 'validation', responses }, 207);
+    }
 
-  const outcomes = await engine.store.steps(slots.length, async (tx, i) => {
-    const s = slots[i];
-    const out = failed(s) ? s : await engine.execute(s, user, tx);
-    return { value: out, keep: out.status < 400 };
-  });
-  const responses = outcomes.map((out) => {
-    const headers: Record<string, string> = { ...out.headers };
-    if (out.route) headers.Allow = engine.allowHeader(out.route, user);
-    return { body: out.data, status: out.status, headers: Object.keys(headers).length ? headers : [] };
-  });
-  return new RestResponse({ responses }, 207);
+    const outcomes = await ctx.store.steps(slots.length, async (tx, i) => {
+      const s = slots[i];
+      const out = isPrepared(s) ? await pipeline.execute(s, ctx.user, tx) : s;
+      return { value: out, keep: out.status < 400 };
+    });
+    const responses = outcomes.map((out) => {
+      const headers: Record<string, string> = { ...out.headers };
+      if (out.route) headers.Allow = pipeline.allowHeader(out.route, ctx.user);
+      return { body: out.data, status: out.status, headers: Object.keys(headers).length ? headers : [] };
+    });
+    return new RestResponse({ responses }, 207);
+  };
 }

@@ -1,16 +1,17 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileArgs, type CompiledArgs } from './args.ts';
+import { diagnostic, SpecError, type Diagnostic } from './diagnostics.ts';
 import { importModule } from './load-module.ts';
 import { Router } from './router.ts';
-import { BUILTIN_HANDLERS, routesForVariant, SpecError, type EndpointSpec, type RouteSpec, type Spec, type Variant } from './spec.ts';
+import type { EndpointSpec, RouteSpec, Variant } from './spec.ts';
 import type { Handler } from './types.ts';
 
 export interface CompiledEndpoint {
   methods: ReadonlySet<string>;
   handlerName: string;
-  handler: Handler | null;
-  /** A capability, or `public`. */
+  handler: Handler;
+  /** A capability, `a|b` for any of them, or `public`. */
   permission: string;
   allowBatch: boolean;
   args: CompiledArgs;
@@ -22,7 +23,7 @@ export interface CompiledRoute {
   namespace: string;
   spec: RouteSpec;
   endpoints: CompiledEndpoint[];
-  /** The route's descriptor in the index, built once. */
+  /** The route's descriptor in the index, built once per change of the API's address. */
   descriptor: Record<string, unknown>;
 }
 
@@ -33,8 +34,8 @@ export interface RouteTable {
   namespaces: string[];
 }
 
-/** Imported handler modules by name; null for a module the spec names that does not exist. */
-export type HandlerModules = Map<string, Record<string, unknown> | null>;
+/** Built-in handlers by their `@name` in the spec. */
+export type Builtins = ReadonlyMap<string, Handler>;
 
 /** Splits `module.export` (the module may itself contain dots: `code-snippets.list`). */
 export function splitHandlerName(name: string): [string, string] {
@@ -42,25 +43,63 @@ export function splitHandlerName(name: string): [string, string] {
   return i < 0 ? ['', name] : [name.slice(0, i), name.slice(i + 1)];
 }
 
-/** Imports every handler module the spec names; problems come back as `file:line: handler-exists: ...`. */
-export async function loadHandlerModules(spec: Spec): Promise<{ modules: HandlerModules; problems: string[] }> {
-  const modules: HandlerModules = new Map();
-  const problems: string[] = [];
-  for (const route of spec.routes) {
-    for (const e of route.endpoints) {
-      if (BUILTIN_HANDLERS.has(e.handler)) continue;
-      const [mod, fn] = splitHandlerName(e.handler);
-      if (!modules.has(mod)) {
-        const file = ['.ts', '.js', '/index.ts'].map((ext) => join(spec.handlersDir, mod + ext)).find(existsSync);
-        modules.set(mod, file && mod ? await importModule(file) : null);
+/** The file of handler module `mod` in a handlers folder: `mod.ts`, `mod.js` or `mod/index.ts`. */
+export function handlerModuleFile(dir: string, mod: string): string | undefined {
+  if (!mod) return undefined;
+  return ['.ts', '.js', '/index.ts'].map((ext) => join(dir, mod + ext)).find(existsSync);
+}
+
+/**
+ * Imported handler modules by file, shared by every compile of a process: activating a plugin
+ * imports its modules once. A module that throws on import is remembered with its error.
+ */
+export class HandlerModules {
+  private readonly byFile = new Map<string, Promise<Record<string, unknown>>>();
+
+  /** Imports the modules the routes name; each problem (no module, no such export, a module that throws) comes back as a diagnostic. */
+  async load(routes: readonly RouteSpec[], builtins: { has(name: string): boolean }): Promise<Diagnostic[]> {
+    const problems: Diagnostic[] = [];
+    for (const route of routes) {
+      for (const e of route.endpoints) {
+        if (builtins.has(e.handler)) continue;
+        const [mod, fn] = splitHandlerName(e.handler);
+        const file = handlerModuleFile(route.handlersDir, mod);
+        const what = `${route.key} ${e.methods.join(',')} names handler '${e.handler}'`;
+        if (!file) {
+          problems.push(diagnostic(e.pos, 'handler-exists', `${what}, but no handler module '${mod}' exists in ${route.handlersDir}`));
+          continue;
+        }
+        let exported: Record<string, unknown>;
+        try {
+          exported = await this.module(file);
+        } catch (err) {
+          problems.push(diagnostic(e.pos, 'handler-load', `${what}; importing ${file} failed: ${err instanceof Error ? err.message : String(err)}`));
+          continue;
+        }
+        if (typeof exported[fn] !== 'function') problems.push(diagnostic(e.pos, 'handler-exists', `${what}, which module '${mod}' does not export`));
       }
-      const exported = modules.get(mod);
-      if (!exported) problems.push(`${e.pos.file}:${e.pos.line}: handler-exists: ${route.key} ${e.methods.join(',')} names handler '${e.handler}', but no handler module '${mod}' exists in ${spec.handlersDir}`);
-      else if (typeof exported[fn] !== 'function')
-        problems.push(`${e.pos.file}:${e.pos.line}: handler-exists: ${route.key} ${e.methods.join(',')} names handler '${e.handler}', which module '${mod}' does not export`);
+    }
+    return problems;
+  }
+
+  module(file: string): Promise<Record<string, unknown>> {
+    let m = this.byFile.get(file);
+    if (!m) this.byFile.set(file, (m = importModule(file)));
+    return m;
+  }
+
+  /** The handler a loaded route names; undefined until `load` has imported its module. */
+  async handler(route: RouteSpec, name: string): Promise<Handler | undefined> {
+    const [mod, fn] = splitHandlerName(name);
+    const file = handlerModuleFile(route.handlersDir, mod);
+    if (!file) return undefined;
+    try {
+      const f = (await this.module(file))[fn];
+      return typeof f === 'function' ? (f as Handler) : undefined;
+    } catch {
+      return undefined;
     }
   }
-  return { modules, problems };
 }
 
 function describeRoute(route: RouteSpec, endpoints: CompiledEndpoint[], restUrl: (p: string) => string): Record<string, unknown> {
@@ -73,29 +112,35 @@ function describeRoute(route: RouteSpec, endpoints: CompiledEndpoint[], restUrl:
   return d;
 }
 
-/** Compiles one variant of the spec: validators, router and descriptors, all built here and never per request. */
-export function compileRoutes(spec: Spec, variant: Variant, modules: HandlerModules, restUrl: (p: string) => string): RouteTable {
+/**
+ * Compiles the routes one variant serves (already filtered to it): validators, router and
+ * descriptors, all built here and never per request. Handler modules must have been loaded.
+ */
+export async function compileRoutes(routes: readonly RouteSpec[], variant: Variant, modules: HandlerModules, builtins: Builtins, restUrl: (p: string) => string): Promise<RouteTable> {
   const router = new Router<CompiledRoute>();
-  const routes: CompiledRoute[] = [];
-  const problems: string[] = [];
-  for (const r of routesForVariant(spec, variant)) {
-    const endpoints = r.endpoints.map((e): CompiledEndpoint => {
-      const [mod, fn] = splitHandlerName(e.handler);
-      const handler = BUILTIN_HANDLERS.has(e.handler) ? null : ((modules.get(mod)?.[fn] as Handler | undefined) ?? null);
-      if (!handler && !BUILTIN_HANDLERS.has(e.handler)) problems.push(`${e.pos.file}:${e.pos.line}: handler-exists: handler '${e.handler}' not found`);
-      return { methods: new Set(e.methods), handlerName: e.handler, handler, permission: e.permission ?? 'public', allowBatch: e.allowBatch, args: compileArgs(e.args), spec: e };
-    });
-    const compiled: CompiledRoute = { key: r.key, namespace: r.namespace, spec: r, endpoints, descriptor: {} };
-    compiled.descriptor = describeRoute(r, endpoints, restUrl);
-    routes.push(compiled);
-    router.add(r.fullPath, r.params, compiled);
+  const compiled: CompiledRoute[] = [];
+  const problems: Diagnostic[] = [];
+  for (const r of routes) {
+    const endpoints: CompiledEndpoint[] = [];
+    for (const e of r.endpoints) {
+      const handler = builtins.get(e.handler) ?? (await modules.handler(r, e.handler));
+      if (!handler) {
+        problems.push(diagnostic(e.pos, 'handler-exists', `handler '${e.handler}' not found`));
+        continue;
+      }
+      endpoints.push({ methods: new Set(e.methods), handlerName: e.handler, handler, permission: e.permission ?? 'public', allowBatch: e.allowBatch, args: compileArgs(e.args), spec: e });
+    }
+    const route: CompiledRoute = { key: r.key, namespace: r.namespace, spec: r, endpoints, descriptor: {} };
+    route.descriptor = describeRoute(r, endpoints, restUrl);
+    compiled.push(route);
+    router.add(r.fullPath, r.params, route);
   }
   if (problems.length) throw new SpecError(problems);
-  const namespaces = [...new Set(routes.map((r) => r.namespace).filter(Boolean))];
-  return { variant, routes, router, namespaces };
+  const namespaces = [...new Set(compiled.map((r) => r.namespace).filter(Boolean))];
+  return { variant, routes: compiled, router, namespaces };
 }
 
-/** Rebuilds only the `_links` of descriptors when the site's address changes. */
+/** Rebuilds only the `_links` of descriptors when the API's address changes. */
 export function relinkRoutes(table: RouteTable, restUrl: (p: string) => string): void {
   for (const r of table.routes) r.descriptor = describeRoute(r.spec, r.endpoints, restUrl);
 }

@@ -1,99 +1,131 @@
+import { batchHandler } from './batch.ts';
+import { compileRoutes, HandlerModules, relinkRoutes, type Builtins, type CompiledEndpoint, type CompiledRoute, type RouteTable } from './compile.ts';
+import { SpecError, type Diagnostic } from './diagnostics.ts';
 import { RestError, forbidden, invalidJson, noRoute } from './errors.ts';
-import type { CompiledEndpoint, CompiledRoute, RouteTable } from './compile.ts';
-import { relinkRoutes } from './compile.ts';
-import { buildNamespaceIndex, buildRootIndex } from './index-doc.ts';
-import type { Site } from './site.ts';
-import type { Spec } from './spec.ts';
-import { RestResponse, type HandlerContext, type Logger, type RawBody, type User } from './types.ts';
-import type { Store } from '../store/index.ts';
+import { buildNamespaceIndex } from './index-doc.ts';
 import { parseQueryString } from './params.ts';
-import { serveBatch } from './batch.ts';
-
-/** A REST request after HTTP parsing; batch and embedded sub-requests are built the same way. */
-export interface InternalRequest {
-  method: string;
-  /** The REST path without the API prefix and without a trailing slash; `/` for the root. */
-  path: string;
-  query: Record<string, unknown>;
-  /** Form-encoded body params (or a batch item's `body`). */
-  body: Record<string, unknown>;
-  /** The decoded JSON body, when the content type was JSON. */
-  json?: unknown;
-  jsonError?: string;
-  headers: Record<string, string>;
-  ip: string;
-}
-
-export interface Outcome {
-  status: number;
-  headers: Record<string, string>;
-  data: unknown;
-  raw?: RawBody;
-  /** Ready-made JSON bytes for `data` (the prebuilt indexes). */
-  json?: Buffer;
-  /** The route the request matched, for the Allow header. */
-  route?: CompiledRoute;
-}
-
-export interface Matched {
-  route: CompiledRoute;
-  endpoint: CompiledEndpoint;
-  urlParams: Record<string, string>;
-}
-
-/** A sub-request that matched and validated, ready to run (batch phase 2 → phase 3). */
-export interface Prepared {
-  route: CompiledRoute;
-  endpoint: CompiledEndpoint;
-  params: Record<string, unknown>;
-  urlParams: Record<string, string>;
-  req: InternalRequest;
-}
+import { answered, errorOutcome, normaliseRestPath, type InternalRequest, type Matched, type Outcome, type Pipeline, type Prepared } from './pipeline.ts';
+import { routesForVariant, type RouteSpec, type Spec, type Variant } from './spec.ts';
+import { PrebuiltJson, RestResponse, type EngineHost, type Handler, type HandlerContext, type Logger, type TransactionalStore, type User } from './types.ts';
 
 /** Query params that steer the server itself and never reach a handler's args. */
 const GLOBAL_PARAMS = new Set(['_fields', '_envelope', '_embed', '_method', '_jsonp', '_pretty', 'rest_route', '_locale', '_wpnonce']);
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export class Engine {
-  private rootIndex!: Record<string, unknown>;
-  private rootIndexJson!: Buffer;
-  private namespaceIndexes = new Map<string, { data: unknown; json: Buffer }>();
-  /** The Allow header for an anonymous caller, per route (the common case, computed once). */
-  private anonymousAllow = new Map<CompiledRoute, string>();
+export interface EngineOptions<S, H> {
+  spec: Spec;
+  variant: Variant;
+  host: H;
+  /** The store handlers get when a request brings no transaction of its own. */
+  store: S;
+  log: Logger;
+}
 
-  constructor(
-    readonly spec: Spec,
-    readonly table: RouteTable,
-    readonly site: Site,
-    readonly store: Store,
-    readonly log: Logger,
-  ) {
-    for (const r of table.routes) this.anonymousAllow.set(r, allowFor(r, null));
-    this.rebuildIndexes();
-    site.onChange(() => this.rebuildIndexes());
+/**
+ * The request pipeline over one compiled route table: match, merge params, validate, check the
+ * permission, run the handler. Which namespaces the table holds can change while serving
+ * (`serve`): the new table is compiled aside and swapped in, and requests under way finish on the
+ * routes they matched.
+ */
+export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost = EngineHost> implements Pipeline<S> {
+  readonly spec: Spec;
+  readonly variant: Variant;
+  readonly site: H;
+  readonly store: S;
+  readonly log: Logger;
+  private table!: RouteTable;
+  private readonly variantRoutes: RouteSpec[];
+  private readonly modules = new HandlerModules();
+  private readonly builtins: Builtins;
+  private rootIndex!: PrebuiltJson;
+  private namespaceIndexes = new Map<string, PrebuiltJson>();
+  /** The Allow header for an anonymous caller, per route (the common case, computed once per table). */
+  private anonymousAllow = new Map<CompiledRoute, string>();
+  private readonly listeners: (() => void)[] = [];
+
+  constructor(o: EngineOptions<S, H>) {
+    this.spec = o.spec;
+    this.variant = o.variant;
+    this.site = o.host;
+    this.store = o.store;
+    this.log = o.log;
+    this.variantRoutes = routesForVariant(o.spec, o.variant);
+    this.builtins = new Map<string, Handler>([
+      ['@index', () => this.rootIndex],
+      ['@namespace_index', (ctx) => this.namespaceIndexes.get(String(ctx.args.namespace)) ?? invalidNamespace()],
+      ['@batch', batchHandler<S>(this)],
+    ]);
+    o.host.onChange(() => this.rebuildIndexes());
   }
 
-  /** Serialises the indexes once; called at start and whenever the site's options change. */
-  private rebuildIndexes(): void {
-    relinkRoutes(this.table, (p) => this.site.restUrl(p));
-    this.rootIndex = buildRootIndex(this.spec, this.table, this.site);
-    this.rootIndexJson = Buffer.from(JSON.stringify(this.rootIndex));
-    this.namespaceIndexes.clear();
-    for (const ns of this.table.namespaces) {
-      const data = buildNamespaceIndex(ns, this.table, this.site);
-      this.namespaceIndexes.set(ns, { data, json: Buffer.from(JSON.stringify(data)) });
+  /** The namespaces the variant's spec declares, served or not. */
+  get knownNamespaces(): string[] {
+    return [...new Set(this.variantRoutes.map((r) => r.namespace).filter(Boolean))];
+  }
+
+  /** The namespaces being served now. */
+  get namespaces(): readonly string[] {
+    return this.table?.namespaces ?? [];
+  }
+
+  /** Imports the handler modules of these namespaces and compiles their routes on the side: the problems that serving them would meet. */
+  async check(namespaces: Iterable<string>): Promise<Diagnostic[]> {
+    const routes = this.routesOf(new Set(namespaces), false);
+    const problems = await this.modules.load(routes, this.builtins);
+    if (problems.length) return problems;
+    try {
+      await compileRoutes(routes, this.variant, this.modules, this.builtins, (p) => this.restUrl(p));
+      return [];
+    } catch (e) {
+      if (e instanceof SpecError) return e.problems;
+      throw e;
     }
+  }
+
+  /** Serves the root routes and exactly these namespaces from now on. Throws SpecError, serving what it served before, when they do not compile. */
+  async serve(namespaces: Iterable<string>): Promise<void> {
+    const routes = this.routesOf(new Set(namespaces), true);
+    const problems = await this.modules.load(routes, this.builtins);
+    if (problems.length) throw new SpecError(problems);
+    this.table = await compileRoutes(routes, this.variant, this.modules, this.builtins, (p) => this.restUrl(p));
+    this.anonymousAllow = new Map(this.table.routes.map((r) => [r, allowFor(r, null)]));
+    this.rebuildIndexes();
+  }
+
+  private routesOf(namespaces: Set<string>, withRoot: boolean): RouteSpec[] {
+    return this.variantRoutes.filter((r) => (r.namespace === '' ? withRoot : namespaces.has(r.namespace)));
+  }
+
+  /** Told after every change of the routes served or of the host's address, once the indexes are rebuilt. */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Serialises the indexes once; called whenever the table or the host's description changes. */
+  private rebuildIndexes(): void {
+    if (!this.table) return;
+    relinkRoutes(this.table, (p) => this.restUrl(p));
+    const routes: Record<string, unknown> = {};
+    for (const r of this.table.routes) routes[r.key] = r.descriptor;
+    this.rootIndex = PrebuiltJson.of(this.site.rootIndex(this.table.namespaces, routes));
+    this.namespaceIndexes = new Map(this.table.namespaces.map((ns) => [ns, PrebuiltJson.of(buildNamespaceIndex(ns, this.table, this.site.apiRoot))]));
+    for (const l of this.listeners) l();
+  }
+
+  /** rest_url(): the absolute URL of an API path. */
+  restUrl(path: string): string {
+    return this.site.apiRoot + path.replace(/^\/+/, '');
   }
 
   /**
    * The whole pipeline for one request, errors included; never throws (nor rejects). Synchronous
    * answers stay synchronous: the request path awaits only what a handler really waits for.
    */
-  handle(req: InternalRequest, user: User | null, store: Store = this.store): Outcome | Promise<Outcome> {
+  handle(req: InternalRequest, user: User | null, store: S = this.store): Outcome | Promise<Outcome> {
     if (req.method === 'OPTIONS') return this.options(req);
     const prepared = this.prepare(req);
-    if (!(prepared as Prepared).endpoint) return prepared as Outcome;
-    return this.execute(prepared as Prepared, user, store);
+    if (!('params' in prepared)) return prepared;
+    return this.execute(prepared, user, store);
   }
 
   /** OPTIONS: the matched route's descriptor and Allow header; `[]` when nothing matches. */
@@ -134,40 +166,20 @@ export class Engine {
   }
 
   /** Permission, then the handler. */
-  execute(p: Prepared, user: User | null, store: Store = this.store): Outcome | Promise<Outcome> {
+  execute(p: Prepared, user: User | null, store: S = this.store): Outcome | Promise<Outcome> {
     const { route, endpoint } = p;
     if (!permitted(endpoint, user)) {
       const refusal = endpoint.spec.forbidden;
       return errorOutcome(refusal ? forbidden(user !== null, refusal.message, refusal.code) : forbidden(user !== null), route);
     }
-    const prebuilt = this.prebuiltIndex(p);
-    if (prebuilt) return { status: 200, headers: {}, data: prebuilt.data, json: prebuilt.json, route };
     let result: unknown;
     try {
-      result = this.invoke(p, user, store);
+      result = endpoint.handler(new RequestContext(this, p, user, store));
     } catch (e) {
       return this.failure(e, route, p);
     }
     if (result instanceof Promise) return result.then((r: unknown) => answered(r, route), (e: unknown) => this.failure(e, route, p));
     return answered(result, route);
-  }
-
-  private invoke(p: Prepared, user: User | null, store: Store): unknown {
-    const { endpoint, params, req } = p;
-    switch (endpoint.handlerName) {
-      case '@namespace_index':
-        throw new RestError('rest_invalid_namespace', 'The specified namespace could not be found.', 404);
-      case '@batch':
-        return serveBatch(this, params, user, req);
-    }
-    return endpoint.handler!(new RequestContext(this, p, user, store));
-  }
-
-  /** The root or a namespace index, as data and as the bytes serialised at the last change. */
-  private prebuiltIndex(p: Prepared): { data: unknown; json: Buffer } | undefined {
-    if (p.endpoint.handlerName === '@index') return { data: this.rootIndex, json: this.rootIndexJson };
-    if (p.endpoint.handlerName === '@namespace_index') return this.namespaceIndexes.get(String(p.params.namespace));
-    return undefined;
   }
 
   private failure(e: unknown, route: CompiledRoute, p: Prepared): Outcome {
@@ -177,9 +189,15 @@ export class Engine {
   }
 
   /** A GET/POST... run in-process as the same user (rest_do_request): for embedding and plugin routes. */
-  async subRequest(method: string, pathWithQuery: string, params: Record<string, unknown>, user: User | null, store: Store, parent?: InternalRequest): Promise<RestResponse> {
+  async subRequest(method: string, pathWithQuery: string, params: Record<string, unknown>, user: User | null, store: S, parent?: InternalRequest): Promise<RestResponse> {
     const [path, qs = ''] = pathWithQuery.split('?', 2);
-    const query = { ...parseQueryString(qs), ...(method === 'GET' ? params : {}) };
+    let query: Record<string, unknown>;
+    try {
+      query = { ...parseQueryString(qs), ...(method === 'GET' ? params : {}) };
+    } catch (e) {
+      if (!(e instanceof RestError)) throw e;
+      return new RestResponse(e.toBody(), e.status);
+    }
     const req: InternalRequest = {
       method,
       path: normaliseRestPath(path),
@@ -194,7 +212,8 @@ export class Engine {
 
   /** Methods of the route the user may call, for the Allow header. */
   allowHeader(route: CompiledRoute, user: User | null): string {
-    return user === null ? this.anonymousAllow.get(route)! : allowFor(route, user);
+    const known = user === null ? this.anonymousAllow.get(route) : undefined;
+    return known ?? allowFor(route, user);
   }
 
   /** Resolves a REST URL of this site to its path under the API root, or null for anything else. */
@@ -204,25 +223,33 @@ export class Engine {
   }
 }
 
+const invalidNamespace = (): never => {
+  throw new RestError('rest_invalid_namespace', 'The specified namespace could not be found.', 404);
+};
+
 /**
  * A handler's view of one request. Methods live on the prototype and `request` is built when a
  * handler first reads it, so a handler that needs only its args costs one small object.
  */
-class RequestContext implements HandlerContext {
+class RequestContext<S extends TransactionalStore<S>, H extends EngineHost> implements HandlerContext<S, H> {
   readonly args: Record<string, any>;
-  readonly site: Site;
+  readonly site: H;
   readonly log: Logger;
   private info: HandlerContext['request'] | undefined;
 
   constructor(
-    private readonly engine: Engine,
+    private readonly engine: Engine<S, H>,
     private readonly p: Prepared,
     readonly user: User | null,
-    readonly store: Store,
+    readonly store: S,
   ) {
     this.args = p.params;
     this.site = engine.site;
     this.log = engine.log;
+  }
+
+  get config(): Readonly<Record<string, unknown>> {
+    return this.p.route.spec.config;
   }
 
   get request(): HandlerContext['request'] {
@@ -237,18 +264,6 @@ class RequestContext implements HandlerContext {
   dispatch(method: string, path: string, params?: Record<string, unknown>): Promise<RestResponse> {
     return this.engine.subRequest(method, path, params ?? {}, this.user, this.store, this.p.req);
   }
-}
-
-function answered(result: unknown, route: CompiledRoute): Outcome {
-  if (result instanceof RestResponse) return { status: result.status, headers: result.headers, data: result.data, raw: result.raw, route };
-  return { status: 200, headers: {}, data: result, route };
-}
-
-export function normaliseRestPath(path: string): string {
-  // the common case, a clean path, needs no rewriting
-  if (path.length > 1 && path.charCodeAt(0) === 47 && path.charCodeAt(1) !== 47 && path.charCodeAt(path.length - 1) !== 47) return path;
-  const p = `/${path.replace(/^\/+/, '')}`.replace(/\/+$/, '');
-  return p === '' ? '/' : p;
 }
 
 /** A handler may change its args, so object defaults are copied; an empty list, the usual one, cheaply. */
@@ -276,8 +291,4 @@ function allowFor(route: CompiledRoute, user: User | null): string {
   const methods: string[] = [];
   for (const e of route.endpoints) if (permitted(e, user)) for (const m of e.methods) if (!methods.includes(m)) methods.push(m);
   return methods.join(', ');
-}
-
-export function errorOutcome(e: RestError, route?: CompiledRoute): Outcome {
-  return { status: e.status, headers: { ...e.headers }, data: e.toBody(), route };
 }

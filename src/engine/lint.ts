@@ -1,53 +1,31 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { compileArgs, INDEX_KEYWORDS } from './args.ts';
-import { importModule } from './load-module.ts';
-import { loadHandlerModules, splitHandlerName, type HandlerModules } from './compile.ts';
+import { HandlerModules } from './compile.ts';
+import { diagnostic, SpecError, type Diagnostic } from './diagnostics.ts';
 import { RestError } from './errors.ts';
-import { ALL_VARIANTS, BUILTIN_HANDLERS, loadSpec, routesForVariant, SpecError, type ArgDescriptor, type EndpointSpec, type RouteSpec, type SourcePos, type Spec } from './spec.ts';
+import { ALL_VARIANTS, BUILTIN_HANDLERS, loadSpec, routesForVariant, type ArgDescriptor, type EndpointSpec, type RouteSpec, type SourcePos, type Spec } from './spec.ts';
 
-export type Severity = 'error' | 'warning';
-
-export interface Finding {
-  file: string;
-  line: number;
-  rule: string;
-  severity: Severity;
-  message: string;
-}
-
-type Report = (at: SourcePos, rule: string, message: string, severity?: Severity) => void;
-
-/** Loader lines are `file:line: rule: message`; YAML syntax errors come without a rule. */
-function fromLoaderLine(line: string): Finding {
-  const m = /^(.*?):(\d+): (?:([a-z][\w-]*): )?(.*)$/s.exec(line);
-  if (!m) return { file: '', line: 0, rule: 'spec-yaml', severity: 'error', message: line };
-  return { file: m[1], line: Number(m[2]), rule: m[3] ?? 'spec-yaml', severity: 'error', message: m[4] };
-}
+type Report = (at: SourcePos, rule: string, message: string, severity?: Diagnostic['severity']) => void;
 
 /**
  * Checks a spec folder: its schema (through the loader), its handler modules and the lint rules.
  * Findings come back sorted by file and line, each reported once even when a shared arg set repeats it.
  */
-export async function lintSpec(specDir: string): Promise<Finding[]> {
+export async function lintSpec(specDir: string): Promise<Diagnostic[]> {
   let spec: Spec;
   try {
     spec = loadSpec(specDir);
   } catch (e) {
-    if (e instanceof SpecError) return e.problems.map(fromLoaderLine);
+    if (e instanceof SpecError) return e.problems;
     throw e;
   }
-  const findings = new Map<string, Finding>();
-  const report: Report = (at, rule, message, severity = 'error') => {
-    const f: Finding = { file: at.file, line: at.line, rule, severity, message };
-    findings.set(`${f.file}:${f.line}:${rule}:${message}`, f);
-  };
+  const findings = new Map<string, Diagnostic>();
+  const add = (d: Diagnostic) => findings.set(`${d.file}:${d.line}:${d.rule}:${d.message}`, d);
+  const report: Report = (at, rule, message, severity = 'error') => add(diagnostic(at, rule, message, severity));
 
-  const { modules, problems } = await loadHandlerModules(spec);
-  for (const p of problems) {
-    const f = fromLoaderLine(p);
-    report(f, f.rule, f.message);
-  }
+  const modules = new HandlerModules();
+  for (const d of await modules.load(spec.routes, BUILTIN_HANDLERS)) add(d);
   await checkOrphanHandlers(spec, modules, report);
   for (const ns of spec.namespaces) checkNamespaceFormat(ns.name, ns.pos, report);
   checkIdenticalRoutes(spec, report);
@@ -89,21 +67,24 @@ function exportLine(file: string, fn: string): number {
 
 const isFunction = (v: unknown): v is (...a: unknown[]) => unknown => typeof v === 'function' && !/^class\b/.test(Function.prototype.toString.call(v));
 
-/** handler-orphan: an exported function no endpoint names is dead code or a typo in the spec. */
+/** handler-orphan: an exported function of a handlers folder that no endpoint names is dead code or a typo in the spec. */
 async function checkOrphanHandlers(spec: Spec, modules: HandlerModules, report: Report): Promise<void> {
   // Compared by function, so a handler re-exported by a folder's index counts as used under either name.
   const used = new Set<unknown>();
-  for (const route of spec.routes)
-    for (const e of route.endpoints) {
-      if (BUILTIN_HANDLERS.has(e.handler)) continue;
-      const [mod, fn] = splitHandlerName(e.handler);
-      used.add(modules.get(mod)?.[fn]);
-    }
-  for (const [mod, file] of handlerModuleFiles(spec.handlersDir)) {
-    const exports = modules.get(mod) ?? (await importModule(file));
-    for (const [fn, value] of Object.entries(exports)) {
-      if (!isFunction(value) || used.has(value)) continue;
-      report({ file: relative(process.cwd(), file), line: exportLine(file, fn) }, 'handler-orphan', `'${mod}.${fn}' is exported but no endpoint names it`, 'warning');
+  for (const route of spec.routes) for (const e of route.endpoints) if (!BUILTIN_HANDLERS.has(e.handler)) used.add(await modules.handler(route, e.handler));
+  const dirs = new Set([spec.handlersDir, ...spec.namespaces.map((n) => n.handlersDir)]);
+  for (const dir of dirs) {
+    for (const [mod, file] of handlerModuleFiles(dir)) {
+      let exports: Record<string, unknown>;
+      try {
+        exports = await modules.module(file);
+      } catch {
+        continue; // reported as handler-load where an endpoint names it
+      }
+      for (const [fn, value] of Object.entries(exports)) {
+        if (!isFunction(value) || used.has(value)) continue;
+        report({ file: relative(process.cwd(), file), line: exportLine(file, fn) }, 'handler-orphan', `'${mod}.${fn}' is exported but no endpoint names it`, 'warning');
+      }
     }
   }
 }

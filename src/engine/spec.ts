@@ -2,6 +2,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, resolve, relative } from 'node:path';
 import { parseDocument, LineCounter, isMap, isSeq, type Document, type Node } from 'yaml';
 import { Ajv, type ErrorObject } from 'ajv';
+import { diagnostic, SpecError, type Diagnostic } from './diagnostics.ts';
 
 export type Variant = 'A' | 'B';
 export const ALL_VARIANTS: Variant[] = ['A', 'B'];
@@ -42,6 +43,10 @@ export interface RouteSpec {
   /** The route key WordPress clients know: `/code-snippets/v1/snippets/(?P<id>[\d]+)`. */
   key: string;
   params: Record<string, string>;
+  /** Handed to the handlers as `ctx.config`: what one handler serving several routes needs to tell them apart. */
+  config: Record<string, unknown>;
+  /** Folder of the handler modules the endpoints name. */
+  handlersDir: string;
   endpoints: EndpointSpec[];
   pos: SourcePos;
 }
@@ -50,38 +55,23 @@ export interface NamespaceSpec {
   name: string;
   variants: Variant[];
   routes: RouteSpec[];
+  /** Folder of the namespace's handler modules (its `handlers:`, else site.yaml's). */
+  handlersDir: string;
   /** Named JSON Schemas of the namespace's resources (`schemas:`), for handlers that shape and serve them. */
   schemas: Record<string, Record<string, unknown>>;
   pos: SourcePos;
 }
 
-export interface SiteDefaults {
-  name: string;
-  description: string;
-  url: string;
-  home: string;
-  gmt_offset: string;
-  timezone_string: string;
-  page_for_posts: number;
-  page_on_front: number;
-  show_on_front: string;
-}
-
 export interface Spec {
   dir: string;
   apiPrefix: string;
-  authPath: string;
+  /** Default folder of handler modules (site.yaml's `handlers`), for namespaces that name none of their own. */
   handlersDir: string;
-  site: SiteDefaults;
+  /** site.yaml as written: the application reads its own keys (`site`, `auth_path`, `plugins`) from it. */
+  settings: Record<string, unknown>;
   namespaces: NamespaceSpec[];
   /** Every route in registration order: root routes, then each namespace's index and routes. */
   routes: RouteSpec[];
-}
-
-export class SpecError extends Error {
-  constructor(readonly problems: string[]) {
-    super(problems.join('\n'));
-  }
 }
 
 interface LoadedYaml {
@@ -96,11 +86,11 @@ const BUILTIN_BATCH = '@batch';
 export const BUILTIN_NAMESPACE_INDEX = '@namespace_index';
 export const BUILTIN_HANDLERS = new Set([BUILTIN_INDEX, BUILTIN_BATCH, BUILTIN_NAMESPACE_INDEX]);
 
-function readYaml(file: string, shortName: string, problems: string[]): LoadedYaml | null {
+function readYaml(file: string, shortName: string, problems: Diagnostic[]): LoadedYaml | null {
   const lines = new LineCounter();
   const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines, keepSourceTokens: false });
   if (doc.errors.length) {
-    for (const e of doc.errors) problems.push(`${shortName}:${e.linePos?.[0]?.line ?? 1}: ${e.message.split('\n')[0]}`);
+    for (const e of doc.errors) problems.push(diagnostic({ file: shortName, line: e.linePos?.[0]?.line ?? 1 }, 'spec-yaml', e.message.split('\n')[0]));
     return null;
   }
   const value = doc.toJS({ mapAsMap: false }) as Record<string, unknown>;
@@ -146,14 +136,14 @@ function specSchemas(schemaDir: string): Ajv {
   return ajv;
 }
 
-function checkAgainstSchema(y: LoadedYaml, schemaDir: string, id: string, problems: string[]): boolean {
+function checkAgainstSchema(y: LoadedYaml, schemaDir: string, id: string, problems: Diagnostic[]): boolean {
   const validate = specSchemas(schemaDir).getSchema(id)!;
   if (validate(y.value)) return true;
   for (const e of validate.errors as ErrorObject[]) {
     const path = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     const at = path.length ? path.join('.') : '(top level)';
     const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : '';
-    problems.push(`${y.file}:${lineAt(y, path)}: spec-schema: ${at} ${e.message}${extra}`);
+    problems.push(diagnostic({ file: y.file, line: lineAt(y, path) }, 'spec-schema', `${at} ${e.message}${extra}`));
   }
   return false;
 }
@@ -166,14 +156,14 @@ export function toRouteKey(fullPath: string, params: Record<string, string>): st
 type ArgSets = Record<string, Record<string, ArgDescriptor>>;
 
 /** Expands `$use: set` (a name or a list) in place, so the served key order is the order written. */
-function expandArgs(raw: unknown, sets: ArgSets, where: string, problems: string[]): Record<string, ArgDescriptor> {
+function expandArgs(raw: unknown, sets: ArgSets, where: SourcePos, problems: Diagnostic[]): Record<string, ArgDescriptor> {
   const out: Record<string, ArgDescriptor> = {};
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return out;
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
     if (name === '$use') {
       for (const setName of Array.isArray(value) ? value : [value]) {
         const set = sets[String(setName)];
-        if (!set) problems.push(`${where}: spec-schema: unknown arg set '${String(setName)}'`);
+        if (!set) problems.push(diagnostic(where, 'spec-schema', `unknown arg set '${String(setName)}'`));
         else Object.assign(out, structuredClone(set));
       }
     } else {
@@ -192,16 +182,16 @@ function normaliseMethods(m: unknown): string[] {
   return [...new Set(list.map((x) => String(x).trim().toUpperCase()).filter(Boolean))];
 }
 
-function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: string, path: string, raw: Record<string, unknown>, sets: ArgSets, nsVariants: Variant[], problems: string[]): RouteSpec {
+function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: string, handlersDir: string, path: string, raw: Record<string, unknown>, sets: ArgSets, nsVariants: Variant[], problems: Diagnostic[]): RouteSpec {
   const params = (raw.params ?? {}) as Record<string, string>;
   const fullPath = namespace ? `/${namespace}${path === '/' ? '' : path}` : path;
   const routeVariants = variantsOf(raw.variants, nsVariants);
   const pos = { file: y.file, line: lineAt(y, routePath) };
-  const commonArgs = expandArgs(raw.args, sets, `${y.file}:${lineAt(y, [...routePath, 'args'])}`, problems);
+  const commonArgs = expandArgs(raw.args, sets, { file: y.file, line: lineAt(y, [...routePath, 'args']) }, problems);
   const routeBatch = Boolean((raw.allow_batch as Record<string, unknown> | undefined)?.v1);
   const endpoints = ((raw.endpoints ?? []) as Record<string, unknown>[]).map((e, i): EndpointSpec => {
     const ePath = [...routePath, 'endpoints', i];
-    const own = expandArgs(e.args, sets, `${y.file}:${lineAt(y, [...ePath, 'args'])}`, problems);
+    const own = expandArgs(e.args, sets, { file: y.file, line: lineAt(y, [...ePath, 'args']) }, problems);
     const args = { ...structuredClone(commonArgs), ...own };
     const argPos: Record<string, SourcePos> = {};
     for (const name of Object.keys(args)) {
@@ -222,7 +212,8 @@ function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: st
       ...(e.allow_batch === undefined ? {} : { batchPos: { file: y.file, line: lineAt(y, [...ePath, 'allow_batch']) } }),
     };
   });
-  return { namespace, path, fullPath, key: toRouteKey(fullPath, params), params, endpoints, pos };
+  const config = (raw.config ?? {}) as Record<string, unknown>;
+  return { namespace, path, fullPath, key: toRouteKey(fullPath, params), params, config, handlersDir, endpoints, pos };
 }
 
 function namespaceIndexRoute(ns: NamespaceSpec): RouteSpec {
@@ -233,6 +224,8 @@ function namespaceIndexRoute(ns: NamespaceSpec): RouteSpec {
     fullPath,
     key: fullPath,
     params: {},
+    config: {},
+    handlersDir: ns.handlersDir,
     pos: ns.pos,
     endpoints: [
       {
@@ -253,21 +246,23 @@ function namespaceIndexRoute(ns: NamespaceSpec): RouteSpec {
 
 /**
  * Loads `site.yaml` and `namespaces/*.yaml` from a spec folder, checks each against the spec's own
- * JSON Schema and returns plain data. Throws SpecError with `file:line: message` lines.
+ * JSON Schema and returns plain data. Throws SpecError with every problem found.
  */
 export function loadSpec(specDir: string): Spec {
   const dir = resolve(specDir);
-  const problems: string[] = [];
+  const problems: Diagnostic[] = [];
   const schemaDir = existsSync(join(dir, 'schema')) ? join(dir, 'schema') : resolve(import.meta.dirname, '../../spec/schema');
   const short = (f: string) => relative(process.cwd(), f) || f;
 
   const siteFile = join(dir, 'site.yaml');
-  if (!existsSync(siteFile)) throw new SpecError([`${short(siteFile)}:1: spec-schema: site.yaml not found`]);
+  if (!existsSync(siteFile)) throw new SpecError([diagnostic({ file: short(siteFile), line: 1 }, 'spec-schema', 'site.yaml not found')]);
   const site = readYaml(siteFile, short(siteFile), problems);
   if (site) checkAgainstSchema(site, schemaDir, 'site.schema.json', problems);
   if (!site || problems.length) throw new SpecError(problems);
 
   const sv = site.value;
+  // paths in a spec file are relative to the folder of that file
+  const defaultHandlers = resolve(dir, String(sv.handlers ?? '../src/handlers'));
   const globalSets = (sv.arg_sets ?? {}) as ArgSets;
   const nsDir = join(dir, 'namespaces');
   const files = existsSync(nsDir) ? readdirSync(nsDir).filter((f) => /\.ya?ml$/.test(f)).sort() : [];
@@ -279,10 +274,11 @@ export function loadSpec(specDir: string): Spec {
     const name = String(v.namespace);
     const variants = variantsOf(v.variants, ALL_VARIANTS);
     const sets = { ...globalSets, ...((v.arg_sets ?? {}) as ArgSets) };
+    const handlersDir = typeof v.handlers === 'string' ? resolve(nsDir, v.handlers) : defaultHandlers;
     const routes = Object.entries((v.routes ?? {}) as Record<string, Record<string, unknown>>).map(([path, raw]) =>
-      buildRoute(y, ['routes', path], name, path, raw ?? {}, sets, variants, problems),
+      buildRoute(y, ['routes', path], name, handlersDir, path, raw ?? {}, sets, variants, problems),
     );
-    namespaces.push({ name, variants, routes, schemas: (v.schemas ?? {}) as NamespaceSpec['schemas'], pos: { file: y.file, line: lineAt(y, ['namespace']) } });
+    namespaces.push({ name, variants, routes, handlersDir, schemas: (v.schemas ?? {}) as NamespaceSpec['schemas'], pos: { file: y.file, line: lineAt(y, ['namespace']) } });
   }
 
   const order = ((sv.namespace_order ?? []) as string[]).map(String);
@@ -290,30 +286,18 @@ export function loadSpec(specDir: string): Spec {
   namespaces.sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
 
   const rootRoutes = Object.entries((sv.routes ?? {}) as Record<string, Record<string, unknown>>).map(([path, raw]) =>
-    buildRoute(site, ['routes', path], '', path, raw ?? {}, globalSets, ALL_VARIANTS, problems),
+    buildRoute(site, ['routes', path], '', defaultHandlers, path, raw ?? {}, globalSets, ALL_VARIANTS, problems),
   );
   if (problems.length) throw new SpecError(problems);
 
   const routes: RouteSpec[] = [...rootRoutes];
   for (const ns of namespaces) routes.push(namespaceIndexRoute(ns), ...ns.routes);
 
-  const d = (sv.site ?? {}) as Record<string, unknown>;
   return {
     dir,
     apiPrefix: String(sv.api_prefix ?? 'cms-json').replace(/^\/|\/$/g, ''),
-    authPath: String(sv.auth_path ?? '/cms-admin/authorize-application'),
-    handlersDir: resolve(dir, String(sv.handlers ?? '../src/handlers')),
-    site: {
-      name: String(d.name ?? ''),
-      description: String(d.description ?? ''),
-      url: String(d.url ?? ''),
-      home: String(d.home ?? ''),
-      gmt_offset: String(d.gmt_offset ?? '0'),
-      timezone_string: String(d.timezone_string ?? ''),
-      page_for_posts: Number(d.page_for_posts ?? 0),
-      page_on_front: Number(d.page_on_front ?? 0),
-      show_on_front: String(d.show_on_front ?? 'posts'),
-    },
+    handlersDir: defaultHandlers,
+    settings: sv,
     namespaces,
     routes,
   };

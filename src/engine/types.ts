@@ -1,5 +1,9 @@
-import type { Store } from '../store/index.ts';
-import type { Site } from './site.ts';
+/**
+ * The engine's contracts with the application it serves. The engine is a framework: it knows
+ * routes, arguments, capabilities and WordPress's REST semantics, never the CMS behind them. The
+ * application hands it a host (the index's site description and the API's address) and a store
+ * (whatever its handlers read and write, able to run a batch in one transaction).
+ */
 
 /** The authenticated user a handler sees. */
 export interface User {
@@ -35,13 +39,36 @@ export interface Logger {
   info(message: string): void;
 }
 
-export interface HandlerContext {
+/**
+ * What the application tells the engine about itself: the API's address (for links and the
+ * discovery header) and the root index around the routes. `onChange` listeners run when any of
+ * these change, and the engine rebuilds its prebuilt index bytes then, never per request.
+ */
+export interface EngineHost {
+  /** The API root URL clients discover, ending in `/`, e.g. `http://example.com/cms-json/`. */
+  readonly apiRoot: string;
+  /** The `Link` header every answer carries so clients find the API. */
+  readonly linkHeader: string;
+  /** The root index document: the application's description of itself around the engine's namespaces and routes. */
+  rootIndex(namespaces: string[], routes: Record<string, unknown>): Record<string, unknown>;
+  onChange(listener: () => void): void;
+}
+
+/** The store the application injects: handlers see it as `ctx.store`; batch runs its steps in one transaction. */
+export interface TransactionalStore<S> {
+  /** Runs `count` steps in one transaction, each in a savepoint that `keep: false` (or a throw) undoes. */
+  steps<R>(count: number, step: (store: S, i: number) => Promise<{ value: R; keep: boolean }>): Promise<R[]>;
+}
+
+export interface HandlerContext<S = unknown, H extends EngineHost = EngineHost> {
   /** Every request param merged in WordPress precedence; declared args validated, coerced and defaulted. */
   args: Record<string, any>;
   user: User | null;
-  store: Store;
-  site: Site;
+  store: S;
+  site: H;
   request: RequestInfo;
+  /** The matched route's `config` from the spec (e.g. the post type a content route serves). */
+  config: Readonly<Record<string, unknown>>;
   /** The server's log, for failures a handler survives (a plugin filter that threw). */
   log: Logger;
   /** True when the user has the capability (always false for anonymous callers). */
@@ -50,7 +77,9 @@ export interface HandlerContext {
   dispatch(method: string, path: string, params?: Record<string, unknown>): Promise<RestResponse>;
 }
 
-export type Handler = (ctx: HandlerContext) => unknown | Promise<unknown>;
+// Handlers are stored untyped in the route table; each module types its own context.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Handler<S = any, H extends EngineHost = any> = (ctx: HandlerContext<S, H>) => unknown | Promise<unknown>;
 
 /** A raw (non-JSON) body, e.g. oEmbed XML. */
 export interface RawBody {
@@ -68,7 +97,19 @@ export class RestResponse {
   ) {}
 }
 
-/** Capability checks, provided by the auth layer. */
+/** Data whose JSON was serialised once in advance (the indexes): sent as these bytes unless the answer is reshaped. */
+export class PrebuiltJson {
+  constructor(
+    readonly data: unknown,
+    readonly json: Buffer,
+  ) {}
+
+  static of(data: unknown): PrebuiltJson {
+    return new PrebuiltJson(data, Buffer.from(JSON.stringify(data)));
+  }
+}
+
+/** Resolves credentials; provided by the application's auth layer. */
 export interface Authenticator {
   /** Resolves the Authorization header to a user, null for anonymous; throws a RestError for bad credentials. */
   authenticate(headers: Record<string, string>, ip: string): Promise<User | null>;

@@ -1,11 +1,11 @@
-import type { Engine } from '../engine/engine.ts';
+import type { CmsEngine as Engine } from '../core/context.ts';
 import type { PageHandler, PageRequest, PageResponse } from '../engine/server.ts';
 import type { PostQuery, PostRow } from '../store/posts.ts';
 import type { Store } from '../store/index.ts';
-import type { Site } from '../engine/site.ts';
+import type { PageContext, Site } from '../core/site.ts';
 import { authorizePage } from '../auth/authorize-page.ts';
 import { parsePermalink, permalink, type PermalinkTarget } from './permalinks.ts';
-import { hookOutput, theContent, type PageContext } from './extensions.ts';
+import { hookOutput, pageViewed, theContent } from './hooks.ts';
 import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from './format.ts';
 import { articleHtml, documentHtml, embedHtml, formatLocalDate, listHtml, navHtml, notFoundHtml, type NavLink, type ShownPost, type SiteIdentity } from './templates.ts';
 
@@ -30,10 +30,12 @@ type Resolved =
  * page, and a 404 page for everything else. The server adds the API discovery Link header.
  */
 export function createPageHandler(engine: Engine): PageHandler {
-  const authPath = trimTrailingSlash(engine.spec.authPath);
+  const authPath = trimTrailingSlash(engine.site.authPath);
   return async (req) => {
     if (trimTrailingSlash(req.path) === authPath) return authorizePage(req, engine);
-    return renderSitePage(engine, req);
+    const res = await renderSitePage(engine, req);
+    await pageViewed({ store: engine.store, site: engine.site, path: req.path, status: res.status, referrer: req.headers.referer ?? '' }, engine.log);
+    return res;
   };
 }
 
@@ -170,7 +172,7 @@ function restPath(post: PostRow): string {
 
 /** rest_output_link_header: the API root plus, on a single post, its REST resource (one header, comma-joined). */
 function restLink(site: Site, post: PostRow): string {
-  return `${site.apiLink}, <${site.restUrl(restPath(post))}>; rel="alternate"; title="JSON"; type="application/json"`;
+  return `${site.linkHeader}, <${site.restUrl(restPath(post))}>; rel="alternate"; title="JSON"; type="application/json"`;
 }
 
 function htmlResponse(status: number, body: string, link?: string): PageResponse {

@@ -1,4 +1,5 @@
-import type { Site } from '../engine/site.ts';
+import type { TaxonomyInfo } from '../core/content-types.ts';
+import type { Site } from '../core/site.ts';
 
 /** The post fields a permalink depends on. */
 export interface PermalinkPost {
@@ -64,4 +65,10 @@ export function parsePermalink(site: Site, url: string): PermalinkTarget | null 
   if (segments.length === 4 && /^\d{4}$/.test(segments[0]) && /^\d{2}$/.test(segments[1]) && /^\d{2}$/.test(segments[2]))
     return { kind: 'dated', year: segments[0], month: segments[1], day: segments[2], slug: segments[3] };
   return { kind: 'path', segments };
+}
+
+/** get_term_link: `{home}/{base}/{slug}/` with pretty permalinks, else the archive's query var. */
+export function termLink(site: Site, tax: TaxonomyInfo, term: { id: number; slug: string }): string {
+  if (site.options.permalink_structure) return `${site.home}/${tax.archiveBase}/${term.slug}/`;
+  return `${site.home}/?${tax.plainVar.name}=${tax.plainVar.byId ? term.id : encodeURIComponent(term.slug)}`;
 }

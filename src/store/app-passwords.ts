@@ -1,23 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { DB } from './schema.ts';
-
-export interface AppPasswordsTable {
-  uuid: string;
-  user_id: number;
-  /** '' or the UUID the requesting application gave. */
-  app_id: string;
-  name: string;
-  password_hash: string;
-  /** unix seconds */
-  created: number;
-  last_used: number | null;
-  last_ip: string | null;
-}
-
-/** Table types this module owns (merged into DB in schema.ts). */
-export interface AppPasswordsTables {
-  app_passwords: AppPasswordsTable;
-}
+import type { AppPasswordsTable, DB } from './schema.ts';
 
 export type AppPasswordRow = Selectable<AppPasswordsTable>;
 

@@ -1,27 +1,33 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 import type { DB } from './schema.ts';
 import { OptionsRepo } from './options.ts';
 import { UsersRepo } from './users.ts';
 import { PostsRepo } from './posts.ts';
 import { TermsRepo } from './terms.ts';
-import { SnippetsRepo } from './snippets.ts';
-import { OEmbedCacheRepo } from './oembed-cache.ts';
 import { AppPasswordsRepo } from './app-passwords.ts';
 import { openDatabase } from './db.ts';
+import { migratePlugin } from './plugin-migrations.ts';
+
+/** What `Store.plugin` needs of a plugin: its name and how to make its repository over a connection. */
+export interface RepoOwner<R> {
+  name: string;
+  repo?(db: Kysely<any>): R;
+}
 
 /**
  * The store handlers get as `ctx.store`: named async functions grouped by table family. All SQL
- * lives below this folder. A Store bound to a transaction has the same shape, so batch requests
- * can run their writes in one transaction without handlers knowing.
+ * lives below this folder, or in a plugin's own repository. A Store bound to a transaction has
+ * the same shape, so batch requests can run their writes in one transaction without handlers
+ * knowing.
  */
 export class Store {
   readonly options: OptionsRepo;
   readonly users: UsersRepo;
   readonly posts: PostsRepo;
   readonly terms: TermsRepo;
-  readonly snippets: SnippetsRepo;
-  readonly oembedCache: OEmbedCacheRepo;
   readonly appPasswords: AppPasswordsRepo;
+  /** The plugins' repositories made for this store (and so for its transaction), by plugin name. */
+  private readonly pluginRepos = new Map<string, unknown>();
 
   constructor(
     readonly db: Kysely<DB>,
@@ -32,9 +38,20 @@ export class Store {
     this.users = new UsersRepo(db);
     this.posts = new PostsRepo(db);
     this.terms = new TermsRepo(db);
-    this.snippets = new SnippetsRepo(db);
-    this.oembedCache = new OEmbedCacheRepo(db);
     this.appPasswords = new AppPasswordsRepo(db);
+  }
+
+  /** A plugin's repository (its definition's `repo`), over this store's connection or transaction. */
+  plugin<R>(owner: RepoOwner<R>): R {
+    if (!owner.repo) throw new Error(`plugin ${owner.name} has no repository`);
+    let repo = this.pluginRepos.get(owner.name) as R | undefined;
+    if (repo === undefined) this.pluginRepos.set(owner.name, (repo = owner.repo(this.db)));
+    return repo;
+  }
+
+  /** Runs a plugin's pending migrations (see plugin-migrations.ts). */
+  migratePlugin(plugin: string, prefix: string, migrations: Readonly<Record<string, Migration>>): Promise<string[]> {
+    return migratePlugin(this.db, plugin, prefix, migrations);
   }
 
   static async open(path: string): Promise<Store> {

@@ -2,6 +2,7 @@ import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, Sql
 import { sql } from './kysely.ts';
 import type { DB, PostsTable } from './schema.ts';
 import { atomically, likeEscape, sanitizeSlug, sqlDate } from './transact.ts';
+import { MetaRepo } from './meta.ts';
 import { firstFreeSlug, orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 
 export type PostRow = Selectable<PostsTable>;
@@ -94,7 +95,12 @@ const notLike = (eb: PostsEB, column: 'title' | 'excerpt' | 'content', text: str
 
 /** Posts of every type: WP_Query's filters and orders over one indexed table. */
 export class PostsRepo {
-  constructor(private readonly db: Kysely<DB>) {}
+  /** Post meta (wp_postmeta). */
+  readonly meta: MetaRepo;
+
+  constructor(private readonly db: Kysely<DB>) {
+    this.meta = new MetaRepo(db, 'post_meta');
+  }
 
   get(id: number): Promise<PostRow | undefined> {
     return this.db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
@@ -335,47 +341,6 @@ export class PostsRepo {
       .groupBy('status')
       .execute();
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
-  }
-
-  /** The single value of a meta key (the first stored, as get_post_meta($id, $key, true)). */
-  async getMeta(postId: number, key: string): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('post_meta')
-      .select('value')
-      .where('post_id', '=', postId)
-      .where('key', '=', key)
-      .orderBy('id')
-      .executeTakeFirst();
-    return row?.value;
-  }
-
-  async getAllMeta(postId: number): Promise<Record<string, string>> {
-    return (await this.metaOfPosts([postId])).get(postId) ?? {};
-  }
-
-  /** Meta of a page of posts in one query (only `keys` when given). */
-  async metaOfPosts(postIds: number[], keys?: string[]): Promise<Map<number, Record<string, string>>> {
-    const out = new Map<number, Record<string, string>>(postIds.map((id) => [id, {}]));
-    if (!postIds.length || keys?.length === 0) return out;
-    let q = this.db.selectFrom('post_meta').select(['post_id', 'key', 'value']).where('post_id', 'in', postIds);
-    if (keys) q = q.where('key', 'in', keys);
-    for (const r of await q.orderBy('id', 'desc').execute()) {
-      const meta = out.get(r.post_id);
-      if (meta) meta[r.key] = r.value; // descending ids: the first stored value is written last and wins
-    }
-    return out;
-  }
-
-  /** update_post_meta for a single-valued key: afterwards the key holds exactly this value. */
-  async setMeta(postId: number, key: string, value: string): Promise<void> {
-    await atomically(this.db, async (db) => {
-      const { numUpdatedRows } = await db.updateTable('post_meta').set({ value }).where('post_id', '=', postId).where('key', '=', key).executeTakeFirst();
-      if (numUpdatedRows === 0n) await db.insertInto('post_meta').values({ post_id: postId, key, value }).execute();
-    });
-  }
-
-  async deleteMeta(postId: number, key: string): Promise<void> {
-    await this.db.deleteFrom('post_meta').where('post_id', '=', postId).where('key', '=', key).execute();
   }
 }
 

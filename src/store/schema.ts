@@ -1,10 +1,6 @@
 import type { Generated } from 'kysely';
-import type { TermsTables } from './terms.ts';
-import type { SnippetsTables } from './snippets.ts';
-import type { OEmbedCacheTables } from './oembed-cache.ts';
-import type { AppPasswordsTables } from './app-passwords.ts';
 
-/** Tables of the site's database. Each store module owns the tables it reads and writes. */
+/** The core's tables (plugins keep theirs in their own folders, under their table prefix). */
 export interface OptionsTable {
   name: string;
   value: string;
@@ -65,10 +61,53 @@ export interface PostsTable {
   comment_count: Generated<number>;
 }
 
-export interface DB extends TermsTables, SnippetsTables, OEmbedCacheTables, AppPasswordsTables {
+export interface TermsTable {
+  id: Generated<number>;
+  taxonomy: string;
+  name: string;
+  slug: string;
+  description: Generated<string>;
+  parent: Generated<number>;
+  /** Published posts carrying the term; kept by the store, never written by callers. */
+  count: Generated<number>;
+  term_group: Generated<number>;
+}
+
+export interface TermRelationshipsTable {
+  post_id: number;
+  term_id: number;
+  term_order: Generated<number>;
+}
+
+export interface AppPasswordsTable {
+  uuid: string;
+  user_id: number;
+  /** '' or the UUID the requesting application gave. */
+  app_id: string;
+  name: string;
+  password_hash: string;
+  /** unix seconds */
+  created: number;
+  last_used: number | null;
+  last_ip: string | null;
+}
+
+/** Which plugin migrations have run (the core's own are in kysely's `kysely_migration`). */
+export interface PluginMigrationsTable {
+  plugin: string;
+  name: string;
+  /** ISO 8601, when it ran. */
+  executed_at: string;
+}
+
+export interface DB {
   options: OptionsTable;
   users: UsersTable;
   user_meta: UserMetaTable;
   posts: PostsTable;
   post_meta: PostMetaTable;
+  terms: TermsTable;
+  term_relationships: TermRelationshipsTable;
+  app_passwords: AppPasswordsTable;
+  plugin_migrations: PluginMigrationsTable;
 }

@@ -1,31 +1,7 @@
-import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { sql } from './kysely.ts';
-import type { DB } from './schema.ts';
+import type { DB, TermsTable } from './schema.ts';
 import { atomically, likeEscape, sanitizeSlug } from './transact.ts';
-
-export interface TermsTable {
-  id: Generated<number>;
-  taxonomy: string;
-  name: string;
-  slug: string;
-  description: Generated<string>;
-  parent: Generated<number>;
-  /** Published posts carrying the term; kept by the store, never written by callers. */
-  count: Generated<number>;
-  term_group: Generated<number>;
-}
-
-export interface TermRelationshipsTable {
-  post_id: number;
-  term_id: number;
-  term_order: Generated<number>;
-}
-
-/** Table types this module owns (merged into DB in schema.ts). */
-export interface TermsTables {
-  terms: TermsTable;
-  term_relationships: TermRelationshipsTable;
-}
 
 export type TermRow = Selectable<TermsTable>;
 

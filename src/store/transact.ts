@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { DB } from './schema.ts';
 
 /**
  * Runs `fn` in a transaction, or inline when `db` already is one: repo methods that write several
  * statements stay atomic whether a handler calls them alone or inside `store.transaction()`.
  */
-export function atomically<T>(db: Kysely<DB>, fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+export function atomically<D, T>(db: Kysely<D>, fn: (db: Kysely<D>) => Promise<T>): Promise<T> {
   return db.isTransaction ? fn(db) : db.transaction().execute(fn);
 }
 

@@ -2,6 +2,7 @@ import type { Kysely, Selectable, SqlBool } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB, UsersTable } from './schema.ts';
 import { atomically, likeEscape, sanitizeSlug, sqlDate } from './transact.ts';
+import { MetaRepo } from './meta.ts';
 import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 
 export type UserRow = Selectable<UsersTable>;
@@ -40,7 +41,12 @@ const ORDER_COLUMN = { id: 'id', name: 'display_name', registered: 'registered',
 
 /** Accounts (wp_users) and their meta (wp_usermeta). */
 export class UsersRepo {
-  constructor(private readonly db: Kysely<DB>) {}
+  /** User meta (wp_usermeta). */
+  readonly meta: MetaRepo;
+
+  constructor(private readonly db: Kysely<DB>) {
+    this.meta = new MetaRepo(db, 'user_meta');
+  }
 
   get(id: number): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -144,28 +150,5 @@ export class UsersRepo {
       await db.deleteFrom('user_meta').where('user_id', '=', id).execute();
       await db.deleteFrom('users').where('id', '=', id).execute();
     });
-  }
-
-  async getMeta(userId: number, key: string): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('user_meta')
-      .select('value')
-      .where('user_id', '=', userId)
-      .where('key', '=', key)
-      .orderBy('id')
-      .executeTakeFirst();
-    return row?.value;
-  }
-
-  /** update_user_meta for a single-valued key: afterwards the key holds exactly this value. */
-  async setMeta(userId: number, key: string, value: string): Promise<void> {
-    await atomically(this.db, async (db) => {
-      const { numUpdatedRows } = await db.updateTable('user_meta').set({ value }).where('user_id', '=', userId).where('key', '=', key).executeTakeFirst();
-      if (numUpdatedRows === 0n) await db.insertInto('user_meta').values({ user_id: userId, key, value }).execute();
-    });
-  }
-
-  async deleteMeta(userId: number, key: string): Promise<void> {
-    await this.db.deleteFrom('user_meta').where('user_id', '=', userId).where('key', '=', key).execute();
   }
 }

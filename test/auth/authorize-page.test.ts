@@ -103,7 +103,7 @@ describe('the authorization page refuses what WordPress refuses', () => {
   let page: string;
   before(async () => {
     server = await startTestServer();
-    page = server.home + server.app.spec.authPath;
+    page = server.home + server.app.site.authPath;
   });
   after(() => server.close());
 

@@ -2,12 +2,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { loadSpec, routesForVariant, type ArgDescriptor, type RouteSpec, type Variant } from '../../src/engine/spec.ts';
-import { capabilitiesOf } from '../../src/auth/roles.ts';
+import { Roles } from '../../src/auth/roles.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { adminAuth, userAuth, type TestUser } from '../helpers/auth.ts';
 
 const spec = loadSpec(resolve(import.meta.dirname, '../../spec'));
-const subscriberCaps = capabilitiesOf('subscriber');
+const subscriberCaps = new Roles().capabilitiesOf('subscriber');
 
 /** Candidate values for a path variable; the first that its pattern accepts whole is used. */
 const SEGMENT_CANDIDATES = ['1', 'me', 'post', 'category', 'abc', 'a-b', '0b1c9d10-3b59-4a8a-9a57-6c0e0f0b5e2a', 'x.json'];

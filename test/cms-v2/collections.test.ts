@@ -141,7 +141,7 @@ describe('cms/v2 categories and tags', () => {
 describe('cms/v2 types, taxonomies, users, search, settings', () => {
   it('describes the registered post types and taxonomies', async () => {
     const types = (await (await server.call('cms/v2/types')).json()) as Obj;
-    for (const slug of ['post', 'page', 'attachment', 'cms_template', 'designkit_form', 'kb_icon']) assert.ok(types[slug], slug);
+    for (const slug of ['post', 'page', 'attachment', 'cms_template', 'cms_navigation']) assert.ok(types[slug], slug);
     assert.equal(types.page.rest_base, 'pages');
     assert.equal(types.page.hierarchical, true);
     assert.equal((await server.call('cms/v2/types/nope')).status, 404);

@@ -51,7 +51,7 @@ describe('the built dist/', () => {
     assert.equal(distIsFresh(copy), false, 'never built');
     await build(copy);
     assert.equal(distIsFresh(copy), true);
-    assert.ok(existsSync(join(copy, 'dist/handlers/cms-v2/index.js')));
+    assert.ok(existsSync(join(copy, 'dist/handlers/cms-v2/posts.js')));
 
     const file = join(copy, 'src/config.ts');
     utimesSync(file, new Date(), new Date(Date.now() + 60_000));
@@ -61,7 +61,7 @@ describe('the built dist/', () => {
     assert.equal(distIsFresh(copy), false, 'added');
     rmSync(join(copy, 'src/handlers/extra.ts'));
     assert.equal(distIsFresh(copy), true);
-    rmSync(join(copy, 'src/handlers/oembed.ts'));
+    rmSync(join(copy, 'src/plugins/oembed/handlers/oembed.ts'));
     assert.equal(distIsFresh(copy), false, 'removed');
   });
 

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { siteExtensions, type SiteExtension } from '../../src/site/extensions.ts';
+import type { SiteHooks } from '../../src/core/site.ts';
 import { escapeHtml } from '../../src/site/format.ts';
 
 const DATED = '/%year%/%monthnum%/%day%/%postname%/';
@@ -202,18 +202,19 @@ describe('server-rendered site', () => {
     assert.equal(await res.text(), '');
   });
 
-  test("site extensions' head, footer and content filter output appear", async () => {
+  test("plugins' head, footer and content hooks' output appear", async () => {
     const seen: string[] = [];
-    const ext: SiteExtension = {
-      name: 'test-extension',
+    const hooks: SiteHooks = {
       head: (ctx) => `<meta name="test-head" content="${ctx.kind}-${ctx.postId}">`,
       footer: () => '<script>/* test footer */</script>',
-      filterContent: (html, ctx) => {
+      content: (html, ctx) => {
         seen.push(ctx.url);
         return `${html}<p class="filtered">filtered</p>`;
       },
     };
-    siteExtensions.push(ext);
+    const site = server.app.site;
+    const before = site.hooks;
+    site.hooks = [...before, { plugin: 'test-hooks', hooks }];
     try {
       const html = await (await page(server, hello.path)).text();
       assert.ok(headOf(html).includes(`<meta name="test-head" content="post-${hello.id}">`));
@@ -221,9 +222,9 @@ describe('server-rendered site', () => {
       assert.ok(html.includes('<p class="filtered">filtered</p>'));
       assert.deepEqual(seen, [server.home + hello.path]);
     } finally {
-      siteExtensions.splice(siteExtensions.indexOf(ext), 1);
+      site.hooks = before;
     }
-    assert.ok(!(await (await page(server, hello.path)).text()).includes('filtered'), 'removed extensions stop running');
+    assert.ok(!(await (await page(server, hello.path)).text()).includes('filtered'), 'removed hooks stop running');
   });
 
   test('the home page pages through posts with /page/N/', async () => {
@@ -287,7 +288,7 @@ describe('server-rendered site', () => {
   });
 
   test('the application-authorization page is routed, not a 404', async () => {
-    const res = await page(server, server.app.spec.authPath);
+    const res = await page(server, server.app.site.authPath);
     assert.notEqual(res.status, 404);
     assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
   });

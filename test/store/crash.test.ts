@@ -15,7 +15,7 @@ const { Store } = await import(${JSON.stringify(STORE_MODULE)});
 const store = await Store.open(process.argv[1]);
 for (let i = 0; ; i++) {
   const id = await store.posts.insert({ title: 'Crash test ' + i, content: 'x'.repeat(2000) });
-  await store.posts.setMeta(id, 'n', String(i));
+  await store.posts.meta.set(id, 'n', String(i));
   process.stdout.write(id + '\\n');
 }
 `;
@@ -46,7 +46,7 @@ test('kill -9 during a write loop loses no acknowledged write', { timeout: 60_00
       const found = await store.posts.getMany(acknowledged);
       const missing = acknowledged.filter((id) => !found.some((p) => p.id === id));
       assert.deepEqual(missing, [], 'every acknowledged post is there');
-      const meta = await store.posts.metaOfPosts(acknowledged.slice(-5), ['n']);
+      const meta = await store.posts.meta.ofMany(acknowledged.slice(-5), ['n']);
       for (const [id, m] of meta) assert.ok(m.n !== undefined, `post ${id} kept its meta`);
       // the store still takes writes after the crash
       const after = await store.posts.insert({ title: 'After the crash' });

@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Store } from '../../src/store/index.ts';
-import { Site } from '../../src/engine/site.ts';
+import { Site } from '../../src/core/site.ts';
 import { loadSpec } from '../../src/engine/spec.ts';
-import { installContent } from '../../src/store/install.ts';
+import { installContent } from '../../src/core/install.ts';
 import { verifyPassword } from '../../src/auth/passwords.ts';
 import { startTestServer } from '../helpers/server.ts';
 
@@ -82,7 +82,7 @@ test('content survives a restart, and a second start installs nothing again', as
     const cat = await store.terms.insert({ taxonomy: 'category', name: 'Kept' });
     const id = await store.posts.insert({ title: 'Written before the restart', content: '<p>still here</p>' });
     await store.terms.setPostTerms(id, 'category', [cat]);
-    await store.posts.setMeta(id, 'mood', 'calm');
+    await store.posts.meta.set(id, 'mood', 'calm');
     await store.options.set('blogname', 'Renamed site');
     const adminHash = (await store.users.byLogin('admin'))!.password_hash;
     await first.close();
@@ -92,7 +92,7 @@ test('content survives a restart, and a second start installs nothing again', as
       const s = second.app.store;
       const post = await s.posts.get(id);
       assert.equal(post?.title, 'Written before the restart');
-      assert.equal(await s.posts.getMeta(id, 'mood'), 'calm');
+      assert.equal(await s.posts.meta.get(id, 'mood'), 'calm');
       assert.deepEqual((await s.terms.termsOfPosts([id])).get(id)!.map((t) => [t.name, t.count]), [['Kept', 1]]);
       assert.equal(second.app.site.info.name, 'Renamed site');
       const users = await s.users.list({ offset: 0, limit: 10 });

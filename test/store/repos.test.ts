@@ -78,20 +78,20 @@ describe('posts repo', () => {
     assert.notEqual((await store.posts.get(a))!.modified, '2000-01-01 00:00:00');
   });
 
-  test('meta: set replaces, get reads, delete removes, metaOfPosts reads many', async () => {
+  test('meta: set replaces, get reads, delete removes, ofMany reads many', async () => {
     const id = await store.posts.insert({ title: 'Meta' });
-    assert.equal(await store.posts.getMeta(id, 'k'), undefined);
-    await store.posts.setMeta(id, 'k', 'one');
-    await store.posts.setMeta(id, 'k', 'two');
-    await store.posts.setMeta(id, 'other', '3');
-    assert.equal(await store.posts.getMeta(id, 'k'), 'two');
-    assert.deepEqual(await store.posts.getAllMeta(id), { k: 'two', other: '3' });
-    assert.deepEqual((await store.posts.metaOfPosts([id], ['other'])).get(id), { other: '3' });
-    await store.posts.deleteMeta(id, 'k');
-    assert.deepEqual(await store.posts.getAllMeta(id), { other: '3' });
+    assert.equal(await store.posts.meta.get(id, 'k'), undefined);
+    await store.posts.meta.set(id, 'k', 'one');
+    await store.posts.meta.set(id, 'k', 'two');
+    await store.posts.meta.set(id, 'other', '3');
+    assert.equal(await store.posts.meta.get(id, 'k'), 'two');
+    assert.deepEqual(await store.posts.meta.all(id), { k: 'two', other: '3' });
+    assert.deepEqual((await store.posts.meta.ofMany([id], ['other'])).get(id), { other: '3' });
+    await store.posts.meta.delete(id, 'k');
+    assert.deepEqual(await store.posts.meta.all(id), { other: '3' });
     await store.posts.delete(id);
     assert.equal(await store.posts.get(id), undefined);
-    assert.deepEqual(await store.posts.getAllMeta(id), {});
+    assert.deepEqual(await store.posts.meta.all(id), {});
   });
 });
 
@@ -301,11 +301,11 @@ describe('users repo', () => {
     const e = await store.users.insert(user('emil'));
     await store.users.update(d, { display_name: 'Dora D', url: 'https://dora.example' });
     assert.equal((await store.users.get(d))!.display_name, 'Dora D');
-    await store.users.setMeta(d, 'nickname', 'dd');
-    await store.users.setMeta(d, 'nickname', 'dora');
-    assert.equal(await store.users.getMeta(d, 'nickname'), 'dora');
-    await store.users.deleteMeta(d, 'nickname');
-    assert.equal(await store.users.getMeta(d, 'nickname'), undefined);
+    await store.users.meta.set(d, 'nickname', 'dd');
+    await store.users.meta.set(d, 'nickname', 'dora');
+    assert.equal(await store.users.meta.get(d, 'nickname'), 'dora');
+    await store.users.meta.delete(d, 'nickname');
+    assert.equal(await store.users.meta.get(d, 'nickname'), undefined);
 
     const kept = await store.posts.insert({ title: 'Kept', author: d });
     await store.users.delete(d, e);

@@ -1,5 +1,6 @@
 import { RestError, authStatus } from '../../engine/errors.ts';
-import { RestResponse, type HandlerContext } from '../../engine/types.ts';
+import { RestResponse } from '../../engine/types.ts';
+import type { Ctx } from '../../core/context.ts';
 import { chunkAppPassword, createAppPassword as createPassword, getAppPassword as findPassword, renameAppPassword, revokeAppPassword } from '../../auth/app-passwords.ts';
 import type { AppPasswordRow } from '../../store/app-passwords.ts';
 
@@ -14,7 +15,7 @@ const REFUSALS = {
 } as const;
 
 /** get_user(): `me` is the caller; anything else must be an existing user. */
-async function targetUserId(ctx: HandlerContext): Promise<number> {
+async function targetUserId(ctx: Ctx): Promise<number> {
   const raw = String(ctx.request.urlParams.user_id);
   if (raw === 'me') {
     if (!ctx.user) throw new RestError('rest_not_logged_in', 'You are not currently logged in.', 401);
@@ -26,7 +27,7 @@ async function targetUserId(ctx: HandlerContext): Promise<number> {
 }
 
 /** The `*_app_password(s)` meta capabilities map to edit_user: yourself, or anyone with edit_users. */
-async function permittedTarget(ctx: HandlerContext, op: keyof typeof REFUSALS): Promise<number> {
+async function permittedTarget(ctx: Ctx, op: keyof typeof REFUSALS): Promise<number> {
   const userId = await targetUserId(ctx);
   if (ctx.user && (ctx.user.id === userId || ctx.can('edit_users'))) return userId;
   const [code, message] = REFUSALS[op];
@@ -39,7 +40,7 @@ const stamp = (unix: number | null) => (unix === null ? null : new Date(unix * 1
 const itemPath = (userId: number, uuid: string) => `cms/v2/users/${userId}/application-passwords/${uuid}`;
 
 /** prepare_item_for_response; `embed` keeps the fields the schema lists for it, `password` only on create. */
-function prepare(ctx: HandlerContext, row: AppPasswordRow, o: { links?: boolean; password?: string } = {}) {
+function prepare(ctx: Ctx, row: AppPasswordRow, o: { links?: boolean; password?: string } = {}) {
   const item: Record<string, unknown> = { uuid: row.uuid, app_id: row.app_id, name: row.name };
   if (ctx.args.context !== 'embed') Object.assign(item, { created: stamp(row.created), last_used: stamp(row.last_used), last_ip: row.last_ip });
   if (o.password !== undefined) item.password = chunkAppPassword(o.password);
@@ -47,23 +48,23 @@ function prepare(ctx: HandlerContext, row: AppPasswordRow, o: { links?: boolean;
   return item;
 }
 
-export async function listAppPasswords(ctx: HandlerContext) {
+export async function listAppPasswords(ctx: Ctx) {
   const userId = await permittedTarget(ctx, 'list');
   return (await ctx.store.appPasswords.list(userId)).map((row) => prepare(ctx, row));
 }
 
-export async function createAppPassword(ctx: HandlerContext) {
+export async function createAppPassword(ctx: Ctx) {
   const userId = await permittedTarget(ctx, 'create');
   const { row, password } = await createPassword(ctx.store, userId, { name: String(ctx.args.name), appId: ctx.args.app_id || undefined });
   return new RestResponse(prepare(ctx, row, { password }), 201, { Location: ctx.site.restUrl(itemPath(userId, row.uuid)) });
 }
 
-export async function deleteAppPasswords(ctx: HandlerContext) {
+export async function deleteAppPasswords(ctx: Ctx) {
   const userId = await permittedTarget(ctx, 'deleteAll');
   return { deleted: true, count: await ctx.store.appPasswords.deleteAll(userId) };
 }
 
-export async function introspectAppPassword(ctx: HandlerContext) {
+export async function introspectAppPassword(ctx: Ctx) {
   const userId = await targetUserId(ctx);
   if (!ctx.user || ctx.user.id !== userId)
     throw new RestError(
@@ -76,12 +77,12 @@ export async function introspectAppPassword(ctx: HandlerContext) {
   return prepare(ctx, await findPassword(ctx.store, userId, uuid));
 }
 
-export async function getAppPassword(ctx: HandlerContext) {
+export async function getAppPassword(ctx: Ctx) {
   const userId = await permittedTarget(ctx, 'read');
   return prepare(ctx, await findPassword(ctx.store, userId, String(ctx.args.uuid)));
 }
 
-export async function updateAppPassword(ctx: HandlerContext) {
+export async function updateAppPassword(ctx: Ctx) {
   const userId = await permittedTarget(ctx, 'edit');
   const uuid = String(ctx.args.uuid);
   // only the name can change; without one the password is answered as it is
@@ -89,7 +90,7 @@ export async function updateAppPassword(ctx: HandlerContext) {
   return prepare(ctx, row);
 }
 
-export async function deleteAppPassword(ctx: HandlerContext) {
+export async function deleteAppPassword(ctx: Ctx) {
   const userId = await permittedTarget(ctx, 'delete');
   const previous = await revokeAppPassword(ctx.store, userId, String(ctx.args.uuid));
   return { deleted: true, previous: prepare(ctx, previous, { links: false }) };

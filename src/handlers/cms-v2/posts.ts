@@ -1,13 +1,15 @@
 import { RestError } from '../../engine/errors.ts';
-import { RestResponse, type HandlerContext } from '../../engine/types.ts';
+import { RestResponse } from '../../engine/types.ts';
+import type { Ctx } from '../../core/context.ts';
 import { permalink } from '../../site/permalinks.ts';
 import type { Store } from '../../store/index.ts';
 import type { NewPost, PostPatch, PostQuery, PostRow } from '../../store/posts.ts';
 import type { TermRow } from '../../store/terms.ts';
 import { sanitizeSlug } from '../../store/transact.ts';
-import { cap, postType, typeOfRoute, type PostTypeInfo } from './registry.ts';
-import { renderedContent, renderedExcerpt } from './render.ts';
-import { collection, contextOf, CURIES, denied, nsUrl, pageOf, parseDateArg, pick, restDate, type Context } from './shared.ts';
+import { cap, type PostTypeInfo } from '../../core/content-types.ts';
+import { canEdit, canRead, may } from '../../core/post-access.ts';
+import { renderedExcerpt, theContent } from '../../site/hooks.ts';
+import { collection, contextOf, CURIES, denied, nsUrl, pageOf, parseDateArg, pick, restDate, routePostType, type Context } from '../../core/rest.ts';
 
 /** Field order of each context, as WP_REST_Posts_Controller's schema gives them. */
 const POST_FIELDS: Record<Context, readonly string[]> = {
@@ -28,29 +30,8 @@ const THUMBNAIL_KEY = '_thumbnail_id';
 
 const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
 
-// --- permissions (map_meta_cap for edit_post / read_post / delete_post) ---
-
-const isOwn = (ctx: HandlerContext, post: PostRow) => ctx.user !== null && ctx.user.id === post.author;
-
-/** map_meta_cap for edit_post and delete_post: the primitive capabilities the post's owner and status call for. */
-function may(action: 'edit' | 'delete', ctx: HandlerContext, type: PostTypeInfo, post: PostRow): boolean {
-  if (!ctx.user) return false;
-  const needs = [isOwn(ctx, post) ? `${action}_posts` : `${action}_others_posts`];
-  if (post.status === 'publish' || post.status === 'future') needs.push(`${action}_published_posts`);
-  if (post.status === 'private') needs.push(`${action}_private_posts`);
-  return needs.every((c) => ctx.can(cap(type, c)));
-}
-
-const canEdit = (ctx: HandlerContext, type: PostTypeInfo, post: PostRow) => may('edit', ctx, type, post);
-
-function canRead(ctx: HandlerContext, type: PostTypeInfo, post: PostRow): boolean {
-  if (post.status === 'publish') return true;
-  if (post.status === 'private') return isOwn(ctx, post) || ctx.can(cap(type, 'read_private_posts'));
-  return canEdit(ctx, type, post);
-}
-
 /** A post of the route's type, or 404 as WordPress answers for any other type or a missing id. */
-async function postOfRoute(ctx: HandlerContext, type: PostTypeInfo, store: Store = ctx.store): Promise<PostRow> {
+async function postOfRoute(ctx: Ctx, type: PostTypeInfo, store: Store = ctx.store): Promise<PostRow> {
   const post = await store.posts.get(Number(ctx.args.id));
   if (!post || post.type !== type.slug) throw invalidId();
   return post;
@@ -67,7 +48,7 @@ async function relatedOf(store: Store, type: PostTypeInfo, posts: PostRow[]): Pr
   const ids = posts.map((p) => p.id);
   const [terms, meta] = await Promise.all([
     type.taxonomies.length ? store.terms.termsOfPosts(ids) : Promise.resolve(new Map<number, TermRow[]>()),
-    store.posts.metaOfPosts(ids, [THUMBNAIL_KEY]),
+    store.posts.meta.ofMany(ids, [THUMBNAIL_KEY]),
   ]);
   const thumbnails = new Map<number, number>();
   for (const [id, m] of meta) if (m[THUMBNAIL_KEY]) thumbnails.set(id, Number(m[THUMBNAIL_KEY]) || 0);
@@ -87,13 +68,13 @@ async function parentPathOf(store: Store, post: PostRow): Promise<string | undef
 }
 
 /** prepare_item_for_response: the post in WordPress's shape for the context, with its links. */
-async function preparePost(ctx: HandlerContext, type: PostTypeInfo, post: PostRow, context: Context, related: Related): Promise<Record<string, unknown>> {
+async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context: Context, related: Related): Promise<Record<string, unknown>> {
   const link = permalink(ctx.site, { id: post.id, type: post.type, slug: post.slug, status: post.status, date: post.date, parentPath: await parentPathOf(ctx.store, post) });
   const edit = context === 'edit';
   // can_access_password_content: the right password, or the right to edit the post
   const locked = post.password !== '' && !(edit && canEdit(ctx, type, post)) && ctx.args.password !== post.password;
   const kind = type.slug === 'page' ? 'page' : 'post';
-  const contentHtml = locked ? '' : await renderedContent(ctx, post.content, { kind, postId: post.id, url: link });
+  const contentHtml = locked ? '' : await theContent(post.content, { store: ctx.store, site: ctx.site, kind, postId: post.id, url: link }, ctx.log);
   const terms = related.terms.get(post.id) ?? [];
   const data: Record<string, unknown> = {
     id: post.id,
@@ -134,7 +115,7 @@ async function preparePost(ctx: HandlerContext, type: PostTypeInfo, post: PostRo
 }
 
 /** get_sample_permalink: the post's URL with its name left as a placeholder for the editor. */
-function permalinkTemplate(ctx: HandlerContext, post: PostRow): string {
+function permalinkTemplate(ctx: Ctx, post: PostRow): string {
   const structure = ctx.site.options.permalink_structure ?? '';
   if (!structure) return `${ctx.site.home}/?${post.type === 'page' ? 'page_id' : 'p'}=${post.id}`;
   if (post.type === 'page') return `${ctx.site.home}/%pagename%/`;
@@ -142,7 +123,7 @@ function permalinkTemplate(ctx: HandlerContext, post: PostRow): string {
   return ctx.site.home + structure.replace('%year%', year).replace('%monthnum%', month).replace('%day%', day);
 }
 
-function postLinks(ctx: HandlerContext, type: PostTypeInfo, post: PostRow, related: Related): Record<string, unknown> {
+function postLinks(ctx: Ctx, type: PostTypeInfo, post: PostRow, related: Related): Record<string, unknown> {
   const links: Record<string, unknown> = {
     self: [{ href: nsUrl(ctx, `${type.restBase}/${post.id}`) }],
     collection: [{ href: nsUrl(ctx, type.restBase) }],
@@ -159,14 +140,14 @@ function postLinks(ctx: HandlerContext, type: PostTypeInfo, post: PostRow, relat
   return links;
 }
 
-async function prepareOne(ctx: HandlerContext, type: PostTypeInfo, post: PostRow, context: Context): Promise<Record<string, unknown>> {
+async function prepareOne(ctx: Ctx, type: PostTypeInfo, post: PostRow, context: Context): Promise<Record<string, unknown>> {
   return preparePost(ctx, type, post, context, await relatedOf(ctx.store, type, [post]));
 }
 
 // --- reading ---
 
 /** sanitize_post_statuses: anything beyond `publish` needs the right to edit (or read private) posts of the type. */
-function statusesFor(ctx: HandlerContext, type: PostTypeInfo): string[] {
+function statusesFor(ctx: Ctx, type: PostTypeInfo): string[] {
   const asked = (Array.isArray(ctx.args.status) ? ctx.args.status : [ctx.args.status ?? 'publish']) as string[];
   for (const s of asked) {
     if (s === 'publish') continue;
@@ -183,8 +164,8 @@ const ORDERBY: Record<string, PostQuery['orderby']> = {
   author: 'author', date: 'date', id: 'id', include: 'include', modified: 'modified', parent: 'parent', relevance: 'relevance', slug: 'slug', include_slugs: 'slug', title: 'title', menu_order: 'menu_order',
 };
 
-export async function listPosts(ctx: HandlerContext) {
-  const type = typeOfRoute(ctx.request.route);
+export async function listPosts(ctx: Ctx) {
+  const type = routePostType(ctx);
   const a = ctx.args;
   const context = contextOf(ctx);
   if (context === 'edit' && !ctx.can(cap(type, 'edit_posts')))
@@ -235,8 +216,8 @@ export async function listPosts(ctx: HandlerContext) {
   return collection(ctx, items, total, page, 'rest_post_invalid_page_number');
 }
 
-export async function getPost(ctx: HandlerContext) {
-  const type = typeOfRoute(ctx.request.route);
+export async function getPost(ctx: Ctx) {
+  const type = routePostType(ctx);
   const post = await postOfRoute(ctx, type);
   const context = contextOf(ctx);
   if (context === 'edit' && !canEdit(ctx, type, post)) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
@@ -254,7 +235,7 @@ const rawText = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : v && typeof v === 'object' && typeof (v as { raw?: unknown }).raw === 'string' ? (v as { raw: string }).raw : undefined;
 
 /** The columns a create or update request sets, checked the way WordPress checks each one. */
-async function fieldsOf(ctx: HandlerContext, type: PostTypeInfo, store: Store, current?: PostRow): Promise<PostPatch> {
+async function fieldsOf(ctx: Ctx, type: PostTypeInfo, store: Store, current?: PostRow): Promise<PostPatch> {
   const a = ctx.args;
   const f: PostPatch = {};
   const title = rawText(a.title);
@@ -307,7 +288,7 @@ async function fieldsOf(ctx: HandlerContext, type: PostTypeInfo, store: Store, c
 }
 
 /** The term lists a request assigns, each id checked to exist in its taxonomy (check_assign_terms_permission). */
-async function termsOf(ctx: HandlerContext, type: PostTypeInfo, store: Store): Promise<Map<string, number[]>> {
+async function termsOf(ctx: Ctx, type: PostTypeInfo, store: Store): Promise<Map<string, number[]>> {
   const out = new Map<string, number[]>();
   for (const [arg, taxonomy] of [['categories', 'category'], ['tags', 'post_tag']] as const) {
     if (!type.taxonomies.includes(taxonomy) || !Array.isArray(ctx.args[arg])) continue;
@@ -320,13 +301,13 @@ async function termsOf(ctx: HandlerContext, type: PostTypeInfo, store: Store): P
   return out;
 }
 
-async function setFeaturedMedia(ctx: HandlerContext, store: Store, postId: number): Promise<void> {
+async function setFeaturedMedia(ctx: Ctx, store: Store, postId: number): Promise<void> {
   const media = ctx.args.featured_media;
   if (typeof media !== 'number') return;
-  if (media === 0) return store.posts.deleteMeta(postId, THUMBNAIL_KEY);
+  if (media === 0) return store.posts.meta.delete(postId, THUMBNAIL_KEY);
   const attachment = await store.posts.get(media);
   if (!attachment || attachment.type !== 'attachment') throw new RestError('rest_invalid_featured_media', 'Invalid featured media ID.', 400);
-  await store.posts.setMeta(postId, THUMBNAIL_KEY, String(media));
+  await store.posts.meta.set(postId, THUMBNAIL_KEY, String(media));
 }
 
 /** wp_insert_post turns a published post dated in the future into a scheduled one, and back. */
@@ -339,8 +320,8 @@ async function settleSchedule(store: Store, id: number): Promise<PostRow> {
   return (await store.posts.get(id))!;
 }
 
-export async function createPost(ctx: HandlerContext) {
-  const type = typeOfRoute(ctx.request.route);
+export async function createPost(ctx: Ctx) {
+  const type = routePostType(ctx);
   if (ctx.args.id !== undefined) throw new RestError('rest_post_exists', 'Cannot create existing post.', 400);
   const post = await ctx.store.transaction(async (store) => {
     const f = await fieldsOf(ctx, type, store);
@@ -370,8 +351,8 @@ export async function createPost(ctx: HandlerContext) {
   return new RestResponse(data, 201, { Location: nsUrl(ctx, `${type.restBase}/${post.id}`) });
 }
 
-export async function updatePost(ctx: HandlerContext) {
-  const type = typeOfRoute(ctx.request.route);
+export async function updatePost(ctx: Ctx) {
+  const type = routePostType(ctx);
   const post = await ctx.store.transaction(async (store) => {
     const current = await postOfRoute(ctx, type, store);
     if (!canEdit(ctx, type, current)) throw denied(ctx, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
@@ -385,8 +366,8 @@ export async function updatePost(ctx: HandlerContext) {
   return prepareOne(ctx, type, post, 'edit');
 }
 
-export async function deletePost(ctx: HandlerContext) {
-  const type = typeOfRoute(ctx.request.route);
+export async function deletePost(ctx: Ctx) {
+  const type = routePostType(ctx);
   const post = await postOfRoute(ctx, type);
   if (!may('delete', ctx, type, post)) throw denied(ctx, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
   const previous = await prepareOne(ctx, type, post, 'edit');
@@ -397,15 +378,9 @@ export async function deletePost(ctx: HandlerContext) {
   if (post.status === 'trash') throw new RestError('rest_already_trashed', 'The post has already been deleted.', 410);
   // wp_trash_post: remember what the post was, so untrashing can bring it back
   await ctx.store.transaction(async (store) => {
-    await store.posts.setMeta(post.id, '_wp_trash_meta_status', post.status);
-    await store.posts.setMeta(post.id, '_wp_trash_meta_time', String(Math.floor(Date.now() / 1000)));
+    await store.posts.meta.set(post.id, '_wp_trash_meta_status', post.status);
+    await store.posts.meta.set(post.id, '_wp_trash_meta_time', String(Math.floor(Date.now() / 1000)));
     await store.posts.update(post.id, { status: 'trash' });
   });
   return prepareOne(ctx, type, (await ctx.store.posts.get(post.id))!, 'edit');
-}
-
-/** For the search route: the post objects' minimal facts and read permission, without re-querying. */
-export function readablePost(ctx: HandlerContext, post: PostRow): boolean {
-  const type = postType(post.type);
-  return type !== undefined && canRead(ctx, type, post);
 }

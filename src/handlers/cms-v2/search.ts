@@ -1,22 +1,21 @@
-import type { HandlerContext } from '../../engine/types.ts';
+import type { Ctx } from '../../core/context.ts';
 import { permalink } from '../../site/permalinks.ts';
-import { postType, taxonomy } from './registry.ts';
-import { readablePost } from './posts.ts';
-import { collection, contextOf, nsUrl, pageOf, pick } from './shared.ts';
-import { termLink } from './terms.ts';
+import { readablePost } from '../../core/post-access.ts';
+import { collection, contextOf, nsUrl, pageOf, pick } from '../../core/rest.ts';
+import { termLink } from '../../site/permalinks.ts';
 
 const POST_SUBTYPES = ['post', 'page'];
 const TERM_SUBTYPES = ['category', 'post_tag'];
 const FIELDS = { view: ['id', 'title', 'url', 'type', 'subtype'], edit: ['id', 'title', 'url', 'type', 'subtype'], embed: ['id', 'title', 'url', 'type', 'subtype'] };
 
 /** The search handler's subtypes that the request asks for (`any` is all of them). */
-function subtypesOf(ctx: HandlerContext, all: string[]): string[] {
+function subtypesOf(ctx: Ctx, all: string[]): string[] {
   const asked = (Array.isArray(ctx.args.subtype) ? ctx.args.subtype : [ctx.args.subtype ?? 'any']) as string[];
   return asked.includes('any') ? all : all.filter((s) => asked.includes(s));
 }
 
 /** GET /search: WP_REST_Search_Controller with the post and term handlers. */
-export async function search(ctx: HandlerContext) {
+export async function search(ctx: Ctx) {
   const page = pageOf(ctx);
   const context = contextOf(ctx);
   const list = (v: unknown) => (Array.isArray(v) && v.length ? (v as never[]) : undefined);
@@ -33,9 +32,9 @@ export async function search(ctx: HandlerContext) {
     }
     rows.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
     for (const t of rows.slice(page.offset, wanted)) {
-      const tax = taxonomy(t.taxonomy)!;
+      const tax = ctx.site.types.taxonomy(t.taxonomy)!;
       items.push({
-        ...pick({ id: t.id, title: t.name, url: termLink(ctx, tax, t), type: 'term', subtype: t.taxonomy }, FIELDS[context]),
+        ...pick({ id: t.id, title: t.name, url: termLink(ctx.site, tax, t), type: 'term', subtype: t.taxonomy }, FIELDS[context]),
         _links: { self: [{ embeddable: true, href: nsUrl(ctx, `${tax.restBase}/${t.id}`) }], about: [{ href: nsUrl(ctx, `taxonomies/${tax.slug}`) }] },
       });
     }
@@ -48,7 +47,7 @@ export async function search(ctx: HandlerContext) {
       });
       total = r.total;
       for (const p of r.rows.filter((row) => readablePost(ctx, row))) {
-        const type = postType(p.type)!;
+        const type = ctx.site.types.postType(p.type)!;
         const url = permalink(ctx.site, { id: p.id, type: p.type, slug: p.slug, status: p.status, date: p.date, parentPath: p.parent ? (await ctx.store.posts.ancestorSlugs(p)).join('/') || undefined : undefined });
         items.push({
           ...pick({ id: p.id, title: p.title, url, type: 'post', subtype: p.type }, FIELDS[context]),

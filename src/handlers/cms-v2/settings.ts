@@ -1,5 +1,5 @@
 import { RestError } from '../../engine/errors.ts';
-import type { HandlerContext } from '../../engine/types.ts';
+import type { Ctx } from '../../core/context.ts';
 
 interface Setting {
   option: string;
@@ -37,7 +37,7 @@ const typed = (s: Setting, raw: string): unknown =>
 
 const stored = (s: Setting, v: unknown): string => (s.type === 'boolean' ? (v ? '1' : '0') : String(v));
 
-export async function getSettings(ctx: HandlerContext) {
+export async function getSettings(ctx: Ctx) {
   const values = await ctx.store.options.getMany(OPTION_NAMES);
   const out: Record<string, unknown> = {};
   for (const [name, s] of Object.entries(SETTINGS)) out[name] = typed(s, values[s.option] || s.fallback);
@@ -63,7 +63,7 @@ function invalid(name: string, message: string): RestError {
  * Writes the given settings (null resets one to its default) and refreshes the site, so the root
  * index shows a new title or tagline at once.
  */
-export async function updateSettings(ctx: HandlerContext) {
+export async function updateSettings(ctx: Ctx) {
   const given = Object.entries(SETTINGS).filter(([name]) => ctx.args[name] !== undefined);
   for (const [name] of given) {
     const v = ctx.args[name];

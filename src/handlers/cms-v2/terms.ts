@@ -1,11 +1,13 @@
 import { RestError } from '../../engine/errors.ts';
-import { RestResponse, type HandlerContext } from '../../engine/types.ts';
+import { RestResponse } from '../../engine/types.ts';
+import type { Ctx } from '../../core/context.ts';
 import type { Store } from '../../store/index.ts';
 import type { TermPatch, TermQuery, TermRow } from '../../store/terms.ts';
 import { sanitizeSlug } from '../../store/transact.ts';
-import { postType, taxonomyOfRoute, type TaxonomyInfo } from './registry.ts';
-import { readablePost } from './posts.ts';
-import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, type Context } from './shared.ts';
+import type { TaxonomyInfo } from '../../core/content-types.ts';
+import { readablePost } from '../../core/post-access.ts';
+import { termLink } from '../../site/permalinks.ts';
+import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, routeTaxonomy, type Context } from '../../core/rest.ts';
 
 const HIERARCHICAL_FIELDS = ['id', 'count', 'description', 'link', 'name', 'slug', 'taxonomy', 'parent', 'meta'];
 const FLAT_FIELDS = ['id', 'count', 'description', 'link', 'name', 'slug', 'taxonomy', 'meta'];
@@ -13,18 +15,12 @@ const EMBED_FIELDS = ['id', 'link', 'name', 'slug', 'taxonomy'];
 
 const invalidTerm = () => new RestError('rest_term_invalid', 'Term does not exist.', 404);
 
-/** get_term_link: `{home}/{base}/{slug}/` with pretty permalinks, else the archive's query var. */
-export function termLink(ctx: HandlerContext, tax: TaxonomyInfo, term: TermRow): string {
-  if (ctx.site.options.permalink_structure) return `${ctx.site.home}/${tax.archiveBase}/${term.slug}/`;
-  return `${ctx.site.home}/?${tax.plainVar.name}=${tax.plainVar.byId ? term.id : encodeURIComponent(term.slug)}`;
-}
-
-export function prepareTerm(ctx: HandlerContext, tax: TaxonomyInfo, term: TermRow, context: Context): Record<string, unknown> {
+function prepareTerm(ctx: Ctx, tax: TaxonomyInfo, term: TermRow, context: Context): Record<string, unknown> {
   const data: Record<string, unknown> = {
     id: term.id,
     count: term.count,
     description: term.description,
-    link: termLink(ctx, tax, term),
+    link: termLink(ctx.site, tax, term),
     name: term.name,
     slug: term.slug,
     taxonomy: term.taxonomy,
@@ -39,13 +35,13 @@ export function prepareTerm(ctx: HandlerContext, tax: TaxonomyInfo, term: TermRo
     about: [{ href: nsUrl(ctx, `taxonomies/${tax.slug}`) }],
   };
   if (tax.hierarchical && term.parent) links.up = [{ embeddable: true, href: nsUrl(ctx, `${tax.restBase}/${term.parent}`) }];
-  links['wp:post_type'] = tax.types.map((t) => ({ href: nsUrl(ctx, `${postType(t)?.restBase ?? t}?${tax.restBase}=${term.id}`) }));
+  links['wp:post_type'] = tax.types.map((t) => ({ href: nsUrl(ctx, `${ctx.site.types.postType(t)?.restBase ?? t}?${tax.restBase}=${term.id}`) }));
   links.curies = CURIES;
   out._links = links;
   return out;
 }
 
-async function termOfRoute(ctx: HandlerContext, tax: TaxonomyInfo, store: Store = ctx.store): Promise<TermRow> {
+async function termOfRoute(ctx: Ctx, tax: TaxonomyInfo, store: Store = ctx.store): Promise<TermRow> {
   const term = await store.terms.get(Number(ctx.args.id));
   if (!term || term.taxonomy !== tax.slug) throw invalidTerm();
   return term;
@@ -55,8 +51,8 @@ const ORDERBY: Record<string, TermQuery['orderby']> = {
   id: 'id', include: 'include', name: 'name', slug: 'slug', include_slugs: 'slug', term_group: 'term_group', description: 'description', count: 'count',
 };
 
-export async function listTerms(ctx: HandlerContext) {
-  const tax = taxonomyOfRoute(ctx.request.route);
+export async function listTerms(ctx: Ctx) {
+  const tax = routeTaxonomy(ctx);
   const a = ctx.args;
   const context = contextOf(ctx);
   if (context === 'edit' && !ctx.can('manage_categories'))
@@ -85,8 +81,8 @@ export async function listTerms(ctx: HandlerContext) {
   return collection(ctx, ctx.request.head ? [] : rows.map((t) => prepareTerm(ctx, tax, t, context)), total, page);
 }
 
-export async function getTerm(ctx: HandlerContext) {
-  const tax = taxonomyOfRoute(ctx.request.route);
+export async function getTerm(ctx: Ctx) {
+  const tax = routeTaxonomy(ctx);
   const term = await termOfRoute(ctx, tax);
   const context = contextOf(ctx);
   if (context === 'edit' && !ctx.can('manage_categories')) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this term.');
@@ -94,7 +90,7 @@ export async function getTerm(ctx: HandlerContext) {
 }
 
 /** name/slug/description/parent of a create or update, checked as wp_insert_term / wp_update_term check them. */
-async function termFieldsOf(ctx: HandlerContext, tax: TaxonomyInfo, store: Store, current?: TermRow): Promise<TermPatch> {
+async function termFieldsOf(ctx: Ctx, tax: TaxonomyInfo, store: Store, current?: TermRow): Promise<TermPatch> {
   const a = ctx.args;
   const f: TermPatch = {};
   if (typeof a.name === 'string') {
@@ -118,8 +114,8 @@ async function termFieldsOf(ctx: HandlerContext, tax: TaxonomyInfo, store: Store
   return f;
 }
 
-export async function createTerm(ctx: HandlerContext) {
-  const tax = taxonomyOfRoute(ctx.request.route);
+export async function createTerm(ctx: Ctx) {
+  const tax = routeTaxonomy(ctx);
   const term = await ctx.store.transaction(async (store) => {
     const f = await termFieldsOf(ctx, tax, store);
     const name = f.name ?? '';
@@ -131,8 +127,8 @@ export async function createTerm(ctx: HandlerContext) {
   return new RestResponse(prepareTerm(ctx, tax, term, 'edit'), 201, { Location: nsUrl(ctx, `${tax.restBase}/${term.id}`) });
 }
 
-export async function updateTerm(ctx: HandlerContext) {
-  const tax = taxonomyOfRoute(ctx.request.route);
+export async function updateTerm(ctx: Ctx) {
+  const tax = routeTaxonomy(ctx);
   const term = await ctx.store.transaction(async (store) => {
     const current = await termOfRoute(ctx, tax, store);
     const f = await termFieldsOf(ctx, tax, store, current);
@@ -142,8 +138,8 @@ export async function updateTerm(ctx: HandlerContext) {
   return prepareTerm(ctx, tax, term, 'edit');
 }
 
-export async function deleteTerm(ctx: HandlerContext) {
-  const tax = taxonomyOfRoute(ctx.request.route);
+export async function deleteTerm(ctx: Ctx) {
+  const tax = routeTaxonomy(ctx);
   const term = await termOfRoute(ctx, tax);
   if (ctx.args.force !== true) throw new RestError('rest_trash_not_supported', "Terms do not support trashing. Set 'force=true' to delete.", 501);
   // map_meta_cap: nobody may delete the default category

@@ -1,7 +1,7 @@
 import { RestError } from '../../engine/errors.ts';
-import type { HandlerContext } from '../../engine/types.ts';
-import { cap, capabilitiesOf, POST_TYPES, postType, TAXONOMIES, taxonomy, type PostTypeInfo, type TaxonomyInfo } from './registry.ts';
-import { contextOf, CURIES, denied, NS, nsUrl, pick, type Context } from './shared.ts';
+import type { Ctx } from '../../core/context.ts';
+import { cap, capabilitiesOf, type PostTypeInfo, type TaxonomyInfo } from '../../core/content-types.ts';
+import { contextOf, CURIES, denied, NS, nsUrl, pick, type Context } from '../../core/rest.ts';
 
 const TYPE_FIELDS: Record<Context, string[]> = {
   view: ['description', 'hierarchical', 'has_archive', 'name', 'slug', 'icon', 'taxonomies', 'rest_base', 'rest_namespace'],
@@ -14,7 +14,7 @@ const TAX_FIELDS: Record<Context, string[]> = {
   embed: ['name', 'slug', 'rest_base', 'rest_namespace'],
 };
 
-function prepareType(ctx: HandlerContext, t: PostTypeInfo, context: Context): Record<string, unknown> {
+function prepareType(ctx: Ctx, t: PostTypeInfo, context: Context): Record<string, unknown> {
   const data: Record<string, unknown> = {
     capabilities: capabilitiesOf(t),
     description: t.description,
@@ -36,7 +36,7 @@ function prepareType(ctx: HandlerContext, t: PostTypeInfo, context: Context): Re
   return out;
 }
 
-function prepareTaxonomy(ctx: HandlerContext, t: TaxonomyInfo, context: Context): Record<string, unknown> {
+function prepareTaxonomy(ctx: Ctx, t: TaxonomyInfo, context: Context): Record<string, unknown> {
   const data: Record<string, unknown> = {
     capabilities: { manage_terms: 'manage_categories', edit_terms: 'manage_categories', delete_terms: 'manage_categories', assign_terms: 'edit_posts' },
     description: t.description,
@@ -56,33 +56,33 @@ function prepareTaxonomy(ctx: HandlerContext, t: TaxonomyInfo, context: Context)
 }
 
 /** In edit context WordPress lists only the types the user may edit. */
-export function listTypes(ctx: HandlerContext) {
+export function listTypes(ctx: Ctx) {
   const context = contextOf(ctx);
   const out: Record<string, unknown> = {};
-  for (const t of POST_TYPES) if (context !== 'edit' || ctx.can(cap(t, 'edit_posts'))) out[t.slug] = prepareType(ctx, t, context);
+  for (const t of ctx.site.types.postTypes) if (context !== 'edit' || ctx.can(cap(t, 'edit_posts'))) out[t.slug] = prepareType(ctx, t, context);
   return out;
 }
 
-export function getType(ctx: HandlerContext) {
-  const t = postType(String(ctx.args.type));
+export function getType(ctx: Ctx) {
+  const t = ctx.site.types.postType(String(ctx.args.type));
   if (!t) throw new RestError('rest_type_invalid', 'Invalid post type.', 404);
   const context = contextOf(ctx);
   if (context === 'edit' && !ctx.can(cap(t, 'edit_posts'))) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
   return prepareType(ctx, t, context);
 }
 
-export function listTaxonomies(ctx: HandlerContext) {
+export function listTaxonomies(ctx: Ctx) {
   const context = contextOf(ctx);
   if (context === 'edit' && !ctx.can('manage_categories'))
     throw denied(ctx, 'rest_cannot_view', 'Sorry, you are not allowed to manage terms in this taxonomy.');
   const forType = typeof ctx.args.type === 'string' ? ctx.args.type : undefined;
   const out: Record<string, unknown> = {};
-  for (const t of TAXONOMIES) if (!forType || t.types.includes(forType)) out[t.slug] = prepareTaxonomy(ctx, t, context);
+  for (const t of ctx.site.types.taxonomies) if (!forType || t.types.includes(forType)) out[t.slug] = prepareTaxonomy(ctx, t, context);
   return out;
 }
 
-export function getTaxonomy(ctx: HandlerContext) {
-  const t = taxonomy(String(ctx.args.taxonomy));
+export function getTaxonomy(ctx: Ctx) {
+  const t = ctx.site.types.taxonomy(String(ctx.args.taxonomy));
   if (!t) throw new RestError('rest_taxonomy_invalid', 'Invalid taxonomy.', 404);
   const context = contextOf(ctx);
   if (context === 'edit' && !ctx.can('manage_categories')) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to manage terms in this taxonomy.');

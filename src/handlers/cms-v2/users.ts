@@ -1,9 +1,7 @@
 import { RestError } from '../../engine/errors.ts';
-import type { HandlerContext } from '../../engine/types.ts';
-import { capabilitiesOf as roleCapabilities } from '../../auth/roles.ts';
+import type { Ctx } from '../../core/context.ts';
 import type { UserQuery, UserRow } from '../../store/users.ts';
-import { POST_TYPES } from './registry.ts';
-import { avatarUrls, collection, contextOf, denied, nsUrl, pageOf, pick, restDate, type Context } from './shared.ts';
+import { avatarUrls, collection, contextOf, denied, nsUrl, pageOf, pick, restDate, type Context } from '../../core/rest.ts';
 
 const VIEW_FIELDS = ['id', 'name', 'url', 'description', 'link', 'slug', 'avatar_urls', 'meta'];
 const EDIT_FIELDS = ['id', 'username', 'name', 'first_name', 'last_name', 'email', 'url', 'description', 'link', 'locale', 'nickname', 'slug', 'roles', 'registered_date', 'capabilities', 'extra_capabilities', 'avatar_urls', 'meta'];
@@ -11,12 +9,12 @@ const EMBED_FIELDS = ['id', 'name', 'url', 'description', 'link', 'slug', 'avata
 const FIELDS: Record<Context, string[]> = { view: VIEW_FIELDS, edit: EDIT_FIELDS, embed: EMBED_FIELDS };
 
 /** Post types whose published posts make an author public (show_in_rest types). */
-const PUBLIC_TYPES = POST_TYPES.filter((t) => t.viewable && t.slug !== 'attachment').map((t) => t.slug);
+const publicTypes = (ctx: Ctx) => ctx.site.types.postTypes.filter((t) => t.viewable && t.slug !== 'attachment').map((t) => t.slug);
 
-async function prepareUser(ctx: HandlerContext, user: UserRow, context: Context): Promise<Record<string, unknown>> {
-  const meta = async (key: string) => (await ctx.store.users.getMeta(user.id, key)) ?? '';
+async function prepareUser(ctx: Ctx, user: UserRow, context: Context): Promise<Record<string, unknown>> {
+  const meta = async (key: string) => (await ctx.store.users.meta.get(user.id, key)) ?? '';
   const edit = context === 'edit';
-  const caps = Object.fromEntries([...roleCapabilities(user.role)].map((c) => [c, true]));
+  const caps = Object.fromEntries([...ctx.site.roles.capabilitiesOf(user.role)].map((c) => [c, true]));
   const data: Record<string, unknown> = {
     id: user.id,
     username: user.login,
@@ -46,7 +44,7 @@ const ORDERBY: Record<string, UserQuery['orderby']> = {
   id: 'id', include: 'include', name: 'name', registered_date: 'registered', slug: 'slug', include_slugs: 'slug', email: 'email', url: 'url',
 };
 
-export async function listUsers(ctx: HandlerContext) {
+export async function listUsers(ctx: Ctx) {
   const a = ctx.args;
   const context = contextOf(ctx);
   const canList = ctx.can('list_users');
@@ -57,8 +55,8 @@ export async function listUsers(ctx: HandlerContext) {
     if (a.who === 'authors') throw denied(ctx, 'rest_forbidden_who', 'Sorry, you are not allowed to query users by this parameter.');
   }
   // WordPress shows strangers only people who published something
-  let published: string[] | undefined = canList ? undefined : PUBLIC_TYPES;
-  if (a.has_published_posts === true) published = PUBLIC_TYPES;
+  let published: string[] | undefined = canList ? undefined : publicTypes(ctx);
+  if (a.has_published_posts === true) published = publicTypes(ctx);
   else if (Array.isArray(a.has_published_posts) && a.has_published_posts.length) published = a.has_published_posts as string[];
   const page = pageOf(ctx);
   const list = (v: unknown) => (Array.isArray(v) && v.length ? (v as never[]) : undefined);
@@ -78,20 +76,20 @@ export async function listUsers(ctx: HandlerContext) {
   return collection(ctx, items, total, page);
 }
 
-export async function getUser(ctx: HandlerContext) {
+export async function getUser(ctx: Ctx) {
   const user = await ctx.store.users.get(Number(ctx.args.id));
   if (!user) throw new RestError('rest_user_invalid_id', 'Invalid user ID.', 404);
   const context = contextOf(ctx);
   const self = ctx.user?.id === user.id;
   if (!self && !ctx.can('list_users')) {
     if (context === 'edit') throw denied(ctx, 'rest_user_cannot_view', 'Sorry, you are not allowed to list users.');
-    const { total } = await ctx.store.users.list({ include: [user.id], hasPublishedPosts: PUBLIC_TYPES, offset: 0, limit: 1 });
+    const { total } = await ctx.store.users.list({ include: [user.id], hasPublishedPosts: publicTypes(ctx), offset: 0, limit: 1 });
     if (!total) throw denied(ctx, 'rest_user_cannot_view', 'Sorry, you are not allowed to list users.');
   }
   return prepareUser(ctx, user, context);
 }
 
-export async function getCurrentUser(ctx: HandlerContext) {
+export async function getCurrentUser(ctx: Ctx) {
   if (!ctx.user) throw new RestError('rest_not_logged_in', 'You are not currently logged in.', 401);
   const user = await ctx.store.users.get(ctx.user.id);
   if (!user) throw new RestError('rest_not_logged_in', 'You are not currently logged in.', 401);

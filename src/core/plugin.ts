@@ -1,0 +1,74 @@
+import type { Command } from 'commander';
+import type { Kysely, Migration } from 'kysely';
+import type { Grants } from '../auth/roles.ts';
+import type { Store } from '../store/index.ts';
+import type { PostTypeInfo, TaxonomyInfo } from './content-types.ts';
+import type { Site, SiteHooks } from './site.ts';
+
+/** What a plugin's CLI commands run against: the installed site's store, opened for the command. */
+export interface CliSite {
+  store: Store;
+  site: Site;
+}
+
+/** Opens the site a command names (`--db`), runs `fn`, closes it; turns expected failures into one line and exit code 1. */
+export type WithSite = <A extends unknown[]>(fn: (s: CliSite, ...args: A) => Promise<void>) => (...args: A) => Promise<void>;
+
+/**
+ * One plugin, as `src/plugins/<name>/plugin.ts` default-exports it through `definePlugin`. This
+ * object is all the core knows of a plugin: the registry reads it, checks it, and while the plugin
+ * is active serves its namespaces (whose YAML is `spec/namespaces/*.yaml`), runs its migrations,
+ * gives handlers its repository, calls its site hooks, and adds its types and capabilities.
+ */
+export interface PluginDefinition<R = unknown> {
+  /** The plugin's folder name: lower-case letters, digits and hyphens. Its WordPress id is `name/name`. */
+  name: string;
+  /** Shown as the plugin's `name` on the plugins screen and in `cms/v2/plugins`. */
+  title: string;
+  version: string;
+  description: string;
+  author?: string;
+  pluginUri?: string;
+  authorUri?: string;
+  /** Plugins that must be active before this one can be (checked at load, as Fastify checks `dependencies`). */
+  dependsOn?: readonly string[];
+  /** The namespaces it serves; each must have its YAML under spec/namespaces/. */
+  namespaces?: readonly string[];
+  /**
+   * Its tables' migrations by name, run in name order when it is first activated and recorded
+   * per plugin, so each runs once. Every table it creates must be named with its prefix
+   * (`tablePrefix(name)`), so no two plugins and no core table can clash.
+   */
+  migrations?: Readonly<Record<string, Migration>>;
+  /** Its store repository, bound to the handler's store (and transaction): `ctx.store.plugin(thisPlugin)`. */
+  repo?(db: Kysely<any>): R;
+  /** Its hooks into the rendered site, called while it is active. */
+  site?: SiteHooks;
+  /** Adds its commands to `cms-spec` (`cms-spec seo index`...); they run with the installed site open. */
+  cli?(program: Command, withSite: WithSite): void;
+  /** Options it owns, with the defaults written when it is first activated (add_option: existing values are kept). */
+  settings?: Readonly<Record<string, string>>;
+  /** Capabilities it grants to roles (role → capabilities), while active. */
+  capabilities?: Grants;
+  /** Post types and taxonomies it registers, while active. */
+  postTypes?: readonly PostTypeInfo[];
+  taxonomies?: readonly TaxonomyInfo[];
+  /**
+   * What it asks of the outbound-fetch guard (src/net): the hosts it talks to with the site's
+   * current settings (for site health's reachability check), and its own limits where they differ
+   * from the guard's defaults.
+   */
+  outbound?: {
+    hosts?(options: Readonly<Record<string, string>>): string[];
+    timeoutMs?: number;
+    maxBytes?: number;
+  };
+}
+
+/** The table prefix of a plugin: its name with hyphens as underscores (`code-snippets` → `code_snippets`). */
+export const tablePrefix = (name: string): string => name.replace(/-/g, '_');
+
+/** Declares a plugin; the identity function that gives it its type (and its repository's type to `ctx.store.plugin`). */
+export function definePlugin<R = undefined>(definition: PluginDefinition<R>): PluginDefinition<R> {
+  return definition;
+}

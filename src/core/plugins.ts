@@ -1,0 +1,291 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Roles } from '../auth/roles.ts';
+import type { Engine } from '../engine/engine.ts';
+import { formatDiagnostic } from '../engine/diagnostics.ts';
+import { RestError } from '../engine/errors.ts';
+import { importModule } from '../engine/load-module.ts';
+import type { Spec } from '../engine/spec.ts';
+import type { Logger } from '../engine/types.ts';
+import type { Store } from '../store/index.ts';
+import { ContentTypes } from './content-types.ts';
+import { tablePrefix, type PluginDefinition } from './plugin.ts';
+import type { PluginControl, PluginStatus, Site } from './site.ts';
+
+/** The option holding the active plugins' ids, as WordPress keeps `active_plugins` (a JSON list here). */
+export const ACTIVE_PLUGINS_OPTION = 'active_plugins';
+
+const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** A plugin folder found on disk: its definition, or why it could not be used. */
+interface Installed {
+  name: string;
+  /** WordPress's plugin id, `folder/file`. */
+  id: string;
+  def?: PluginDefinition;
+  /** Set when the plugin cannot be activated: it failed to load, its migration failed, its routes do not compile. */
+  error?: string;
+}
+
+/** The folders the spec names for plugins (site.yaml `plugins:`, relative to the spec folder). */
+export function pluginDirs(spec: Spec): string[] {
+  const raw = spec.settings.plugins;
+  const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
+  return list.map((d) => resolve(spec.dir, String(d)));
+}
+
+/** The definition file of a plugin folder: plugin.ts from the sources, plugin.js when run from dist/. */
+function definitionFile(folder: string): string | undefined {
+  return ['plugin.ts', 'plugin.js'].map((f) => join(folder, f)).find(existsSync);
+}
+
+/** Checks what the core relies on in a definition, the way Fastify's plugin-utils checks a plugin's metadata. */
+function contractProblem(name: string, def: unknown): string | null {
+  if (!def || typeof def !== 'object') return 'plugin.ts has no default export made with definePlugin()';
+  const d = def as Partial<PluginDefinition>;
+  if (d.name !== name) return `its definition is named '${String(d.name)}', but its folder is '${name}'`;
+  for (const key of ['title', 'version', 'description'] as const) if (typeof d[key] !== 'string' || !d[key]) return `its definition has no ${key}`;
+  for (const key of ['namespaces', 'dependsOn'] as const) if (d[key] !== undefined && !(Array.isArray(d[key]) && d[key]!.every((x) => typeof x === 'string'))) return `its ${key} must be a list of names`;
+  if (d.repo !== undefined && typeof d.repo !== 'function') return 'its repo must be a function of the database';
+  if (d.migrations !== undefined && (typeof d.migrations !== 'object' || Object.values(d.migrations).some((m) => typeof m?.up !== 'function'))) return 'each of its migrations must have an up() function';
+  return null;
+}
+
+/** Finds and imports every plugin under the folders; a plugin that throws or breaks the contract is kept, with its error. */
+export async function discoverPlugins(dirs: readonly string[]): Promise<Installed[]> {
+  const found: Installed[] = [];
+  for (const dir of dirs) {
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir).sort()) {
+      const folder = join(dir, name);
+      if (!statSync(folder).isDirectory()) continue;
+      const file = definitionFile(folder);
+      if (!file) continue;
+      const entry: Installed = { name, id: `${name}/${name}` };
+      if (!NAME.test(name)) entry.error = `its folder name '${name}' must be lower-case letters, digits and hyphens`;
+      else if (found.some((p) => p.name === name)) entry.error = `a plugin named ${name} is installed twice`;
+      else {
+        try {
+          const def = ((await importModule(file)) as { default?: unknown }).default;
+          const problem = contractProblem(name, def);
+          if (problem) entry.error = problem;
+          else entry.def = def as PluginDefinition;
+        } catch (e) {
+          entry.error = `loading it failed: ${e instanceof Error ? e.message : String(e)}`;
+        }
+      }
+      found.push(entry);
+    }
+  }
+  return found;
+}
+
+export interface RegistryOptions {
+  engine: Engine<Store, Site>;
+  store: Store;
+  site: Site;
+  log: Logger;
+}
+
+/**
+ * The installed plugins and which of them are active, per site (like WordPress's `active_plugins`).
+ * Activating runs the plugin's pending migrations, adds its settings' defaults, and rebuilds the
+ * engine's routes and index with its namespaces, in-process; deactivating drops its namespaces,
+ * hooks, types and capabilities and keeps its data. The core knows plugins only through here.
+ */
+export class PluginRegistry implements PluginControl {
+  private readonly byName: Map<string, Installed>;
+  private active = new Set<string>();
+  /** Activation changes run one at a time, in the order asked. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly engine: Engine<Store, Site>;
+  private readonly store: Store;
+  private readonly site: Site;
+  private readonly log: Logger;
+
+  constructor(installed: readonly Installed[], o: RegistryOptions) {
+    this.byName = new Map(installed.map((p) => [p.name, p]));
+    this.engine = o.engine;
+    this.store = o.store;
+    this.site = o.site;
+    this.log = o.log;
+  }
+
+  /** Loads the plugins of the spec's folders and serves the core's namespaces with the active plugins'. */
+  static async start(o: RegistryOptions): Promise<PluginRegistry> {
+    const registry = new PluginRegistry(await discoverPlugins(pluginDirs(o.engine.spec)), o);
+    await registry.activateAtStart();
+    o.site.plugins = registry;
+    return registry;
+  }
+
+  private get known(): Set<string> {
+    return new Set(this.engine.knownNamespaces);
+  }
+
+  /** Plugins this variant offers: those serving one of its namespaces, or none at all. */
+  private available(p: Installed): boolean {
+    const namespaces = p.def?.namespaces ?? [];
+    return namespaces.length === 0 || namespaces.some((ns) => this.known.has(ns));
+  }
+
+  /** Problems visible before activation: unknown dependencies, namespaces without YAML or claimed twice. */
+  private checkStatic(): void {
+    const inSpec = new Set(this.engine.spec.namespaces.map((n) => n.name));
+    const claimed = new Map<string, string>();
+    for (const p of this.byName.values()) {
+      if (!p.def) continue;
+      const missingDep = (p.def.dependsOn ?? []).find((d) => !this.byName.get(d)?.def);
+      const noYaml = (p.def.namespaces ?? []).find((ns) => !inSpec.has(ns));
+      const twice = (p.def.namespaces ?? []).find((ns) => claimed.has(ns));
+      if (missingDep) p.error = `it depends on ${missingDep}, which is not installed or failed to load`;
+      else if (noYaml) p.error = `it serves ${noYaml}, but the spec has no namespace file for it`;
+      else if (twice) p.error = `it serves ${twice}, which plugin ${claimed.get(twice)} serves already`;
+      for (const ns of p.def.namespaces ?? []) if (!claimed.has(ns)) claimed.set(ns, p.name);
+    }
+  }
+
+  private async activateAtStart(): Promise<void> {
+    this.checkStatic();
+    for (const p of this.byName.values()) if (p.error) this.log.error(`plugin ${p.name} is not active: ${p.error}`);
+    const stored = await this.store.options.get(ACTIVE_PLUGINS_OPTION);
+    const wanted = stored === undefined ? [...this.byName.values()].filter((p) => this.available(p)).map((p) => p.name) : parseActive(stored);
+    for (const name of this.dependencyOrder(wanted)) {
+      const p = this.byName.get(name);
+      if (!p?.def || p.error || !this.available(p)) continue;
+      const missing = (p.def.dependsOn ?? []).find((d) => !this.active.has(d));
+      if (missing) {
+        this.log.error(`plugin ${name} is not active: it needs ${missing}, which is not active`);
+        continue;
+      }
+      if (await this.prepare(p)) this.active.add(name);
+    }
+    await this.apply();
+  }
+
+  /** Names with each plugin's dependencies before it. */
+  private dependencyOrder(names: readonly string[]): string[] {
+    const out: string[] = [];
+    const visit = (name: string, path: string[]) => {
+      if (out.includes(name) || path.includes(name)) return;
+      for (const dep of this.byName.get(name)?.def?.dependsOn ?? []) visit(dep, [...path, name]);
+      if (names.includes(name)) out.push(name);
+    };
+    for (const n of names) visit(n, []);
+    return out;
+  }
+
+  /** What activation does before the routes change: migrations, settings' defaults, a trial compile of its routes. False (and the plugin marked broken) when any fails. */
+  private async prepare(p: Installed): Promise<boolean> {
+    const def = p.def!;
+    try {
+      const ran = await this.store.migratePlugin(def.name, tablePrefix(def.name), def.migrations ?? {});
+      if (ran.length) this.log.info(`plugin ${def.name}: ran migrations ${ran.join(', ')}`);
+      if (def.settings) await this.store.options.addMissing({ ...def.settings });
+    } catch (e) {
+      return this.broken(p, e instanceof Error ? e.message : String(e));
+    }
+    const problems = await this.engine.check(def.namespaces ?? []);
+    if (problems.length) return this.broken(p, `its routes do not compile:\n${problems.map(formatDiagnostic).join('\n')}`);
+    return true;
+  }
+
+  private broken(p: Installed, error: string): false {
+    p.error = error;
+    this.log.error(`plugin ${p.name} is not active: ${error}`);
+    return false;
+  }
+
+  /** Serves the core's namespaces and the active plugins', and hands the site their hooks, types and capabilities. */
+  private async apply(): Promise<void> {
+    const plugins = [...this.byName.values()];
+    const claimed = new Set(plugins.flatMap((p) => p.def?.namespaces ?? []));
+    const core = this.engine.knownNamespaces.filter((ns) => !claimed.has(ns));
+    const active = plugins.filter((p) => this.active.has(p.name)).map((p) => p.def!);
+    await this.engine.serve([...core, ...active.flatMap((d) => d.namespaces ?? [])]);
+    this.site.hooks = active.filter((d) => d.site).map((d) => ({ plugin: d.name, hooks: d.site! }));
+    this.site.types = new ContentTypes(active);
+    this.site.roles = new Roles(active.flatMap((d) => (d.capabilities ? [d.capabilities] : [])));
+  }
+
+  list(): PluginStatus[] {
+    return [...this.byName.values()].filter((p) => !p.def || this.available(p)).map((p) => this.status(p));
+  }
+
+  get(pluginOrName: string): PluginStatus | undefined {
+    const p = this.find(pluginOrName);
+    return p && this.status(p);
+  }
+
+  /** Active plugins' definitions, in load order (for their CLI commands and outbound hosts). */
+  activeDefinitions(): PluginDefinition[] {
+    return [...this.byName.values()].filter((p) => this.active.has(p.name)).map((p) => p.def!);
+  }
+
+  private find(pluginOrName: string): Installed | undefined {
+    const p = this.byName.get(pluginOrName.split('/')[0]);
+    return p && (p.name === pluginOrName || p.id === pluginOrName) && (!p.def || this.available(p)) ? p : undefined;
+  }
+
+  private status(p: Installed): PluginStatus {
+    const d = p.def;
+    return {
+      plugin: p.id,
+      name: p.name,
+      title: d?.title ?? p.name,
+      version: d?.version ?? '',
+      description: d?.description ?? '',
+      author: d?.author ?? '',
+      pluginUri: d?.pluginUri ?? '',
+      authorUri: d?.authorUri ?? '',
+      status: this.active.has(p.name) ? 'active' : 'inactive',
+      dependsOn: d?.dependsOn ?? [],
+      ...(p.error ? { error: p.error } : {}),
+    };
+  }
+
+  setActive(pluginOrName: string, active: boolean): Promise<PluginStatus> {
+    const run = this.queue.then(() => this.change(pluginOrName, active));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async change(pluginOrName: string, activate: boolean): Promise<PluginStatus> {
+    const p = this.find(pluginOrName);
+    if (!p) throw new RestError('rest_plugin_not_found', 'Plugin not found.', 404);
+    if (this.active.has(p.name) === activate) return this.status(p);
+    if (activate) {
+      if (!p.def || p.error) throw new RestError('rest_plugin_cannot_activate', `The plugin cannot be activated: ${p.error}`, 500);
+      const missing = (p.def.dependsOn ?? []).filter((d) => !this.active.has(d));
+      if (missing.length) throw new RestError('plugin_missing_dependencies', `${p.def.title} requires ${missing.join(', ')} to be active first.`, 400, { missing });
+      if (!(await this.prepare(p))) throw new RestError('rest_plugin_cannot_activate', `The plugin cannot be activated: ${p.error}`, 500);
+      this.active.add(p.name);
+    } else {
+      const dependents = [...this.active].filter((n) => this.byName.get(n)?.def?.dependsOn?.includes(p.name));
+      if (dependents.length) throw new RestError('plugin_required', `${p.def?.title ?? p.name} is required by ${dependents.join(', ')}; deactivate those first.`, 400, { dependents });
+      this.active.delete(p.name);
+    }
+    try {
+      await this.apply();
+    } catch (e) {
+      // the routes could not be rebuilt: keep serving what was served, and say so
+      if (activate) this.active.delete(p.name);
+      else this.active.add(p.name);
+      await this.apply();
+      throw e;
+    }
+    await this.store.options.set(ACTIVE_PLUGINS_OPTION, JSON.stringify([...this.byName.values()].filter((x) => this.active.has(x.name)).map((x) => x.id)));
+    this.log.info(`plugin ${p.name} ${activate ? 'activated' : 'deactivated'}`);
+    return this.status(p);
+  }
+}
+
+/** The stored list: ids (`folder/file`) as WordPress writes them, or bare names. */
+function parseActive(stored: string): string[] {
+  try {
+    const list = JSON.parse(stored) as unknown;
+    return Array.isArray(list) ? list.map((x) => String(x).split('/')[0]) : [];
+  } catch {
+    return [];
+  }
+}

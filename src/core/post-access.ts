@@ -1,0 +1,34 @@
+import type { Ctx } from './context.ts';
+import { cap, type PostTypeInfo } from './content-types.ts';
+import type { PostRow } from '../store/posts.ts';
+
+/**
+ * Who may do what to a post: WordPress's map_meta_cap for read_post, edit_post and delete_post,
+ * for the core's routes and any plugin that lists or edits posts.
+ */
+
+const isOwn = (ctx: Ctx, post: PostRow) => ctx.user !== null && ctx.user.id === post.author;
+
+/** map_meta_cap for edit_post and delete_post: the primitive capabilities the post's owner and status call for. */
+export function may(action: 'edit' | 'delete', ctx: Ctx, type: PostTypeInfo, post: PostRow): boolean {
+  if (!ctx.user) return false;
+  const needs = [isOwn(ctx, post) ? `${action}_posts` : `${action}_others_posts`];
+  if (post.status === 'publish' || post.status === 'future') needs.push(`${action}_published_posts`);
+  if (post.status === 'private') needs.push(`${action}_private_posts`);
+  return needs.every((c) => ctx.can(cap(type, c)));
+}
+
+export const canEdit = (ctx: Ctx, type: PostTypeInfo, post: PostRow) => may('edit', ctx, type, post);
+
+/** map_meta_cap for read_post. */
+export function canRead(ctx: Ctx, type: PostTypeInfo, post: PostRow): boolean {
+  if (post.status === 'publish') return true;
+  if (post.status === 'private') return isOwn(ctx, post) || ctx.can(cap(type, 'read_private_posts'));
+  return canEdit(ctx, type, post);
+}
+
+/** read_post for a post of any registered type; false for a type nobody registered. */
+export function readablePost(ctx: Ctx, post: PostRow): boolean {
+  const type = ctx.site.types.postType(post.type);
+  return type !== undefined && canRead(ctx, type, post);
+}

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { RestError, authStatus } from '../engine/errors.ts';
+import { RestResponse } from '../engine/types.ts';
+import type { PostTypeInfo, TaxonomyInfo } from './content-types.ts';
+import type { Ctx } from './context.ts';
+
+/**
+ * What REST handlers share, core's and plugins' alike: contexts, dates, paging with WordPress's
+ * headers and links, permission refusals, and the post type or taxonomy a route serves.
+ */
+
+export type Context = 'view' | 'embed' | 'edit';
+
+export const NS = 'cms/v2';
+
+/** A REST URL in the core content namespace. */
+export const nsUrl = (ctx: Ctx, path: string) => ctx.site.restUrl(`${NS}/${path}`);
+
+/** The post type a route serves, as its spec declares it (`config: {post_type: page}`), as WordPress builds one controller per type. */
+export function routePostType(ctx: Ctx): PostTypeInfo {
+  const slug = String(ctx.config.post_type ?? '');
+  const type = ctx.site.types.postType(slug);
+  if (!type) throw new Error(`route ${ctx.request.route} declares post type '${slug}', which is not registered`);
+  return type;
+}
+
+/** The taxonomy a route serves, as its spec declares it (`config: {taxonomy: category}`). */
+export function routeTaxonomy(ctx: Ctx): TaxonomyInfo {
+  const slug = String(ctx.config.taxonomy ?? '');
+  const tax = ctx.site.types.taxonomy(slug);
+  if (!tax) throw new Error(`route ${ctx.request.route} declares taxonomy '${slug}', which is not registered`);
+  return tax;
+}
+
+/** A permission failure with WordPress's code: 401 for anonymous callers, 403 for logged-in ones. */
+export const denied = (ctx: Ctx, code: string, message: string) => new RestError(code, message, authStatus(ctx.user !== null));
+
+/** 'YYYY-MM-DD HH:MM:SS' → 'YYYY-MM-DDTHH:MM:SS' (mysql_to_rfc3339); the zero date is null. */
+export function restDate(sqlDate: string): string | null {
+  if (!sqlDate || sqlDate.startsWith('0000-00-00')) return null;
+  return sqlDate.replace(' ', 'T');
+}
+
+const DATE_INPUT = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.\d+)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/**
+ * An ISO 8601 date argument as a 'YYYY-MM-DD HH:MM:SS' wall time, and whether it named its
+ * zone. A date with a zone is turned into UTC (rest_get_date_with_gmt); one without is kept as
+ * written. Malformed dates never get here: the arg's `format: date-time` rejects them.
+ */
+export function parseDateArg(value: string): { wall: string; utc: boolean } {
+  const m = DATE_INPUT.exec(value.trim());
+  if (!m) throw new RestError('rest_invalid_date', 'Invalid date.', 400);
+  const [, day, time, zone] = m;
+  if (!zone) return { wall: `${day} ${time}`, utc: false };
+  const d = new Date(`${day}T${time}${zone.toUpperCase() === 'Z' ? 'Z' : zone.length === 3 ? `${zone}:00` : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`);
+  if (Number.isNaN(d.getTime())) throw new RestError('rest_invalid_date', 'Invalid date.', 400);
+  return { wall: d.toISOString().slice(0, 19).replace('T', ' '), utc: true };
+}
+
+/** The context arg, already validated by the spec's enum. */
+export const contextOf = (ctx: Ctx): Context => (ctx.args.context ?? 'view') as Context;
+
+/** Keeps only `keys` of an object, in that order (the schema's per-context field lists). */
+export function pick<T extends Record<string, unknown>>(obj: T, keys: readonly string[]): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (k in obj) out[k] = obj[k];
+  return out as Partial<T>;
+}
+
+/** The `curies` entry WordPress adds when any link rel is compacted to `wp:`. */
+export const CURIES = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
+
+export interface Page {
+  page: number;
+  perPage: number;
+  offset: number;
+}
+
+/** page/per_page from the args; an explicit `offset` replaces the page's start, as in WP_Query. */
+export function pageOf(ctx: Ctx): Page {
+  const page = Number(ctx.args.page ?? 1);
+  const perPage = Number(ctx.args.per_page ?? 10);
+  const offset = typeof ctx.args.offset === 'number' ? Math.max(0, ctx.args.offset) : (page - 1) * perPage;
+  return { page, perPage, offset };
+}
+
+/** Serialises query params the way add_query_arg does, lists as `key[0]=a&key[1]=b`. */
+function queryString(params: Record<string, unknown>): string {
+  const parts: string[] = [];
+  const add = (key: string, v: unknown) => {
+    if (v === undefined || v === null) return;
+    if (Array.isArray(v)) v.forEach((x, i) => add(`${key}[${i}]`, x));
+    else if (typeof v === 'object') for (const [k, x] of Object.entries(v as object)) add(`${key}[${k}]`, x);
+    else parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(typeof v === 'boolean' ? (v ? '1' : '') : String(v))}`);
+  };
+  for (const [k, v] of Object.entries(params)) add(k, v);
+  return parts.join('&');
+}
+
+/**
+ * A collection response: the items plus X-WP-Total, X-WP-TotalPages and the prev/next Link
+ * header built from the query as sent. `overflow` names the error for a page past the last one
+ * (posts and search have one; terms and users just answer an empty list).
+ */
+export function collection(ctx: Ctx, items: unknown[], total: number, p: Page, overflow?: string): RestResponse {
+  const maxPages = total > 0 ? Math.ceil(total / p.perPage) : 0;
+  if (overflow && p.page > maxPages && total > 0)
+    throw new RestError(overflow, 'The page number requested is larger than the number of pages available.', 400);
+  const headers: Record<string, string> = { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(maxPages) };
+  const { page: _page, ...query } = ctx.request.query;
+  const base = ctx.site.restUrl(ctx.request.path);
+  const link = (page: number) => {
+    const qs = queryString({ ...query, page });
+    return `${base}${base.includes('?') ? '&' : '?'}${qs}`;
+  };
+  const links: string[] = [];
+  if (p.page > 1) links.push(`<${link(Math.min(p.page - 1, Math.max(maxPages, 1)))}>; rel="prev"`);
+  if (maxPages > p.page) links.push(`<${link(p.page + 1)}>; rel="next"`);
+  if (links.length) headers.Link = links.join(', ');
+  return new RestResponse(items, 200, headers);
+}
+
+/** The md5 gravatar URLs WordPress shows as avatar_urls (sizes 24, 48, 96). */
+export function avatarUrls(email: string): Record<string, string> {
+  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+  return Object.fromEntries([24, 48, 96].map((s) => [String(s), `https://secure.gravatar.com/avatar/${hash}?s=${s}&d=mm&r=g`]));
+}

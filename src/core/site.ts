@@ -1,0 +1,212 @@
+import type { Spec } from '../engine/spec.ts';
+import type { EngineHost } from '../engine/types.ts';
+import { Roles } from '../auth/roles.ts';
+import type { Store } from '../store/index.ts';
+import { ContentTypes } from './content-types.ts';
+
+/** The site description fields of the index, in WordPress's key order; site.yaml's `site:` gives a new database's values. */
+export interface SiteInfo {
+  name: string;
+  description: string;
+  url: string;
+  home: string;
+  gmt_offset: string;
+  timezone_string: string;
+  page_for_posts: number;
+  page_on_front: number;
+  show_on_front: string;
+}
+
+/** Index field → WordPress option name. */
+const OPTION_OF: Record<keyof SiteInfo, string> = {
+  name: 'blogname',
+  description: 'blogdescription',
+  url: 'siteurl',
+  home: 'home',
+  gmt_offset: 'gmt_offset',
+  timezone_string: 'timezone_string',
+  page_for_posts: 'page_for_posts',
+  page_on_front: 'page_on_front',
+  show_on_front: 'show_on_front',
+};
+
+const NUMERIC_FIELDS = new Set<keyof SiteInfo>(['page_for_posts', 'page_on_front']);
+
+/** Options besides the index fields that pages and permalinks read on every request. */
+const EXTRA_OPTIONS = ['permalink_structure', 'date_format', 'time_format', 'posts_per_page', 'blog_charset'];
+
+/** site.yaml's `site:` block with WordPress's defaults for what it leaves out. */
+function siteDefaults(spec: Spec): SiteInfo {
+  const d = (spec.settings.site ?? {}) as Record<string, unknown>;
+  return {
+    name: String(d.name ?? ''),
+    description: String(d.description ?? ''),
+    url: String(d.url ?? ''),
+    home: String(d.home ?? ''),
+    gmt_offset: String(d.gmt_offset ?? '0'),
+    timezone_string: String(d.timezone_string ?? ''),
+    page_for_posts: Number(d.page_for_posts ?? 0),
+    page_on_front: Number(d.page_on_front ?? 0),
+    show_on_front: String(d.show_on_front ?? 'posts'),
+  };
+}
+
+/** What a server-rendered page is about, handed to every plugin's site hooks. */
+export interface PageContext {
+  store: Store;
+  site: Site;
+  /** 'home' | 'post' | 'page' | 'embed' | '404' | an archive kind */
+  kind: string;
+  /** The post shown, when there is one. */
+  postId?: number;
+  /** The page's canonical URL. */
+  url: string;
+}
+
+/** A page of the site that was answered, as plugins that count visits see it. */
+export interface PageView {
+  store: Store;
+  site: Site;
+  /** The path asked for, without the query. */
+  path: string;
+  status: number;
+  /** The Referer header, '' when none. */
+  referrer: string;
+}
+
+/** A plugin's hooks into the rendered site: wp_head, wp_footer, the_content, and a page view. */
+export interface SiteHooks {
+  /** HTML for `<head>`. */
+  head?(ctx: PageContext): Promise<string> | string;
+  /** HTML before `</body>`. */
+  footer?(ctx: PageContext): Promise<string> | string;
+  /** the_content filter: the post's formatted HTML in, the filtered HTML out (the API's `content.rendered` goes through it too). */
+  content?(html: string, ctx: PageContext): Promise<string> | string;
+  /** Told after a page of the site is answered (never for API requests). */
+  pageView?(view: PageView): Promise<void> | void;
+}
+
+/** A plugin's hooks with its name, for failure reports. */
+export interface NamedSiteHooks {
+  plugin: string;
+  hooks: SiteHooks;
+}
+
+/** A plugin as WordPress's plugins screen and `wp/v2/plugins` show it. */
+export interface PluginStatus {
+  /** `folder/file`, e.g. `code-snippets/code-snippets`. */
+  plugin: string;
+  name: string;
+  title: string;
+  version: string;
+  description: string;
+  author: string;
+  pluginUri: string;
+  authorUri: string;
+  status: 'active' | 'inactive';
+  dependsOn: readonly string[];
+  /** Why it cannot be activated (failed to load, or its migration failed), if it cannot. */
+  error?: string;
+}
+
+/** Plugin activation as the core's REST routes and CLI reach it; the plugin registry implements it. */
+export interface PluginControl {
+  list(): PluginStatus[];
+  get(pluginOrName: string): PluginStatus | undefined;
+  /** Activates or deactivates; throws a RestError saying why when it cannot. Resolves once the routes are rebuilt. */
+  setActive(pluginOrName: string, active: boolean): Promise<PluginStatus>;
+}
+
+/**
+ * The site as the core knows it: its identity as stored in its options (cached in memory), and
+ * what its active plugins have registered (content types, roles' capabilities, site hooks).
+ * Anything that changes those options calls `refresh()`, which reloads them and tells listeners
+ * (the engine rebuilds its index buffers then, never per request).
+ */
+export class Site implements EngineHost {
+  info!: SiteInfo;
+  /** The home URL without a trailing slash. */
+  home = '';
+  /** `{home}/{prefix}/` — the API root clients discover. */
+  apiRoot = '';
+  /** The Link header every answer carries so clients find the API (rest_output_link_header). */
+  linkHeader = '';
+  /** Other options read often (permalink_structure, date formats...), by option name. */
+  options: Record<string, string> = {};
+  /** Path of the application-authorization page. */
+  readonly authPath: string;
+  readonly defaults: SiteInfo;
+  /** Registered by the core and the active plugins; replaced whole when a plugin is (de)activated. */
+  types = new ContentTypes();
+  roles = new Roles();
+  hooks: readonly NamedSiteHooks[] = [];
+  /** Set once the plugin registry has started. */
+  plugins!: PluginControl;
+  private listeners: (() => void)[] = [];
+
+  constructor(
+    readonly spec: Spec,
+    readonly store: Store,
+  ) {
+    this.authPath = String(spec.settings.auth_path ?? '/cms-admin/authorize-application');
+    this.defaults = siteDefaults(spec);
+  }
+
+  /** Writes the spec's defaults for options not stored yet (a new site); `baseUrl` stands in for an empty url/home. */
+  async install(baseUrl: string): Promise<string[]> {
+    const values: Record<string, string> = {};
+    for (const [field, option] of Object.entries(OPTION_OF) as [keyof SiteInfo, string][]) {
+      const v = this.defaults[field];
+      values[option] = (field === 'url' || field === 'home') && !v ? baseUrl : String(v);
+    }
+    const added = await this.store.options.addMissing(values);
+    await this.refresh();
+    return added;
+  }
+
+  async refresh(): Promise<void> {
+    const stored = await this.store.options.getMany([...Object.values(OPTION_OF), ...EXTRA_OPTIONS]);
+    const info = {} as Record<string, unknown>;
+    for (const [field, option] of Object.entries(OPTION_OF) as [keyof SiteInfo, string][]) {
+      const v = stored[option] ?? String(this.defaults[field]);
+      info[field] = NUMERIC_FIELDS.has(field) ? Number(v) || 0 : v;
+    }
+    this.info = info as unknown as SiteInfo;
+    this.home = this.info.home.replace(/\/+$/, '');
+    this.apiRoot = `${this.home}/${this.spec.apiPrefix}/`;
+    this.linkHeader = `<${this.apiRoot}>; rel="https://api.w.org/"`;
+    this.options = stored;
+    for (const l of this.listeners) l();
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * The root index (`GET /{prefix}/`) in WordPress's key order: the site description, the
+   * namespaces, the authentication scheme, the routes, then the site's logo and icon.
+   */
+  rootIndex(namespaces: string[], routes: Record<string, unknown>): Record<string, unknown> {
+    return {
+      ...this.info,
+      namespaces,
+      authentication: { 'application-passwords': { endpoints: { authorization: this.url(this.authPath) } } },
+      routes,
+      site_logo: 0,
+      site_icon: 0,
+      site_icon_url: '',
+      _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] },
+    };
+  }
+
+  /** rest_url(): the absolute URL of an API path. */
+  restUrl(path: string): string {
+    return this.apiRoot + path.replace(/^\/+/, '');
+  }
+
+  /** An absolute URL on the site itself. */
+  url(path: string): string {
+    return this.home + (path.startsWith('/') ? path : `/${path}`);
+  }
+}

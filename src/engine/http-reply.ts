@@ -1,0 +1,95 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CompiledRoute } from './compile.ts';
+import type { Engine } from './engine.ts';
+import type { Outcome } from './pipeline.ts';
+import { encodeJson, filterFields, parseFields } from './response.ts';
+import type { User } from './types.ts';
+
+/** The headers serve_request sends with every answer, in its order; `Link` is the host's, filled in per answer. */
+const EVERY_ANSWER = {
+  'Content-Type': 'application/json; charset=UTF-8',
+  'X-Robots-Tag': 'noindex',
+  Link: '',
+  'X-Content-Type-Options': 'nosniff',
+  'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, Link',
+  'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
+};
+
+/**
+ * Writes an Outcome as the bytes and headers WordPress sends (serve_request): CORS, the cache
+ * rules of credentialed answers, Allow, `_fields`, `_envelope`, `_pretty`, HEAD without a body.
+ */
+export class ReplyWriter {
+  /** The headers of an anonymous GET without Origin (the common request), per route; cleared when the routes or the API's address change. */
+  private readonly anonymousGetHeaders = new Map<CompiledRoute, Record<string, string>>();
+
+  constructor(private readonly engine: Engine) {
+    engine.onChange(() => this.anonymousGetHeaders.clear());
+  }
+
+  /** The headers every answer starts from: serve_request's, CORS, credentials' cache rules, Allow. */
+  private baseHeaders(method: string | undefined, route: CompiledRoute | undefined, user: User | null, reqHeaders: Record<string, string>): Record<string, string> {
+    const origin = reqHeaders.origin;
+    const common = route && !user && method === 'GET' && !origin && !reqHeaders.authorization;
+    if (common) {
+      const known = this.anonymousGetHeaders.get(route);
+      if (known) return { ...known };
+    }
+    const headers: Record<string, string> = { ...EVERY_ANSWER, Link: this.engine.site.linkHeader };
+    if (origin) {
+      headers['Access-Control-Allow-Origin'] = origin;
+      headers['Access-Control-Allow-Methods'] = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
+      headers['Access-Control-Allow-Credentials'] = 'true';
+      headers.Vary = 'Origin';
+    } else if (!user && method === 'GET') headers.Vary = 'Origin';
+    if (reqHeaders.authorization) {
+      headers['Cache-Control'] = 'no-cache, private';
+      if (user) headers.Expires = 'Wed, 11 Jan 1984 05:00:00 GMT';
+    }
+    if (route) headers.Allow = this.engine.allowHeader(route, user);
+    if (common) this.anonymousGetHeaders.set(route, { ...headers });
+    return headers;
+  }
+
+  send(res: ServerResponse, req: IncomingMessage, outcome: Outcome, query: Record<string, unknown>, user: User | null, reqHeaders: Record<string, string>): void {
+    const headers = this.baseHeaders(req.method, outcome.route, user, reqHeaders);
+    const enveloped = query._envelope !== undefined && !outcome.raw;
+    // the response's own headers, as rest_post_dispatch leaves them (an envelope carries them instead)
+    let own = outcome.headers;
+    if (enveloped) {
+      own = { ...own };
+      if (headers.Allow) {
+        own.Allow = headers.Allow;
+        delete headers.Allow;
+      }
+    } else for (const k in own) headers[k] = own[k];
+
+    let payload: string | Buffer | undefined;
+    let status = outcome.status;
+    if (outcome.raw) {
+      headers['Content-Type'] = outcome.raw.contentType;
+      payload = outcome.raw.body;
+    } else {
+      let data = outcome.data;
+      let json = outcome.json;
+      if (typeof query._fields === 'string' && status < 400) {
+        const keepLinks = json !== undefined; // the index keeps its _links whatever _fields says
+        const tree = parseFields(query._fields);
+        if (keepLinks) tree.set('_links', true);
+        data = filterFields(data, tree);
+        json = undefined;
+      }
+      if (enveloped) {
+        data = { body: data, status, headers: Object.keys(own).length ? own : [] };
+        status = 200;
+        json = undefined;
+      }
+      const pretty = query._pretty !== undefined;
+      if (status === 204 || data === null || data === undefined) payload = undefined;
+      else payload = json && !pretty ? json : encodeJson(data, pretty);
+    }
+    if (payload !== undefined) headers['Content-Length'] = String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length);
+    res.writeHead(status, headers);
+    res.end(req.method === 'HEAD' ? undefined : payload);
+  }
+}

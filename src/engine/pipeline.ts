@@ -1,0 +1,70 @@
+import type { CompiledEndpoint, CompiledRoute } from './compile.ts';
+import type { RestError } from './errors.ts';
+import { PrebuiltJson, RestResponse, type RawBody, type User } from './types.ts';
+
+/** A REST request after HTTP parsing; batch and embedded sub-requests are built the same way. */
+export interface InternalRequest {
+  method: string;
+  /** The REST path without the API prefix and without a trailing slash; `/` for the root. */
+  path: string;
+  query: Record<string, unknown>;
+  /** Form-encoded body params (or a batch item's `body`). */
+  body: Record<string, unknown>;
+  /** The decoded JSON body, when the content type was JSON. */
+  json?: unknown;
+  jsonError?: string;
+  headers: Record<string, string>;
+  ip: string;
+}
+
+/** What a request came to, errors included, before it is written as HTTP. */
+export interface Outcome {
+  status: number;
+  headers: Record<string, string>;
+  data: unknown;
+  raw?: RawBody;
+  /** Ready-made JSON bytes for `data` (the prebuilt indexes). */
+  json?: Buffer;
+  /** The route the request matched, for the Allow header. */
+  route?: CompiledRoute;
+}
+
+export interface Matched {
+  route: CompiledRoute;
+  endpoint: CompiledEndpoint;
+  urlParams: Record<string, string>;
+}
+
+/** A request that matched and validated, ready for its permission check and handler. */
+export interface Prepared extends Matched {
+  params: Record<string, unknown>;
+  req: InternalRequest;
+}
+
+/** The steps of the request pipeline, as batch/v1 runs them on its sub-requests. */
+export interface Pipeline<S> {
+  match(req: InternalRequest): Matched | Outcome;
+  prepare(req: InternalRequest, matched?: Matched | Outcome): Prepared | Outcome;
+  execute(p: Prepared, user: User | null, store: S): Outcome | Promise<Outcome>;
+  allowHeader(route: CompiledRoute, user: User | null): string;
+}
+
+export const isPrepared = (s: Prepared | Outcome): s is Prepared => 'params' in s;
+
+export function normaliseRestPath(path: string): string {
+  // the common case, a clean path, needs no rewriting
+  if (path.length > 1 && path.charCodeAt(0) === 47 && path.charCodeAt(1) !== 47 && path.charCodeAt(path.length - 1) !== 47) return path;
+  const p = `/${path.replace(/^\/+/, '')}`.replace(/\/+$/, '');
+  return p === '' ? '/' : p;
+}
+
+export function errorOutcome(e: RestError, route?: CompiledRoute): Outcome {
+  return { status: e.status, headers: { ...e.headers }, data: e.toBody(), route };
+}
+
+/** A handler's result as an outcome: a RestResponse keeps its status and headers, prebuilt JSON its bytes, anything else is 200. */
+export function answered(result: unknown, route: CompiledRoute): Outcome {
+  if (result instanceof RestResponse) return { status: result.status, headers: result.headers, data: result.data, raw: result.raw, route };
+  if (result instanceof PrebuiltJson) return { status: 200, headers: {}, data: result.data, json: result.json, route };
+  return { status: 200, headers: {}, data: result, route };
+}

@@ -1,0 +1,143 @@
+import { compileArgs } from '../../../engine/args.ts';
+import { RestError } from '../../../engine/errors.ts';
+import { RestResponse } from '../../../engine/types.ts';
+import type { Ctx } from '../../../core/context.ts';
+import { codeSnippets } from '../plugin.ts';
+import { exportBundle, exportCode as exportSnippetCode, suggestedFilename } from '../export.ts';
+import { normaliseCode, typeOfScope } from '../scopes.ts';
+import { snippetShape } from '../shape.ts';
+import { forgetActiveSnippets } from '../site.ts';
+import { validateCode } from '../validate.ts';
+import type { Snippet, SnippetFields } from '../repo.ts';
+
+// Params these routes read without declaring them, so the index shows the routes as the interface
+// gives them; checked with the engine's own WordPress semantics and messages.
+const pagingArgs = compileArgs({
+  page: { type: 'integer', default: 1, minimum: 1 },
+  per_page: { type: 'integer', default: 10, minimum: 1, maximum: 100 },
+});
+const aliasArgs = compileArgs({ description: { type: 'string' } });
+
+const notFound = (code: string) => () => new RestError(code, 'The snippet could not be found.', 404);
+// the plugin's own code and words for updating an id that is not there (with 404, not its 400)
+const cannotUpdate = () => new RestError('rest_cannot_update', 'Cannot update a snippet without a valid ID.', 404);
+
+const snippets = (ctx: Ctx) => ctx.store.plugin(codeSnippets);
+
+/** 'YYYY-MM-DDTHH:MM:SSZ', UTC. */
+const now = () => `${new Date().toISOString().slice(0, 19)}Z`;
+
+/** The snippet the URL names; ids start at 1, so id 0 is not found either. */
+async function snippetOf(ctx: Ctx, missing: () => RestError): Promise<Snippet> {
+  const id = Number(ctx.request.urlParams.id);
+  const snippet = id > 0 ? await snippets(ctx).get(id) : undefined;
+  if (!snippet) throw missing();
+  return snippet;
+}
+
+const present = (ctx: Ctx, snippet: Snippet) => snippetShape(ctx.site.spec).present(snippet);
+
+/**
+ * The fields after applying the request's input to `base` the way save_snippet does: PHP open and
+ * close tags stripped, tags trimmed, the code validated (an active snippet whose code fails is
+ * saved inactive, with `code_error` telling why), `modified` set now.
+ */
+function edited(base: Omit<SnippetFields, 'modified'>, args: Record<string, any>): SnippetFields {
+  const alias = { description: args.description };
+  if (alias.description != null) aliasArgs.apply(alias);
+  const next: SnippetFields = { ...base, modified: now() };
+  if (args.name != null) next.name = args.name;
+  if (args.desc != null || alias.description != null) next.desc = args.desc ?? alias.description;
+  if (args.code != null) next.code = args.code;
+  if (args.tags != null) next.tags = (args.tags as unknown[]).map((t) => String(t).trim()).filter(Boolean);
+  if (args.scope != null) next.scope = args.scope;
+  if (args.active != null) next.active = args.active;
+  if (args.priority != null) next.priority = args.priority;
+  if (args.network != null) next.network = args.network;
+  if (args.shared_network != null) next.shared_network = args.shared_network;
+  // sharing only means something for a network snippet
+  if (!next.network) next.shared_network = false;
+  next.code = normaliseCode(next.code, next.scope);
+  next.code_error = validateCode(next.code, next.scope);
+  if (next.code_error) next.active = false;
+  return next;
+}
+
+/** Every write goes through here so the rendered site sees it. */
+function changed<T>(ctx: Ctx, result: T): T {
+  forgetActiveSnippets(ctx.site);
+  return result;
+}
+
+export async function list(ctx: Ctx) {
+  const paging: Record<string, unknown> = { page: ctx.args.page, per_page: ctx.args.per_page };
+  for (const [name, value] of pagingArgs.defaults) paging[name] ??= value;
+  pagingArgs.apply(paging);
+  const perPage = paging.per_page as number;
+  const { items, total } = await snippets(ctx).page(((paging.page as number) - 1) * perPage, perPage);
+  return new RestResponse(
+    items.map((s) => present(ctx, s)),
+    200,
+    { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(Math.ceil(total / perPage)) },
+  );
+}
+
+export async function create(ctx: Ctx) {
+  const saved = await snippets(ctx).create(edited(snippetShape(ctx.site.spec).defaults(), ctx.args));
+  return changed(ctx, present(ctx, saved));
+}
+
+export async function get(ctx: Ctx) {
+  return present(ctx, await snippetOf(ctx, notFound('rest_cannot_get')));
+}
+
+export async function update(ctx: Ctx) {
+  const existing = await snippetOf(ctx, cannotUpdate);
+  const saved = await snippets(ctx).update(existing.id, edited(existing, ctx.args));
+  if (!saved) throw cannotUpdate();
+  return changed(ctx, present(ctx, saved));
+}
+
+export async function remove(ctx: Ctx) {
+  const existing = await snippetOf(ctx, notFound('rest_cannot_delete'));
+  if (!(await snippets(ctx).delete(existing.id))) throw notFound('rest_cannot_delete')();
+  return changed(ctx, { deleted: true, previous: present(ctx, existing) });
+}
+
+export function schema(ctx: Ctx) {
+  return snippetShape(ctx.site.spec).schema;
+}
+
+async function setActive(ctx: Ctx, snippet: Snippet, active: boolean) {
+  const saved = await snippets(ctx).update(snippet.id, { ...snippet, active, modified: now() });
+  if (!saved) throw notFound('rest_cannot_activate')();
+  return changed(ctx, present(ctx, saved));
+}
+
+export async function activate(ctx: Ctx) {
+  const snippet = await snippetOf(ctx, notFound('rest_cannot_activate'));
+  const error = validateCode(snippet.code, snippet.scope);
+  if (error) {
+    throw new RestError('rest_cannot_activate', `Could not activate snippet: code did not pass validation: ${error[0]} (line ${error[1]}).`, 400, { code_error: error });
+  }
+  return setActive(ctx, snippet, true);
+}
+
+export async function deactivate(ctx: Ctx) {
+  return setActive(ctx, await snippetOf(ctx, notFound('rest_cannot_activate')), false);
+}
+
+export async function exportJson(ctx: Ctx) {
+  const snippet = await snippetOf(ctx, notFound('rest_cannot_get'));
+  return new RestResponse(exportBundle(snippet, snippetShape(ctx.site.spec), new Date()), 200, {
+    'X-Suggested-Filename': suggestedFilename(snippet, 'json'),
+  });
+}
+
+export async function exportCode(ctx: Ctx) {
+  const snippet = await snippetOf(ctx, notFound('rest_cannot_get'));
+  const type = typeOfScope(snippet.scope);
+  // HTML snippets export as PHP, inside the same file layout as PHP snippets
+  const extension = type === 'css' || type === 'js' ? type : 'php';
+  return new RestResponse(exportSnippetCode(snippet), 200, { 'X-Suggested-Filename': suggestedFilename(snippet, extension) });
+}

@@ -1,0 +1,87 @@
+import type { PageContext, Site, SiteHooks } from '../../core/site.ts';
+import { wpautop } from '../../site/format.ts';
+import type { Store } from '../../store/index.ts';
+import type { Snippet, SnippetsRepo } from './repo.ts';
+
+/** The active snippets a page can use, grouped by scope, each group in execution order. */
+interface ActiveSnippets {
+  byScope: Map<string, Snippet[]>;
+  byId: Map<number, Snippet>;
+}
+
+/**
+ * Active snippets per site, loaded on the first page view after a change: pages cost no query
+ * beyond that one. Every snippet write calls forgetActiveSnippets().
+ */
+const activeCache = new WeakMap<Site, Promise<ActiveSnippets>>();
+
+export function forgetActiveSnippets(site: Site): void {
+  activeCache.delete(site);
+}
+
+function activeSnippets(site: Site, repo: SnippetsRepo): Promise<ActiveSnippets> {
+  let active = activeCache.get(site);
+  if (!active) {
+    active = repo.active().then((list) => {
+      const byScope = new Map<string, Snippet[]>();
+      for (const s of list) byScope.set(s.scope, [...(byScope.get(s.scope) ?? []), s]);
+      return { byScope, byId: new Map(list.map((s) => [s.id, s])) };
+    });
+    // a failed load is not kept: the next page view tries again
+    active.catch(() => activeCache.get(site) === active && activeCache.delete(site));
+    activeCache.set(site, active);
+  }
+  return active;
+}
+
+const codeOf = (active: ActiveSnippets, scope: string) => (active.byScope.get(scope) ?? []).map((s) => s.code);
+
+/** One element holding every active snippet of a scope, the way the plugin bundles them; nothing when there are none. */
+function bundled(active: ActiveSnippets, scope: string, tag: 'style' | 'script'): string {
+  const code = codeOf(active, scope);
+  return code.length ? `<${tag} id="code-snippets-${scope}">\n${code.join('\n')}\n</${tag}>\n` : '';
+}
+
+const raw = (active: ActiveSnippets, scope: string) => codeOf(active, scope).map((c) => `${c}\n`).join('');
+
+// `[code_snippet id=1 name="..."]`; `[[code_snippet ...]]` is the escaped, literal form
+const SHORTCODE = /\[(\[?)code_snippet(?![\w-])([^\]]*?)\/?\](\]?)/g;
+const ATTRIBUTE = /([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"']+))/g;
+const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
+
+function shortcodeAttributes(text: string): Record<string, string> {
+  const attrs: Record<string, string> = {};
+  for (const m of text.matchAll(ATTRIBUTE)) attrs[m[1].toLowerCase()] = m[2] ?? m[3] ?? m[4];
+  return attrs;
+}
+
+/** What `[code_snippet id=N]` renders: an active `content` snippet's HTML (wpautop'd with format=true), else nothing. */
+function renderShortcode(active: ActiveSnippets, attrText: string): string {
+  const attrs = shortcodeAttributes(attrText);
+  const snippet = active.byId.get(Number(attrs.id));
+  if (!snippet || snippet.scope !== 'content') return '';
+  return TRUE_WORDS.has((attrs.format ?? '').toLowerCase()) ? wpautop(snippet.code) : snippet.code;
+}
+
+/**
+ * Code Snippets on the rendered site: front-end CSS and head scripts and HTML in the head, footer
+ * HTML and scripts before `</body>`, content snippets where a post holds their shortcode. PHP and
+ * admin scopes are never run by this server.
+ */
+export const snippetsSiteHooks = (repoOf: (store: Store) => SnippetsRepo): SiteHooks => ({
+  async head(ctx: PageContext) {
+    const active = await activeSnippets(ctx.site, repoOf(ctx.store));
+    return bundled(active, 'site-css', 'style') + raw(active, 'head-content') + bundled(active, 'site-head-js', 'script');
+  },
+  async footer(ctx: PageContext) {
+    const active = await activeSnippets(ctx.site, repoOf(ctx.store));
+    return raw(active, 'footer-content') + bundled(active, 'site-footer-js', 'script');
+  },
+  async content(html: string, ctx: PageContext) {
+    if (!html.includes('[code_snippet')) return html;
+    const active = await activeSnippets(ctx.site, repoOf(ctx.store));
+    return html.replace(SHORTCODE, (whole, before: string, attrText: string, after: string) =>
+      before && after ? whole.slice(1, -1) : before + renderShortcode(active, attrText) + after,
+    );
+  },
+});

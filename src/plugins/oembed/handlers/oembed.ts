@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { RestError } from '../../../engine/errors.ts';
+import { RestResponse } from '../../../engine/types.ts';
+import type { Ctx } from '../../../core/context.ts';
+import { oembed } from '../plugin.ts';
+import { config } from '../../../config.ts';
+import {
+  OutboundError,
+  OutboundForbiddenAddressError,
+  OutboundStatusError,
+  OutboundTimeoutError,
+  OutboundTooLargeError,
+  OutboundUrlError,
+} from '../../../net/errors.ts';
+import { absint, localEmbedData, postForUrl } from '../local.ts';
+import { fetchRemoteEmbed } from '../remote.ts';
+import { toOEmbedXml } from '../xml.ts';
+
+const XML_CONTENT_TYPE = 'text/xml; charset=UTF-8';
+
+const notFound = () => new RestError('oembed_invalid_url', 'Not Found', 404);
+
+/** wp_oembed_ensure_format: anything but xml is json. */
+const formatOf = (v: unknown) => (v === 'xml' ? 'xml' : 'json');
+
+/** The XML answer of `format=xml` (_oembed_rest_pre_serve_request), errors included. */
+function asXml(data: Record<string, unknown>, status = 200): RestResponse {
+  return new RestResponse(data, status, {}, { body: toOEmbedXml(data), contentType: XML_CONTENT_TYPE });
+}
+
+/** GET oembed/1.0/embed: WordPress's oEmbed data for a published post or page of this site. */
+export async function embed(ctx: Ctx): Promise<unknown> {
+  const xml = formatOf(ctx.args.format) === 'xml';
+  try {
+    const post = await postForUrl(ctx.store, ctx.site, String(ctx.args.url));
+    if (!post) throw notFound();
+    const data = await localEmbedData(ctx.store, ctx.site, post, ctx.args.maxwidth);
+    return xml ? asXml(data) : data;
+  } catch (e) {
+    if (xml && e instanceof RestError) return asXml(e.toBody() as unknown as Record<string, unknown>, e.status);
+    throw e;
+  }
+}
+
+/**
+ * GET oembed/1.0/proxy: oEmbed data for any URL, for editors. This site's own URLs are answered
+ * directly (uncached, as WordPress does); others through the provider list or discovery, with
+ * successful answers cached for CMS_SPEC_OEMBED_CACHE_TTL seconds.
+ */
+export async function proxy(ctx: Ctx): Promise<unknown> {
+  const url = String(ctx.args.url);
+  const maxwidth = absint(ctx.args.maxwidth);
+  const maxheight = absint(ctx.args.maxheight);
+  const discover = ctx.args.discover !== false;
+  const key = cacheKey({ url, format: ctx.args.format, maxwidth, maxheight, discover });
+  const cached = await ctx.store.plugin(oembed).get(key);
+  if (cached !== undefined) return cached;
+
+  const local = await postForUrl(ctx.store, ctx.site, url);
+  if (local) return localEmbedData(ctx.store, ctx.site, local, maxwidth);
+  if (isOwnSite(ctx, url)) throw notFound();
+
+  let data;
+  try {
+    data = await fetchRemoteEmbed({ url, maxwidth, maxheight, discover });
+  } catch (e) {
+    throw outboundFailure(e);
+  }
+  if (!data) throw notFound();
+  await ctx.store.plugin(oembed).set(key, data, config().oembed.cacheTtlSeconds);
+  return data;
+}
+
+/** WordPress keys its transient on md5(serialize(params)); any stable digest of the normalised args does. */
+function cacheKey(args: Record<string, unknown>): string {
+  return createHash('sha256').update(JSON.stringify(args)).digest('hex');
+}
+
+function isOwnSite(ctx: Ctx, url: string): boolean {
+  try {
+    return new URL(url).host.toLowerCase() === new URL(ctx.site.home).host.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+/** The REST error an outbound failure becomes; anything else is left to the engine (a logged 500). */
+function outboundFailure(e: unknown): unknown {
+  if (!(e instanceof OutboundError)) return e;
+  if (e instanceof OutboundUrlError) return notFound();
+  if (e instanceof OutboundForbiddenAddressError)
+    return new RestError('oembed_forbidden_address', `The URL or its oEmbed provider points to a non-public address (${e.address}), which this site does not fetch.`, 400);
+  if (e instanceof OutboundTimeoutError) return new RestError('oembed_timeout', `The oEmbed provider at ${e.host} did not answer within ${e.timeoutMs} ms.`, 504);
+  if (e instanceof OutboundTooLargeError) return new RestError('oembed_response_too_large', `The answer from ${e.host} is larger than ${e.maxBytes} bytes.`, 502);
+  if (e instanceof OutboundStatusError) return new RestError('oembed_provider_error', `The oEmbed provider at ${e.host} answered with HTTP status ${e.status}.`, 502);
+  return new RestError('oembed_provider_unreachable', e.message, 502);
+}

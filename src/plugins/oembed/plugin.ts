@@ -1,0 +1,27 @@
+import type { Kysely } from 'kysely';
+import { definePlugin } from '../../core/plugin.ts';
+import { oembedDiscoveryLinks } from './discovery-links.ts';
+import { migrations } from './migrations.ts';
+import { providerHosts } from './providers.ts';
+import { OEmbedCacheRepo, type OEmbedCacheTables } from './repo.ts';
+
+/**
+ * oEmbed (WordPress core's WP_REST_oEmbed_Controller, served at oembed/1.0): embed data for this
+ * site's posts and pages, a proxy to the providers' endpoints with a cache, and the discovery
+ * links in the head of every post and page.
+ */
+export const oembed = definePlugin({
+  name: 'oembed',
+  title: 'oEmbed',
+  version: '1.0.0',
+  description: 'Embeds this site’s posts elsewhere, and other sites’ media here, through oEmbed.',
+  author: 'cms-spec',
+  namespaces: ['oembed/1.0'],
+  migrations,
+  repo: (db) => new OEmbedCacheRepo(db as Kysely<OEmbedCacheTables>),
+  site: oembedDiscoveryLinks,
+  // the guard's own limits are kept for the discovery page read; CMS_SPEC_OEMBED_MAX_BYTES caps provider answers
+  outbound: { hosts: () => providerHosts() },
+});
+
+export default oembed;

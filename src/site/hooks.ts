@@ -1,0 +1,56 @@
+import type { Logger } from '../engine/types.ts';
+import type { NamedSiteHooks, PageContext, PageView } from '../core/site.ts';
+import { excerptText, renderContent, wpautop } from './format.ts';
+
+// A plugin hook that throws is logged and skipped, so one broken plugin does not take the page down.
+function reportFailure(log: Logger, ext: NamedSiteHooks, hook: string, e: unknown): void {
+  log.error(`site hook ${hook} of plugin ${ext.plugin} failed: ${e instanceof Error ? e.message : String(e)}`);
+}
+
+/** the_content: core formatting, then every active plugin's content filter in order. */
+export async function theContent(raw: string, ctx: PageContext, log: Logger): Promise<string> {
+  let html = renderContent(raw);
+  for (const ext of ctx.site.hooks) {
+    if (!ext.hooks.content) continue;
+    try {
+      html = await ext.hooks.content(html, ctx);
+    } catch (e) {
+      reportFailure(log, ext, 'content', e);
+    }
+  }
+  return html;
+}
+
+/** wp_head / wp_footer: every active plugin's output in order, a line each. */
+export async function hookOutput(hook: 'head' | 'footer', ctx: PageContext, log: Logger): Promise<string> {
+  let out = '';
+  for (const ext of ctx.site.hooks) {
+    const fn = ext.hooks[hook];
+    if (!fn) continue;
+    try {
+      const html = await fn.call(ext.hooks, ctx);
+      if (html) out += html.endsWith('\n') ? html : `${html}\n`;
+    } catch (e) {
+      reportFailure(log, ext, hook, e);
+    }
+  }
+  return out;
+}
+
+/** Tells every active plugin a page of the site was answered (their analytics); a failure is logged, never the visitor's problem. */
+export async function pageViewed(view: PageView, log: Logger): Promise<void> {
+  for (const ext of view.site.hooks) {
+    if (!ext.hooks.pageView) continue;
+    try {
+      await ext.hooks.pageView(view);
+    } catch (e) {
+      reportFailure(log, ext, 'pageView', e);
+    }
+  }
+}
+
+/** the_excerpt: the post's own excerpt or 55 words of its rendered content, as a paragraph. */
+export function renderedExcerpt(excerpt: string, renderedContentHtml: string): string {
+  const text = excerptText(excerpt, renderedContentHtml);
+  return text ? wpautop(text) : '';
+}

@@ -1,0 +1,42 @@
+import type { Kysely, Migration } from 'kysely';
+import type { DB } from './schema.ts';
+
+/** A plugin's migration that failed, with the tables it made outside its prefix if that was the fault. */
+export class PluginMigrationError extends Error {
+  constructor(
+    readonly plugin: string,
+    readonly migration: string,
+    message: string,
+  ) {
+    super(`migration ${migration} of plugin ${plugin} failed: ${message}`);
+  }
+}
+
+const isOwnTable = (table: string, prefix: string) => table === prefix || table.startsWith(`${prefix}_`);
+
+/**
+ * Runs a plugin's migrations that have not run yet, in name order, each in one transaction with
+ * its record, so a migration runs once however often the plugin is activated and a failed one
+ * leaves nothing behind. A migration may only create tables named with the plugin's prefix.
+ * Returns the names it ran.
+ */
+export async function migratePlugin(db: Kysely<DB>, plugin: string, prefix: string, migrations: Readonly<Record<string, Migration>>): Promise<string[]> {
+  const done = new Set((await db.selectFrom('plugin_migrations').select('name').where('plugin', '=', plugin).execute()).map((r) => r.name));
+  const ran: string[] = [];
+  for (const name of Object.keys(migrations).sort()) {
+    if (done.has(name)) continue;
+    const before = new Set((await db.introspection.getTables()).map((t) => t.name));
+    try {
+      await db.transaction().execute(async (trx) => {
+        await migrations[name].up(trx);
+        const foreign = (await trx.introspection.getTables()).map((t) => t.name).filter((t) => !before.has(t) && !isOwnTable(t, prefix));
+        if (foreign.length) throw new Error(`it created ${foreign.join(', ')}, but a plugin's tables must be named ${prefix} or ${prefix}_*`);
+        await trx.insertInto('plugin_migrations').values({ plugin, name, executed_at: new Date().toISOString() }).execute();
+      });
+    } catch (e) {
+      throw new PluginMigrationError(plugin, name, e instanceof Error ? e.message : String(e));
+    }
+    ran.push(name);
+  }
+  return ran;
+}
