@@ -1,13 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { loadSpec, type Spec, type Variant } from './engine/spec.ts';
-import { Engine } from './engine/engine.ts';
+import type { Spec, Variant } from './engine/spec.ts';
+import type { Engine } from './engine/engine.ts';
 import type { Logger } from './engine/types.ts';
 import { createHttpServer } from './engine/server.ts';
-import { Site } from './core/site.ts';
-import { PluginRegistry } from './core/plugins.ts';
+import type { Site } from './core/site.ts';
+import type { PluginRegistry } from './core/plugins.ts';
 import { installContent, type InstallResult } from './core/install.ts';
-import { Store } from './store/index.ts';
+import { openSite } from './core/open.ts';
+import type { Store } from './store/index.ts';
 import { createAuthenticator } from './auth/index.ts';
 import { createPageHandler } from './site/pages.ts';
 
@@ -37,18 +38,12 @@ export interface RunningApp {
 }
 
 /**
- * Loads the spec, opens the store, starts the plugins (which compiles the routes the site
- * serves), listens, installs a new site's options with the real address, and only then reports
- * ready. Spec or core handler problems throw SpecError before anything listens; a broken plugin
- * is reported and left inactive.
+ * Opens the site (spec, store, plugins, routes), listens, installs a new site's options with the
+ * real address, and only then reports ready. Spec or core handler problems throw SpecError before
+ * anything listens; a broken plugin is reported and left inactive.
  */
 export async function startApp(o: AppOptions): Promise<RunningApp> {
-  const spec = loadSpec(o.specDir);
-  const store = await Store.open(o.dbPath);
-  const site = new Site(spec, store);
-  await site.refresh();
-  const engine = new Engine({ spec, variant: o.variant, host: site, store, log: o.log });
-  const plugins = await PluginRegistry.start({ engine, store, site, log: o.log });
+  const { spec, store, site, engine, plugins } = await openSite(o);
   const auth = createAuthenticator(store, site);
   const server = createHttpServer({ engine, auth, bodyLimit: o.bodyLimit, pages: createPageHandler(engine) });
   await new Promise<void>((resolve, reject) => {

@@ -1,18 +1,14 @@
 /** Synthetic specs for the start-up and router-scale scenarios, written to a folder of their own. */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { namespaceYamlCopy, siteYamlCopy } from '../spec-copy.ts';
 import { ROOT } from './lib.ts';
 
 const NAMESPACE_LINE = /^namespace:\s*(\S+)\s*$/m;
-const HANDLERS_LINE = /^handlers:.*$/m;
-const PLUGINS_LINE = /^plugins:\s*(\S+)\s*$/m;
-const NAMESPACE_HANDLERS_LINE = /^handlers:\s*(\S+)\s*$/m;
 
-/** A copy of site.yaml whose folders are absolute, so it works from anywhere. */
-function writeSite(dir: string, siteYaml: string, handlersDir: string, fromDir: string): void {
+function writeSite(dir: string, fromDir: string, handlers?: string): void {
   mkdirSync(join(dir, 'namespaces'), { recursive: true });
-  const site = siteYaml.replace(HANDLERS_LINE, `handlers: ${JSON.stringify(handlersDir)}`).replace(PLUGINS_LINE, (_, rel: string) => `plugins: ${JSON.stringify(resolve(fromDir, rel))}`);
-  writeFileSync(join(dir, 'site.yaml'), site);
+  writeFileSync(join(dir, 'site.yaml'), siteYamlCopy(fromDir, { handlers }));
 }
 
 /**
@@ -21,10 +17,9 @@ function writeSite(dir: string, siteYaml: string, handlersDir: string, fromDir: 
  */
 export function scaledSpec(copies: number, dir: string): string {
   const specDir = join(ROOT, 'spec');
-  writeSite(dir, readFileSync(join(specDir, 'site.yaml'), 'utf8'), join(ROOT, 'src/handlers'), specDir);
+  writeSite(dir, specDir);
   for (const file of readdirSync(join(specDir, 'namespaces')).filter((f) => f.endsWith('.yaml'))) {
-    // a namespace's handler folder is relative to its file: the copies name it absolutely
-    const text = readFileSync(join(specDir, 'namespaces', file), 'utf8').replace(NAMESPACE_HANDLERS_LINE, (_, rel: string) => `handlers: ${JSON.stringify(resolve(specDir, 'namespaces', rel))}`);
+    const text = namespaceYamlCopy(join(specDir, 'namespaces', file));
     for (let c = 1; c <= copies; c++) {
       const renamed = c === 1 ? text : text.replace(NAMESPACE_LINE, (_, ns: string) => `namespace: ${ns.replace(/^[^/]+/, (first) => `${first}${c}`)}`);
       writeFileSync(join(dir, 'namespaces', `${c}-${file}`), renamed);
@@ -41,7 +36,7 @@ const ROUTES_PER_FILE = 100;
  */
 export function routerSpec(count: number, dir: string): { dir: string; lastPath: string } {
   const benchSpec = join(ROOT, 'scripts/bench/spec');
-  writeSite(dir, readFileSync(join(benchSpec, 'site.yaml'), 'utf8'), join(benchSpec, 'handlers'), benchSpec);
+  writeSite(dir, benchSpec, join(benchSpec, 'handlers'));
   let lastPath = '';
   for (let first = 0, file = 0; first < count; first += ROUTES_PER_FILE, file++) {
     const ns = `scale${String(file).padStart(5, '0')}/v1`;

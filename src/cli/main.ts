@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 
 // Each command loads its own module when it runs, so `lint` and `routes` never load the server.
+import { registerPluginCommands, registerPluginProvidedCommands } from './plugins.ts';
 import { registerSeedCommand } from './seed.ts';
 import { registerUserCommands } from './users.ts';
 
@@ -37,5 +38,20 @@ program
 
 registerSeedCommand(program);
 registerUserCommands(program);
+registerPluginCommands(program);
+
+// The plugins' own commands are read only when the command line names none of the core's (or asks for help).
+const asked = process.argv[2];
+if (asked === undefined || !program.commands.some((c) => c.name() === asked || c.aliases().includes(asked))) {
+  await registerPluginProvidedCommands(program, valueOf('--spec') ?? process.env.CMS_SPEC_SPEC ?? 'spec');
+}
 
 await program.parseAsync(process.argv);
+
+/** An option's value from the command line before commander has parsed it (`--spec dir` or `--spec=dir`). */
+function valueOf(flag: string): string | undefined {
+  const args = process.argv.slice(2);
+  const i = args.indexOf(flag);
+  if (i >= 0) return args[i + 1];
+  return args.find((a) => a.startsWith(`${flag}=`))?.slice(flag.length + 1);
+}

@@ -5,14 +5,22 @@ import type { Store } from '../store/index.ts';
 import type { PostTypeInfo, TaxonomyInfo } from './content-types.ts';
 import type { Site, SiteHooks } from './site.ts';
 
-/** What a plugin's CLI commands run against: the installed site's store, opened for the command. */
+/** What a plugin's CLI command runs against: the installed site, opened for the command with its plugins started. */
 export interface CliSite {
   store: Store;
   site: Site;
 }
 
-/** Opens the site a command names (`--db`), runs `fn`, closes it; turns expected failures into one line and exit code 1. */
-export type WithSite = <A extends unknown[]>(fn: (s: CliSite, ...args: A) => Promise<void>) => (...args: A) => Promise<void>;
+/** How a plugin adds commands to `cms-spec` (src/cli/site-command.ts provides it). */
+export interface PluginCli {
+  /** A `cms-spec <name>` command with the options every site command has (`--db`, `--spec`, `--variant`). */
+  command(nameAndArgs: string, description: string): Command;
+  /**
+   * An action that opens the site first: `fn` gets it, then what commander passes (arguments,
+   * options). A RestError or a CliError it throws prints one line and exits 1.
+   */
+  withSite<A extends unknown[]>(fn: (site: CliSite, ...args: A) => Promise<void>): (...args: A) => Promise<void>;
+}
 
 /**
  * One plugin, as `src/plugins/<name>/plugin.ts` default-exports it through `definePlugin`. This
@@ -44,8 +52,8 @@ export interface PluginDefinition<R = unknown> {
   repo?(db: Kysely<any>): R;
   /** Its hooks into the rendered site, called while it is active. */
   site?: SiteHooks;
-  /** Adds its commands to `cms-spec` (`cms-spec seo index`...); they run with the installed site open. */
-  cli?(program: Command, withSite: WithSite): void;
+  /** Adds its commands to `cms-spec` (`cms-spec seo index`...); they run with the installed site open, and only while the plugin is active. */
+  cli?(cli: PluginCli): void;
   /** Options it owns, with the defaults written when it is first activated (add_option: existing values are kept). */
   settings?: Readonly<Record<string, string>>;
   /** Capabilities it grants to roles (role → capabilities), while active. */

@@ -6,6 +6,8 @@
 interface ParamEdge<T> {
   name: string;
   test: RegExp;
+  /** The pattern admits `/`, so the variable may take several segments (WordPress's plugin ids, `folder/file`). */
+  spans: boolean;
   node: Node<T>;
 }
 
@@ -35,7 +37,7 @@ export class Router<T> {
         const source = patterns[name] ?? '[^/]+';
         let edge = node.params.find((p) => p.name === name && p.test.source === `^(?:${source})$`);
         if (!edge) {
-          edge = { name, test: new RegExp(`^(?:${source})$`, 'i'), node: newNode() };
+          edge = { name, test: new RegExp(`^(?:${source})$`, 'i'), spans: source.includes('/'), node: newNode() };
           node.params.push(edge);
         }
         node = edge.node;
@@ -66,11 +68,15 @@ export class Router<T> {
       if (v !== undefined) return v;
     }
     for (const edge of node.params) {
-      if (!edge.test.test(seg)) continue;
-      const v = this.walk(edge.node, segs, i + 1, params);
-      if (v !== undefined) {
-        params[edge.name] = seg;
-        return v;
+      // a spanning variable tries its longest match first, as a regex over the whole path would
+      for (let end = edge.spans ? segs.length : i + 1; end > i; end--) {
+        const value = end === i + 1 ? seg : segs.slice(i, end).join('/');
+        if (!edge.test.test(value)) continue;
+        const v = this.walk(edge.node, segs, end, params);
+        if (v !== undefined) {
+          params[edge.name] = value;
+          return v;
+        }
       }
     }
     return undefined;

@@ -1,7 +1,7 @@
 import { after, before, describe, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { basicAuth, startTestServer, type TestServer } from '../helpers/server.ts';
-import { adminAuth, userAuth, type TestUser } from '../helpers/auth.ts';
+import { basicAuth, startTestServer, useServer, type TestServer } from '../helpers/server.ts';
+import { userAuth, type TestUser } from '../helpers/auth.ts';
 
 const collection = (user: number | 'me') => `cms/v2/users/${user}/application-passwords`;
 
@@ -11,15 +11,11 @@ async function create(server: TestServer, auth: string, body: Record<string, unk
 }
 
 describe('application passwords over the REST routes', () => {
-  let server: TestServer;
-  let admin: string;
+  const server = useServer();
   let author: TestUser;
   before(async () => {
-    server = await startTestServer();
-    admin = await adminAuth(server);
     author = await userAuth(server, 'author');
   });
-  after(() => server.close());
 
   test('create answers 201 with Location and the password once, chunked; list and read never show it', async () => {
     const made = await create(server, author.auth, { name: 'Phone app', app_id: '0b1c9d10-3b59-4a8a-9a57-6c0e0f0b5e2a' });
@@ -100,7 +96,7 @@ describe('application passwords over the REST routes', () => {
   test('delete all answers with the count and revokes every password of that user only', async () => {
     const victim = await userAuth(server, 'contributor');
     await create(server, victim.auth, { name: 'one' });
-    const r = await server.call(collection(victim.userId), { method: 'DELETE', auth: admin });
+    const r = await server.call(collection(victim.userId), { method: 'DELETE', auth: server.admin });
     assert.deepEqual(await r.json(), { deleted: true, count: 2 });
     assert.equal((await server.call(collection('me'), { auth: victim.auth })).status, 401);
     assert.equal((await server.call(collection('me'), { auth: author.auth })).status, 200);
@@ -115,7 +111,7 @@ describe('application passwords over the REST routes', () => {
     assert.equal(made.status, 403);
     assert.equal(made.body.code, 'rest_cannot_create_application_passwords');
 
-    const byAdmin = await create(server, admin, { name: 'made by admin' }, author.userId);
+    const byAdmin = await create(server, server.admin, { name: 'made by admin' }, author.userId);
     assert.equal(byAdmin.status, 201);
     assert.equal((await server.call(`${collection('me')}/introspect`, { auth: basicAuth(author.login, byAdmin.body.password) })).status, 200);
 
@@ -125,13 +121,13 @@ describe('application passwords over the REST routes', () => {
     const anonMe = await server.call(collection('me'));
     assert.equal(anonMe.status, 401);
     assert.deepEqual(await anonMe.json(), { code: 'rest_not_logged_in', message: 'You are not currently logged in.', data: { status: 401 } });
-    const nobody = await server.call(collection(999999), { auth: admin });
+    const nobody = await server.call(collection(999999), { auth: server.admin });
     assert.equal(nobody.status, 404);
     assert.equal(((await nobody.json()) as Record<string, unknown>).code, 'rest_user_invalid_id');
   });
 
   test('introspect: only for yourself, and 404 when the request did not use an application password', async () => {
-    const other = await server.call(`${collection(author.userId)}/introspect`, { auth: admin });
+    const other = await server.call(`${collection(author.userId)}/introspect`, { auth: server.admin });
     assert.equal(other.status, 403);
     assert.equal(((await other.json()) as Record<string, unknown>).code, 'rest_cannot_introspect_app_password_for_non_authenticated_user');
     const anon = await server.call(`${collection('me')}/introspect`);
@@ -140,15 +136,13 @@ describe('application passwords over the REST routes', () => {
 });
 
 describe('HTTP Basic with application passwords', () => {
-  let server: TestServer;
+  const server = useServer();
   let editor: TestUser;
   let password: string;
   before(async () => {
-    server = await startTestServer();
     editor = await userAuth(server, 'editor');
     password = (await create(server, editor.auth, { name: 'formats' })).body.password as string;
   });
-  after(() => server.close());
 
   const whoAmI = async (auth: string) => {
     const r = await server.call(`${collection('me')}/introspect`, { auth });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
-import { basicAuth, startTestServer, type TestServer } from '../helpers/server.ts';
+import { basicAuth, startTestServer, useServer, type TestServer } from '../helpers/server.ts';
 import { userAuth, type TestUser } from '../helpers/auth.ts';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -99,13 +99,11 @@ describe('the authorization page in a real browser', () => {
 });
 
 describe('the authorization page refuses what WordPress refuses', () => {
-  let server: TestServer;
+  const server = useServer();
   let page: string;
   before(async () => {
-    server = await startTestServer();
     page = server.home + server.app.site.authPath;
   });
-  after(() => server.close());
 
   const get = async (query: Record<string, string>) => {
     const r = await fetch(`${page}?${new URLSearchParams(query)}`);

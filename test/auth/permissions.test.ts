@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { loadSpec, routesForVariant, type ArgDescriptor, type RouteSpec, type Variant } from '../../src/engine/spec.ts';
 import { Roles } from '../../src/auth/roles.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, useServer, type TestServer } from '../helpers/server.ts';
 import { adminAuth, userAuth, type TestUser } from '../helpers/auth.ts';
 
 const spec = loadSpec(resolve(import.meta.dirname, '../../spec'));
@@ -154,15 +154,13 @@ for (const variant of ['A', 'B'] as const) {
 }
 
 describe('batch requests are checked one by one', () => {
-  let server: TestServer;
+  const server = useServer();
   let contributor: TestUser;
   let admin: string;
   before(async () => {
-    server = await startTestServer();
     contributor = await userAuth(server, 'contributor');
     admin = await adminAuth(server);
   });
-  after(() => server.close());
 
   const batch = async (auth?: string) => {
     const r = await server.call('batch/v1', {

@@ -1,17 +1,13 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { createAppPassword } from '../../src/auth/app-passwords.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
 
 // the published client, unchanged (CommonJS, no bundled types)
 const WPAPI = createRequire(import.meta.url)('wpapi');
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(() => server.close());
+const server = useServer();
 
 test('wpapi discovers the API from the home page and creates, reads and deletes a post with an application password', async () => {
   const admin = (await server.app.store.users.byLogin('admin'))!;

@@ -1,14 +1,12 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { adminAuth, userAuth } from '../helpers/auth.ts';
+import { useServer } from '../helpers/server.ts';
+import { userAuth } from '../helpers/auth.ts';
 
-let server: TestServer;
-let admin: string;
 type Obj = Record<string, any>;
 
 const post = async (path: string, json: Obj): Promise<Obj> => {
-  const res = await server.call(path, { json, auth: admin });
+  const res = await server.call(path, { json, auth: server.admin });
   assert.ok(res.status < 300, await res.clone().text());
   return res.json();
 };
@@ -21,9 +19,7 @@ const ids = async (path: string, auth?: string): Promise<number[]> => {
 // A small fixed world: 2 categories, 1 tag, 2 authors, 5 published posts on known dates.
 const w: Obj = {};
 
-before(async () => {
-  server = await startTestServer();
-  admin = await adminAuth(server);
+const server = useServer({}, async () => {
   w.news = await post('cms/v2/categories', { name: 'News' });
   w.sport = await post('cms/v2/categories', { name: 'Sport', parent: w.news.id });
   w.hot = await post('cms/v2/tags', { name: 'Hot' });
@@ -42,7 +38,6 @@ before(async () => {
     }));
   }
 });
-after(() => server.close());
 
 describe('cms/v2 posts collection arguments', () => {
   it('pages with X-WP-Total, X-WP-TotalPages and prev/next Link headers', async () => {
@@ -120,16 +115,16 @@ describe('cms/v2 categories and tags', () => {
 
   it('updates terms, refuses duplicates, and deletes only with force=true', async () => {
     const temp = await post('cms/v2/tags', { name: 'Temp' });
-    const dup = await server.call('cms/v2/tags', { json: { name: 'Temp' }, auth: admin });
+    const dup = await server.call('cms/v2/tags', { json: { name: 'Temp' }, auth: server.admin });
     assert.equal(dup.status, 400);
     assert.equal(((await dup.json()) as Obj).code, 'term_exists');
     const renamed = await post(`cms/v2/tags/${temp.id}`, { name: 'Renamed', description: 'D' });
     assert.equal(renamed.name, 'Renamed');
     assert.equal(renamed.description, 'D');
-    const soft = await server.call(`cms/v2/tags/${temp.id}`, { method: 'DELETE', auth: admin });
+    const soft = await server.call(`cms/v2/tags/${temp.id}`, { method: 'DELETE', auth: server.admin });
     assert.equal(soft.status, 501);
     assert.equal(((await soft.json()) as Obj).code, 'rest_trash_not_supported');
-    const hard = await server.call(`cms/v2/tags/${temp.id}?force=true`, { method: 'DELETE', auth: admin });
+    const hard = await server.call(`cms/v2/tags/${temp.id}?force=true`, { method: 'DELETE', auth: server.admin });
     assert.deepEqual(((await hard.json()) as Obj).deleted, true);
     assert.equal((await server.call(`cms/v2/tags/${temp.id}`)).status, 404);
     const anon = await server.call('cms/v2/categories', { json: { name: 'Nope' } });
@@ -145,7 +140,7 @@ describe('cms/v2 types, taxonomies, users, search, settings', () => {
     assert.equal(types.page.rest_base, 'pages');
     assert.equal(types.page.hierarchical, true);
     assert.equal((await server.call('cms/v2/types/nope')).status, 404);
-    const page = (await (await server.call('cms/v2/types/page?context=edit', { auth: admin })).json()) as Obj;
+    const page = (await (await server.call('cms/v2/types/page?context=edit', { auth: server.admin })).json()) as Obj;
     assert.equal(page.viewable, true);
     const taxes = (await (await server.call('cms/v2/taxonomies?type=post')).json()) as Obj;
     assert.deepEqual(Object.keys(taxes), ['category', 'post_tag']);
@@ -158,7 +153,7 @@ describe('cms/v2 types, taxonomies, users, search, settings', () => {
     const publicIds = await ids('cms/v2/users');
     assert.ok(publicIds.includes(w.author.userId));
     assert.ok(!publicIds.includes(subscriber.userId));
-    assert.ok((await ids('cms/v2/users?per_page=100', admin)).includes(subscriber.userId));
+    assert.ok((await ids('cms/v2/users?per_page=100', server.admin)).includes(subscriber.userId));
     assert.equal((await server.call(`cms/v2/users/${subscriber.userId}`)).status, 401);
     assert.equal((await server.call('cms/v2/users?context=edit')).status, 401);
     const me = await server.call('cms/v2/users/me');
@@ -181,7 +176,7 @@ describe('cms/v2 types, taxonomies, users, search, settings', () => {
 
   it('changes the site title and tagline in the root index at once', async () => {
     assert.equal((await server.call('cms/v2/settings')).status, 401);
-    const res = await server.call('cms/v2/settings', { json: { title: 'Renamed Site', description: 'New tagline', posts_per_page: 7 }, auth: admin });
+    const res = await server.call('cms/v2/settings', { json: { title: 'Renamed Site', description: 'New tagline', posts_per_page: 7 }, auth: server.admin });
     assert.equal(res.status, 200);
     const settings = (await res.json()) as Obj;
     assert.equal(settings.title, 'Renamed Site');
@@ -189,8 +184,8 @@ describe('cms/v2 types, taxonomies, users, search, settings', () => {
     const index = (await (await server.call('')).json()) as Obj;
     assert.equal(index.name, 'Renamed Site');
     assert.equal(index.description, 'New tagline');
-    const bad = await server.call('cms/v2/settings', { json: { timezone: 'Mars/Olympus' }, auth: admin });
+    const bad = await server.call('cms/v2/settings', { json: { timezone: 'Mars/Olympus' }, auth: server.admin });
     assert.equal(bad.status, 400);
-    assert.equal(((await (await server.call('cms/v2/settings', { auth: admin })).json()) as Obj).timezone, '');
+    assert.equal(((await (await server.call('cms/v2/settings', { auth: server.admin })).json()) as Obj).timezone, '');
   });
 });

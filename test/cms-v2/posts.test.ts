@@ -1,14 +1,13 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { adminAuth, userAuth, type TestUser } from '../helpers/auth.ts';
+import { useServer } from '../helpers/server.ts';
+import { userAuth, type TestUser } from '../helpers/auth.ts';
 
-let server: TestServer;
-let admin: string;
+const server = useServer();
 
 type Post = Record<string, any>;
 
-async function create(path: string, body: Record<string, unknown>, auth = admin): Promise<Post> {
+async function create(path: string, body: Record<string, unknown>, auth = server.admin): Promise<Post> {
   const res = await server.call(path, { json: body, auth });
   assert.equal(res.status, 201, await res.clone().text());
   return res.json();
@@ -20,11 +19,6 @@ async function ids(path: string, auth?: string): Promise<number[]> {
   return ((await res.json()) as Post[]).map((p) => p.id);
 }
 
-before(async () => {
-  server = await startTestServer();
-  admin = await adminAuth(server);
-});
-after(() => server.close());
 
 describe('cms/v2 posts: reading', () => {
   it('lists the installed Hello world! post in WordPress shape, without raw fields', async () => {
@@ -46,7 +40,7 @@ describe('cms/v2 posts: reading', () => {
   });
 
   it('gives raw fields only in the edit context, and refuses edit context to strangers', async () => {
-    const edit = (await (await server.call('cms/v2/posts/1?context=edit', { auth: admin })).json()) as Post;
+    const edit = (await (await server.call('cms/v2/posts/1?context=edit', { auth: server.admin })).json()) as Post;
     assert.equal(edit.title.raw, 'Hello world!');
     assert.equal(typeof edit.content.raw, 'string');
     const anon = await server.call('cms/v2/posts/1?context=edit');
@@ -71,14 +65,14 @@ describe('cms/v2 posts: reading', () => {
     const res = await server.call('cms/v2/posts?status=draft');
     assert.equal(res.status, 401);
     assert.equal(((await res.json()) as Post).code, 'rest_forbidden_status');
-    assert.ok((await ids('cms/v2/posts?status=draft', admin)).includes(draft.id));
+    assert.ok((await ids('cms/v2/posts?status=draft', server.admin)).includes(draft.id));
     assert.ok(!(await ids('cms/v2/posts')).includes(draft.id));
   });
 });
 
 describe('cms/v2 posts: writing', () => {
   it('creates a post with 201, Location and the edit context, and it appears in the list', async () => {
-    const res = await server.call('cms/v2/posts', { json: { title: 'Fresh', content: 'One\n\nTwo', status: 'publish' }, auth: admin });
+    const res = await server.call('cms/v2/posts', { json: { title: 'Fresh', content: 'One\n\nTwo', status: 'publish' }, auth: server.admin });
     assert.equal(res.status, 201);
     const post = (await res.json()) as Post;
     assert.equal(res.headers.get('location'), `${server.api}cms/v2/posts/${post.id}`);
@@ -89,7 +83,7 @@ describe('cms/v2 posts: writing', () => {
   });
 
   it('refuses an empty post with empty_content and anonymous writes with 401', async () => {
-    const empty = await server.call('cms/v2/posts', { json: { status: 'publish' }, auth: admin });
+    const empty = await server.call('cms/v2/posts', { json: { status: 'publish' }, auth: server.admin });
     assert.equal(empty.status, 400);
     assert.equal(((await empty.json()) as Post).code, 'empty_content');
     const anon = await server.call('cms/v2/posts', { json: { title: 'x' } });
@@ -100,7 +94,7 @@ describe('cms/v2 posts: writing', () => {
   it('updates with POST, PUT and PATCH and keeps what was not sent', async () => {
     const post = await create('cms/v2/posts', { title: 'Before', content: 'Body', status: 'publish' });
     for (const method of ['POST', 'PUT', 'PATCH']) {
-      const res = await server.call(`cms/v2/posts/${post.id}`, { method, json: { title: `After ${method}` }, auth: admin });
+      const res = await server.call(`cms/v2/posts/${post.id}`, { method, json: { title: `After ${method}` }, auth: server.admin });
       assert.equal(res.status, 200);
       const updated = (await res.json()) as Post;
       assert.equal(updated.title.raw, `After ${method}`);
@@ -122,25 +116,25 @@ describe('cms/v2 posts: writing', () => {
 
   it('trashes by default, answers 410 on a second trash, and deletes for good with force=true', async () => {
     const post = await create('cms/v2/posts', { title: 'Doomed', status: 'publish' });
-    const trash = await server.call(`cms/v2/posts/${post.id}`, { method: 'DELETE', auth: admin });
+    const trash = await server.call(`cms/v2/posts/${post.id}`, { method: 'DELETE', auth: server.admin });
     assert.equal(trash.status, 200);
     assert.equal(((await trash.json()) as Post).status, 'trash');
     assert.ok(!(await ids('cms/v2/posts')).includes(post.id));
-    assert.ok((await ids('cms/v2/posts?status=trash', admin)).includes(post.id));
-    const again = await server.call(`cms/v2/posts/${post.id}`, { method: 'DELETE', auth: admin });
+    assert.ok((await ids('cms/v2/posts?status=trash', server.admin)).includes(post.id));
+    const again = await server.call(`cms/v2/posts/${post.id}`, { method: 'DELETE', auth: server.admin });
     assert.equal(again.status, 410);
     assert.equal(((await again.json()) as Post).code, 'rest_already_trashed');
-    const force = await server.call(`cms/v2/posts/${post.id}?force=true`, { method: 'DELETE', auth: admin });
+    const force = await server.call(`cms/v2/posts/${post.id}?force=true`, { method: 'DELETE', auth: server.admin });
     assert.equal(force.status, 200);
     const body = (await force.json()) as Post;
     assert.equal(body.deleted, true);
     assert.equal(body.previous.id, post.id);
-    assert.equal((await server.call(`cms/v2/posts/${post.id}`, { auth: admin })).status, 404);
+    assert.equal((await server.call(`cms/v2/posts/${post.id}`, { auth: server.admin })).status, 404);
   });
 
   it('creates posts through a batch request', async () => {
     const res = await server.call('batch/v1', {
-      auth: admin,
+      auth: server.admin,
       json: { requests: [{ path: '/cms/v2/posts', body: { title: 'Batch A', status: 'publish' } }, { path: '/cms/v2/posts', body: { title: 'Batch B' } }] },
     });
     assert.equal(res.status, 207);
@@ -165,7 +159,7 @@ describe('cms/v2 pages', () => {
     assert.deepEqual(await ids(`cms/v2/pages?parent=${sample.id}`), [child.id]);
     assert.deepEqual(await ids('cms/v2/pages?menu_order=3'), [child.id]);
     assert.ok(!(await ids(`cms/v2/pages?parent_exclude=${sample.id}`)).includes(child.id));
-    const bad = await server.call('cms/v2/pages', { json: { title: 'Orphan', parent: 999999 }, auth: admin });
+    const bad = await server.call('cms/v2/pages', { json: { title: 'Orphan', parent: 999999 }, auth: server.admin });
     assert.equal(bad.status, 400);
   });
 });

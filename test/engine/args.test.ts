@@ -1,7 +1,7 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useServer, type TestServer } from '../helpers/server.ts';
 
 const FIXTURE = resolve(import.meta.dirname, '../fixtures/basic');
 
@@ -12,11 +12,7 @@ interface ErrorBody {
 }
 
 describe('arguments: coercion, defaults, precedence and WordPress error wording', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer({ spec: FIXTURE });
-  });
-  after(() => server.close());
+  const server = useServer({ spec: FIXTURE });
 
   /** The args the echo handler received for a query string. */
   async function echoArgs(query: string): Promise<Record<string, any>> {

@@ -1,7 +1,7 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
 import { adminAuth } from '../helpers/auth.ts';
 
 const FIXTURE = resolve(import.meta.dirname, '../fixtures/basic');
@@ -14,11 +14,7 @@ interface SubResponse {
 }
 
 describe('POST /cms-json/batch/v1', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer({ spec: FIXTURE });
-  });
-  after(() => server.close());
+  const server = useServer({ spec: FIXTURE });
 
   const batch = (json: unknown) => server.call('batch/v1', { method: 'POST', json });
   const stored = async (name: string) => {

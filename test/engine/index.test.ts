@@ -1,22 +1,20 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
 
 const FIXTURE = resolve(import.meta.dirname, '../fixtures/basic');
 
 describe('route index of the fixture spec (variant A)', () => {
-  let server: TestServer;
+  const server = useServer({ spec: FIXTURE });
   let index: Record<string, any>;
   let raw: string;
   before(async () => {
-    server = await startTestServer({ spec: FIXTURE });
     const res = await server.call('');
     assert.equal(res.status, 200);
     raw = await res.text();
     index = JSON.parse(raw);
   });
-  after(() => server.close());
 
   test('keys come in WordPress order with the site description first', () => {
     assert.deepEqual(Object.keys(index), [
@@ -156,11 +154,7 @@ describe('route index of the fixture spec (variant A)', () => {
 });
 
 describe('variant B of the fixture spec', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer({ spec: FIXTURE, variant: 'B' });
-  });
-  after(() => server.close());
+  const server = useServer({ spec: FIXTURE, variant: 'B' });
 
   test('lists the routes and namespaces of variant B only', async () => {
     const index = (await (await server.call('')).json()) as Record<string, any>;

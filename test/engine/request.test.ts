@@ -1,7 +1,7 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
 import { adminAuth, userAuth } from '../helpers/auth.ts';
 
 const FIXTURE = resolve(import.meta.dirname, '../fixtures/basic');
@@ -9,11 +9,7 @@ const FIXTURE = resolve(import.meta.dirname, '../fixtures/basic');
 const NO_ROUTE = { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } };
 
 describe('request handling', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer({ spec: FIXTURE });
-  });
-  after(() => server.close());
+  const server = useServer({ spec: FIXTURE });
 
   const store = async (name: string, value: string) => {
     const res = await server.call(`fixture/v1/options/${name}`, { method: 'PUT', json: { value } });
@@ -217,11 +213,7 @@ describe('request handling', () => {
 });
 
 describe('body size limit', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer({ spec: FIXTURE, bodyLimit: 1024 });
-  });
-  after(() => server.close());
+  const server = useServer({ spec: FIXTURE, bodyLimit: 1024 });
 
   const tooLarge = async (res: Response) => {
     assert.equal(res.status, 413);

@@ -1,8 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import { startApp, type RunningApp } from '../../src/app.ts';
 import type { Variant } from '../../src/engine/spec.ts';
+import { composeSpec, type ExtraNamespace } from '../../scripts/spec-copy.ts';
+import { adminAuth } from './auth.ts';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const SPEC = join(ROOT, 'spec');
 
 export interface TestServer {
   app: RunningApp;
@@ -11,6 +17,8 @@ export interface TestServer {
   /** The site's home, e.g. `http://127.0.0.1:41234`. */
   home: string;
   dbPath: string;
+  /** What the server logged as errors (a broken plugin, a failed hook). */
+  errors: string[];
   /** fetch against the API root: `call('code-snippets/v1/snippets', {method:'POST', json:{...}, auth})`. */
   call(path: string, init?: CallInit): Promise<Response>;
   close(): Promise<void>;
@@ -25,15 +33,25 @@ export interface CallInit {
   auth?: string;
 }
 
+export interface StartOptions {
+  spec?: string;
+  variant?: Variant;
+  dbPath?: string;
+  bodyLimit?: number;
+  /** Serve the real spec with these plugin folders instead of its own, and these extra namespace files. */
+  compose?: { plugins: string[]; extraNamespaces?: ExtraNamespace[] };
+}
+
 export const basicAuth = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 /** Starts the real server on an ephemeral port with a fresh database in a temporary folder. */
-export async function startTestServer(o: { spec?: string; variant?: Variant; dbPath?: string; bodyLimit?: number } = {}): Promise<TestServer> {
+export async function startTestServer(o: StartOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'cms-spec-test-'));
   const dbPath = o.dbPath ?? join(dir, 'site.sqlite');
   const errors: string[] = [];
+  const specDir = o.compose ? composeSpec(o.spec ?? SPEC, join(dir, 'spec'), o.compose) : (o.spec ?? SPEC);
   const app = await startApp({
-    specDir: o.spec ?? resolve(import.meta.dirname, '../../spec'),
+    specDir,
     dbPath,
     variant: o.variant ?? 'A',
     host: '127.0.0.1',
@@ -48,6 +66,7 @@ export async function startTestServer(o: { spec?: string; variant?: Variant; dbP
     api,
     home,
     dbPath,
+    errors,
     call(path, init = {}) {
       const headers: Record<string, string> = { ...init.headers };
       if (init.auth) headers.authorization = init.auth;
@@ -60,7 +79,58 @@ export async function startTestServer(o: { spec?: string; variant?: Variant; dbP
     },
     async close() {
       await app.close();
-      if (!o.dbPath) rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A test server for the enclosing suite, with an administrator's Authorization header. */
+export interface ServerFixture extends TestServer {
+  /** An `Authorization` value for the site's `admin` user. */
+  admin: string;
+}
+
+/**
+ * Starts a server before the enclosing suite's tests and closes it after them. The returned object
+ * stands for that server once the suite runs: `const site = useServer(); ... site.call(...)`.
+ * `setup` runs in the same hook once the server is up: at a file's top level, node 20 runs
+ * separate `before` hooks concurrently, so a file's own setup cannot be a hook of its own there.
+ */
+export function useServer(o: StartOptions = {}, setup?: (server: ServerFixture) => Promise<void>): ServerFixture {
+  let server: TestServer | undefined;
+  let admin = '';
+  const current = () => {
+    if (!server) throw new Error('useServer(): the server starts in the suite’s before hook; use it inside tests');
+    return server;
+  };
+  before(async () => {
+    server = await startTestServer(o);
+    admin = await adminAuth(server);
+    await setup?.(fixture);
+  });
+  after(() => server?.close());
+  const fixture: ServerFixture = {
+    get app() {
+      return current().app;
+    },
+    get api() {
+      return current().api;
+    },
+    get home() {
+      return current().home;
+    },
+    get dbPath() {
+      return current().dbPath;
+    },
+    get errors() {
+      return current().errors;
+    },
+    get admin() {
+      current();
+      return admin;
+    },
+    call: (path, init) => current().call(path, init),
+    close: () => current().close(),
+  };
+  return fixture;
 }

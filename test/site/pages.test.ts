@@ -1,6 +1,6 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useServer, type TestServer } from '../helpers/server.ts';
 import type { SiteHooks } from '../../src/core/site.ts';
 import { escapeHtml } from '../../src/site/format.ts';
 
@@ -53,13 +53,12 @@ function headOf(html: string): string {
 }
 
 describe('server-rendered site', () => {
-  let server: TestServer;
+  const server = useServer();
   let hello: { id: number; path: string; author: number };
   let siteName: string;
   let tagline: string;
 
   before(async () => {
-    server = await startTestServer();
     await setOptions(server, { permalink_structure: DATED });
     const post = await server.app.store.posts.findBySlug('hello-world', ['post']);
     assert.ok(post, 'a new site has the Hello world post');
@@ -69,7 +68,6 @@ describe('server-rendered site', () => {
     siteName = index.name;
     tagline = index.description;
   });
-  after(() => server.close());
 
   test('home lists the Hello world post and links to its permalink', async () => {
     const res = await page(server, '/');

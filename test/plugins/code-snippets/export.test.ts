@@ -1,7 +1,6 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../../helpers/server.ts';
-import { adminAuth } from '../../helpers/auth.ts';
+import { useServer } from '../../helpers/server.ts';
 import { createSnippet, getJson, NS, type ErrorBody } from './helpers.ts';
 
 interface Bundle {
@@ -11,17 +10,11 @@ interface Bundle {
 }
 
 describe('snippet export', () => {
-  let server: TestServer;
-  let auth: string;
-  before(async () => {
-    server = await startTestServer();
-    auth = await adminAuth(server);
-  });
-  after(() => server.close());
+  const server = useServer();
 
   describe('export (JSON bundle)', () => {
     test('holds only the fields that differ from a new snippet, plus the name', async () => {
-      const s = await createSnippet(server, auth, {
+      const s = await createSnippet(server, server.admin, {
         name: 'Brand colours',
         desc: 'Line one\r\nLine two',
         code: ':root {\r\n  --brand: #c00;\r\n}',
@@ -31,7 +24,7 @@ describe('snippet export', () => {
         priority: 10,
       });
       const before = new Date();
-      const { status, body, headers } = await getJson<Bundle>(server, `${NS}/snippets/${s.id}/export`, { auth });
+      const { status, body, headers } = await getJson<Bundle>(server, `${NS}/snippets/${s.id}/export`, { auth: server.admin });
       assert.equal(status, 200);
       assert.equal(headers.get('x-suggested-filename'), 'brand-colours.code-snippets.json');
       assert.match(body.generator, /^Code Snippets v/);
@@ -52,18 +45,18 @@ describe('snippet export', () => {
     });
 
     test('a snippet with only defaults exports its id, name and date; an unnamed one gets a fallback filename', async () => {
-      const s = await createSnippet(server, auth, {});
-      const { body, headers } = await getJson<Bundle>(server, `${NS}/snippets/${s.id}/export`, { auth });
+      const s = await createSnippet(server, server.admin, {});
+      const { body, headers } = await getJson<Bundle>(server, `${NS}/snippets/${s.id}/export`, { auth: server.admin });
       assert.deepEqual(body.snippets, [{ id: s.id, name: '', modified: s.modified }]);
       assert.equal(headers.get('x-suggested-filename'), `snippet-${s.id}.code-snippets.json`);
-      const other = await createSnippet(server, auth, { priority: 3, scope: 'admin' });
-      const exported = await getJson<Bundle>(server, `${NS}/snippets/${other.id}/export`, { auth });
+      const other = await createSnippet(server, server.admin, { priority: 3, scope: 'admin' });
+      const exported = await getJson<Bundle>(server, `${NS}/snippets/${other.id}/export`, { auth: server.admin });
       assert.deepEqual(exported.body.snippets[0], { id: other.id, name: '', scope: 'admin', priority: 3, modified: other.modified });
     });
 
     test('an unknown id is a 404', async () => {
       for (const action of ['export', 'export-code']) {
-        const { status, body } = await getJson<ErrorBody>(server, `${NS}/snippets/999999/${action}`, { auth });
+        const { status, body } = await getJson<ErrorBody>(server, `${NS}/snippets/999999/${action}`, { auth: server.admin });
         assert.equal(status, 404);
         assert.equal(body.code, 'rest_cannot_get');
       }
@@ -72,8 +65,8 @@ describe('snippet export', () => {
 
   describe('export-code', () => {
     async function exported(fields: Record<string, unknown>): Promise<{ code: string; filename: string | null; type: string | null }> {
-      const s = await createSnippet(server, auth, fields);
-      const res = await server.call(`${NS}/snippets/${s.id}/export-code`, { auth });
+      const s = await createSnippet(server, server.admin, fields);
+      const res = await server.call(`${NS}/snippets/${s.id}/export-code`, { auth: server.admin });
       assert.equal(res.status, 200);
       return { code: (await res.json()) as string, filename: res.headers.get('x-suggested-filename'), type: res.headers.get('content-type') };
     }
@@ -86,8 +79,8 @@ describe('snippet export', () => {
     });
 
     test('a content snippet becomes a shortcode; an unnamed snippet is titled by its id', async () => {
-      const s = await createSnippet(server, auth, { code: '<p>Hello</p>\n<p>World</p>', scope: 'content' });
-      const res = await server.call(`${NS}/snippets/${s.id}/export-code`, { auth });
+      const s = await createSnippet(server, server.admin, { code: '<p>Hello</p>\n<p>World</p>', scope: 'content' });
+      const res = await server.call(`${NS}/snippets/${s.id}/export-code`, { auth: server.admin });
       assert.equal(res.headers.get('x-suggested-filename'), `snippet-${s.id}.code-snippets.php`);
       assert.equal(
         await res.json(),

@@ -1,7 +1,6 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../../helpers/server.ts';
-import { adminAuth } from '../../helpers/auth.ts';
+import { useServer, type TestServer } from '../../helpers/server.ts';
 import { createSnippet, NS } from './helpers.ts';
 
 async function pageHtml(server: TestServer, path: string): Promise<{ head: string; body: string; html: string }> {
@@ -23,22 +22,16 @@ async function addPost(server: TestServer, slug: string, content: string): Promi
 }
 
 describe('active snippets on the rendered site', () => {
-  let server: TestServer;
-  let auth: string;
-  before(async () => {
-    server = await startTestServer();
-    auth = await adminAuth(server);
-  });
-  after(() => server.close());
+  const server = useServer();
 
   test('site CSS, head and footer content and scripts appear in the page, in priority order', async () => {
-    await createSnippet(server, auth, { scope: 'site-css', code: '.late { color: blue; }', active: true, priority: 20 });
-    await createSnippet(server, auth, { scope: 'site-css', code: '.early { color: red; }', active: true, priority: 1 });
-    await createSnippet(server, auth, { scope: 'site-css', code: '.never { color: green; }', active: false });
-    await createSnippet(server, auth, { scope: 'head-content', code: '<meta name="from-snippet" content="yes">', active: true });
-    await createSnippet(server, auth, { scope: 'site-head-js', code: 'window.headRan = true;', active: true });
-    await createSnippet(server, auth, { scope: 'footer-content', code: '<div id="footer-note">Footer note</div>', active: true });
-    await createSnippet(server, auth, { scope: 'site-footer-js', code: 'console.log("footer");', active: true });
+    await createSnippet(server, server.admin, { scope: 'site-css', code: '.late { color: blue; }', active: true, priority: 20 });
+    await createSnippet(server, server.admin, { scope: 'site-css', code: '.early { color: red; }', active: true, priority: 1 });
+    await createSnippet(server, server.admin, { scope: 'site-css', code: '.never { color: green; }', active: false });
+    await createSnippet(server, server.admin, { scope: 'head-content', code: '<meta name="from-snippet" content="yes">', active: true });
+    await createSnippet(server, server.admin, { scope: 'site-head-js', code: 'window.headRan = true;', active: true });
+    await createSnippet(server, server.admin, { scope: 'footer-content', code: '<div id="footer-note">Footer note</div>', active: true });
+    await createSnippet(server, server.admin, { scope: 'site-footer-js', code: 'console.log("footer");', active: true });
 
     const { head, body, html } = await pageHtml(server, '/');
     assert.match(head, /<style id="code-snippets-site-css">\s*\.early \{ color: red; \}\s*\.late \{ color: blue; \}\s*<\/style>/);
@@ -51,21 +44,21 @@ describe('active snippets on the rendered site', () => {
   });
 
   test('a snippet write shows on the next page view', async () => {
-    const s = await createSnippet(server, auth, { scope: 'site-footer-js', code: 'var toggled = 1;', active: false });
+    const s = await createSnippet(server, server.admin, { scope: 'site-footer-js', code: 'var toggled = 1;', active: false });
     assert.ok(!(await pageHtml(server, '/')).html.includes('var toggled = 1;'));
-    await server.call(`${NS}/snippets/${s.id}/activate`, { method: 'POST', auth });
+    await server.call(`${NS}/snippets/${s.id}/activate`, { method: 'POST', auth: server.admin });
     assert.ok((await pageHtml(server, '/')).html.includes('var toggled = 1;'));
-    await server.call(`${NS}/snippets/${s.id}`, { method: 'PATCH', json: { code: 'var toggled = 2;' }, auth });
+    await server.call(`${NS}/snippets/${s.id}`, { method: 'PATCH', json: { code: 'var toggled = 2;' }, auth: server.admin });
     const edited = (await pageHtml(server, '/')).html;
     assert.ok(edited.includes('var toggled = 2;') && !edited.includes('var toggled = 1;'));
-    await server.call(`${NS}/snippets/${s.id}/deactivate`, { method: 'POST', auth });
+    await server.call(`${NS}/snippets/${s.id}/deactivate`, { method: 'POST', auth: server.admin });
     assert.ok(!(await pageHtml(server, '/')).html.includes('var toggled'));
   });
 
   test('content snippets render where a post holds their shortcode', async () => {
-    const shown = await createSnippet(server, auth, { name: 'Card', scope: 'content', code: '<aside class="card">Card body</aside>', active: true });
-    const inactive = await createSnippet(server, auth, { scope: 'content', code: '<aside>hidden</aside>', active: false });
-    const css = await createSnippet(server, auth, { scope: 'site-css', code: '.x{}', active: true });
+    const shown = await createSnippet(server, server.admin, { name: 'Card', scope: 'content', code: '<aside class="card">Card body</aside>', active: true });
+    const inactive = await createSnippet(server, server.admin, { scope: 'content', code: '<aside>hidden</aside>', active: false });
+    const css = await createSnippet(server, server.admin, { scope: 'site-css', code: '.x{}', active: true });
     const id = await addPost(
       server,
       'with-snippets',
@@ -80,8 +73,8 @@ describe('active snippets on the rendered site', () => {
   });
 
   test('PHP snippets are never executed', async () => {
-    await createSnippet(server, auth, { scope: 'global', code: 'echo "PHP" . "RAN";', active: true });
-    await createSnippet(server, auth, { scope: 'front-end', code: 'echo "FRONT" . "RAN";', active: true });
+    await createSnippet(server, server.admin, { scope: 'global', code: 'echo "PHP" . "RAN";', active: true });
+    await createSnippet(server, server.admin, { scope: 'front-end', code: 'echo "FRONT" . "RAN";', active: true });
     const { html } = await pageHtml(server, '/');
     assert.ok(!html.includes('PHPRAN') && !html.includes('FRONTRAN'));
     assert.ok(!html.includes('echo "PHP"'), 'nor printed');

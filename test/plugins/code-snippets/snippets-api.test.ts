@@ -1,6 +1,6 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../../helpers/server.ts';
+import { startTestServer, useServer } from '../../helpers/server.ts';
 import { adminAuth, userAuth } from '../../helpers/auth.ts';
 import { createSnippet, getJson, NS, SCOPES, SNIPPET_KEYS, type ErrorBody, type SnippetBody } from './helpers.ts';
 
@@ -15,14 +15,8 @@ interface RouteDescriptor {
 }
 
 describe('code-snippets/v1 over HTTP', () => {
-  let server: TestServer;
-  let auth: string;
+  const server = useServer();
 
-  before(async () => {
-    server = await startTestServer();
-    auth = await adminAuth(server);
-  });
-  after(() => server.close());
 
   describe('route index', () => {
     test('lists the namespace with every route of the interface, in the plugin order, Variant A', async () => {
@@ -83,7 +77,7 @@ describe('code-snippets/v1 over HTTP', () => {
 
   describe('permissions', () => {
     test('every route but the schema answers 401 to anonymous callers and 403 to a non-admin', async () => {
-      const target = await createSnippet(server, auth, { name: 'guarded' });
+      const target = await createSnippet(server, server.admin, { name: 'guarded' });
       const editor = await userAuth(server, 'editor');
       const calls: [string, string][] = [
         ['GET', 'snippets'],
@@ -104,7 +98,7 @@ describe('code-snippets/v1 over HTTP', () => {
         assert.equal(denied.status, 403, `${method} ${path}`);
       }
       // nothing above changed the snippet
-      const still = await getJson<SnippetBody>(server, `${NS}/snippets/${target.id}`, { auth });
+      const still = await getJson<SnippetBody>(server, `${NS}/snippets/${target.id}`, { auth: server.admin });
       assert.deepEqual(still.body, target);
     });
 
@@ -129,16 +123,16 @@ describe('code-snippets/v1 over HTTP', () => {
       assert.equal(body.properties.modified.readonly, true);
       assert.equal(body.properties.modified.format, 'date-time');
       assert.deepEqual(body.properties.scope.enum, SCOPES);
-      const snippet = await createSnippet(server, auth, { name: 'shape' });
+      const snippet = await createSnippet(server, server.admin, { name: 'shape' });
       assert.deepEqual(Object.keys(snippet), SNIPPET_KEYS);
-      const listed = await getJson<SnippetBody[]>(server, `${NS}/snippets?per_page=100`, { auth });
+      const listed = await getJson<SnippetBody[]>(server, `${NS}/snippets?per_page=100`, { auth: server.admin });
       for (const s of listed.body) assert.deepEqual(Object.keys(s), SNIPPET_KEYS);
     });
   });
 
   describe('create', () => {
     test('an empty snippet takes the defaults', async () => {
-      const s = await createSnippet(server, auth, {});
+      const s = await createSnippet(server, server.admin, {});
       assert.ok(Number.isInteger(s.id) && s.id > 0);
       assert.deepEqual({ ...s, id: 0, modified: '' }, {
         id: 0,
@@ -155,12 +149,12 @@ describe('code-snippets/v1 over HTTP', () => {
         code_error: null,
       });
       assert.match(s.modified, ISO_UTC);
-      const stored = await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}`, { auth });
+      const stored = await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}`, { auth: server.admin });
       assert.deepEqual(stored.body, s);
     });
 
     test('every input field is stored and returned with its type', async () => {
-      const s = await createSnippet(server, auth, {
+      const s = await createSnippet(server, server.admin, {
         name: 'Footer note',
         desc: 'Adds a note',
         code: '<p>note</p>',
@@ -184,23 +178,23 @@ describe('code-snippets/v1 over HTTP', () => {
     });
 
     test('tags may be a comma-separated string, and desc may be sent as description', async () => {
-      const s = await createSnippet(server, auth, { tags: 'alpha,beta, gamma', description: 'via alias' });
+      const s = await createSnippet(server, server.admin, { tags: 'alpha,beta, gamma', description: 'via alias' });
       assert.deepEqual(s.tags, ['alpha', 'beta', 'gamma']);
       assert.equal(s.desc, 'via alias');
-      const form = await server.call(`${NS}/snippets`, { method: 'POST', body: 'tags=one,two&active=0&priority=3', headers: { 'content-type': 'application/x-www-form-urlencoded' }, auth });
+      const form = await server.call(`${NS}/snippets`, { method: 'POST', body: 'tags=one,two&active=0&priority=3', headers: { 'content-type': 'application/x-www-form-urlencoded' }, auth: server.admin });
       const body = (await form.json()) as SnippetBody;
       assert.deepEqual([body.tags, body.active, body.priority], [['one', 'two'], false, 3]);
     });
 
     test('PHP snippets lose their open and close tags on save', async () => {
-      const s = await createSnippet(server, auth, { code: "<?php\nadd_filter( 'x', '__return_true' );\n?>\n", scope: 'front-end' });
+      const s = await createSnippet(server, server.admin, { code: "<?php\nadd_filter( 'x', '__return_true' );\n?>\n", scope: 'front-end' });
       assert.equal(s.code, "add_filter( 'x', '__return_true' );");
-      const html = await createSnippet(server, auth, { code: '<?php echo 1; ?>', scope: 'head-content' });
+      const html = await createSnippet(server, server.admin, { code: '<?php echo 1; ?>', scope: 'head-content' });
       assert.equal(html.code, '<?php echo 1; ?>', 'non-PHP scopes keep their code as written');
     });
 
     test('bad input is a 400 rest_invalid_param and stores nothing', async () => {
-      const before = (await server.call(`${NS}/snippets`, { auth })).headers.get('x-wp-total');
+      const before = (await server.call(`${NS}/snippets`, { auth: server.admin })).headers.get('x-wp-total');
       const cases: [Record<string, unknown>, string][] = [
         [{ scope: 'everywhere' }, 'scope'],
         [{ priority: 'soon' }, 'priority'],
@@ -210,18 +204,18 @@ describe('code-snippets/v1 over HTTP', () => {
         [{ modified: 'yesterday' }, 'modified'],
       ];
       for (const [json, param] of cases) {
-        const { status, body } = await getJson<ErrorBody>(server, `${NS}/snippets`, { method: 'POST', json, auth });
+        const { status, body } = await getJson<ErrorBody>(server, `${NS}/snippets`, { method: 'POST', json, auth: server.admin });
         assert.equal(status, 400, JSON.stringify(json));
         assert.equal(body.code, 'rest_invalid_param');
         assert.ok(body.data.params?.[param], `${param} is named: ${JSON.stringify(body)}`);
       }
-      const scope = await getJson<ErrorBody>(server, `${NS}/snippets`, { method: 'POST', json: { scope: 'everywhere' }, auth });
+      const scope = await getJson<ErrorBody>(server, `${NS}/snippets`, { method: 'POST', json: { scope: 'everywhere' }, auth: server.admin });
       assert.equal(scope.body.data.params?.scope, `scope is not one of ${SCOPES.slice(0, -1).join(', ')}, and ${SCOPES.at(-1)}.`);
-      assert.equal((await server.call(`${NS}/snippets`, { auth })).headers.get('x-wp-total'), before);
+      assert.equal((await server.call(`${NS}/snippets`, { auth: server.admin })).headers.get('x-wp-total'), before);
     });
 
     test('a malformed JSON body is a 400', async () => {
-      const { status, body } = await getJson<ErrorBody>(server, `${NS}/snippets`, { method: 'POST', body: '{"name":', headers: { 'content-type': 'application/json' }, auth });
+      const { status, body } = await getJson<ErrorBody>(server, `${NS}/snippets`, { method: 'POST', body: '{"name":', headers: { 'content-type': 'application/json' }, auth: server.admin });
       assert.equal(status, 400);
       assert.equal(body.code, 'rest_invalid_json');
     });
@@ -230,11 +224,11 @@ describe('code-snippets/v1 over HTTP', () => {
   describe('read', () => {
     test('an unknown id is a 404 rest_cannot_get; a non-numeric id matches no route', async () => {
       for (const id of ['999999', '0']) {
-        const { status, body } = await getJson<ErrorBody>(server, `${NS}/snippets/${id}`, { auth });
+        const { status, body } = await getJson<ErrorBody>(server, `${NS}/snippets/${id}`, { auth: server.admin });
         assert.equal(status, 404);
         assert.deepEqual(body, { code: 'rest_cannot_get', message: 'The snippet could not be found.', data: { status: 404 } });
       }
-      const word = await getJson<ErrorBody>(server, `${NS}/snippets/abc`, { auth });
+      const word = await getJson<ErrorBody>(server, `${NS}/snippets/abc`, { auth: server.admin });
       assert.equal(word.status, 404);
       assert.equal(word.body.code, 'rest_no_route');
     });
@@ -283,51 +277,51 @@ describe('code-snippets/v1 over HTTP', () => {
 
   describe('update', () => {
     test('changes only the fields sent, on every editable method, and sets modified', async () => {
-      const s = await createSnippet(server, auth, { name: 'before', desc: 'kept', tags: ['t'], priority: 4 });
+      const s = await createSnippet(server, server.admin, { name: 'before', desc: 'kept', tags: ['t'], priority: 4 });
       for (const method of ['POST', 'PUT', 'PATCH']) {
-        const { status, body } = await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}`, { method, json: { name: `after ${method}` }, auth });
+        const { status, body } = await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}`, { method, json: { name: `after ${method}` }, auth: server.admin });
         assert.equal(status, 200);
         assert.deepEqual({ ...body, modified: '' }, { ...s, name: `after ${method}`, modified: '' });
         assert.match(body.modified, ISO_UTC);
         assert.ok(body.modified >= s.modified);
       }
-      const stored = await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}`, { auth });
+      const stored = await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}`, { auth: server.admin });
       assert.equal(stored.body.name, 'after PATCH');
       assert.equal(stored.body.desc, 'kept');
     });
 
     test('the URL names the snippet, whatever id the body carries', async () => {
-      const a = await createSnippet(server, auth, { name: 'a' });
-      const b = await createSnippet(server, auth, { name: 'b' });
-      const res = await getJson<SnippetBody>(server, `${NS}/snippets/${a.id}`, { method: 'PUT', json: { id: b.id, name: 'renamed' }, auth });
+      const a = await createSnippet(server, server.admin, { name: 'a' });
+      const b = await createSnippet(server, server.admin, { name: 'b' });
+      const res = await getJson<SnippetBody>(server, `${NS}/snippets/${a.id}`, { method: 'PUT', json: { id: b.id, name: 'renamed' }, auth: server.admin });
       assert.equal(res.body.id, a.id);
-      assert.equal((await getJson<SnippetBody>(server, `${NS}/snippets/${b.id}`, { auth })).body.name, 'b');
+      assert.equal((await getJson<SnippetBody>(server, `${NS}/snippets/${b.id}`, { auth: server.admin })).body.name, 'b');
     });
 
     test('an unknown id is a 404 and creates nothing', async () => {
-      const before = (await server.call(`${NS}/snippets`, { auth })).headers.get('x-wp-total');
-      const { status, body } = await getJson<ErrorBody>(server, `${NS}/snippets/999999`, { method: 'PUT', json: { name: 'ghost' }, auth });
+      const before = (await server.call(`${NS}/snippets`, { auth: server.admin })).headers.get('x-wp-total');
+      const { status, body } = await getJson<ErrorBody>(server, `${NS}/snippets/999999`, { method: 'PUT', json: { name: 'ghost' }, auth: server.admin });
       assert.equal(status, 404);
       assert.equal(body.code, 'rest_cannot_update');
-      assert.equal((await server.call(`${NS}/snippets`, { auth })).headers.get('x-wp-total'), before);
+      assert.equal((await server.call(`${NS}/snippets`, { auth: server.admin })).headers.get('x-wp-total'), before);
     });
 
     test('an invalid field leaves the stored snippet as it was', async () => {
-      const s = await createSnippet(server, auth, { name: 'safe', scope: 'site-css', code: 'a{}' });
-      const bad = await getJson<ErrorBody>(server, `${NS}/snippets/${s.id}`, { method: 'PATCH', json: { name: 'lost', scope: 'nowhere' }, auth });
+      const s = await createSnippet(server, server.admin, { name: 'safe', scope: 'site-css', code: 'a{}' });
+      const bad = await getJson<ErrorBody>(server, `${NS}/snippets/${s.id}`, { method: 'PATCH', json: { name: 'lost', scope: 'nowhere' }, auth: server.admin });
       assert.equal(bad.status, 400);
-      assert.deepEqual((await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}`, { auth })).body, s);
+      assert.deepEqual((await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}`, { auth: server.admin })).body, s);
     });
   });
 
   describe('delete', () => {
     test('removes the snippet and answers what it was', async () => {
-      const s = await createSnippet(server, auth, { name: 'doomed', tags: 'x' });
-      const { status, body } = await getJson<{ deleted: boolean; previous: SnippetBody }>(server, `${NS}/snippets/${s.id}`, { method: 'DELETE', auth });
+      const s = await createSnippet(server, server.admin, { name: 'doomed', tags: 'x' });
+      const { status, body } = await getJson<{ deleted: boolean; previous: SnippetBody }>(server, `${NS}/snippets/${s.id}`, { method: 'DELETE', auth: server.admin });
       assert.equal(status, 200);
       assert.deepEqual(body, { deleted: true, previous: s });
-      assert.equal((await server.call(`${NS}/snippets/${s.id}`, { auth })).status, 404);
-      const again = await getJson<ErrorBody>(server, `${NS}/snippets/${s.id}`, { method: 'DELETE', auth });
+      assert.equal((await server.call(`${NS}/snippets/${s.id}`, { auth: server.admin })).status, 404);
+      const again = await getJson<ErrorBody>(server, `${NS}/snippets/${s.id}`, { method: 'DELETE', auth: server.admin });
       assert.equal(again.status, 404);
       assert.equal(again.body.code, 'rest_cannot_delete');
     });
@@ -335,21 +329,21 @@ describe('code-snippets/v1 over HTTP', () => {
 
   describe('activate and deactivate', () => {
     test('answer the full snippet with the new state', async () => {
-      const s = await createSnippet(server, auth, { name: 'toggle', scope: 'site-css', code: 'body{color:red}' });
+      const s = await createSnippet(server, server.admin, { name: 'toggle', scope: 'site-css', code: 'body{color:red}' });
       for (const method of ['POST', 'PUT', 'PATCH']) {
-        const on = await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}/activate`, { method, auth });
+        const on = await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}/activate`, { method, auth: server.admin });
         assert.equal(on.status, 200);
         assert.deepEqual({ ...on.body, modified: '' }, { ...s, active: true, modified: '' });
-        const off = await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}/deactivate`, { method, auth });
+        const off = await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}/deactivate`, { method, auth: server.admin });
         assert.deepEqual({ ...off.body, modified: '' }, { ...s, active: false, modified: '' });
       }
-      await server.call(`${NS}/snippets/${s.id}/activate`, { method: 'POST', auth });
-      assert.equal((await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}`, { auth })).body.active, true);
+      await server.call(`${NS}/snippets/${s.id}/activate`, { method: 'POST', auth: server.admin });
+      assert.equal((await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}`, { auth: server.admin })).body.active, true);
     });
 
     test('an unknown id is a 404', async () => {
       for (const action of ['activate', 'deactivate']) {
-        const { status, body } = await getJson<ErrorBody>(server, `${NS}/snippets/999999/${action}`, { method: 'POST', auth });
+        const { status, body } = await getJson<ErrorBody>(server, `${NS}/snippets/999999/${action}`, { method: 'POST', auth: server.admin });
         assert.equal(status, 404);
         assert.deepEqual(body, { code: 'rest_cannot_activate', message: 'The snippet could not be found.', data: { status: 404 } });
       }
@@ -358,7 +352,7 @@ describe('code-snippets/v1 over HTTP', () => {
 
   describe('batch', () => {
     test('creates several snippets in one request; a bad one fails alone', async () => {
-      const before = Number((await server.call(`${NS}/snippets`, { auth })).headers.get('x-wp-total'));
+      const before = Number((await server.call(`${NS}/snippets`, { auth: server.admin })).headers.get('x-wp-total'));
       const path = `/${NS}/snippets`;
       const res = await getJson<{ responses: { status: number; body: SnippetBody & ErrorBody }[] }>(server, 'batch/v1', {
         method: 'POST',
@@ -369,15 +363,15 @@ describe('code-snippets/v1 over HTTP', () => {
             { path, body: { name: 'batch three', tags: 'a,b' } },
           ],
         },
-        auth,
+        auth: server.admin,
       });
       assert.equal(res.status, 207);
       assert.deepEqual(res.body.responses.map((r) => r.status), [200, 400, 200]);
       assert.equal(res.body.responses[1].body.code, 'rest_invalid_param');
       const [one, , three] = res.body.responses.map((r) => r.body);
-      assert.equal((await getJson<SnippetBody>(server, `${NS}/snippets/${one.id}`, { auth })).body.name, 'batch one');
-      assert.deepEqual((await getJson<SnippetBody>(server, `${NS}/snippets/${three.id}`, { auth })).body.tags, ['a', 'b']);
-      assert.equal(Number((await server.call(`${NS}/snippets`, { auth })).headers.get('x-wp-total')), before + 2);
+      assert.equal((await getJson<SnippetBody>(server, `${NS}/snippets/${one.id}`, { auth: server.admin })).body.name, 'batch one');
+      assert.deepEqual((await getJson<SnippetBody>(server, `${NS}/snippets/${three.id}`, { auth: server.admin })).body.tags, ['a', 'b']);
+      assert.equal(Number((await server.call(`${NS}/snippets`, { auth: server.admin })).headers.get('x-wp-total')), before + 2);
 
       // updates, activation and deletion batch too
       const more = await getJson<{ responses: { status: number; body: ErrorBody }[] }>(server, 'batch/v1', {
@@ -389,12 +383,12 @@ describe('code-snippets/v1 over HTTP', () => {
             { method: 'DELETE', path: `${path}/${three.id}` },
           ],
         },
-        auth,
+        auth: server.admin,
       });
       assert.deepEqual(more.body.responses.map((r) => r.status), [200, 200, 200]);
-      const after = (await getJson<SnippetBody>(server, `${NS}/snippets/${one.id}`, { auth })).body;
+      const after = (await getJson<SnippetBody>(server, `${NS}/snippets/${one.id}`, { auth: server.admin })).body;
       assert.deepEqual([after.priority, after.active], [2, true]);
-      assert.equal((await server.call(`${NS}/snippets/${three.id}`, { auth })).status, 404);
+      assert.equal((await server.call(`${NS}/snippets/${three.id}`, { auth: server.admin })).status, 404);
     });
   });
 });

@@ -1,7 +1,6 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../../helpers/server.ts';
-import { adminAuth } from '../../helpers/auth.ts';
+import { useServer } from '../../helpers/server.ts';
 import { validateCode } from '../../../src/plugins/code-snippets/validate.ts';
 import { createSnippet, getJson, NS, type ErrorBody, type SnippetBody } from './helpers.ts';
 
@@ -49,47 +48,41 @@ describe('snippet code validation', () => {
   });
 
   describe('on save and activation', () => {
-    let server: TestServer;
-    let auth: string;
-    before(async () => {
-      server = await startTestServer();
-      auth = await adminAuth(server);
-    });
-    after(() => server.close());
+    const server = useServer();
 
     test('an active snippet with bad code is saved inactive with code_error; good code clears it', async () => {
-      const bad = await createSnippet(server, auth, { name: 'broken js', scope: 'site-footer-js', code: 'var a = ;', active: true });
+      const bad = await createSnippet(server, server.admin, { name: 'broken js', scope: 'site-footer-js', code: 'var a = ;', active: true });
       assert.equal(bad.active, false);
       assert.equal(bad.code_error?.[1], 1);
       assert.match(bad.code_error![0], /^Unexpected token/);
-      const stored = await getJson<SnippetBody>(server, `${NS}/snippets/${bad.id}`, { auth });
+      const stored = await getJson<SnippetBody>(server, `${NS}/snippets/${bad.id}`, { auth: server.admin });
       assert.deepEqual(stored.body.code_error, bad.code_error);
 
-      const fixed = await getJson<SnippetBody>(server, `${NS}/snippets/${bad.id}`, { method: 'PATCH', json: { code: 'var a = 1;', active: true }, auth });
+      const fixed = await getJson<SnippetBody>(server, `${NS}/snippets/${bad.id}`, { method: 'PATCH', json: { code: 'var a = 1;', active: true }, auth: server.admin });
       assert.equal(fixed.body.code_error, null);
       assert.equal(fixed.body.active, true);
 
-      const broken = await getJson<SnippetBody>(server, `${NS}/snippets/${bad.id}`, { method: 'PATCH', json: { code: 'var a = (;' }, auth });
+      const broken = await getJson<SnippetBody>(server, `${NS}/snippets/${bad.id}`, { method: 'PATCH', json: { code: 'var a = (;' }, auth: server.admin });
       assert.equal(broken.body.active, false, 'breaking an active snippet deactivates it');
       assert.ok(broken.body.code_error);
     });
 
     test('changing the scope validates the code as the new language', async () => {
-      const s = await createSnippet(server, auth, { scope: 'content', code: '<p>{</p>' });
+      const s = await createSnippet(server, server.admin, { scope: 'content', code: '<p>{</p>' });
       assert.equal(s.code_error, null);
-      const css = await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}`, { method: 'PATCH', json: { scope: 'site-css' }, auth });
+      const css = await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}`, { method: 'PATCH', json: { scope: 'site-css' }, auth: server.admin });
       assert.deepEqual(css.body.code_error, ["Unclosed '{' on line 1", 1]);
     });
 
     test('activating code that fails validation is a 400 rest_cannot_activate and leaves it inactive', async () => {
-      const s = await createSnippet(server, auth, { name: 'bad php', scope: 'global', code: 'function x() {\n  echo "hi";\n' });
+      const s = await createSnippet(server, server.admin, { name: 'bad php', scope: 'global', code: 'function x() {\n  echo "hi";\n' });
       assert.deepEqual(s.code_error, ["Unclosed '{' on line 1", 1]);
-      const { status, body } = await getJson<ErrorBody>(server, `${NS}/snippets/${s.id}/activate`, { method: 'POST', auth });
+      const { status, body } = await getJson<ErrorBody>(server, `${NS}/snippets/${s.id}/activate`, { method: 'POST', auth: server.admin });
       assert.equal(status, 400);
       assert.equal(body.code, 'rest_cannot_activate');
       assert.ok(body.message.includes("Unclosed '{' on line 1"), body.message);
       assert.deepEqual(body.data, { status: 400, code_error: ["Unclosed '{' on line 1", 1] });
-      assert.equal((await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}`, { auth })).body.active, false);
+      assert.equal((await getJson<SnippetBody>(server, `${NS}/snippets/${s.id}`, { auth: server.admin })).body.active, false);
     });
   });
 });

@@ -1,25 +1,23 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../../helpers/server.ts';
+import { useServer } from '../../helpers/server.ts';
 
 const SECRET = /data-secret="([A-Za-z0-9]{10})"/;
 
 describe('oembed/1.0/embed', () => {
-  let server: TestServer;
+  const server = useServer();
   let helloUrl: string;
   let helloId: number;
   const sampleUrl = () => `${server.home}/sample-page/`;
   const embed = (url: string, extra = '') => server.call(`oembed/1.0/embed?url=${encodeURIComponent(url)}${extra}`);
 
   before(async () => {
-    server = await startTestServer();
     const hello = await server.app.store.posts.findBySlug('hello-world', ['post']);
     assert.ok(hello, 'a new site has the Hello world post');
     helloId = hello.id;
     const [y, m, d] = hello.date.slice(0, 10).split('-');
     helloUrl = `${server.home}/${y}/${m}/${d}/hello-world/`;
   });
-  after(() => server.close());
 
   it('answers WordPress oEmbed data for the Hello world post, keys in WordPress order', async () => {
     const res = await embed(helloUrl);

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from '../../helpers/server.ts';
-import { adminAuth, userAuth } from '../../helpers/auth.ts';
+import { useServer } from '../../helpers/server.ts';
+import { userAuth } from '../../helpers/auth.ts';
 
 /** A third-party site with an oEmbed endpoint, pages that announce one, and misbehaving endpoints. */
 class ProviderSite {
@@ -107,21 +107,15 @@ after(async () => {
 });
 
 describe('oembed/1.0/proxy with the provider allowed', () => {
-  let server: TestServer;
-  let auth: string;
   let restoreEnv: () => void;
-  /** `as`: an Authorization value, null for an anonymous call. */
-  const proxy = (url: string, extra = '', as: string | null = auth) => server.call(`oembed/1.0/proxy?url=${encodeURIComponent(url)}${extra}`, { auth: as ?? undefined });
-
-  before(async () => {
+  // the settings are read when the server starts: set before its hook, restored after it closes
+  before(() => {
     restoreEnv = setEnv({ CMS_SPEC_OEMBED_PROVIDERS: providersFile, CMS_SPEC_OUTBOUND_ALLOW: '127.0.0.1', CMS_SPEC_OUTBOUND_TIMEOUT_MS: '500' });
-    server = await startTestServer();
-    auth = await adminAuth(server);
   });
-  after(async () => {
-    await server.close();
-    restoreEnv();
-  });
+  const server = useServer();
+  after(() => restoreEnv());
+  /** `as`: an Authorization value, null for an anonymous call. */
+  const proxy = (url: string, extra = '', as: string | null = server.admin) => server.call(`oembed/1.0/proxy?url=${encodeURIComponent(url)}${extra}`, { auth: as ?? undefined });
 
   it('refuses anonymous callers with 401 and WordPress message', async () => {
     const res = await proxy(`${provider.base}/videos/1`, '', null);
@@ -222,25 +216,18 @@ describe('oembed/1.0/proxy with the provider allowed', () => {
 });
 
 describe('oembed/1.0/proxy without an allow-list', () => {
-  let server: TestServer;
-  let auth: string;
   let restoreEnv: () => void;
-
-  before(async () => {
+  before(() => {
     restoreEnv = setEnv({ CMS_SPEC_OEMBED_PROVIDERS: providersFile, CMS_SPEC_OUTBOUND_ALLOW: undefined });
-    server = await startTestServer();
-    auth = await adminAuth(server);
   });
-  after(async () => {
-    await server.close();
-    restoreEnv();
-  });
+  const server = useServer();
+  after(() => restoreEnv());
 
   it('refuses to fetch from loopback addresses, by address or by name', async () => {
     const port = new URL(provider.base).port;
     const hits = provider.hitsOf('/oembed') + provider.hitsOf('/article');
     for (const url of [`${provider.base}/videos/1`, `${provider.base}/article`, `http://localhost:${port}/article`]) {
-      const res = await server.call(`oembed/1.0/proxy?url=${encodeURIComponent(url)}`, { auth });
+      const res = await server.call(`oembed/1.0/proxy?url=${encodeURIComponent(url)}`, { auth: server.admin });
       assert.equal(res.status, 400, url);
       const body = await res.json();
       assert.equal(body.code, 'oembed_forbidden_address', url);

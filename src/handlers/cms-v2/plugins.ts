@@ -1,0 +1,63 @@
+import type { Ctx } from '../../core/context.ts';
+import { contextOf, nsUrl, pick, type Context } from '../../core/rest.ts';
+import type { PluginStatus } from '../../core/site.ts';
+import { RestError } from '../../engine/errors.ts';
+import { escapeHtml } from '../../site/format.ts';
+
+/** Fields of each context, in WP_REST_Plugins_Controller's schema order. */
+const FIELDS: Record<Context, readonly string[]> = {
+  view: ['plugin', 'status', 'name', 'plugin_uri', 'author', 'author_uri', 'description', 'version', 'network_only', 'requires_wp', 'requires_php', 'textdomain'],
+  edit: ['plugin', 'status', 'name', 'plugin_uri', 'author', 'author_uri', 'description', 'version', 'network_only', 'requires_wp', 'requires_php', 'textdomain'],
+  embed: ['plugin', 'status', 'name', 'network_only', 'requires_wp', 'requires_php'],
+};
+
+const notFound = () => new RestError('rest_plugin_not_found', 'Plugin not found.', 404);
+
+/** prepare_item_for_response: the plugin's header data, as WordPress reads it from the plugin file. */
+function preparePlugin(ctx: Ctx, p: PluginStatus, context: Context): Record<string, unknown> {
+  const data: Record<string, unknown> = {
+    plugin: p.plugin,
+    status: p.status,
+    name: p.title,
+    plugin_uri: p.pluginUri,
+    author: p.author,
+    author_uri: p.authorUri,
+    description: { raw: p.description, rendered: escapeHtml(p.description) },
+    version: p.version,
+    network_only: false,
+    requires_wp: '',
+    requires_php: '',
+    textdomain: p.name,
+  };
+  return { ...pick(data, FIELDS[context]), _links: { self: [{ href: nsUrl(ctx, `plugins/${p.plugin}`) }] } };
+}
+
+/** does_plugin_match_request: `search` in any of its text fields, `status` among the listed ones. */
+function matches(p: PluginStatus, search: string | undefined, statuses: string[] | undefined): boolean {
+  if (search && ![p.plugin, p.title, p.description, p.author, p.version, p.name].some((f) => f.includes(search))) return false;
+  return !statuses?.length || statuses.includes(p.status);
+}
+
+export function listPlugins(ctx: Ctx) {
+  const context = contextOf(ctx);
+  return ctx.site.plugins
+    .list()
+    .filter((p) => !p.error || p.status === 'active')
+    .filter((p) => matches(p, ctx.args.search, ctx.args.status))
+    .map((p) => preparePlugin(ctx, p, context));
+}
+
+export function getPlugin(ctx: Ctx) {
+  const p = ctx.site.plugins.get(String(ctx.args.plugin));
+  if (!p) throw notFound();
+  return preparePlugin(ctx, p, contextOf(ctx));
+}
+
+/** Only `status` can change: activation and deactivation, which rebuild the routes before this answers. */
+export async function updatePlugin(ctx: Ctx) {
+  const id = String(ctx.args.plugin);
+  if (!ctx.site.plugins.get(id)) throw notFound();
+  const status = ctx.args.status as 'active' | 'inactive' | undefined;
+  const p = status ? await ctx.site.plugins.setActive(id, status === 'active') : ctx.site.plugins.get(id)!;
+  return preparePlugin(ctx, p, 'edit');
+}
