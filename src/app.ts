@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { Spec, Variant } from './engine/spec.ts';
 import type { Engine } from './engine/engine.ts';
 import type { Logger } from './engine/types.ts';
-import { createHttpServer } from './engine/server.ts';
+import { createHttpServer, DEFAULT_TIMEOUTS, type Timeouts } from './engine/server.ts';
 import type { Site } from './core/site.ts';
 import type { PluginRegistry } from './core/plugins.ts';
 import { installContent, type InstallResult } from './core/install.ts';
@@ -19,6 +19,10 @@ export interface AppOptions {
   host: string;
   port: number;
   bodyLimit: number;
+  /** Client deadlines (Node's own defaults hold slow clients for over a minute). */
+  timeouts?: Timeouts;
+  /** How long close() lets requests in flight finish before it closes their connections. */
+  shutdownMs?: number;
   log: Logger;
   /** The site's address when the database is new; defaults to the address the server listens on. */
   url?: string;
@@ -34,8 +38,20 @@ export interface RunningApp {
   plugins: PluginRegistry;
   spec: Spec;
   url: string;
-  close(): Promise<void>;
+  /** Stops listening, lets requests in flight finish until the shutdown deadline, then closes what is left. */
+  close(): Promise<ShutdownReport>;
 }
+
+/** What a shutdown waited for. */
+export interface ShutdownReport {
+  /** Connections open when it began (requests in flight or idle keep-alives). */
+  open: number;
+  /** Connections still open at the deadline, closed then. */
+  forced: number;
+  waitedMs: number;
+}
+
+export const DEFAULT_SHUTDOWN_MS = 10_000;
 
 /**
  * Opens the site (spec, store, plugins, routes), listens, installs a new site's options with the
@@ -45,7 +61,7 @@ export interface RunningApp {
 export async function startApp(o: AppOptions): Promise<RunningApp> {
   const { spec, store, site, engine, plugins } = await openSite(o);
   const auth = createAuthenticator(store, site);
-  const server = createHttpServer({ engine, auth, bodyLimit: o.bodyLimit, pages: createPageHandler(engine) });
+  const server = createHttpServer({ engine, auth, bodyLimit: o.bodyLimit, timeouts: o.timeouts ?? DEFAULT_TIMEOUTS, pages: createPageHandler(engine) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host, () => resolve());
@@ -68,11 +84,24 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     spec,
     url: `http://${host}:${port}/${spec.apiPrefix}/`,
     async close() {
+      const started = Date.now();
+      const open = await new Promise<number>((resolve) => server.getConnections((_, n) => resolve(n ?? 0)));
+      let forced = 0;
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        const deadline = setTimeout(() => {
+          server.getConnections((_, n) => {
+            forced = n ?? 0;
+            server.closeAllConnections();
+          });
+        }, o.shutdownMs ?? DEFAULT_SHUTDOWN_MS);
+        server.close(() => {
+          clearTimeout(deadline);
+          resolve();
+        });
         server.closeIdleConnections();
       });
       await store.close();
+      return { open, forced, waitedMs: Date.now() - started };
     },
   };
 }

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 
 // Each command loads its own module when it runs, so `lint` and `routes` never load the server.
+import { positiveInt } from './options.ts';
 import { registerPluginCommands, registerPluginProvidedCommands } from './plugins.ts';
 import { registerSeedCommand } from './seed.ts';
 import { registerUserCommands } from './users.ts';
@@ -20,6 +21,10 @@ program
   .addOption(new Option('--db <path>', 'SQLite database file (:memory: allowed)').env('CMS_SPEC_DB').default('.cms/site.sqlite'))
   .addOption(new Option('--url <url>', "the site's address when the database is new (default: the listen address)").env('CMS_SPEC_URL'))
   .addOption(new Option('--body-limit <bytes>', 'largest request body accepted').env('CMS_SPEC_BODY_LIMIT').default(String(1024 * 1024)))
+  .addOption(new Option('--header-timeout <ms>', "a client's time to send a request's headers").env('CMS_SPEC_HEADER_TIMEOUT_MS').default('10000').argParser(positiveInt('--header-timeout')))
+  .addOption(new Option('--request-timeout <ms>', "a client's time to send a whole request").env('CMS_SPEC_REQUEST_TIMEOUT_MS').default('60000').argParser(positiveInt('--request-timeout')))
+  .addOption(new Option('--keep-alive-timeout <ms>', 'how long an idle connection stays open').env('CMS_SPEC_KEEP_ALIVE_TIMEOUT_MS').default('5000').argParser(positiveInt('--keep-alive-timeout')))
+  .addOption(new Option('--shutdown-timeout <ms>', 'on SIGINT/SIGTERM, how long requests in flight may finish before their connections are closed').env('CMS_SPEC_SHUTDOWN_TIMEOUT_MS').default('10000').argParser(positiveInt('--shutdown-timeout')))
   .action(async (o) => (await import('./serve.ts')).serveCommand(o));
 
 program

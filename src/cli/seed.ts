@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { positiveInt } from './options.ts';
 import { loadSpec } from '../engine/spec.ts';
 import { SpecError } from '../engine/diagnostics.ts';
 import { Site } from '../core/site.ts';
@@ -40,13 +41,6 @@ export function registerSeedCommand(program: Command): void {
         process.exitCode = 1;
       }
     });
-}
-
-function positiveInt(flag: string) {
-  return (v: string) => {
-    if (!/^\d+$/.test(v) || Number(v) < 1) throw new Error(`${flag} takes a whole number of at least 1, not "${v}"`);
-    return v;
-  };
 }
 
 async function seed(o: SeedOptions): Promise<void> {

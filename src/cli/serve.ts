@@ -13,6 +13,10 @@ export interface ServeOptions {
   db: string;
   url?: string;
   bodyLimit: string;
+  headerTimeout: string;
+  requestTimeout: string;
+  keepAliveTimeout: string;
+  shutdownTimeout: string;
 }
 
 const log = {
@@ -30,6 +34,8 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
       host: o.host,
       port: Number(o.port),
       bodyLimit: Number(o.bodyLimit),
+      timeouts: { headersMs: Number(o.headerTimeout), requestMs: Number(o.requestTimeout), keepAliveMs: Number(o.keepAliveTimeout) },
+      shutdownMs: Number(o.shutdownTimeout),
       url: o.url,
       log,
       onFirstRun: ({ store, install }) => announceInstall(store, install),
@@ -46,7 +52,10 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
   const shutdown = () => {
     if (closing) return;
     closing = true;
-    app.close().then(() => process.exit(0));
+    app.close().then(({ open, forced, waitedMs }) => {
+      console.log(`cms-spec stopped after ${waitedMs} ms: ${open} connection(s) were open, ${open - forced} finished, ${forced} closed at the ${Number(o.shutdownTimeout)} ms deadline.`);
+      process.exit(0);
+    });
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

@@ -25,17 +25,39 @@ export interface PageResponse {
 
 export type PageHandler = (req: PageRequest) => Promise<PageResponse | null>;
 
+/** How long a client may take, in milliseconds; Node's own defaults hold a dripping client for over a minute. */
+export interface Timeouts {
+  /** From connecting to the end of a request's headers (slowloris). */
+  headersMs: number;
+  /** From connecting to the end of a request's body. */
+  requestMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { headersMs: 10_000, requestMs: 60_000, keepAliveMs: 5_000 };
+
 export interface ServerOptions {
   engine: Engine;
   auth: Authenticator;
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
+  timeouts?: Timeouts;
   pages?: PageHandler;
 }
 
 const NOT_FOUND_PAGE = '<!DOCTYPE html><html><head><title>Page not found</title></head><body><h1>Not Found</h1></body></html>';
 
 const internalError = () => new RestError('internal_server_error', 'The server could not complete the request because of an internal error.', 500);
+
+/** What Node's HTTP parser refuses before any request exists, answered as WordPress-style JSON where the socket still takes an answer. */
+function clientErrorAnswer(code: string | undefined): RestError {
+  if (code === 'HPE_HEADER_OVERFLOW') return new RestError('rest_header_fields_too_large', 'The request line or its headers are larger than this server accepts.', 431);
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new RestError('rest_request_timeout', 'The request was not received in time.', 408);
+  return new RestError('rest_bad_request', 'The request is not valid HTTP, or its URL has characters no URL may have.', 400);
+}
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
 /**
  * node:http front of the engine: http-request.ts turns bytes into an InternalRequest,
@@ -107,13 +129,28 @@ export function createHttpServer(opts: ServerOptions): Server {
     reply.send(res, req, outcome, query, user, headers);
   }
 
-  const server = createServer((req, res) => {
-    onRequest(req, res).catch((e: unknown) => {
-      engine.log.error(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      if (!res.headersSent) reply.send(res, req, errorOutcome(internalError()), {}, null, {});
-      else res.destroy();
-    });
+  const timeouts = opts.timeouts ?? DEFAULT_TIMEOUTS;
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      // how often Node looks for clients past their deadline; its default (30 s) adds that much to each
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(timeouts.headersMs / 4))),
+    },
+    (req, res) => {
+      onRequest(req, res).catch((e: unknown) => {
+        engine.log.error(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        if (!res.headersSent) reply.send(res, req, errorOutcome(internalError()), {}, null, {});
+        else res.destroy();
+      });
+    },
+  );
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) return socket.destroy();
+    const e = clientErrorAnswer(err.code);
+    const body = JSON.stringify(e.toBody());
+    socket.end(`HTTP/1.1 ${e.status} ${STATUS_TEXT[e.status]}\r\nContent-Type: application/json; charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
-  server.keepAliveTimeout = 5000;
   return server;
 }

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before } from 'node:test';
-import { startApp, type RunningApp } from '../../src/app.ts';
+import { startApp, type RunningApp, type ShutdownReport } from '../../src/app.ts';
 import type { Variant } from '../../src/engine/spec.ts';
+import type { Timeouts } from '../../src/engine/server.ts';
 import { composeSpec, type ExtraNamespace } from '../../scripts/spec-copy.ts';
 import { adminAuth } from './auth.ts';
 
@@ -21,7 +22,7 @@ export interface TestServer {
   errors: string[];
   /** fetch against the API root: `call('code-snippets/v1/snippets', {method:'POST', json:{...}, auth})`. */
   call(path: string, init?: CallInit): Promise<Response>;
-  close(): Promise<void>;
+  close(): Promise<ShutdownReport>;
 }
 
 export interface CallInit {
@@ -38,6 +39,8 @@ export interface StartOptions {
   variant?: Variant;
   dbPath?: string;
   bodyLimit?: number;
+  timeouts?: Timeouts;
+  shutdownMs?: number;
   /** Serve the real spec with these plugin folders instead of its own, and these extra namespace files. */
   compose?: { plugins: string[]; extraNamespaces?: ExtraNamespace[] };
 }
@@ -57,6 +60,8 @@ export async function startTestServer(o: StartOptions = {}): Promise<TestServer>
     host: '127.0.0.1',
     port: 0,
     bodyLimit: o.bodyLimit ?? 1024 * 1024,
+    timeouts: o.timeouts,
+    shutdownMs: o.shutdownMs,
     log: { error: (m) => errors.push(m), info: () => {} },
   });
   const api = app.url;
@@ -78,8 +83,9 @@ export async function startTestServer(o: StartOptions = {}): Promise<TestServer>
       return fetch(api + path.replace(/^\//, ''), { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
     },
     async close() {
-      await app.close();
+      const report = await app.close();
       rmSync(dir, { recursive: true, force: true });
+      return report;
     },
   };
 }
