@@ -115,8 +115,8 @@ describe('server-rendered site', () => {
     const html = await (await page(server, hello.path)).text();
     const admin = await server.app.store.users.get(hello.author);
     assert.ok(admin);
-    assert.ok(html.includes(`<span class="author">${admin.display_name}</span>`));
-    assert.ok(html.includes('Categories: Uncategorized'));
+    assert.ok(html.includes(`<span class="author vcard"><a href="${server.home}/author/${admin.nicename}/" class="url fn n">${admin.display_name}</a></span>`), 'the byline links to the author archive');
+    assert.ok(html.includes(`Categories: <a href="${server.home}/category/uncategorized/" rel="category tag">Uncategorized</a>`), 'the categories link to their archives');
   });
 
   test('?p=ID redirects to the pretty permalink with 301; a missing trailing slash too', async () => {

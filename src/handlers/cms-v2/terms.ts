@@ -3,6 +3,7 @@ import { RestResponse, type HandlerContext } from '../../engine/types.ts';
 import type { Store } from '../../store/index.ts';
 import type { TermPatch, TermQuery, TermRow } from '../../store/terms.ts';
 import { sanitizeSlug } from '../../store/transact.ts';
+import { termPermalink } from '../../site/permalinks.ts';
 import { postType, taxonomyOfRoute, type TaxonomyInfo } from './registry.ts';
 import { readablePost } from './posts.ts';
 import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, type Context } from './shared.ts';
@@ -13,18 +14,18 @@ const EMBED_FIELDS = ['id', 'link', 'name', 'slug', 'taxonomy'];
 
 const invalidTerm = () => new RestError('rest_term_invalid', 'Term does not exist.', 404);
 
-/** get_term_link: `{home}/{base}/{slug}/` with pretty permalinks, else the archive's query var. */
-export function termLink(ctx: HandlerContext, tax: TaxonomyInfo, term: TermRow): string {
-  if (ctx.site.options.permalink_structure) return `${ctx.site.home}/${tax.archiveBase}/${term.slug}/`;
-  return `${ctx.site.home}/?${tax.plainVar.name}=${tax.plainVar.byId ? term.id : encodeURIComponent(term.slug)}`;
+/** get_term_link: the term's archive on the site, a nested category under its parents' slugs. */
+export async function termLink(ctx: HandlerContext, tax: TaxonomyInfo, term: TermRow): Promise<string> {
+  const ancestors = tax.hierarchical && term.parent && ctx.site.options.permalink_structure ? await ctx.store.terms.ancestorSlugs(term) : [];
+  return termPermalink(ctx.site, tax, term, ancestors);
 }
 
-export function prepareTerm(ctx: HandlerContext, tax: TaxonomyInfo, term: TermRow, context: Context): Record<string, unknown> {
+export async function prepareTerm(ctx: HandlerContext, tax: TaxonomyInfo, term: TermRow, context: Context): Promise<Record<string, unknown>> {
   const data: Record<string, unknown> = {
     id: term.id,
     count: term.count,
     description: term.description,
-    link: termLink(ctx, tax, term),
+    link: await termLink(ctx, tax, term),
     name: term.name,
     slug: term.slug,
     taxonomy: term.taxonomy,
@@ -82,7 +83,7 @@ export async function listTerms(ctx: HandlerContext) {
     offset: page.offset,
     limit: page.perPage,
   });
-  return collection(ctx, ctx.request.head ? [] : rows.map((t) => prepareTerm(ctx, tax, t, context)), total, page);
+  return collection(ctx, ctx.request.head ? [] : await Promise.all(rows.map((t) => prepareTerm(ctx, tax, t, context))), total, page);
 }
 
 export async function getTerm(ctx: HandlerContext) {
@@ -128,7 +129,7 @@ export async function createTerm(ctx: HandlerContext) {
     const id = await store.terms.insert({ taxonomy: tax.slug, name, slug: f.slug, description: f.description, parent: f.parent });
     return (await store.terms.get(id))!;
   });
-  return new RestResponse(prepareTerm(ctx, tax, term, 'edit'), 201, { Location: nsUrl(ctx, `${tax.restBase}/${term.id}`) });
+  return new RestResponse(await prepareTerm(ctx, tax, term, 'edit'), 201, { Location: nsUrl(ctx, `${tax.restBase}/${term.id}`) });
 }
 
 export async function updateTerm(ctx: HandlerContext) {
@@ -149,7 +150,7 @@ export async function deleteTerm(ctx: HandlerContext) {
   // map_meta_cap: nobody may delete the default category
   if (tax.slug === 'category' && term.id === Number(ctx.site.options.default_category ?? (await ctx.store.options.get('default_category')) ?? 1))
     throw denied(ctx, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this term.');
-  const previous = prepareTerm(ctx, tax, term, 'edit');
+  const previous = await prepareTerm(ctx, tax, term, 'edit');
   await ctx.store.terms.delete(term.id);
   return { deleted: true, previous };
 }

@@ -3,6 +3,7 @@ import type { HandlerContext } from '../../engine/types.ts';
 import { capabilitiesOf as roleCapabilities } from '../../auth/roles.ts';
 import type { UserQuery, UserRow } from '../../store/users.ts';
 import { POST_TYPES } from './registry.ts';
+import { authorPermalink } from '../../site/permalinks.ts';
 import { avatarUrls, collection, contextOf, denied, nsUrl, pageOf, pick, restDate, type Context } from './shared.ts';
 
 const VIEW_FIELDS = ['id', 'name', 'url', 'description', 'link', 'slug', 'avatar_urls', 'meta'];
@@ -26,7 +27,7 @@ async function prepareUser(ctx: HandlerContext, user: UserRow, context: Context)
     email: user.email,
     url: user.url,
     description: await meta('description'),
-    link: ctx.site.options.permalink_structure ? `${ctx.site.home}/author/${user.nicename}/` : `${ctx.site.home}/?author=${user.id}`,
+    link: authorPermalink(ctx.site, user),
     locale: edit ? (await meta('locale')) || 'en_US' : '',
     nickname: edit ? (await meta('nickname')) || user.login : '',
     slug: user.nicename,
