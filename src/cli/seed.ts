@@ -78,7 +78,7 @@ async function seed(o: SeedOptions): Promise<void> {
           posts.push({
             author: gen.pick(authors),
             title: gen.title(),
-            content: gen.content(done + i),
+            content: gen.content(),
             excerpt: gen.chance(0.7) ? gen.excerpt() : '',
             status: draft ? 'draft' : 'publish',
             type: 'post',
