@@ -370,6 +370,7 @@ async function listPage(engine: Engine, plan: ListPlan, paged: number, postsPage
     bodyClass: paged > 1 ? `${bodyClass} paged paged-${paged}` : bodyClass,
     main: listHtml(identity(site), {
       posts: shown,
+      summaries: plan.kind === 'search',
       heading: plan.heading,
       older: paged < lastPage ? pagedPermalink(site, plan.url, paged + 1) : undefined,
       newer: paged > 1 ? pagedPermalink(site, plan.url, paged - 1) : undefined,

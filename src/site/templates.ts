@@ -117,7 +117,7 @@ function siteHeader(site: SiteIdentity, chrome: SiteChrome): string {
 /** get_search_form: a labelled GET form to the home URL's `s`. */
 export function searchFormHtml(site: SiteIdentity, value: string, id: string): string {
   return `<form role="search" method="get" class="search-form" action="${escapeAttr(site.home + '/')}">
-<label for="${id}">Search for:</label>
+<label class="screen-reader-text" for="${id}">Search for:</label>
 <input type="search" id="${id}" class="search-field" name="s" value="${escapeAttr(value)}">
 <button type="submit" class="search-submit">Search</button>
 </form>`;
@@ -149,8 +149,11 @@ function termList(label: string, className: string, terms: NavLink[]): string {
   return `<span class="${className}">${label}: ${terms.map((t) => link(t, ` rel="${className === 'cat-links' ? 'category ' : ''}tag"`)).join(', ')}</span>`;
 }
 
-/** A post in full (single view) or in a list, where its title links to it. */
-export function articleHtml(post: ShownPost, single: boolean): string {
+/**
+ * A post in full (single view) or in a list, where its title links to it; search results show
+ * the excerpt instead of the content, as WordPress's default themes do.
+ */
+export function articleHtml(post: ShownPost, single: boolean, summary = false): string {
   const title = escapeHtml(post.title || UNTITLED);
   const heading = single ? `<h1 class="entry-title">${title}</h1>` : `<h2 class="entry-title"><a href="${escapeAttr(post.url)}" rel="bookmark">${title}</a></h2>`;
   // Pages carry no byline or terms in a WordPress theme; posts do.
@@ -162,8 +165,7 @@ export function articleHtml(post: ShownPost, single: boolean): string {
   const footer = terms ? `\n<footer class="entry-footer">${terms}</footer>` : '';
   return `<article id="post-${post.id}" class="${post.type} type-${post.type} post-${post.id} entry">
 <header class="entry-header">${heading}${meta}</header>
-<div class="entry-content">
-${post.html}</div>${footer}
+${summary ? `<div class="entry-summary">\n<p>${escapeHtml(post.excerpt)}</p>\n</div>` : `<div class="entry-content">\n${post.html}</div>`}${footer}
 </article>`;
 }
 
@@ -186,6 +188,8 @@ export interface ListHeading {
 
 export interface ListParts {
   posts: ShownPost[];
+  /** Excerpts instead of the content (search results). */
+  summaries: boolean;
   heading?: ListHeading;
   older?: string;
   newer?: string;
@@ -199,7 +203,7 @@ export function listHtml(site: SiteIdentity, l: ListParts): string {
     const description = l.heading.description ? `\n<div class="archive-description"><p>${escapeHtml(l.heading.description)}</p></div>` : '';
     parts.push(`<header class="page-header">\n<h1 class="page-title">${escapeHtml(l.heading.label)}: <span>${escapeHtml(l.heading.name)}</span></h1>${description}\n</header>`);
   }
-  if (l.posts.length) parts.push(...l.posts.map((p) => articleHtml(p, false)));
+  if (l.posts.length) parts.push(...l.posts.map((p) => articleHtml(p, false, l.summaries)));
   else {
     const form = l.empty.searchForm === undefined ? '' : `\n${searchFormHtml(site, l.empty.searchForm, 'no-results-search')}`;
     parts.push(`<section class="no-results not-found">\n<h2 class="page-title">Nothing Found</h2>\n<p>${escapeHtml(l.empty.message)}</p>${form}\n</section>`);
