@@ -3,6 +3,10 @@ import { Command, Option } from 'commander';
 // Each command loads its own module when it runs, so `lint` and `routes` never load the server.
 import { registerSeedCommand } from './seed.ts';
 import { registerUserCommands } from './users.ts';
+import { registerPostCommands } from './posts.ts';
+import { registerOptionCommands } from './options.ts';
+import { registerCacheCommands } from './cache.ts';
+import { LOG_FORMATS } from './access-log.ts';
 
 const program = new Command('cms-spec').description('Spec-first server for WordPress-style REST interfaces').showHelpAfterError();
 
@@ -19,6 +23,7 @@ program
   .addOption(new Option('--db <path>', 'SQLite database file (:memory: allowed)').env('CMS_SPEC_DB').default('.cms/site.sqlite'))
   .addOption(new Option('--url <url>', "the site's address when the database is new (default: the listen address)").env('CMS_SPEC_URL'))
   .addOption(new Option('--body-limit <bytes>', 'largest request body accepted').env('CMS_SPEC_BODY_LIMIT').default(String(1024 * 1024)))
+  .addOption(new Option('--log-format <format>', 'access and server log: pretty (default on a terminal), json, or off (default otherwise)').env('CMS_SPEC_LOG_FORMAT').choices([...LOG_FORMATS]))
   .action(async (o) => (await import('./serve.ts')).serveCommand(o));
 
 program
@@ -37,5 +42,8 @@ program
 
 registerSeedCommand(program);
 registerUserCommands(program);
+registerPostCommands(program);
+registerOptionCommands(program);
+registerCacheCommands(program);
 
 await program.parseAsync(process.argv);
