@@ -77,14 +77,12 @@ async function singularRequest(engine: Engine, req: PageRequest, path: string, t
   if (resolved.kind === 'redirect') return redirect(resolved.to);
   if (embed) return embedPage(engine, req, resolved.kind === 'single' ? resolved : null);
   if (resolved.kind === 'single') return singlePage(engine, resolved.post, resolved.url);
-  if (resolved.kind === 'list') return listPage(engine, homePlanOf(await planList(store, site, {}), site, resolved.base, resolved.page), resolved.paged, resolved.page);
+  if (resolved.kind === 'list') {
+    // the page that shows the posts: the blog's plan at the page's URL (a plan without vars is never null)
+    const blog = (await planList(store, site, {}))!;
+    return listPage(engine, { ...blog, url: resolved.base }, resolved.paged, resolved.page);
+  }
   return notFoundPage(engine, site.url(req.path));
-}
-
-/** The blog's plan, at the posts page's URL and under its title when a page shows the posts. */
-function homePlanOf(plan: ListPlan | null, site: Site, base: string, postsPage?: PostRow): ListPlan {
-  if (!plan) throw new Error('the blog always has a plan');
-  return postsPage ? { ...plan, url: base, documentTitle: postsPage.title } : plan;
 }
 
 function redirect(to: string): PageResponse {

@@ -21,7 +21,7 @@ async function readFeed(server: TestServer, path: string, type: 'rss' | 'atom') 
 const xml = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'url' || name === 'sitemap' });
 
 /** The `<loc>`s of a sitemap or sitemap index, after a strict well-formedness check. */
-async function sitemapLocs(server: TestServer, url: string): Promise<string[]> {
+async function sitemapLocs(url: string): Promise<string[]> {
   const res = await fetch(url, { redirect: 'manual' });
   assert.equal(res.status, 200, url);
   assert.equal(res.headers.get('content-type'), 'application/xml; charset=UTF-8');
@@ -133,16 +133,16 @@ describe('feeds, sitemaps and robots.txt', () => {
   });
 
   test('wp-sitemap.xml lists the sub-sitemaps WordPress core serves, and every URL in them answers 200', async () => {
-    const index = await sitemapLocs(server, `${server.home}/wp-sitemap.xml`);
+    const index = await sitemapLocs(`${server.home}/wp-sitemap.xml`);
     assert.deepEqual(index, ['posts-post-1', 'posts-page-1', 'taxonomies-category-1', 'taxonomies-post_tag-1', 'users-1'].map((n) => `${server.home}/wp-sitemap-${n}.xml`));
-    const posts = await sitemapLocs(server, index[0]);
+    const posts = await sitemapLocs(index[0]);
     assert.ok(posts.includes(`${server.home}/2024/03/05/green-tea-harvest/`));
-    const pages = await sitemapLocs(server, index[1]);
+    const pages = await sitemapLocs(index[1]);
     assert.equal(pages[0], `${server.home}/`, 'the home page leads the page sitemap when the front shows posts');
     assert.ok(pages.includes(`${server.home}/contact/`));
-    assert.deepEqual((await sitemapLocs(server, index[2])).sort(), [`${server.home}/category/news/`, `${server.home}/category/news/local/`, `${server.home}/category/uncategorized/`].sort());
-    assert.deepEqual(await sitemapLocs(server, index[3]), [`${server.home}/tag/tea/`]);
-    const users = await sitemapLocs(server, index[4]);
+    assert.deepEqual((await sitemapLocs(index[2])).sort(), [`${server.home}/category/news/`, `${server.home}/category/news/local/`, `${server.home}/category/uncategorized/`].sort());
+    assert.deepEqual(await sitemapLocs(index[3]), [`${server.home}/tag/tea/`]);
+    const users = await sitemapLocs(index[4]);
     assert.ok(users.includes(`${server.home}/author/jo/`));
     for (const loc of [...posts, ...pages, ...users]) assert.equal((await sitePage(server, new URL(loc).pathname)).status, 200, loc);
     for (const path of ['/wp-sitemap-posts-post-2.xml', '/wp-sitemap-posts-nothing-1.xml', '/wp-sitemap-widgets-1.xml']) assert.equal((await sitePage(server, path)).status, 404, path);
@@ -154,10 +154,10 @@ describe('feeds, sitemaps and robots.txt', () => {
     const more = URLS_PER_SITEMAP + 1 - before;
     await server.app.store.posts.insertMany(Array.from({ length: more }, (_, i) => ({ author: admin.id, title: `Bulk ${i}`, status: 'publish', type: 'post', date_gmt: '2022-01-01 00:00:00' })));
     try {
-      const index = await sitemapLocs(server, `${server.home}/wp-sitemap.xml`);
+      const index = await sitemapLocs(`${server.home}/wp-sitemap.xml`);
       assert.deepEqual(index.slice(0, 3), [`${server.home}/wp-sitemap-posts-post-1.xml`, `${server.home}/wp-sitemap-posts-post-2.xml`, `${server.home}/wp-sitemap-posts-page-1.xml`]);
-      assert.equal((await sitemapLocs(server, index[0])).length, URLS_PER_SITEMAP);
-      assert.equal((await sitemapLocs(server, index[1])).length, 1);
+      assert.equal((await sitemapLocs(index[0])).length, URLS_PER_SITEMAP);
+      assert.equal((await sitemapLocs(index[1])).length, 1);
     } finally {
       const bulk = await server.app.store.posts.query({ types: ['post'], search: 'Bulk', offset: 0, limit: 5000 });
       await server.app.store.posts.deleteMany(bulk.rows.map((p) => p.id));
@@ -182,9 +182,9 @@ describe('feeds, sitemaps and robots.txt', () => {
     await setOptions(server, { permalink_structure: '' });
     try {
       assert.ok((await (await sitePage(server, '/robots.txt')).text()).includes(`Sitemap: ${server.home}/?sitemap=index`));
-      const index = await sitemapLocs(server, `${server.home}/?sitemap=index`);
+      const index = await sitemapLocs(`${server.home}/?sitemap=index`);
       assert.equal(index[0], `${server.home}/?sitemap=posts&sitemap-subtype=post&paged=1`);
-      assert.ok((await sitemapLocs(server, index[0])).includes(`${server.home}/?p=${ids.harvest}`));
+      assert.ok((await sitemapLocs(index[0])).includes(`${server.home}/?p=${ids.harvest}`));
     } finally {
       await setOptions(server, { permalink_structure: DATED_PERMALINKS });
     }
