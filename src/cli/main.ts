@@ -1,15 +1,17 @@
 import { Command, Option } from 'commander';
 
 // Each command loads its own module when it runs, so `lint` and `routes` never load the server.
-import { positiveInt } from './options.ts';
-import { registerPluginCommands, registerPluginProvidedCommands } from './plugins.ts';
 import { registerSeedCommand } from './seed.ts';
 import { registerUserCommands } from './users.ts';
+import { registerPostCommands } from './posts.ts';
+import { registerOptionCommands } from './options.ts';
+import { registerCacheCommands } from './cache.ts';
+import { registerPluginCommands, registerPluginProvidedCommands } from './plugins.ts';
+import { LOG_FORMATS } from './access-log.ts';
+import { positiveInt } from './errors.ts';
+import { specOption, variantOption } from './site-store.ts';
 
 const program = new Command('cms-spec').description('Spec-first server for WordPress-style REST interfaces').showHelpAfterError();
-
-const specOption = () => new Option('--spec <dir>', 'spec folder').env('CMS_SPEC_SPEC').default('spec');
-const variantOption = () => new Option('--variant <a|b>', 'which variant of the route index to serve').env('CMS_SPEC_VARIANT').choices(['a', 'b', 'A', 'B']).default('a');
 
 program
   .command('serve')
@@ -25,6 +27,7 @@ program
   .addOption(new Option('--request-timeout <ms>', "a client's time to send a whole request").env('CMS_SPEC_REQUEST_TIMEOUT_MS').default('60000').argParser(positiveInt('--request-timeout')))
   .addOption(new Option('--keep-alive-timeout <ms>', 'how long an idle connection stays open').env('CMS_SPEC_KEEP_ALIVE_TIMEOUT_MS').default('5000').argParser(positiveInt('--keep-alive-timeout')))
   .addOption(new Option('--shutdown-timeout <ms>', 'on SIGINT/SIGTERM, how long requests in flight may finish before their connections are closed').env('CMS_SPEC_SHUTDOWN_TIMEOUT_MS').default('10000').argParser(positiveInt('--shutdown-timeout')))
+  .addOption(new Option('--log-format <format>', 'access and server log: pretty (default on a terminal), json, or off (default otherwise)').env('CMS_SPEC_LOG_FORMAT').choices([...LOG_FORMATS]))
   .action(async (o) => (await import('./serve.ts')).serveCommand(o));
 
 program
@@ -43,6 +46,9 @@ program
 
 registerSeedCommand(program);
 registerUserCommands(program);
+registerPostCommands(program);
+registerOptionCommands(program);
+registerCacheCommands(program);
 registerPluginCommands(program);
 
 // The plugins' own commands are read only when the command line names none of the core's (or asks for help).

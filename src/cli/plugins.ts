@@ -1,26 +1,24 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { PluginStatus } from '../core/site.ts';
-import { CliError, siteCommand, withSite } from './site-command.ts';
-
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
-}
+import { CliError } from './errors.ts';
+import { LIST_FORMATS, printRows, type ListFormat } from './output.ts';
+import { siteCommand, withSite } from './site-store.ts';
 
 const describe = (p: PluginStatus) => `${p.title} (${p.plugin})`;
+const FIELDS = ['name', 'status', 'version', 'title'];
 
 /** `cms-spec plugin list|activate|deactivate`, as wp-cli's plugin commands: they change the site's active plugins in its database. */
 export function registerPluginCommands(program: Command): void {
   const plugin = program.command('plugin').description("list the site's plugins and activate or deactivate them");
 
   siteCommand(plugin, 'list', 'list the installed plugins and whether each is active')
-    .option('--format <format>', 'table or json', 'table')
+    .addOption(new Option('--format <format>', 'output format').choices([...LIST_FORMATS]).default('table'))
     .action(
-      withSite(async ({ plugins }, o: { format: string }) => {
+      withSite(async ({ plugins }, o: { format: ListFormat }) => {
         const list = plugins.list();
-        if (o.format === 'json') return console.log(JSON.stringify(list.map((p) => ({ name: p.name, plugin: p.plugin, status: p.status, version: p.version, title: p.title, ...(p.error ? { error: p.error } : {}) })), null, 2));
-        console.log(table([['NAME', 'STATUS', 'VERSION', 'TITLE'], ...list.map((p) => [p.name, p.error ? `${p.status} (broken)` : p.status, p.version, p.title])]));
-        for (const p of list) if (p.error) console.log(`\n${p.name}: ${p.error}`);
+        const rows = list.map((p) => ({ ...p, status: p.error && o.format === 'table' ? `${p.status} (broken)` : p.status }));
+        printRows(rows, o.format === 'json' ? [...FIELDS, 'plugin', 'error'] : FIELDS, o.format, 'name');
+        if (o.format === 'table') for (const p of list) if (p.error) console.log(`\n${p.name}: ${p.error}`);
       }),
     );
 

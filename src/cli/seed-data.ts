@@ -1,6 +1,8 @@
 /**
- * Generated demo content for `cms-spec seed`: readable titles, articles with headings, links and
- * images, excerpts, terms and authors, drawn from a seeded generator so a seed value repeats a run.
+ * Generated demo content for `cms-spec seed`: readable titles, articles with headings and links,
+ * excerpts, terms and authors, drawn from a seeded generator so a seed value repeats a run. The
+ * articles carry no images: pictures from other hosts would make every demo page call out to
+ * them, and the media library that will hold locally made ones does not exist yet.
  */
 
 const WORDS = (
@@ -78,17 +80,13 @@ export class ContentGenerator {
     return `<p>${sentences.join(' ')}</p>`;
   }
 
-  /** An article: an intro, then sections under `<h2>` headings, some with a figure. */
-  content(imageSeed: number): string {
+  /** An article: an intro, then sections under `<h2>` headings. */
+  content(): string {
     const parts = [this.paragraph()];
     const sections = this.int(2, 3);
     for (let s = 0; s < sections; s++) {
       parts.push(`<h2>${this.capitalized(this.words(this.int(2, 4)))}</h2>`);
       for (let p = this.int(1, 2); p > 0; p--) parts.push(this.paragraph());
-      if (this.chance(0.4)) {
-        const alt = this.words(3).join(' ');
-        parts.push(`<figure><img src="https://picsum.photos/seed/${imageSeed}-${s}/800/450" alt="${alt}" width="800" height="450" /><figcaption>${this.sentence(4, 8)}</figcaption></figure>`);
-      }
     }
     return parts.join('\n\n');
   }

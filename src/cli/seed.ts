@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { positiveInt } from './options.ts';
+import { positiveInt } from './errors.ts';
 import { loadSpec } from '../engine/spec.ts';
 import { SpecError } from '../engine/diagnostics.ts';
 import { Site } from '../core/site.ts';
@@ -8,6 +8,7 @@ import { installContent } from '../core/install.ts';
 import type { NewPost } from '../store/posts.ts';
 import { AUTHORS, ContentGenerator, randomSource } from './seed-data.ts';
 import { generatePassword, hashPassword } from '../auth/passwords.ts';
+import { Progress } from './progress.ts';
 
 interface SeedOptions {
   posts: string;
@@ -59,7 +60,7 @@ async function seed(o: SeedOptions): Promise<void> {
     const started = Date.now();
     const authors = await ensureAuthors(store);
     const { categories, tags } = await addTerms(store, gen, termCount);
-    const progress = new Progress(postCount);
+    const progress = new Progress(postCount, 'seeded', 'posts');
     const now = Date.now();
     const span = YEARS_BACK * 365 * 86400_000;
     for (let done = 0; done < postCount; done += CHUNK) {
@@ -73,7 +74,7 @@ async function seed(o: SeedOptions): Promise<void> {
           posts.push({
             author: gen.pick(authors),
             title: gen.title(),
-            content: gen.content(done + i),
+            content: gen.content(),
             excerpt: gen.chance(0.7) ? gen.excerpt() : '',
             status: draft ? 'draft' : 'publish',
             type: 'post',
@@ -138,32 +139,4 @@ async function addTerms(store: Store, gen: ContentGenerator, count: number): Pro
 function skewedPick(gen: ContentGenerator, ids: number[]): number {
   const r = gen.int(0, 999) / 1000;
   return ids[Math.floor(r * r * ids.length)];
-}
-
-/** A bar redrawn in place on a terminal; plain lines every tenth otherwise (logs, CI). */
-class Progress {
-  private readonly tty = Boolean(process.stderr.isTTY);
-  private readonly started = Date.now();
-  private lastTenth = 0;
-
-  constructor(private readonly total: number) {}
-
-  update(done: number): void {
-    const secs = ((Date.now() - this.started) / 1000).toFixed(1);
-    if (this.tty) {
-      const width = 30;
-      const filled = Math.round((done / this.total) * width);
-      process.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${Math.floor((done / this.total) * 100)}% ${done}/${this.total} posts ${secs}s`);
-      return;
-    }
-    const tenth = Math.floor((done / this.total) * 10);
-    if (tenth > this.lastTenth || done === this.total) {
-      this.lastTenth = tenth;
-      process.stderr.write(`seeded ${done}/${this.total} posts (${secs}s)\n`);
-    }
-  }
-
-  finish(): void {
-    if (this.tty) process.stderr.write('\n');
-  }
 }

@@ -1,9 +1,11 @@
-import { startApp } from '../app.ts';
+import { isIP } from 'node:net';
+import { startApp, type RunningApp } from '../app.ts';
 import type { Variant } from '../engine/spec.ts';
-import { SpecError } from '../engine/diagnostics.ts';
 import { chunkAppPassword, createAppPassword } from '../auth/app-passwords.ts';
 import type { Store } from '../store/index.ts';
 import type { InstallResult } from '../core/install.ts';
+import { CliError, describeError } from './errors.ts';
+import { createServeLog, defaultLogFormat, watchRequests, type LogFormat, type RequestWatch } from './access-log.ts';
 
 export interface ServeOptions {
   port: string;
@@ -17,48 +19,110 @@ export interface ServeOptions {
   requestTimeout: string;
   keepAliveTimeout: string;
   shutdownTimeout: string;
+  logFormat?: LogFormat;
 }
 
-const log = {
-  error: (m: string) => console.error(`[cms-spec] ${m}`),
-  info: (m: string) => console.log(`[cms-spec] ${m}`),
-};
+function portOf(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new CliError(`--port takes a whole number from 0 to 65535 (0 picks a free port), not "${value}".`);
+  return Number(value);
+}
+
+function bodyLimitOf(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) throw new CliError(`--body-limit takes a number of bytes (at least 1), not "${value}".`);
+  return Number(value);
+}
 
 export async function serveCommand(o: ServeOptions): Promise<void> {
-  let app;
+  let app: RunningApp;
+  let installed = false;
   try {
+    const port = portOf(o.port);
+    const bodyLimit = bodyLimitOf(o.bodyLimit);
+    const log = await createServeLog(o.logFormat ?? defaultLogFormat());
     app = await startApp({
       specDir: o.spec,
       dbPath: o.db,
       variant: o.variant.toUpperCase() as Variant,
       host: o.host,
-      port: Number(o.port),
-      bodyLimit: Number(o.bodyLimit),
+      port,
+      bodyLimit,
       timeouts: { headersMs: Number(o.headerTimeout), requestMs: Number(o.requestTimeout), keepAliveMs: Number(o.keepAliveTimeout) },
       shutdownMs: Number(o.shutdownTimeout),
       url: o.url,
-      log,
-      onFirstRun: ({ store, install }) => announceInstall(store, install),
+      log: log.server,
+      onFirstRun: ({ store, install }) => {
+        installed = true;
+        return announceInstall(store, install);
+      },
     });
+    const watch = watchRequests(app.server, log);
+    console.log(`cms-spec listening on ${app.url}`);
+    if (!installed) {
+      const warning = addressWarning(app.site.home, o.host, new URL(app.url).port, o.db);
+      if (warning) console.warn(warning);
+    }
+    stopOnSignals(app, watch, Number(o.shutdownTimeout));
   } catch (e) {
-    if (e instanceof SpecError) {
-      console.error(e.message);
+    const message = describeError(e, { db: o.db, spec: o.spec, host: o.host, port: o.port });
+    if (message === null) throw e;
+    console.error(`Error: ${message}`);
+    process.exit(1);
+  }
+}
+
+const isLoopback = (host: string) => host === 'localhost' || host.endsWith('.localhost') || host === '::1' || host === '[::1]' || (isIP(host) === 4 && host.startsWith('127.'));
+const isWildcard = (host: string) => host === '0.0.0.0' || host === '::' || host === '[::]';
+
+/**
+ * The one-line warning when the stored home URL points at this machine but not where the server
+ * listens (a database made on another port): every link would lead to the old address. A home on
+ * a real domain name is taken to be a proxy in front of the server, and not questioned.
+ */
+export function addressWarning(home: string, listenHost: string, listenPort: string, db: string): string | null {
+  const url = new URL(home);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const local = isLoopback(host) || isWildcard(host) || host === listenHost;
+  if (!local) return null;
+  const homePort = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const unreachableHost = isLoopback(host) && !isLoopback(listenHost) && !isWildcard(listenHost);
+  if (homePort === listenPort && !unreachableHost) return null;
+  const bracketed = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
+  const listening = `http://${isWildcard(listenHost) ? '127.0.0.1' : bracketed}:${listenPort}`;
+  const dbFlag = db === '.cms/site.sqlite' ? '' : ` --db ${db}`;
+  return `Warning: the site's address (option home) is ${home} but the server listens on ${listening}, so links, feeds and API discovery point at the old address; fix it with \`cms-spec option update home ${listening}${dbFlag} && cms-spec option update siteurl ${listening}${dbFlag}\` and restart, or serve on port ${homePort}.`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * SIGINT/SIGTERM: stop taking connections, let the requests in flight finish until the deadline,
+ * close the idle connections (and at the deadline whatever is left) and the database, and say
+ * what was waited for. A second signal stops at once.
+ */
+function stopOnSignals(app: RunningApp, watch: RequestWatch, deadlineMs: number): void {
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) {
+      console.log(`${signal} again: stopping now, without waiting for ${plural(watch.inFlight, 'request')}.`);
       process.exit(1);
     }
-    throw e;
-  }
-  console.log(`cms-spec listening on ${app.url}`);
-  let closing = false;
-  const shutdown = () => {
-    if (closing) return;
     closing = true;
-    app.close().then(({ open, forced, waitedMs }) => {
-      console.log(`cms-spec stopped after ${waitedMs} ms: ${open} connection(s) were open, ${open - forced} finished, ${forced} closed at the ${Number(o.shutdownTimeout)} ms deadline.`);
-      process.exit(0);
+    const started = Date.now();
+    const waitingFor = watch.inFlight;
+    const answeredBefore = watch.answered;
+    app.server.getConnections((_err, connections) => {
+      const idle = Math.max(0, (connections ?? 0) - waitingFor);
+      console.log(`${signal}: shutting down; waiting up to ${(deadlineMs / 1000).toFixed(1)} s for ${plural(waitingFor, 'request')} in flight, closing ${plural(idle, 'idle connection')} (${signal} again stops at once).`);
+      app.close().then(({ forced }) => {
+        const finished = watch.answered - answeredBefore;
+        const cut = forced ? `; ${plural(forced, 'connection')} still busy at the deadline closed` : '';
+        console.log(`Stopped after ${((Date.now() - started) / 1000).toFixed(1)} s: ${plural(finished, 'request')} finished while waiting${cut}; the database is closed.`);
+        process.exit(0);
+      });
     });
   };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
 /**

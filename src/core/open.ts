@@ -5,37 +5,39 @@ import { Store } from '../store/index.ts';
 import { PluginRegistry } from './plugins.ts';
 import { Site } from './site.ts';
 
-export interface SiteOptions {
-  specDir: string;
-  dbPath: string;
-  variant: Variant;
-  log: Logger;
-}
-
-/** A site opened on its database with its plugins started and its routes compiled, served or not. */
-export interface OpenSite {
+/** A site with its plugins started and its routes compiled, over an open store, served or not. */
+export interface StartedSite {
   spec: Spec;
   store: Store;
   site: Site;
   engine: Engine<Store, Site>;
   plugins: PluginRegistry;
+}
+
+export interface OpenSite extends StartedSite {
   close(): Promise<void>;
 }
 
 /**
- * Everything a site is before it listens: the spec loaded, the store opened and migrated, the
- * site's options read, the plugins started (their migrations run, the routes compiled). The
- * server and the CLI both start here. Spec or core handler problems throw SpecError.
+ * Everything a site is before it listens, over a store already open: the site's options read, the
+ * plugins started (their migrations run, the routes compiled). Spec or core handler problems
+ * throw SpecError; a broken plugin is reported through `log` and left inactive.
  */
-export async function openSite(o: SiteOptions): Promise<OpenSite> {
+export async function startSite(o: { spec: Spec; store: Store; variant: Variant; log: Logger }): Promise<StartedSite> {
+  const { spec, store } = o;
+  const site = new Site(spec, store);
+  await site.refresh();
+  const engine = new Engine({ spec, variant: o.variant, host: site, store, log: o.log });
+  const plugins = await PluginRegistry.start({ engine, store, site, log: o.log });
+  return { spec, store, site, engine, plugins };
+}
+
+/** The spec loaded and the store opened and migrated, then `startSite`: the server and the CLI both start here. */
+export async function openSite(o: { specDir: string; dbPath: string; variant: Variant; log: Logger }): Promise<OpenSite> {
   const spec = loadSpec(o.specDir);
   const store = await Store.open(o.dbPath);
   try {
-    const site = new Site(spec, store);
-    await site.refresh();
-    const engine = new Engine({ spec, variant: o.variant, host: site, store, log: o.log });
-    const plugins = await PluginRegistry.start({ engine, store, site, log: o.log });
-    return { spec, store, site, engine, plugins, close: () => store.close() };
+    return { ...(await startSite({ spec, store, variant: o.variant, log: o.log })), close: () => store.close() };
   } catch (e) {
     await store.close();
     throw e;

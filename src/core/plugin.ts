@@ -54,6 +54,8 @@ export interface PluginDefinition<R = unknown> {
   site?: SiteHooks;
   /** Adds its commands to `cms-spec` (`cms-spec seo index`...); they run with the installed site open, and only while the plugin is active. */
   cli?(cli: PluginCli): void;
+  /** What it caches in the store, for `cms-spec cache flush`: each cache says what one entry is and empties itself. */
+  caches?: readonly { entry: string; flush(store: Store): Promise<number> }[];
   /** Options it owns, with the defaults written when it is first activated (add_option: existing values are kept). */
   settings?: Readonly<Record<string, string>>;
   /** Capabilities it grants to roles (role → capabilities), while active. */

@@ -55,7 +55,7 @@ function siteDefaults(spec: Spec): SiteInfo {
 export interface PageContext {
   store: Store;
   site: Site;
-  /** 'home' | 'post' | 'page' | 'embed' | '404' | an archive kind */
+  /** 'home' | 'post' | 'page' | 'embed' | '404' | 'category' | 'tag' | 'author' | 'date' | 'search' | 'feed' */
   kind: string;
   /** The post shown, when there is one. */
   postId?: number;

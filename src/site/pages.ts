@@ -1,23 +1,26 @@
 import type { CmsEngine as Engine } from '../core/context.ts';
 import type { PageHandler, PageRequest, PageResponse } from '../engine/server.ts';
-import type { PostQuery, PostRow } from '../store/posts.ts';
+import type { PostRow } from '../store/posts.ts';
+import type { TermRow } from '../store/terms.ts';
 import type { Store } from '../store/index.ts';
 import type { PageContext, Site } from '../core/site.ts';
 import { authorizePage } from '../auth/authorize-page.ts';
-import { parsePermalink, permalink, type PermalinkTarget } from './permalinks.ts';
+import { authorPermalink, commentsFeedPermalink, feedPermalink, pagedPermalink, permalink, termPermalink, type FeedType, type PermalinkTarget } from './permalinks.ts';
 import { hookOutput, pageViewed, theContent } from './hooks.ts';
 import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from './format.ts';
-import { articleHtml, documentHtml, embedHtml, formatLocalDate, listHtml, navHtml, notFoundHtml, type NavLink, type ShownPost, type SiteIdentity } from './templates.ts';
+import { articleHtml, documentHtml, embedHtml, formatLocalDate, listHtml, navHtml, notFoundHtml, type DocumentParts, type NavLink, type ShownPost, type SiteIdentity } from './templates.ts';
+import { parseSiteRequest, type SiteRequest } from './request.ts';
+import { planList, type ListPlan } from './archives.ts';
+import { feedResponse, type FeedPost } from './feeds.ts';
+import { robotsResponse, sitemapResponse } from './sitemaps.ts';
+import { siteChrome, STYLESHEET_PATH, stylesheetResponse, stylesheetUrl } from './theme.ts';
 
 /** The post types that have a page of their own on the site. */
 const VIEWABLE_TYPES = ['post', 'page'];
 /** Sticky posts shown on top of the blog's first page, at most. */
 const MAX_STICKY = 50;
-const EMBED_SUFFIX = /\/embed\/?$/;
-const PAGED_SUFFIX = /\/page\/(\d+)\/?$/;
-const DIGITS = /^\d+$/;
 
-/** What a site URL shows, once resolved against the stored content. */
+/** What a singular URL shows, once resolved against the stored content. */
 type Resolved =
   | { kind: 'single'; post: PostRow; url: string }
   | { kind: 'list'; paged: number; base: string; page?: PostRow }
@@ -25,14 +28,17 @@ type Resolved =
   | { kind: 'missing' };
 
 /**
- * The site outside the API: the home page (latest posts or the front page), each published post
- * and page at its permalink, the embed card at `{permalink}embed/`, the application-authorization
- * page, and a 404 page for everything else. The server adds the API discovery Link header.
+ * The site outside the API, as WordPress's front end serves it with the default theme: the home
+ * page (latest posts or the front page), each published post and page at its permalink, category,
+ * tag, author and date archives, search results, RSS and Atom feeds, sitemaps, robots.txt, the
+ * theme's stylesheet, the embed card at `{permalink}embed/`, the application-authorization page,
+ * and a 404 page for everything else. The server adds the API discovery Link header.
  */
 export function createPageHandler(engine: Engine): PageHandler {
   const authPath = trimTrailingSlash(engine.site.authPath);
   return async (req) => {
     if (trimTrailingSlash(req.path) === authPath) return authorizePage(req, engine);
+    if (req.path === STYLESHEET_PATH) return stylesheetResponse(req);
     const res = await renderSitePage(engine, req);
     await pageViewed({ store: engine.store, site: engine.site, path: req.path, status: res.status, referrer: req.headers.referer ?? '' }, engine.log);
     return res;
@@ -46,40 +52,71 @@ function trimTrailingSlash(path: string): string {
 }
 
 async function renderSitePage(engine: Engine, req: PageRequest): Promise<PageResponse> {
-  const { site, store } = engine;
-  let path = req.path === '/index.php' ? '/' : req.path;
-  const embed = EMBED_SUFFIX.test(path) || req.query.embed === 'true';
-  path = path.replace(EMBED_SUFFIX, '/');
-  let paged = Math.max(1, Number(typeof req.query.paged === 'string' && DIGITS.test(req.query.paged) ? req.query.paged : 1));
-  const pagedMatch = PAGED_SUFFIX.exec(path);
-  if (pagedMatch) {
-    paged = Number(pagedMatch[1]);
-    path = path.slice(0, pagedMatch.index + 1);
+  const { site } = engine;
+  const path = req.path === '/index.php' ? '/' : req.path;
+  const request = parseSiteRequest(site, path, req.query);
+  switch (request.kind) {
+    case 'robots':
+      return robotsResponse(engine);
+    case 'sitemap':
+      return (await sitemapResponse(engine, request.name, request.subtype, request.page)) ?? notFoundPage(engine, site.url(req.path));
+    case 'comments-feed':
+      return commentsFeed(engine, req, request.feed);
+    case 'missing':
+      return notFoundPage(engine, site.url(req.path));
+    case 'singular':
+      return singularRequest(engine, req, path, request.target, request.paged, request.embed, request.feed);
+    case 'list':
+      return listRequest(engine, req, path, request);
   }
-  const target = parsePermalink(site, path + idQuery(req.query));
-  const resolved = target ? await resolve(store, site, target, req.path, paged, embed) : { kind: 'missing' as const };
+}
 
-  if (resolved.kind === 'redirect') return { status: 301, headers: { Location: resolved.to, 'Content-Type': 'text/html; charset=UTF-8' }, body: '' };
-  if (embed) {
-    const post = resolved.kind === 'single' ? resolved.post : null;
-    const url = resolved.kind === 'single' ? resolved.url : site.url(req.path);
-    const ctx: PageContext = { store, site, kind: 'embed', postId: post?.id, url };
-    const shown = post ? (await showPosts(engine, [post], ctx))[0] : null;
-    const html = embedHtml(identity(site), shown, await hookOutput('head', ctx, engine.log), await hookOutput('footer', ctx, engine.log));
-    return htmlResponse(post ? 200 : 404, html, post ? restLink(site, post) : undefined);
-  }
+async function singularRequest(engine: Engine, req: PageRequest, path: string, target: PermalinkTarget, paged: number, embed: boolean, feed?: FeedType): Promise<PageResponse> {
+  const { site, store } = engine;
+  // a post's own feed is its comments feed, which this site has no comments for
+  const resolved = feed ? { kind: 'missing' as const } : await resolve(store, site, target, path, paged, embed);
+  if (resolved.kind === 'redirect') return redirect(resolved.to);
+  if (embed) return embedPage(engine, req, resolved.kind === 'single' ? resolved : null);
   if (resolved.kind === 'single') return singlePage(engine, resolved.post, resolved.url);
-  if (resolved.kind === 'list') return listPage(engine, resolved.paged, resolved.base, resolved.page);
+  if (resolved.kind === 'list') {
+    // the page that shows the posts: the blog's plan at the page's URL (a plan without vars is never null)
+    const blog = (await planList(store, site, {}))!;
+    return listPage(engine, { ...blog, url: resolved.base }, resolved.paged, resolved.page);
+  }
   return notFoundPage(engine, site.url(req.path));
 }
 
-/** Only the post-id query args reach parsePermalink; everything else in the query is not a target. */
-function idQuery(query: Record<string, unknown>): string {
-  for (const key of ['p', 'page_id']) {
-    const v = query[key];
-    if (typeof v === 'string' && DIGITS.test(v)) return `?${key}=${v}`;
+function redirect(to: string): PageResponse {
+  return { status: 301, headers: { Location: to, 'Content-Type': 'text/html; charset=UTF-8' }, body: '' };
+}
+
+async function embedPage(engine: Engine, req: PageRequest, found: { post: PostRow; url: string } | null): Promise<PageResponse> {
+  const { site, store } = engine;
+  const ctx: PageContext = { store, site, kind: 'embed', postId: found?.post.id, url: found?.url ?? site.url(req.path) };
+  const shown = found ? (await showPosts(engine, [found.post], ctx, false))[0] : null;
+  const html = embedHtml(identity(site), shown, await hookOutput('head', ctx, engine.log), await hookOutput('footer', ctx, engine.log));
+  return htmlResponse(found ? 200 : 404, html, found ? restLink(site, found.post) : undefined);
+}
+
+/**
+ * A list of posts: the blog, an archive or a search, as a themed page or a feed. With pretty
+ * permalinks, a list asked for by query vars (`?cat=3`, `?paged=2`) or by a path that is not its
+ * own (`/category/child/`, no trailing slash) is redirected to its canonical URL first, as
+ * redirect_canonical does; searches stay where they were asked.
+ */
+async function listRequest(engine: Engine, req: PageRequest, path: string, r: Extract<SiteRequest, { kind: 'list' }>): Promise<PageResponse> {
+  const { site, store } = engine;
+  const isBlogHome = Object.keys(r.vars).length === 0;
+  if (isBlogHome && !r.feed && !r.embed && site.info.show_on_front === 'page' && site.info.page_on_front) {
+    return singularRequest(engine, req, path, { kind: 'home' }, r.paged, false);
   }
-  return '';
+  const plan = await planList(store, site, r.vars);
+  if (!plan) return r.embed ? embedPage(engine, req, null) : notFoundPage(engine, site.url(req.path));
+  if (r.embed) return embedPage(engine, req, null);
+  const canonical = r.feed ? feedPermalink(site, plan.url, r.feed) : pagedPermalink(site, plan.url, r.paged);
+  if (site.options.permalink_structure && plan.kind !== 'search' && (r.fromQuery || new URL(canonical).pathname !== path)) return redirect(canonical);
+  if (r.feed) return listFeed(engine, req, plan, r.feed);
+  return listPage(engine, plan, r.paged);
 }
 
 const isPublished = (post: PostRow | undefined | null): post is PostRow => !!post && post.status === 'publish' && VIEWABLE_TYPES.includes(post.type);
@@ -127,7 +164,7 @@ async function resolve(store: Store, site: Site, target: PermalinkTarget, reques
   const url = await postUrl(store, site, post);
   const isPostsPage = site.info.show_on_front === 'page' && post.type === 'page' && post.id === site.info.page_for_posts;
   if (!isPostsPage && paged > 1) return { kind: 'missing' };
-  const canonical = (isPostsPage && paged > 1 ? pagedUrl(site, url, paged) : url) + (embed ? embedSuffix(url) : '');
+  const canonical = (isPostsPage && paged > 1 ? pagedPermalink(site, url, paged) : url) + (embed ? embedSuffix(url) : '');
   if (target.kind === 'id') {
     if (pretty) return { kind: 'redirect', to: canonical };
   } else if (new URL(canonical).pathname !== new URL(requestPath, canonical).pathname) {
@@ -150,16 +187,11 @@ function embedSuffix(url: string): string {
   return url.includes('?') ? '&embed=true' : 'embed/';
 }
 
+
 /** The post's permalink, with a page's ancestors' slugs from the store. */
 async function postUrl(store: Store, site: Site, post: PostRow): Promise<string> {
   const parentPath = post.type === 'page' && post.parent ? (await store.posts.ancestorSlugs(post)).join('/') : '';
   return permalink(site, { id: post.id, type: post.type, slug: post.slug, status: post.status, date: post.date, parentPath });
-}
-
-function pagedUrl(site: Site, base: string, paged: number): string {
-  if (paged <= 1) return base;
-  if (site.options.permalink_structure) return `${base}page/${paged}/`;
-  return `${base}${base.includes('?') ? '&' : '?'}paged=${paged}`;
 }
 
 function identity(site: Site): SiteIdentity {
@@ -199,19 +231,41 @@ function contentForView(post: PostRow, inList: boolean, url: string): string {
 const PROTECTED_CONTENT = '<p>This content is password protected.</p>\n';
 const PROTECTED_EXCERPT = 'There is no excerpt because this is a protected post.';
 
-/** Resolves rows to what the templates show: permalinks, author names, term names, filtered content. */
-async function showPosts(engine: Engine, posts: PostRow[], pageCtx: PageContext): Promise<ShownPost[]> {
+/** The terms of a page of posts as links, a nested category's under its ancestors' slugs. */
+async function termLinks(store: Store, site: Site, postIds: number[], slug: 'category' | 'post_tag'): Promise<Map<number, NavLink[]>> {
+  const tax = site.types.taxonomy(slug)!;
+  const terms = await store.terms.termsOfPosts(postIds, slug);
+  const paths = new Map<number, string[]>();
+  const pathOf = async (t: TermRow) => {
+    if (!t.parent || !site.options.permalink_structure) return [];
+    let path = paths.get(t.id);
+    if (!path) paths.set(t.id, (path = await store.terms.ancestorSlugs(t)));
+    return path;
+  };
+  const out = new Map<number, NavLink[]>();
+  for (const [postId, rows] of terms) out.set(postId, await Promise.all(rows.map(async (t) => ({ text: t.name, url: termPermalink(site, tax, t, await pathOf(t)) }))));
+  return out;
+}
+
+/**
+ * Resolves rows to what the templates show: permalinks, author and term links, filtered content.
+ * In a list, a post's content stops at its `<!--more-->`.
+ */
+async function showPosts(engine: Engine, posts: PostRow[], pageCtx: PageContext, inList: boolean): Promise<ShownPost[]> {
   const { store, site } = engine;
   const ids = posts.map((p) => p.id);
-  const [categories, tags] = await Promise.all([termNames(store, ids, 'category'), termNames(store, ids, 'post_tag')]);
-  const authors = new Map<number, string>();
-  for (const id of new Set(posts.map((p) => p.author))) authors.set(id, (await store.users.get(id))?.display_name ?? '');
+  const [categories, tags] = await Promise.all([termLinks(store, site, ids, 'category'), termLinks(store, site, ids, 'post_tag')]);
+  const authors = new Map<number, NavLink>();
+  for (const id of new Set(posts.map((p) => p.author))) {
+    const user = await store.users.get(id);
+    authors.set(id, user ? { text: user.display_name, url: authorPermalink(site, user) } : { text: '', url: `${site.home}/` });
+  }
   const dateFormat = site.options.date_format || 'F j, Y';
   const shown: ShownPost[] = [];
   for (const post of posts) {
     const isProtected = post.password !== '';
     const ctx: PageContext = { ...pageCtx, postId: post.id };
-    const url = pageCtx.kind !== 'home' && pageCtx.postId === post.id ? pageCtx.url : await postUrl(store, site, post);
+    const url = !inList && pageCtx.postId === post.id ? pageCtx.url : await postUrl(store, site, post);
     shown.push({
       id: post.id,
       type: post.type,
@@ -219,37 +273,51 @@ async function showPosts(engine: Engine, posts: PostRow[], pageCtx: PageContext)
       url,
       dateIso: `${post.date_gmt.replace(' ', 'T')}+00:00`,
       dateText: formatLocalDate(dateFormat, post.date),
-      author: authors.get(post.author) ?? '',
+      author: authors.get(post.author)!,
       categories: categories.get(post.id) ?? [],
       tags: tags.get(post.id) ?? [],
-      html: isProtected ? PROTECTED_CONTENT : await theContent(contentForView(post, pageCtx.kind === 'home', url), ctx, engine.log),
+      html: isProtected ? PROTECTED_CONTENT : await theContent(contentForView(post, inList, url), ctx, engine.log),
       excerpt: isProtected ? PROTECTED_EXCERPT : stripAllTags(excerptText(post.excerpt, renderContent(post.content))),
     });
   }
   return shown;
 }
 
-async function termNames(store: Store, postIds: number[], taxonomy: string): Promise<Map<number, string[]>> {
-  const terms = await store.terms.termsOfPosts(postIds, taxonomy);
-  return new Map([...terms].map(([postId, rows]) => [postId, rows.map((t) => t.name)]));
+/** The feeds every page announces (feed_links): the posts and the comments. */
+function siteFeeds(site: Site): NavLink[] {
+  return [
+    { text: `${site.info.name} » Feed`, url: feedPermalink(site, `${site.home}/`, 'rss2') },
+    { text: `${site.info.name} » Comments Feed`, url: commentsFeedPermalink(site, 'rss2') },
+  ];
+}
+
+/** The parts of a themed page around its main column: stylesheet, feeds, menu and widgets, extension hooks. */
+async function themedDocument(engine: Engine, ctx: PageContext, parts: Pick<DocumentParts, 'title' | 'description' | 'canonical' | 'restAlternate' | 'bodyClass' | 'main'> & { feeds?: NavLink[]; search?: string }): Promise<string> {
+  const { site, store } = engine;
+  return documentHtml({
+    ...parts,
+    site: identity(site),
+    stylesheet: stylesheetUrl(site),
+    feeds: [...siteFeeds(site), ...(parts.feeds ?? [])],
+    chrome: await siteChrome(store, site, ctx.url, parts.search ?? ''),
+    head: await hookOutput('head', ctx, engine.log),
+    footer: await hookOutput('footer', ctx, engine.log),
+  });
 }
 
 async function singlePage(engine: Engine, post: PostRow, url: string): Promise<PageResponse> {
   const { site, store } = engine;
   const ctx: PageContext = { store, site, kind: post.type === 'page' ? 'page' : 'post', postId: post.id, url };
-  const [shown] = await showPosts(engine, [post], ctx);
+  const [shown] = await showPosts(engine, [post], ctx, false);
   const isFront = url === `${site.home}/`;
   const main = articleHtml(shown, true) + (post.type === 'post' ? `\n${await adjacentNav(store, site, post)}` : '');
-  const html = documentHtml({
-    site: identity(site),
+  const html = await themedDocument(engine, ctx, {
     title: isFront ? `${site.info.name} – ${site.info.description}` : `${shown.title || site.info.name} – ${site.info.name}`,
     description: shown.excerpt || site.info.description,
     canonical: url,
     restAlternate: site.restUrl(restPath(post)),
     bodyClass: post.type === 'page' ? `page page-id-${post.id}${isFront ? ' home' : ''}` : `single single-post postid-${post.id}`,
     main,
-    head: await hookOutput('head', ctx, engine.log),
-    footer: await hookOutput('footer', ctx, engine.log),
   });
   return htmlResponse(200, html, restLink(site, post));
 }
@@ -264,50 +332,105 @@ async function adjacentNav(store: Store, site: Site, post: PostRow): Promise<str
   return navHtml('Posts', previous, next);
 }
 
-/** The blog: the latest published posts, posts_per_page at a time; a page past the last is a 404. */
-async function listPage(engine: Engine, paged: number, base: string, postsPage?: PostRow): Promise<PageResponse> {
+const perPageOf = (site: Site) => Math.max(1, Number(site.options.posts_per_page) || 10);
+
+/**
+ * A list page: posts_per_page at a time, the blog's first page led by its sticky posts, archive
+ * and search pages under their heading. A page past the last is a 404, and so is an empty first
+ * page where WordPress's handle_404 says so.
+ */
+async function listPage(engine: Engine, plan: ListPlan, paged: number, postsPage?: PostRow): Promise<PageResponse> {
   const { site, store } = engine;
-  const perPage = Math.max(1, Number(site.options.posts_per_page) || 10);
-  const latest: Omit<PostQuery, 'offset' | 'limit'> = { types: ['post'], statuses: ['publish'], orderby: 'date', order: 'desc' };
+  const perPage = perPageOf(site);
   const offset = (paged - 1) * perPage;
-  if (!Number.isSafeInteger(offset)) return notFoundPage(engine, pagedUrl(site, base, paged));
-  const { rows, total } = await store.posts.query({ ...latest, offset, limit: perPage });
+  const url = pagedPermalink(site, plan.url, paged);
+  if (!Number.isSafeInteger(offset)) return notFoundPage(engine, url);
+  const { rows, total } = await store.posts.query({ ...plan.query, offset, limit: perPage });
   const lastPage = Math.max(1, Math.ceil(total / perPage));
-  if (paged > lastPage) return notFoundPage(engine, pagedUrl(site, base, paged));
+  if (paged > lastPage || (!total && !plan.emptyIsFound)) return notFoundPage(engine, url);
   // WP_Query on the blog's first page: sticky posts go first, then the rest of the page
-  const sticky = paged === 1 ? (await store.posts.query({ ...latest, sticky: true, offset: 0, limit: MAX_STICKY })).rows : [];
+  const sticky = plan.kind === 'home' && paged === 1 ? (await store.posts.query({ ...plan.query, sticky: true, offset: 0, limit: MAX_STICKY })).rows : [];
   const stickyIds = new Set(sticky.map((p) => p.id));
   const listed = [...sticky, ...rows.filter((p) => !stickyIds.has(p.id))];
-  const url = pagedUrl(site, base, paged);
-  const ctx: PageContext = { store, site, kind: 'home', postId: postsPage?.id, url };
-  const shown = await showPosts(engine, listed, ctx);
-  const titleParts = [postsPage ? postsPage.title : site.info.name];
-  if (paged > 1) titleParts.push(`Page ${paged}`);
-  titleParts.push(postsPage ? site.info.name : site.info.description);
-  const html = documentHtml({
-    site: identity(site),
-    title: titleParts.filter(Boolean).join(' – '),
-    description: site.info.description,
+  const ctx: PageContext = { store, site, kind: plan.kind, postId: postsPage?.id, url };
+  const shown = await showPosts(engine, listed, ctx, true);
+  let title: string;
+  if (plan.kind === 'home') {
+    const parts = [postsPage ? postsPage.title : site.info.name, paged > 1 ? `Page ${paged}` : '', postsPage ? site.info.name : site.info.description];
+    title = parts.filter(Boolean).join(' – ');
+  } else {
+    title = [plan.documentTitle, paged > 1 ? `Page ${paged}` : '', site.info.name].filter(Boolean).join(' – ');
+  }
+  const bodyClass = plan.kind === 'search' ? `search ${total ? 'search-results' : 'search-no-results'}` : `${plan.bodyClass}${plan.kind === 'home' && !postsPage ? ' home' : ''}`;
+  const html = await themedDocument(engine, ctx, {
+    title,
+    description: plan.heading?.description || site.info.description,
     canonical: url,
-    bodyClass: `blog${postsPage ? '' : ' home'}${paged > 1 ? ' paged' : ''}`,
-    main: listHtml(shown, paged < lastPage ? pagedUrl(site, base, paged + 1) : undefined, paged > 1 ? pagedUrl(site, base, paged - 1) : undefined),
-    head: await hookOutput('head', ctx, engine.log),
-    footer: await hookOutput('footer', ctx, engine.log),
+    bodyClass: paged > 1 ? `${bodyClass} paged paged-${paged}` : bodyClass,
+    main: listHtml(identity(site), {
+      posts: shown,
+      summaries: plan.kind === 'search',
+      heading: plan.heading,
+      older: paged < lastPage ? pagedPermalink(site, plan.url, paged + 1) : undefined,
+      newer: paged > 1 ? pagedPermalink(site, plan.url, paged - 1) : undefined,
+      empty: { message: plan.emptyMessage, searchForm: plan.kind === 'search' ? (plan.search ?? '') : undefined },
+    }),
+    feeds: plan.kind === 'home' ? [] : [{ text: plan.feedTitle, url: feedPermalink(site, plan.url, 'rss2') }],
+    search: plan.search,
   });
   return htmlResponse(200, html);
+}
+
+/** When anything published last changed (get_lastpostmodified), for feeds with nothing newer to go by. */
+async function lastModified(store: Store): Promise<Date> {
+  const { rows } = await store.posts.query({ types: VIEWABLE_TYPES, statuses: ['publish'], orderby: 'modified', order: 'desc', offset: 0, limit: 1 });
+  return rows[0] ? gmtDate(rows[0].modified_gmt) : new Date();
+}
+
+const gmtDate = (gmt: string) => new Date(`${gmt.replace(' ', 'T')}Z`);
+
+/** The feed of a list: its newest posts_per_rss posts (10 by default), in full. */
+async function listFeed(engine: Engine, req: PageRequest, plan: ListPlan, type: FeedType): Promise<PageResponse> {
+  const { site, store } = engine;
+  const perFeed = Math.max(1, Number(await store.options.get('posts_per_rss')) || 10);
+  const { rows } = await store.posts.query({ ...plan.query, offset: 0, limit: perFeed });
+  const selfUrl = feedPermalink(site, plan.url, type);
+  const shown = await showPosts(engine, rows, { store, site, kind: 'feed', url: selfUrl }, false);
+  const posts: FeedPost[] = rows.map((p, i) => ({ shown: shown[i], guid: p.guid || `${site.home}/?p=${p.id}`, published: gmtDate(p.date_gmt), modified: gmtDate(p.modified_gmt) }));
+  const updated = posts.length ? new Date(Math.max(...posts.map((p) => p.modified.getTime()))) : await lastModified(store);
+  return feedResponse(req, {
+    type,
+    title: plan.documentTitle ? `${plan.documentTitle} – ${site.info.name}` : site.info.name,
+    description: site.info.description,
+    pageUrl: plan.url,
+    selfUrl,
+    posts,
+    updated,
+  });
+}
+
+/** The comments feed: valid and empty, as the site has no comments yet. */
+async function commentsFeed(engine: Engine, req: PageRequest, type: FeedType): Promise<PageResponse> {
+  const { site, store } = engine;
+  return feedResponse(req, {
+    type,
+    title: `Comments for ${site.info.name}`,
+    description: site.info.description,
+    pageUrl: `${site.home}/`,
+    selfUrl: commentsFeedPermalink(site, type),
+    posts: [],
+    updated: await lastModified(store),
+  });
 }
 
 async function notFoundPage(engine: Engine, url: string): Promise<PageResponse> {
   const { site, store } = engine;
   const ctx: PageContext = { store, site, kind: '404', url };
-  const html = documentHtml({
-    site: identity(site),
+  const html = await themedDocument(engine, ctx, {
     title: `Page not found – ${site.info.name}`,
     description: site.info.description,
     bodyClass: 'error404',
     main: notFoundHtml(identity(site)),
-    head: await hookOutput('head', ctx, engine.log),
-    footer: await hookOutput('footer', ctx, engine.log),
   });
   return htmlResponse(404, html);
 }

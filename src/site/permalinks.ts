@@ -1,5 +1,7 @@
 import type { TaxonomyInfo } from '../core/content-types.ts';
 import type { Site } from '../core/site.ts';
+import type { Store } from '../store/index.ts';
+import type { TermRow } from '../store/terms.ts';
 
 /** The post fields a permalink depends on. */
 export interface PermalinkPost {
@@ -67,8 +69,68 @@ export function parsePermalink(site: Site, url: string): PermalinkTarget | null 
   return { kind: 'path', segments };
 }
 
-/** get_term_link: `{home}/{base}/{slug}/` with pretty permalinks, else the archive's query var. */
-export function termLink(site: Site, tax: TaxonomyInfo, term: { id: number; slug: string }): string {
-  if (site.options.permalink_structure) return `${site.home}/${tax.archiveBase}/${term.slug}/`;
-  return `${site.home}/?${tax.plainVar.name}=${tax.plainVar.byId ? term.id : encodeURIComponent(term.slug)}`;
+/** What a term's archive URL depends on (a registered taxonomy's rewrite settings). */
+export interface TermArchive {
+  /** The path segment before the slug: `category`, `tag`. */
+  archiveBase: string;
+  /** Query var of the plain archive URL, and whether it takes the id (`?cat=3`) or the slug (`?tag=x`). */
+  plainVar: { name: string; byId: boolean };
+}
+
+/**
+ * get_term_link: `{home}/{base}/{slug}/`, a nested category under its ancestors' slugs
+ * (`/category/parent/child/`, as WordPress's hierarchical rewrite does); with plain permalinks
+ * the archive's query var.
+ */
+export function termPermalink(site: Site, tax: TermArchive, term: { id: number; slug: string }, ancestorSlugs: string[] = []): string {
+  if (!site.options.permalink_structure) return `${site.home}/?${tax.plainVar.name}=${tax.plainVar.byId ? term.id : encodeURIComponent(term.slug)}`;
+  return `${site.home}/${tax.archiveBase}/${[...ancestorSlugs, term.slug].map(encodeURIComponent).join('/')}/`;
+}
+
+/** get_author_posts_url: `{home}/author/{nicename}/`, or `?author=ID`. */
+export function authorPermalink(site: Site, user: { id: number; nicename: string }): string {
+  return site.options.permalink_structure ? `${site.home}/author/${encodeURIComponent(user.nicename)}/` : `${site.home}/?author=${user.id}`;
+}
+
+/** get_year_link / get_month_link / get_day_link: `{home}/2024/03/05/`, or `?m=20240305`. */
+export function dateArchivePermalink(site: Site, year: number, month?: number, day?: number): string {
+  const parts = [String(year).padStart(4, '0'), ...(month ? [String(month).padStart(2, '0')] : []), ...(month && day ? [String(day).padStart(2, '0')] : [])];
+  return site.options.permalink_structure ? `${site.home}/${parts.join('/')}/` : `${site.home}/?m=${parts.join('')}`;
+}
+
+/** get_search_link's plain form, which every permalink setting answers: `{home}/?s=text`. */
+export function searchPermalink(site: Site, text: string): string {
+  return `${site.home}/?s=${encodeURIComponent(text).replace(/%20/g, '+')}`;
+}
+
+export type FeedType = 'rss2' | 'atom';
+
+/**
+ * get_feed_link for any list URL: `{url}feed/` (RSS 2.0) or `{url}feed/atom/` with pretty
+ * permalinks, `feed=rss2|atom` in the query otherwise or when the URL already has a query (search).
+ */
+export function feedPermalink(site: Site, listUrl: string, type: FeedType): string {
+  const q = listUrl.indexOf('?');
+  if (!site.options.permalink_structure || q >= 0) return `${listUrl}${q >= 0 ? '&' : '?'}feed=${type}`;
+  return `${listUrl}feed/${type === 'atom' ? 'atom/' : ''}`;
+}
+
+/** The comments feed (WordPress's `/comments/feed/`, `?feed=comments-rss2`). */
+export function commentsFeedPermalink(site: Site, type: FeedType): string {
+  if (!site.options.permalink_structure) return `${site.home}/?feed=comments-${type}`;
+  return `${site.home}/comments/feed/${type === 'atom' ? 'atom/' : ''}`;
+}
+
+/** get_pagenum_link: page N of a list, `…/page/N/` before any query with pretty permalinks, else `paged=N`. */
+export function pagedPermalink(site: Site, listUrl: string, paged: number): string {
+  if (paged <= 1) return listUrl;
+  const q = listUrl.indexOf('?');
+  if (!site.options.permalink_structure) return `${listUrl}${q >= 0 ? '&' : '?'}paged=${paged}`;
+  return q < 0 ? `${listUrl}page/${paged}/` : `${listUrl.slice(0, q)}page/${paged}/${listUrl.slice(q)}`;
+}
+
+/** get_term_link for a stored term: a hierarchical term's ancestors are looked up for its nested path. */
+export async function termLink(store: Store, site: Site, tax: TaxonomyInfo, term: TermRow): Promise<string> {
+  const ancestors = tax.hierarchical && term.parent && site.options.permalink_structure ? await store.terms.ancestorSlugs(term) : [];
+  return termPermalink(site, tax, term, ancestors);
 }

@@ -1,8 +1,9 @@
 import { escapeAttr, escapeHtml } from './format.ts';
 
 /**
- * The site's HTML, as plain string templates: one document shell, the pieces a theme's index,
- * single and 404 templates are made of, and WordPress's standalone embed card. Every value that is
+ * The default theme's HTML, as plain string templates: one document shell (header with the menu,
+ * main column, widgets area, footer), the pieces the index, single, archive, search and 404
+ * templates are made of, and WordPress's standalone embed card. Every value that is
  * text gets escaped here; `html` fields are trusted markup (content, extension output).
  */
 
@@ -11,6 +12,12 @@ export interface SiteIdentity {
   tagline: string;
   home: string;
   apiRoot: string;
+}
+
+/** A link with its text (menu items, widget entries, terms, feeds). */
+export interface NavLink {
+  url: string;
+  text: string;
 }
 
 /** A post or page as the templates show it; everything already resolved to display values. */
@@ -23,13 +30,23 @@ export interface ShownPost {
   dateIso: string;
   /** The date in the site's date_format. */
   dateText: string;
-  author: string;
-  categories: string[];
-  tags: string[];
+  author: NavLink;
+  categories: NavLink[];
+  tags: NavLink[];
   /** Rendered, filtered content (trusted HTML). */
   html: string;
   /** Plain-text excerpt (may hold entities such as `&hellip;`). */
   excerpt: string;
+}
+
+/** What every themed page shows around its main column: the menu and the widgets area. */
+export interface SiteChrome {
+  /** The published top-level pages, in menu order; `current` marks the page being shown. */
+  menu: (NavLink & { current: boolean })[];
+  recentPosts: NavLink[];
+  categories: NavLink[];
+  /** The search box keeps the text searched for. */
+  search: string;
 }
 
 export interface DocumentParts {
@@ -40,6 +57,11 @@ export interface DocumentParts {
   canonical?: string;
   /** The REST URL of the shown post, for `<link rel="alternate" type="application/json">`. */
   restAlternate?: string;
+  /** RSS feeds announced in the head (feed_links, feed_links_extra). */
+  feeds: NavLink[];
+  /** The theme's stylesheet URL. */
+  stylesheet: string;
+  chrome: SiteChrome;
   bodyClass: string;
   main: string;
   /** Site extensions' wp_head output, at the end of `<head>`. */
@@ -48,13 +70,11 @@ export interface DocumentParts {
   footer: string;
 }
 
-export interface NavLink {
-  url: string;
-  text: string;
-}
+const link = (l: NavLink, attrs = '') => `<a href="${escapeAttr(l.url)}"${attrs}>${escapeHtml(l.text)}</a>`;
 
 export function documentHtml(d: DocumentParts): string {
   const alternate = d.restAlternate ? `\n<link rel="alternate" title="JSON" type="application/json" href="${escapeAttr(d.restAlternate)}">` : '';
+  const feeds = d.feeds.map((f) => `\n<link rel="alternate" type="application/rss+xml" title="${escapeAttr(f.text)}" href="${escapeAttr(f.url)}">`).join('');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -62,68 +82,142 @@ export function documentHtml(d: DocumentParts): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(d.title)}</title>
 <meta name="description" content="${escapeAttr(d.description)}">
-${d.canonical ? `<link rel="canonical" href="${escapeAttr(d.canonical)}">\n` : ''}<link rel="https://api.w.org/" href="${escapeAttr(d.site.apiRoot)}">${alternate}
+${d.canonical ? `<link rel="canonical" href="${escapeAttr(d.canonical)}">\n` : ''}<link rel="stylesheet" id="theme-style" href="${escapeAttr(d.stylesheet)}" media="all">${feeds}
+<link rel="https://api.w.org/" href="${escapeAttr(d.site.apiRoot)}">${alternate}
 ${d.head}</head>
 <body class="${escapeAttr(d.bodyClass)}">
-${siteHeader(d.site)}
+<a class="skip-link screen-reader-text" href="#main">Skip to content</a>
+${siteHeader(d.site, d.chrome)}
+<div class="site-content">
 <main id="main" class="site-main">
 ${d.main}
 </main>
-<footer class="site-footer"><p><a href="${escapeAttr(d.site.home + '/')}">${escapeHtml(d.site.name)}</a></p></footer>
+${sidebarHtml(d.site, d.chrome)}
+</div>
+<footer class="site-footer">
+<p><a href="${escapeAttr(d.site.home + '/')}">${escapeHtml(d.site.name)}</a>${d.site.tagline ? ` &middot; ${escapeHtml(d.site.tagline)}` : ''}</p>
+<p class="site-info">${d.feeds.map((f) => link(f)).join(' &middot; ')}</p>
+</footer>
 ${d.footer}</body>
 </html>
 `;
 }
 
-function siteHeader(site: SiteIdentity): string {
+function siteHeader(site: SiteIdentity, chrome: SiteChrome): string {
   const tagline = site.tagline ? `\n<p class="site-description">${escapeHtml(site.tagline)}</p>` : '';
+  const items = chrome.menu.map((m) => `<li>${link(m, m.current ? ' aria-current="page"' : '')}</li>`).join('');
+  const menu = items ? `\n<nav class="main-navigation" aria-label="Main menu"><ul class="menu">${items}</ul></nav>` : '';
   return `<header class="site-header">
+<div class="site-branding">
 <p class="site-title"><a href="${escapeAttr(site.home + '/')}" rel="home">${escapeHtml(site.name)}</a></p>${tagline}
+</div>${menu}
 </header>`;
+}
+
+/** get_search_form: a labelled GET form to the home URL's `s`. */
+export function searchFormHtml(site: SiteIdentity, value: string, id: string): string {
+  return `<form role="search" method="get" class="search-form" action="${escapeAttr(site.home + '/')}">
+<label class="screen-reader-text" for="${id}">Search for:</label>
+<input type="search" id="${id}" class="search-field" name="s" value="${escapeAttr(value)}">
+<button type="submit" class="search-submit">Search</button>
+</form>`;
+}
+
+function widget(title: string, body: string): string {
+  return `<section class="widget">
+<h2 class="widget-title">${escapeHtml(title)}</h2>
+${body}
+</section>`;
+}
+
+const linkList = (links: NavLink[]) => `<ul>${links.map((l) => `<li>${link(l)}</li>`).join('')}</ul>`;
+
+/** The widgets area: search, recent posts, categories (WordPress's default widgets). */
+function sidebarHtml(site: SiteIdentity, chrome: SiteChrome): string {
+  const widgets = [widget('Search', searchFormHtml(site, chrome.search, 'sidebar-search'))];
+  if (chrome.recentPosts.length) widgets.push(widget('Recent Posts', linkList(chrome.recentPosts)));
+  if (chrome.categories.length) widgets.push(widget('Categories', linkList(chrome.categories)));
+  return `<aside class="widget-area" aria-label="Sidebar">
+${widgets.join('\n')}
+</aside>`;
 }
 
 const UNTITLED = '(no title)';
 
-function termList(label: string, className: string, names: string[]): string {
-  if (!names.length) return '';
-  return `<span class="${className}">${label}: ${names.map(escapeHtml).join(', ')}</span>`;
+function termList(label: string, className: string, terms: NavLink[]): string {
+  if (!terms.length) return '';
+  return `<span class="${className}">${label}: ${terms.map((t) => link(t, ` rel="${className === 'cat-links' ? 'category ' : ''}tag"`)).join(', ')}</span>`;
 }
 
-/** A post in full (single view) or in a list, where its title links to it. */
-export function articleHtml(post: ShownPost, single: boolean): string {
+/**
+ * A post in full (single view) or in a list, where its title links to it; search results show
+ * the excerpt instead of the content, as WordPress's default themes do.
+ */
+export function articleHtml(post: ShownPost, single: boolean, summary = false): string {
   const title = escapeHtml(post.title || UNTITLED);
   const heading = single ? `<h1 class="entry-title">${title}</h1>` : `<h2 class="entry-title"><a href="${escapeAttr(post.url)}" rel="bookmark">${title}</a></h2>`;
   // Pages carry no byline or terms in a WordPress theme; posts do.
   const meta =
     post.type === 'page'
       ? ''
-      : `\n<div class="entry-meta"><a href="${escapeAttr(post.url)}" rel="bookmark"><time class="entry-date published" datetime="${escapeAttr(post.dateIso)}">${escapeHtml(post.dateText)}</time></a> <span class="byline">by <span class="author">${escapeHtml(post.author)}</span></span></div>`;
+      : `\n<div class="entry-meta"><a href="${escapeAttr(post.url)}" rel="bookmark"><time class="entry-date published" datetime="${escapeAttr(post.dateIso)}">${escapeHtml(post.dateText)}</time></a> <span class="byline">by <span class="author vcard">${link(post.author, ' class="url fn n"')}</span></span></div>`;
   const terms = [termList('Categories', 'cat-links', post.categories), termList('Tags', 'tags-links', post.tags)].filter(Boolean).join(' ');
   const footer = terms ? `\n<footer class="entry-footer">${terms}</footer>` : '';
-  return `<article id="post-${post.id}" class="${post.type} type-${post.type} post-${post.id}">
+  return `<article id="post-${post.id}" class="${post.type} type-${post.type} post-${post.id} entry">
 <header class="entry-header">${heading}${meta}</header>
-<div class="entry-content">
-${post.html}</div>${footer}
+${summary ? `<div class="entry-summary">\n<p>${escapeHtml(post.excerpt)}</p>\n</div>` : `<div class="entry-content">\n${post.html}</div>`}${footer}
 </article>`;
 }
 
 /** Links to the older (previous) and newer (next) entries, of a list or around a single post. */
 export function navHtml(label: string, older?: NavLink, newer?: NavLink): string {
   if (!older && !newer) return '';
-  const link = (cls: string, l?: NavLink) => (l ? `<div class="${cls}"><a href="${escapeAttr(l.url)}">${escapeHtml(l.text)}</a></div>` : '');
-  return `<nav class="navigation" aria-label="${escapeAttr(label)}">${link('nav-previous', older)}${link('nav-next', newer)}</nav>`;
+  const item = (cls: string, l?: NavLink) => (l ? `<div class="${cls}">${link(l)}</div>` : '');
+  return `<nav class="navigation" aria-label="${escapeAttr(label)}">${item('nav-previous', older)}${item('nav-next', newer)}</nav>`;
 }
 
-export function listHtml(posts: ShownPost[], older?: string, newer?: string): string {
-  const items = posts.length ? posts.map((p) => articleHtml(p, false)).join('\n') : '<p>Nothing has been published yet.</p>';
-  const nav = navHtml('Posts', older ? { url: older, text: 'Older posts' } : undefined, newer ? { url: newer, text: 'Newer posts' } : undefined);
-  return nav ? `${items}\n${nav}` : items;
+/** The title and description above an archive or search list (the_archive_title, the_archive_description). */
+export interface ListHeading {
+  /** What kind of list: "Category", "Search Results for". */
+  label: string;
+  /** The archive's own name, as text. */
+  name: string;
+  /** Plain text shown under the title (a term's description). */
+  description?: string;
+}
+
+export interface ListParts {
+  posts: ShownPost[];
+  /** Excerpts instead of the content (search results). */
+  summaries: boolean;
+  heading?: ListHeading;
+  older?: string;
+  newer?: string;
+  /** What to say when the list is empty; a search also offers its form again. */
+  empty: { message: string; searchForm?: string };
+}
+
+export function listHtml(site: SiteIdentity, l: ListParts): string {
+  const parts: string[] = [];
+  if (l.heading) {
+    const description = l.heading.description ? `\n<div class="archive-description"><p>${escapeHtml(l.heading.description)}</p></div>` : '';
+    parts.push(`<header class="page-header">\n<h1 class="page-title">${escapeHtml(l.heading.label)}: <span>${escapeHtml(l.heading.name)}</span></h1>${description}\n</header>`);
+  }
+  if (l.posts.length) parts.push(...l.posts.map((p) => articleHtml(p, false, l.summaries)));
+  else {
+    const form = l.empty.searchForm === undefined ? '' : `\n${searchFormHtml(site, l.empty.searchForm, 'no-results-search')}`;
+    parts.push(`<section class="no-results not-found">\n<h2 class="page-title">Nothing Found</h2>\n<p>${escapeHtml(l.empty.message)}</p>${form}\n</section>`);
+  }
+  const nav = navHtml('Posts', l.older ? { url: l.older, text: 'Older posts' } : undefined, l.newer ? { url: l.newer, text: 'Newer posts' } : undefined);
+  if (nav) parts.push(nav);
+  return parts.join('\n');
 }
 
 export function notFoundHtml(site: SiteIdentity): string {
   return `<section class="error-404 not-found">
 <h1 class="page-title">Nothing here</h1>
-<p>It looks like nothing was found at this location. Try the <a href="${escapeAttr(site.home + '/')}">home page</a>.</p>
+<p>It looks like nothing was found at this location. Try the <a href="${escapeAttr(site.home + '/')}">home page</a> or a search.</p>
+${searchFormHtml(site, '', 'not-found-search')}
 </section>`;
 }
 

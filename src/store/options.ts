@@ -16,6 +16,11 @@ export class OptionsRepo {
     return Object.fromEntries(rows.map((r) => [r.name, r.value]));
   }
 
+  /** Every option, by name (`cms-spec option list`). */
+  async all(): Promise<{ name: string; value: string }[]> {
+    return this.db.selectFrom('options').select(['name', 'value']).orderBy('name').execute();
+  }
+
   async set(name: string, value: string): Promise<void> {
     await this.db
       .insertInto('options')

@@ -77,6 +77,34 @@ export class TermsRepo {
     return this.db.selectFrom('terms').selectAll().where('taxonomy', '=', taxonomy).where('slug', '=', slug).executeTakeFirst();
   }
 
+  /** Slugs of a term's ancestors, outermost first (the archive path before its own slug). */
+  async ancestorSlugs(term: Pick<TermRow, 'id' | 'parent'>): Promise<string[]> {
+    const slugs: string[] = [];
+    const seen = new Set([term.id]);
+    let parent = term.parent;
+    while (parent && !seen.has(parent)) {
+      seen.add(parent);
+      const row = await this.db.selectFrom('terms').select(['slug', 'parent']).where('id', '=', parent).executeTakeFirst();
+      if (!row) break;
+      slugs.unshift(row.slug);
+      parent = row.parent;
+    }
+    return slugs;
+  }
+
+  /** get_term_children: the ids of every term below this one, at any depth. */
+  async descendantIds(taxonomy: string, id: number): Promise<number[]> {
+    const found = new Set<number>([id]);
+    let level = [id];
+    while (level.length) {
+      const rows = await this.db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('parent', 'in', level).execute();
+      level = rows.map((r) => r.id).filter((c) => !found.has(c));
+      for (const c of level) found.add(c);
+    }
+    found.delete(id);
+    return [...found];
+  }
+
   /** term_exists by name: the term of that name (under that parent, when given). */
   byName(taxonomy: string, name: string, parent?: number): Promise<TermRow | undefined> {
     let q = this.db.selectFrom('terms').selectAll().where('taxonomy', '=', taxonomy).where('name', '=', name);

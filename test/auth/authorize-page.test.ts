@@ -2,11 +2,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
 import { basicAuth, startTestServer, useServer, type TestServer } from '../helpers/server.ts';
 import { userAuth, type TestUser } from '../helpers/auth.ts';
+import { launchBrowser } from '../helpers/browser.ts';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const { browser, label } = await launchBrowser();
+after(() => browser.close());
 
 /** The application's side: a local server whose pages record the query they were sent to. */
 async function startCallbackServer(): Promise<{ url: string; hits: URL[]; close(): Promise<void> }> {
@@ -23,19 +24,16 @@ async function startCallbackServer(): Promise<{ url: string; hits: URL[]; close(
   };
 }
 
-describe('the authorization page in a real browser', () => {
+describe(`the authorization page in ${label}`, () => {
   let server: TestServer;
   let app: Awaited<ReturnType<typeof startCallbackServer>>;
-  let browser: Browser;
   let editor: TestUser;
   before(async () => {
     server = await startTestServer();
     app = await startCallbackServer();
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
     editor = await userAuth(server, 'editor');
   });
   after(async () => {
-    await browser?.close();
     await app?.close();
     await server?.close();
   });

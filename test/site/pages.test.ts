@@ -3,48 +3,10 @@ import assert from 'node:assert/strict';
 import { useServer, type TestServer } from '../helpers/server.ts';
 import type { SiteHooks } from '../../src/core/site.ts';
 import { escapeHtml } from '../../src/site/format.ts';
+import { addContent, DATED_PERMALINKS, setOptions, sitePage } from './content.ts';
 
-const DATED = '/%year%/%monthnum%/%day%/%postname%/';
-
-interface NewContent {
-  type?: 'post' | 'page';
-  title: string;
-  content?: string;
-  excerpt?: string;
-  status?: string;
-  slug: string;
-  parent?: number;
-  /** Site-local 'YYYY-MM-DD HH:MM:SS'. */
-  date?: string;
-  sticky?: boolean;
-}
-
-/** Stores a post or page the way an editor's save would, straight through the store. */
-async function addContent(server: TestServer, c: NewContent): Promise<number> {
-  const date = c.date ?? '2024-03-05 10:20:30';
-  const admin = await server.app.store.users.byLogin('admin');
-  assert.ok(admin, 'a new site has its admin user');
-  return server.app.store.posts.insert({
-    type: c.type ?? 'post',
-    title: c.title,
-    content: c.content ?? '',
-    excerpt: c.excerpt ?? '',
-    status: c.status ?? 'publish',
-    slug: c.slug,
-    parent: c.parent ?? 0,
-    author: admin.id,
-    date,
-    date_gmt: date,
-    sticky: c.sticky ? 1 : 0,
-  });
-}
-
-async function setOptions(server: TestServer, values: Record<string, string>): Promise<void> {
-  for (const [name, value] of Object.entries(values)) await server.app.store.options.set(name, value);
-  await server.app.site.refresh();
-}
-
-const page = (server: TestServer, path: string, init: RequestInit = {}) => fetch(server.home + path, { redirect: 'manual', ...init });
+const DATED = DATED_PERMALINKS;
+const page = sitePage;
 
 function headOf(html: string): string {
   const m = /<head>([\s\S]*)<\/head>/.exec(html);
@@ -113,8 +75,8 @@ describe('server-rendered site', () => {
     const html = await (await page(server, hello.path)).text();
     const admin = await server.app.store.users.get(hello.author);
     assert.ok(admin);
-    assert.ok(html.includes(`<span class="author">${admin.display_name}</span>`));
-    assert.ok(html.includes('Categories: Uncategorized'));
+    assert.ok(html.includes(`<span class="author vcard"><a href="${server.home}/author/${admin.nicename}/" class="url fn n">${admin.display_name}</a></span>`), 'the byline links to the author archive');
+    assert.ok(html.includes(`Categories: <a href="${server.home}/category/uncategorized/" rel="category tag">Uncategorized</a>`), 'the categories link to their archives');
   });
 
   test('?p=ID redirects to the pretty permalink with 301; a missing trailing slash too', async () => {

@@ -34,7 +34,7 @@ export async function search(ctx: Ctx) {
     for (const t of rows.slice(page.offset, wanted)) {
       const tax = ctx.site.types.taxonomy(t.taxonomy)!;
       items.push({
-        ...pick({ id: t.id, title: t.name, url: termLink(ctx.site, tax, t), type: 'term', subtype: t.taxonomy }, FIELDS[context]),
+        ...pick({ id: t.id, title: t.name, url: await termLink(ctx.store, ctx.site, tax, t), type: 'term', subtype: t.taxonomy }, FIELDS[context]),
         _links: { self: [{ embeddable: true, href: nsUrl(ctx, `${tax.restBase}/${t.id}`) }], about: [{ href: nsUrl(ctx, `taxonomies/${tax.slug}`) }] },
       });
     }

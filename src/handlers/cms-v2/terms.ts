@@ -15,12 +15,12 @@ const EMBED_FIELDS = ['id', 'link', 'name', 'slug', 'taxonomy'];
 
 const invalidTerm = () => new RestError('rest_term_invalid', 'Term does not exist.', 404);
 
-function prepareTerm(ctx: Ctx, tax: TaxonomyInfo, term: TermRow, context: Context): Record<string, unknown> {
+async function prepareTerm(ctx: Ctx, tax: TaxonomyInfo, term: TermRow, context: Context): Promise<Record<string, unknown>> {
   const data: Record<string, unknown> = {
     id: term.id,
     count: term.count,
     description: term.description,
-    link: termLink(ctx.site, tax, term),
+    link: await termLink(ctx.store, ctx.site, tax, term),
     name: term.name,
     slug: term.slug,
     taxonomy: term.taxonomy,
@@ -78,7 +78,7 @@ export async function listTerms(ctx: Ctx) {
     offset: page.offset,
     limit: page.perPage,
   });
-  return collection(ctx, ctx.request.head ? [] : rows.map((t) => prepareTerm(ctx, tax, t, context)), total, page);
+  return collection(ctx, ctx.request.head ? [] : await Promise.all(rows.map((t) => prepareTerm(ctx, tax, t, context))), total, page);
 }
 
 export async function getTerm(ctx: Ctx) {
@@ -124,7 +124,7 @@ export async function createTerm(ctx: Ctx) {
     const id = await store.terms.insert({ taxonomy: tax.slug, name, slug: f.slug, description: f.description, parent: f.parent });
     return (await store.terms.get(id))!;
   });
-  return new RestResponse(prepareTerm(ctx, tax, term, 'edit'), 201, { Location: nsUrl(ctx, `${tax.restBase}/${term.id}`) });
+  return new RestResponse(await prepareTerm(ctx, tax, term, 'edit'), 201, { Location: nsUrl(ctx, `${tax.restBase}/${term.id}`) });
 }
 
 export async function updateTerm(ctx: Ctx) {
@@ -145,7 +145,7 @@ export async function deleteTerm(ctx: Ctx) {
   // map_meta_cap: nobody may delete the default category
   if (tax.slug === 'category' && term.id === Number(ctx.site.options.default_category ?? (await ctx.store.options.get('default_category')) ?? 1))
     throw denied(ctx, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this term.');
-  const previous = prepareTerm(ctx, tax, term, 'edit');
+  const previous = await prepareTerm(ctx, tax, term, 'edit');
   await ctx.store.terms.delete(term.id);
   return { deleted: true, previous };
 }

@@ -2,6 +2,7 @@ import { RestError } from '../../engine/errors.ts';
 import type { Ctx } from '../../core/context.ts';
 import type { UserQuery, UserRow } from '../../store/users.ts';
 import { avatarUrls, collection, contextOf, denied, nsUrl, pageOf, pick, restDate, type Context } from '../../core/rest.ts';
+import { authorPermalink } from '../../site/permalinks.ts';
 
 const VIEW_FIELDS = ['id', 'name', 'url', 'description', 'link', 'slug', 'avatar_urls', 'meta'];
 const EDIT_FIELDS = ['id', 'username', 'name', 'first_name', 'last_name', 'email', 'url', 'description', 'link', 'locale', 'nickname', 'slug', 'roles', 'registered_date', 'capabilities', 'extra_capabilities', 'avatar_urls', 'meta'];
@@ -24,7 +25,7 @@ async function prepareUser(ctx: Ctx, user: UserRow, context: Context): Promise<R
     email: user.email,
     url: user.url,
     description: await meta('description'),
-    link: ctx.site.options.permalink_structure ? `${ctx.site.home}/author/${user.nicename}/` : `${ctx.site.home}/?author=${user.id}`,
+    link: authorPermalink(ctx.site, user),
     locale: edit ? (await meta('locale')) || 'en_US' : '',
     nickname: edit ? (await meta('nickname')) || user.login : '',
     slug: user.nicename,

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { definePlugin } from '../../core/plugin.ts';
+import { definePlugin, type PluginDefinition } from '../../core/plugin.ts';
 import { oembedDiscoveryLinks } from './discovery-links.ts';
 import { migrations } from './migrations.ts';
 import { providerHosts } from './providers.ts';
@@ -10,7 +10,7 @@ import { OEmbedCacheRepo, type OEmbedCacheTables } from './repo.ts';
  * site's posts and pages, a proxy to the providers' endpoints with a cache, and the discovery
  * links in the head of every post and page.
  */
-export const oembed = definePlugin({
+export const oembed: PluginDefinition<OEmbedCacheRepo> = definePlugin({
   name: 'oembed',
   title: 'oEmbed',
   version: '1.0.0',
@@ -20,6 +20,7 @@ export const oembed = definePlugin({
   migrations,
   repo: (db) => new OEmbedCacheRepo(db as Kysely<OEmbedCacheTables>),
   site: oembedDiscoveryLinks,
+  caches: [{ entry: 'cached oEmbed answer', flush: (store) => store.plugin(oembed).clear() }],
   // the guard's own limits are kept for the discovery page read; CMS_SPEC_OEMBED_MAX_BYTES caps provider answers
   outbound: { hosts: () => providerHosts() },
 });

@@ -31,4 +31,10 @@ export class OEmbedCacheRepo {
     // expired rows are never read again; dropping them on write keeps the table from growing forever
     await this.db.deleteFrom('oembed_cache').where('expires_at', '<=', now).execute();
   }
+
+  /** Drops every cached answer (`cms-spec cache flush`); returns how many there were. */
+  async clear(): Promise<number> {
+    const { numDeletedRows } = await this.db.deleteFrom('oembed_cache').executeTakeFirst();
+    return Number(numDeletedRows);
+  }
 }

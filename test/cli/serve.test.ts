@@ -1,0 +1,159 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLI, fails, ok, ROOT } from './run.ts';
+
+interface Serving {
+  child: ChildProcess;
+  api: string;
+  origin: string;
+  /** Everything printed so far. */
+  out(): string;
+  err(): string;
+  /** Sends SIGTERM and resolves with the exit code once the process is gone. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `cms-spec serve` (no terminal, so the log is off unless asked for) and waits for its ready line. */
+async function serve(args: string[]): Promise<Serving> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const api = await new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const m = /^cms-spec listening on (http:\/\/127\.0\.0\.1:\d+\/cms-json\/)$/m.exec(out);
+      if (m) resolve(m[1]);
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${out}\n${err}`)));
+  });
+  return {
+    child,
+    api,
+    origin: new URL(api).origin,
+    out: () => out,
+    err: () => err,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      return (await exited)[0] as number | null;
+    },
+  };
+}
+
+/** Waits until `text()` matches, for output that arrives after a request finished. */
+async function eventually(text: () => string, pattern: RegExp): Promise<string> {
+  for (let i = 0; i < 200 && !pattern.test(text()); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.match(text(), pattern);
+  return text();
+}
+
+describe('cms-spec serve', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cms-spec-serve-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('friendly errors: port in use, bad port, bad body limit, unreadable database, no spec', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      fails(['serve', '--port', String(port), '--db', join(dir, 'a.sqlite')], new RegExp(`^Error: Port ${port} on 127\\.0\\.0\\.1 is already in use\\. Stop the program using it, or pick another port with --port`));
+    } finally {
+      taken.close();
+    }
+    fails(['serve', '--port', 'eighty', '--db', join(dir, 'a.sqlite')], /^Error: --port takes a whole number from 0 to 65535 \(0 picks a free port\), not "eighty"\.$/);
+    fails(['serve', '--port', '70000', '--db', join(dir, 'a.sqlite')], /not "70000"/);
+    fails(['serve', '--port', '0', '--body-limit', 'lots', '--db', join(dir, 'a.sqlite')], /^Error: --body-limit takes a number of bytes/);
+    const folder = join(dir, 'a-folder');
+    mkdirSync(folder);
+    fails(['serve', '--port', '0', '--db', folder], /^Error: Cannot open the database ".*a-folder": .+\. Check that --db names a cms-spec SQLite file/);
+    const text = join(dir, 'text.sqlite');
+    writeFileSync(text, 'plain text, not SQLite '.repeat(100));
+    fails(['serve', '--port', '0', '--db', text], /file is not a database/);
+    fails(['serve', '--port', '0', '--spec', join(dir, 'nowhere'), '--db', join(dir, 'a.sqlite')], /^Error: There is no spec in ".*nowhere" \(no site\.yaml there\)\. Pass --spec with the folder that holds site\.yaml/);
+  });
+
+  test('--log-format json: a line per request with method, path, status and time; no credential in it', async () => {
+    const s = await serve(['--db', join(dir, 'json.sqlite'), '--log-format', 'json']);
+    try {
+      await (await fetch(`${s.origin}/?s=tea&api_key=SECRET1&x=1`, { headers: { authorization: 'Basic U0VDUkVUMjpwdw==' } })).text();
+      await (await fetch(`${s.api}cms/v2/posts?access_jwt=SECRET3&Password=SECRET4&code=SECRET5`)).text();
+      await (await fetch(`${s.origin}/no-such-page/`)).text();
+      const out = await eventually(s.out, /no-such-page/);
+      const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const access = lines.filter((l) => l.method);
+      assert.deepEqual(access.map((l) => [l.method, l.path, l.status]), [
+        ['GET', '/?s=tea&api_key=[redacted]&x=1', 200],
+        ['GET', '/cms-json/cms/v2/posts?access_jwt=[redacted]&Password=[redacted]&code=[redacted]', 200],
+        ['GET', '/no-such-page/', 404],
+      ]);
+      for (const l of access) assert.equal(typeof l.ms, 'number');
+      assert.equal(typeof access[0].time, 'string', 'pino’s timestamp');
+      assert.doesNotMatch(out + s.err(), /SECRET|U0VDUkVUMjpwdw/, 'no credential is logged');
+    } finally {
+      assert.equal(await s.stop(), 0);
+    }
+  });
+
+  test('--log-format pretty prints readable lines; with no terminal the log is off by default', async () => {
+    const pretty = await serve(['--db', join(dir, 'pretty.sqlite'), '--log-format', 'pretty']);
+    try {
+      await (await fetch(`${pretty.origin}/feed/`)).text();
+      await eventually(pretty.out, /INFO.*GET \/feed\/ 200 \d+\.\d ms/);
+    } finally {
+      await pretty.stop();
+    }
+    const quiet = await serve(['--db', join(dir, 'pretty.sqlite')]);
+    try {
+      await (await fetch(`${quiet.origin}/feed/`)).text();
+      await quiet.stop();
+      assert.doesNotMatch(quiet.out(), /GET \/feed\//);
+    } finally {
+      await quiet.stop();
+    }
+  });
+
+  test('a database made for another address: a one-line warning with the fix; after the fix, none', async () => {
+    const db = join(dir, 'moved.sqlite');
+    ok(['seed', '--posts', '1', '--db', db, '--url', 'http://127.0.0.1:1']);
+    const first = await serve(['--db', db]);
+    let origin: string;
+    try {
+      origin = first.origin;
+      const warning = (await eventually(first.err, /^Warning:.*\n/m)).split('\n').filter((l) => l.startsWith('Warning:'));
+      assert.equal(warning.length, 1, first.err());
+      assert.ok(warning[0].includes(`the site's address (option home) is http://127.0.0.1:1 but the server listens on ${origin}`), warning[0]);
+      assert.ok(warning[0].includes(`cms-spec option update home ${origin} --db ${db} && cms-spec option update siteurl ${origin} --db ${db}`), warning[0]);
+    } finally {
+      await first.stop();
+    }
+    ok(['option', 'update', 'home', origin, '--db', db]);
+    ok(['option', 'update', 'siteurl', origin, '--db', db]);
+    // the later --port wins over serve()'s --port 0
+    const second = await serve(['--db', db, '--port', new URL(origin).port]);
+    try {
+      const index = (await (await fetch(second.api)).json()) as { home: string };
+      assert.equal(index.home, origin);
+    } finally {
+      await second.stop();
+    }
+    assert.doesNotMatch(second.err(), /Warning:/, 'everything it printed, once it has stopped');
+  });
+
+  test('SIGTERM: says what it waits for and that it stopped', async () => {
+    const s = await serve(['--db', join(dir, 'stop.sqlite')]);
+    const keepAlive = await fetch(s.api);
+    await keepAlive.text();
+    assert.equal(await s.stop(), 0);
+    assert.match(s.out(), /^SIGTERM: shutting down; waiting up to 10\.0 s for 0 requests in flight, closing \d+ idle connections? \(SIGTERM again stops at once\)\.$/m);
+    assert.match(s.out(), /^Stopped after \d+\.\d s: 0 requests finished while waiting; the database is closed\.$/m);
+  });
+});
