@@ -1,7 +1,10 @@
+import { compileArgs, type CompiledArgs } from '../engine/args.ts';
+import type { ArgDescriptor } from '../engine/spec.ts';
+
 /**
- * The registered post types and taxonomies (register_post_type / register_taxonomy), as data:
- * WordPress's own types here, the plugins' types from their definitions (`postTypes`,
- * `taxonomies`) while they are active.
+ * The registered post types, taxonomies and post meta (register_post_type, register_taxonomy,
+ * register_post_meta), as data: WordPress's own types here, the plugins' from their definitions
+ * (`postTypes`, `taxonomies`, `postMeta`) while they are active.
  */
 
 export interface PostTypeInfo {
@@ -61,10 +64,28 @@ const CORE_TAXONOMIES: readonly TaxonomyInfo[] = [
   { slug: 'post_tag', name: 'Tags', singular: 'Tag', description: '', hierarchical: false, types: ['post'], restBase: 'tags', archiveBase: 'tag', plainVar: { name: 'tag', byId: false } },
 ];
 
+/** A post meta key shown and written through the REST API (register_post_meta with show_in_rest). */
+export interface RegisteredMeta {
+  key: string;
+  /** The post types it belongs to, or '*' for every type. */
+  postTypes: readonly string[] | '*';
+  /** Its JSON Schema, as register_meta's show_in_rest.schema: type, default, enum, items, properties... */
+  schema: ArgDescriptor;
+  /** The capability a writer needs besides editing the post (auth_callback); keys starting with `_` need one. */
+  writeCap?: string;
+}
+
+/** A registered meta key with its validator, compiled once per registry. */
+export interface CompiledMeta extends RegisteredMeta {
+  /** Validates and coerces `{['meta.' + key]: value}` in place, throwing WordPress's rest_invalid_param. */
+  args: CompiledArgs;
+}
+
 /** What a plugin adds to the registry. */
 export interface ContentTypeAdditions {
   postTypes?: readonly PostTypeInfo[];
   taxonomies?: readonly TaxonomyInfo[];
+  postMeta?: readonly RegisteredMeta[];
 }
 
 /** The post types and taxonomies registered now: the core's, then each active plugin's in load order. */
@@ -73,12 +94,22 @@ export class ContentTypes {
   readonly taxonomies: readonly TaxonomyInfo[];
   private readonly typeBySlug: ReadonlyMap<string, PostTypeInfo>;
   private readonly taxBySlug: ReadonlyMap<string, TaxonomyInfo>;
+  private readonly meta: readonly CompiledMeta[];
+  private readonly metaByType = new Map<string, readonly CompiledMeta[]>();
 
   constructor(additions: readonly ContentTypeAdditions[] = []) {
     this.postTypes = [...CORE_POST_TYPES, ...additions.flatMap((a) => a.postTypes ?? [])];
     this.taxonomies = [...CORE_TAXONOMIES, ...additions.flatMap((a) => a.taxonomies ?? [])];
     this.typeBySlug = new Map(this.postTypes.map((t) => [t.slug, t]));
     this.taxBySlug = new Map(this.taxonomies.map((t) => [t.slug, t]));
+    this.meta = additions.flatMap((a) => a.postMeta ?? []).map((m) => ({ ...m, args: compileArgs({ [`meta.${m.key}`]: m.schema }) }));
+  }
+
+  /** The meta keys registered for a post type, in registration order. */
+  postMeta(postType: string): readonly CompiledMeta[] {
+    let list = this.metaByType.get(postType);
+    if (!list) this.metaByType.set(postType, (list = this.meta.filter((m) => m.postTypes === '*' || m.postTypes.includes(postType))));
+    return list;
   }
 
   postType(slug: string): PostTypeInfo | undefined {

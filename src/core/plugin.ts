@@ -3,7 +3,8 @@ import type { Kysely, Migration } from 'kysely';
 import type { Grants } from '../auth/roles.ts';
 import type { Store } from '../store/index.ts';
 import type { PostTypeInfo, TaxonomyInfo } from './content-types.ts';
-import type { Site, SiteHooks } from './site.ts';
+import type { ContentEvent, Site, SiteHooks } from './site.ts';
+import type { RegisteredMeta } from './content-types.ts';
 
 /** What a plugin's CLI command runs against: the installed site, opened for the command with its plugins started. */
 export interface CliSite {
@@ -52,6 +53,13 @@ export interface PluginDefinition<R = unknown> {
   repo?(db: Kysely<any>): R;
   /** Its hooks into the rendered site, called while it is active. */
   site?: SiteHooks;
+  /**
+   * Told after each change to stored content (a post or term saved or deleted, by the API, the CLI
+   * or a batch), with the store the change was made in; a throw is logged, the change stands.
+   */
+  onContentChange?(event: ContentEvent, store: Store, site: Site): Promise<void> | void;
+  /** Post meta it registers (register_post_meta): shown and written through `cms/v2` posts' `meta`, while active. */
+  postMeta?: readonly RegisteredMeta[];
   /** Adds its commands to `cms-spec` (`cms-spec seo index`...); they run with the installed site open, and only while the plugin is active. */
   cli?(cli: PluginCli): void;
   /** What it caches in the store, for `cms-spec cache flush`: each cache says what one entry is and empties itself. */

@@ -204,6 +204,7 @@ export class PluginRegistry implements PluginControl {
     const active = plugins.filter((p) => this.active.has(p.name)).map((p) => p.def!);
     await this.engine.serve([...core, ...active.flatMap((d) => d.namespaces ?? [])]);
     this.site.hooks = active.filter((d) => d.site).map((d) => ({ plugin: d.name, hooks: d.site! }));
+    this.site.contentListeners = active.filter((d) => d.onContentChange).map((d) => ({ plugin: d.name, listener: d.onContentChange!.bind(d) }));
     this.site.types = new ContentTypes(active);
     this.site.roles = new Roles(active.flatMap((d) => (d.capabilities ? [d.capabilities] : [])));
   }

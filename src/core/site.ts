@@ -74,10 +74,27 @@ export interface PageView {
   referrer: string;
 }
 
+/** What a page's `<head>` says of it before plugins change it (document_title_parts, wp_robots, rel_canonical...). */
+export interface HeadMeta {
+  title: string;
+  description: string;
+  /** The canonical URL; none on a 404. */
+  canonical?: string;
+  /** The robots directives (`noindex, follow`...); none means the default, indexable. */
+  robots?: string;
+}
+
+/** A change to stored content, told to the active plugins after it is made (save_post, delete_post, edited_term...). */
+export type ContentEvent =
+  | { type: 'postSaved' | 'postDeleted'; postId: number; postType: string }
+  | { type: 'termSaved' | 'termDeleted'; termId: number; taxonomy: string };
+
 /** A plugin's hooks into the rendered site: wp_head, wp_footer, the_content, and a page view. */
 export interface SiteHooks {
   /** HTML for `<head>`. */
   head?(ctx: PageContext): Promise<string> | string;
+  /** The page's title, description, canonical URL and robots, to change (an SEO plugin's templates and overrides). */
+  headMeta?(meta: HeadMeta, ctx: PageContext): Promise<HeadMeta> | HeadMeta;
   /** HTML before `</body>`. */
   footer?(ctx: PageContext): Promise<string> | string;
   /** the_content filter: the post's formatted HTML in, the filtered HTML out (the API's `content.rendered` goes through it too). */
@@ -90,6 +107,12 @@ export interface SiteHooks {
 export interface NamedSiteHooks {
   plugin: string;
   hooks: SiteHooks;
+}
+
+/** A plugin's listener to content changes, with its name. */
+export interface NamedContentListener {
+  plugin: string;
+  listener(event: ContentEvent, store: Store, site: Site): Promise<void> | void;
 }
 
 /** A plugin as WordPress's plugins screen and `wp/v2/plugins` show it. */
@@ -140,6 +163,7 @@ export class Site implements EngineHost {
   types = new ContentTypes();
   roles = new Roles();
   hooks: readonly NamedSiteHooks[] = [];
+  contentListeners: readonly NamedContentListener[] = [];
   /** Set once the plugin registry has started. */
   plugins!: PluginControl;
   private listeners: (() => void)[] = [];

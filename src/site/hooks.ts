@@ -1,5 +1,5 @@
 import type { Logger } from '../engine/types.ts';
-import type { NamedSiteHooks, PageContext, PageView } from '../core/site.ts';
+import type { HeadMeta, NamedSiteHooks, PageContext, PageView } from '../core/site.ts';
 import { excerptText, renderContent, wpautop } from './format.ts';
 
 // A plugin hook that throws is logged and skipped, so one broken plugin does not take the page down.
@@ -19,6 +19,20 @@ export async function theContent(raw: string, ctx: PageContext, log: Logger): Pr
     }
   }
   return html;
+}
+
+/** The page's title, description, canonical URL and robots, through every active plugin's headMeta filter in order. */
+export async function filterHeadMeta(meta: HeadMeta, ctx: PageContext, log: Logger): Promise<HeadMeta> {
+  let out = meta;
+  for (const ext of ctx.site.hooks) {
+    if (!ext.hooks.headMeta) continue;
+    try {
+      out = await ext.hooks.headMeta(out, ctx);
+    } catch (e) {
+      reportFailure(log, ext, 'headMeta', e);
+    }
+  }
+  return out;
 }
 
 /** wp_head / wp_footer: every active plugin's output in order, a line each. */

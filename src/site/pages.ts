@@ -6,7 +6,7 @@ import type { Store } from '../store/index.ts';
 import type { PageContext, Site } from '../core/site.ts';
 import { authorizePage } from '../auth/authorize-page.ts';
 import { authorPermalink, commentsFeedPermalink, feedPermalink, pagedPermalink, permalink, termPermalink, type FeedType, type PermalinkTarget } from './permalinks.ts';
-import { hookOutput, pageViewed, theContent } from './hooks.ts';
+import { filterHeadMeta, hookOutput, pageViewed, theContent } from './hooks.ts';
 import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from './format.ts';
 import { articleHtml, documentHtml, embedHtml, formatLocalDate, listHtml, navHtml, notFoundHtml, type DocumentParts, type NavLink, type ShownPost, type SiteIdentity } from './templates.ts';
 import { parseSiteRequest, type SiteRequest } from './request.ts';
@@ -294,8 +294,10 @@ function siteFeeds(site: Site): NavLink[] {
 /** The parts of a themed page around its main column: stylesheet, feeds, menu and widgets, extension hooks. */
 async function themedDocument(engine: Engine, ctx: PageContext, parts: Pick<DocumentParts, 'title' | 'description' | 'canonical' | 'restAlternate' | 'bodyClass' | 'main'> & { feeds?: NavLink[]; search?: string }): Promise<string> {
   const { site, store } = engine;
+  const meta = await filterHeadMeta({ title: parts.title, description: parts.description, canonical: parts.canonical }, ctx, engine.log);
   return documentHtml({
     ...parts,
+    ...meta,
     site: identity(site),
     stylesheet: stylesheetUrl(site),
     feeds: [...siteFeeds(site), ...(parts.feeds ?? [])],

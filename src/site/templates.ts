@@ -55,6 +55,8 @@ export interface DocumentParts {
   description: string;
   /** The canonical URL; none on a 404. */
   canonical?: string;
+  /** Robots directives, when a plugin sets them (the default is indexable). */
+  robots?: string;
   /** The REST URL of the shown post, for `<link rel="alternate" type="application/json">`. */
   restAlternate?: string;
   /** RSS feeds announced in the head (feed_links, feed_links_extra). */
@@ -82,7 +84,7 @@ export function documentHtml(d: DocumentParts): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(d.title)}</title>
 <meta name="description" content="${escapeAttr(d.description)}">
-${d.canonical ? `<link rel="canonical" href="${escapeAttr(d.canonical)}">\n` : ''}<link rel="stylesheet" id="theme-style" href="${escapeAttr(d.stylesheet)}" media="all">${feeds}
+${d.robots ? `<meta name="robots" content="${escapeAttr(d.robots)}">\n` : ''}${d.canonical ? `<link rel="canonical" href="${escapeAttr(d.canonical)}">\n` : ''}<link rel="stylesheet" id="theme-style" href="${escapeAttr(d.stylesheet)}" media="all">${feeds}
 <link rel="https://api.w.org/" href="${escapeAttr(d.site.apiRoot)}">${alternate}
 ${d.head}</head>
 <body class="${escapeAttr(d.bodyClass)}">

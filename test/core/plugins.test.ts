@@ -135,6 +135,46 @@ describe('the plugin registry', () => {
     assert.ok((await (await fetch(`${site.home}/`)).text()).includes('needs-base was here'), 'its site hook runs again');
   });
 
+  test('registered post meta is shown typed with its defaults, validated on write, refused without its capability, and deleted by null', async () => {
+    const created = await site.call('cms/v2/posts', { json: { title: 'Meta', status: 'publish', meta: { rating: '4', rows: [{ label: 'a' }], unknown: 'ignored' } }, auth: site.admin });
+    assert.equal(created.status, 201, await created.clone().text());
+    const post = (await created.json()) as Obj;
+    assert.deepEqual(post.meta, { mood: 'calm', rating: 4, rows: [{ label: 'a' }], _secret: '' });
+    const page = (await (await site.call('cms/v2/pages', { json: { title: 'P', meta: { rating: 2, mood: 'busy' } }, auth: site.admin })).json()) as Obj;
+    assert.deepEqual(page.meta, { rating: 2 }, 'a key registered for posts only is neither shown nor written on a page');
+
+    const bad = await site.call(`cms/v2/posts/${post.id}`, { json: { meta: { mood: 'angry', rating: 3 } }, auth: site.admin });
+    assert.equal(bad.status, 400);
+    const body = (await bad.json()) as Obj;
+    assert.equal(body.code, 'rest_invalid_param');
+    assert.deepEqual(Object.keys(body.data.params), ['meta.mood']);
+    assert.equal(((await (await site.call(`cms/v2/posts/${post.id}`)).json()) as Obj).meta.rating, 4, 'a refused write changes nothing');
+
+    const editor = await userAuth(site, 'editor');
+    const refused = await site.call(`cms/v2/posts/${post.id}`, { json: { meta: { _secret: 'x' } }, auth: editor.auth });
+    assert.equal(refused.status, 403);
+    assert.equal(((await refused.json()) as Obj).code, 'rest_cannot_update');
+    const cleared = (await (await site.call(`cms/v2/posts/${post.id}`, { json: { meta: { rating: null, _secret: 'kept' } }, auth: site.admin })).json()) as Obj;
+    assert.deepEqual([cleared.meta.rating, cleared.meta._secret], [0, 'kept']);
+  });
+
+  test('content changes are told to the plugins; the head meta filter changes the rendered page', async () => {
+    const post = (await (await site.call('cms/v2/posts', { json: { title: 'Watched', status: 'publish' }, auth: site.admin })).json()) as Obj;
+    await site.call(`cms/v2/posts/${post.id}`, { json: { title: 'Watched again' }, auth: site.admin });
+    const tag = (await (await site.call('cms/v2/tags', { json: { name: 'watched' }, auth: site.admin })).json()) as Obj;
+    await site.call(`cms/v2/tags/${tag.id}?force=true`, { method: 'DELETE', auth: site.admin });
+    await site.call(`cms/v2/posts/${post.id}?force=true`, { method: 'DELETE', auth: site.admin });
+    const events = await site.app.store.db.selectFrom('extension_points_events' as never).select(['type', 'object_id'] as never).orderBy('id' as never).execute();
+    const mine = (events as { type: string; object_id: number }[]).filter((e) => e.object_id === post.id || e.object_id === tag.id);
+    assert.deepEqual(mine.map((e) => e.type), ['postSaved', 'postSaved', 'termSaved', 'termDeleted', 'postDeleted']);
+
+    const shown = (await (await site.call('cms/v2/posts', { json: { title: 'Headed', status: 'publish' }, auth: site.admin })).json()) as Obj;
+    const html = await (await fetch(shown.link)).text();
+    assert.match(html, /<title>Headed – [^<]* \(noted\)<\/title>/);
+    assert.ok(html.includes('<meta name="robots" content="noindex, follow">'));
+    assert.ok(!(await (await fetch(`${site.home}/`)).text()).includes('name="robots"'), 'the filter decides per page');
+  });
+
   test('a request in flight when its plugin is deactivated still gets its answer', async () => {
     const inFlight = site.call('slow/v1/wait?ms=300');
     await new Promise((r) => setTimeout(r, 50));

@@ -1,5 +1,6 @@
 import type { Generated, Kysely } from 'kysely';
 import { definePlugin, type PluginDefinition } from '../../../src/core/plugin.ts';
+import { addIdColumn } from '../../../src/store/portable.ts';
 
 interface NotesTables {
   hello_notes: { id: Generated<number>; text: string };
@@ -21,7 +22,7 @@ export const hello: PluginDefinition<NotesRepo> = definePlugin({
   version: '1.0.0',
   description: 'Short notes: listed at hello/v1/notes, written by editors, counted in the footer.',
   namespaces: ['hello/v1'],
-  migrations: { '001-notes': { up: (db) => db.schema.createTable('hello_notes').addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()).addColumn('text', 'text', (c) => c.notNull()).execute() } },
+  migrations: { '001-notes': { up: (db) => addIdColumn(db.schema.createTable('hello_notes'), db).addColumn('text', 'text', (c) => c.notNull()).execute() } },
   repo: (db) => new NotesRepo(db as Kysely<NotesTables>),
   capabilities: { editor: ['write_notes'], administrator: ['write_notes'] },
   site: { footer: async ({ store }) => `<p class="hello-notes">${(await store.plugin(hello).list()).length} notes</p>` },

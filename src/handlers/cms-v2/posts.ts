@@ -8,6 +8,8 @@ import type { TermRow } from '../../store/terms.ts';
 import { sanitizeSlug } from '../../store/transact.ts';
 import { cap, type PostTypeInfo } from '../../core/content-types.ts';
 import { canEdit, canRead, may } from '../../core/post-access.ts';
+import { contentChanged } from '../../core/events.ts';
+import { metaOfPosts, writePostMeta } from '../../core/post-meta.ts';
 import { renderedExcerpt, theContent } from '../../site/hooks.ts';
 import { collection, contextOf, CURIES, denied, nsUrl, pageOf, parseDateArg, pick, restDate, routePostType, type Context } from '../../core/rest.ts';
 
@@ -42,17 +44,20 @@ async function postOfRoute(ctx: Ctx, type: PostTypeInfo, store: Store = ctx.stor
 interface Related {
   terms: Map<number, TermRow[]>;
   thumbnails: Map<number, number>;
+  /** The registered meta of each post (empty when none is registered for the type). */
+  meta: Map<number, Record<string, unknown>>;
 }
 
-async function relatedOf(store: Store, type: PostTypeInfo, posts: PostRow[]): Promise<Related> {
+async function relatedOf(ctx: Ctx, store: Store, type: PostTypeInfo, posts: PostRow[]): Promise<Related> {
   const ids = posts.map((p) => p.id);
-  const [terms, meta] = await Promise.all([
+  const [terms, stored, meta] = await Promise.all([
     type.taxonomies.length ? store.terms.termsOfPosts(ids) : Promise.resolve(new Map<number, TermRow[]>()),
     store.posts.meta.ofMany(ids, [THUMBNAIL_KEY]),
+    metaOfPosts(store, (t) => ctx.site.types.postMeta(t), posts),
   ]);
   const thumbnails = new Map<number, number>();
-  for (const [id, m] of meta) if (m[THUMBNAIL_KEY]) thumbnails.set(id, Number(m[THUMBNAIL_KEY]) || 0);
-  return { terms, thumbnails };
+  for (const [id, m] of stored) if (m[THUMBNAIL_KEY]) thumbnails.set(id, Number(m[THUMBNAIL_KEY]) || 0);
+  return { terms, thumbnails, meta };
 }
 
 function protectedTitle(post: PostRow): string {
@@ -102,8 +107,8 @@ async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context:
     sticky: post.sticky === 1,
     template: post.template,
     format: post.format || 'standard',
-    // no meta keys are registered for the API (register_post_meta), so WordPress shows an empty list
-    meta: [],
+    // the meta registered for the type (register_post_meta); WordPress shows an empty list when none is
+    meta: related.meta.get(post.id) ?? [],
     categories: terms.filter((t) => t.taxonomy === 'category').map((t) => t.id),
     tags: terms.filter((t) => t.taxonomy === 'post_tag').map((t) => t.id),
     permalink_template: permalinkTemplate(ctx, post),
@@ -141,7 +146,7 @@ function postLinks(ctx: Ctx, type: PostTypeInfo, post: PostRow, related: Related
 }
 
 async function prepareOne(ctx: Ctx, type: PostTypeInfo, post: PostRow, context: Context): Promise<Record<string, unknown>> {
-  return preparePost(ctx, type, post, context, await relatedOf(ctx.store, type, [post]));
+  return preparePost(ctx, type, post, context, await relatedOf(ctx, ctx.store, type, [post]));
 }
 
 // --- reading ---
@@ -211,7 +216,7 @@ export async function listPosts(ctx: Ctx) {
   }
   // WP_REST_Posts_Controller::get_items drops what the user may not read, without changing the totals
   const readable = rows.filter((r) => canRead(ctx, type, r));
-  const related = await relatedOf(ctx.store, type, readable);
+  const related = await relatedOf(ctx, ctx.store, type, readable);
   const items = ctx.request.head ? [] : await Promise.all(readable.map((r) => preparePost(ctx, type, r, context, related)));
   return collection(ctx, items, total, page, 'rest_post_invalid_page_number');
 }
@@ -301,6 +306,10 @@ async function termsOf(ctx: Ctx, type: PostTypeInfo, store: Store): Promise<Map<
   return out;
 }
 
+/** The request's `meta`, for the keys registered for the type. */
+const writeMeta = (ctx: Ctx, type: PostTypeInfo, store: Store, postId: number) =>
+  writePostMeta(store, ctx.site.types.postMeta(type.slug), postId, ctx.args.meta, (c) => ctx.can(c), ctx.user !== null);
+
 async function setFeaturedMedia(ctx: Ctx, store: Store, postId: number): Promise<void> {
   const media = ctx.args.featured_media;
   if (typeof media !== 'number') return;
@@ -345,8 +354,10 @@ export async function createPost(ctx: Ctx) {
     }
     for (const [taxonomy, ids] of terms) await store.terms.setPostTerms(id, taxonomy, ids);
     await setFeaturedMedia(ctx, store, id);
+    await writeMeta(ctx, type, store, id);
     return settleSchedule(store, id);
   });
+  await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type });
   const data = await prepareOne(ctx, type, post, 'edit');
   return new RestResponse(data, 201, { Location: nsUrl(ctx, `${type.restBase}/${post.id}`) });
 }
@@ -361,8 +372,10 @@ export async function updatePost(ctx: Ctx) {
     if (Object.keys(f).length || ctx.args.featured_media !== undefined || terms.size) await store.posts.update(current.id, f);
     for (const [taxonomy, ids] of terms) await store.terms.setPostTerms(current.id, taxonomy, ids);
     await setFeaturedMedia(ctx, store, current.id);
+    await writeMeta(ctx, type, store, current.id);
     return settleSchedule(store, current.id);
   });
+  await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type });
   return prepareOne(ctx, type, post, 'edit');
 }
 
@@ -373,6 +386,7 @@ export async function deletePost(ctx: Ctx) {
   const previous = await prepareOne(ctx, type, post, 'edit');
   if (ctx.args.force === true) {
     await ctx.store.posts.delete(post.id);
+    await contentChanged(ctx, { type: 'postDeleted', postId: post.id, postType: post.type });
     return { deleted: true, previous };
   }
   if (post.status === 'trash') throw new RestError('rest_already_trashed', 'The post has already been deleted.', 410);
@@ -382,5 +396,6 @@ export async function deletePost(ctx: Ctx) {
     await store.posts.meta.set(post.id, '_wp_trash_meta_time', String(Math.floor(Date.now() / 1000)));
     await store.posts.update(post.id, { status: 'trash' });
   });
+  await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type });
   return prepareOne(ctx, type, (await ctx.store.posts.get(post.id))!, 'edit');
 }

@@ -6,6 +6,7 @@ import type { TermPatch, TermQuery, TermRow } from '../../store/terms.ts';
 import { sanitizeSlug } from '../../store/transact.ts';
 import type { TaxonomyInfo } from '../../core/content-types.ts';
 import { readablePost } from '../../core/post-access.ts';
+import { contentChanged } from '../../core/events.ts';
 import { termLink } from '../../site/permalinks.ts';
 import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, routeTaxonomy, type Context } from '../../core/rest.ts';
 
@@ -124,6 +125,7 @@ export async function createTerm(ctx: Ctx) {
     const id = await store.terms.insert({ taxonomy: tax.slug, name, slug: f.slug, description: f.description, parent: f.parent });
     return (await store.terms.get(id))!;
   });
+  await contentChanged(ctx, { type: 'termSaved', termId: term.id, taxonomy: tax.slug });
   return new RestResponse(await prepareTerm(ctx, tax, term, 'edit'), 201, { Location: nsUrl(ctx, `${tax.restBase}/${term.id}`) });
 }
 
@@ -135,6 +137,7 @@ export async function updateTerm(ctx: Ctx) {
     if (Object.keys(f).length) await store.terms.update(current.id, f);
     return (await store.terms.get(current.id))!;
   });
+  await contentChanged(ctx, { type: 'termSaved', termId: term.id, taxonomy: tax.slug });
   return prepareTerm(ctx, tax, term, 'edit');
 }
 
@@ -147,5 +150,6 @@ export async function deleteTerm(ctx: Ctx) {
     throw denied(ctx, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this term.');
   const previous = await prepareTerm(ctx, tax, term, 'edit');
   await ctx.store.terms.delete(term.id);
+  await contentChanged(ctx, { type: 'termDeleted', termId: term.id, taxonomy: tax.slug });
   return { deleted: true, previous };
 }
