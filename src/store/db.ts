@@ -1,29 +1,77 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { kysely } from './kysely.ts';
 import type { DB } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 
+export interface DatabaseOptions {
+  /** Connections a PostgreSQL pool keeps at most (ignored for SQLite, which has one). */
+  poolSize?: number;
+}
+
+/** True for a location that names a PostgreSQL database (`postgres://user@host:port/db`). */
+export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
+
+/** A location as a person may print it: a PostgreSQL URL without its password. */
+export function describeLocation(location: string): string {
+  if (!isPostgresUrl(location)) return location;
+  const u = new URL(location);
+  if (u.password) u.password = '***';
+  return u.href;
+}
+
 /**
- * Opens (creating if needed) the embedded SQLite database and brings its schema up to date.
+ * Opens the site's database and brings the core's schema up to date: embedded SQLite for a file
+ * path (or `:memory:`), PostgreSQL for a `postgres://` URL. The same migrations run on both.
+ */
+export async function openDatabase(location: string, o: DatabaseOptions = {}): Promise<Kysely<DB>> {
+  const db = isPostgresUrl(location) ? openPostgres(location, o) : await openSqlite(location);
+  const migrator = new kysely.Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    await db.destroy();
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return db;
+}
+
+/**
  * WAL lets readers run beside the single writer; synchronous=FULL makes every acknowledged
  * commit durable, which the crash test relies on.
  */
-export async function openDatabase(path: string): Promise<Kysely<DB>> {
+async function openSqlite(path: string): Promise<Kysely<DB>> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  // loaded here: a site on PostgreSQL never needs the SQLite binding
+  const { default: Database } = await import('better-sqlite3');
   const sqlite = new Database(path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new kysely.Kysely<DB>({ dialect: new kysely.SqliteDialect({ database: sqlite }) });
-  const migrator = new kysely.Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  return new kysely.Kysely<DB>({ dialect: new kysely.SqliteDialect({ database: sqlite }) });
+}
+
+type Pg = typeof import('pg');
+let pgModule: Pg | undefined;
+
+/** node-postgres, loaded on first use, with 64-bit integers (counts, millisecond times) read as numbers, as SQLite gives them. */
+function pg(): Pg {
+  if (!pgModule) {
+    pgModule = createRequire(import.meta.url)('pg') as Pg;
+    const asNumber = (v: string) => Number(v);
+    pgModule.types.setTypeParser(pgModule.types.builtins.INT8, asNumber);
+    pgModule.types.setTypeParser(pgModule.types.builtins.NUMERIC, asNumber);
   }
-  return db;
+  return pgModule;
+}
+
+function openPostgres(url: string, o: DatabaseOptions): Kysely<DB> {
+  const { Pool } = pg();
+  const pool = new Pool({ connectionString: url, max: o.poolSize ?? 10 });
+  // an idle client that loses its connection must not take the process down; the next query reconnects
+  pool.on('error', () => {});
+  return new kysely.Kysely<DB>({ dialect: new kysely.PostgresDialect({ pool }) });
 }

@@ -5,7 +5,9 @@ import { UsersRepo } from './users.ts';
 import { PostsRepo } from './posts.ts';
 import { TermsRepo } from './terms.ts';
 import { AppPasswordsRepo } from './app-passwords.ts';
-import { openDatabase } from './db.ts';
+import { openDatabase, type DatabaseOptions } from './db.ts';
+import { sql } from './kysely.ts';
+import { isPostgres } from './portable.ts';
 import { migratePlugin } from './plugin-migrations.ts';
 
 /** What `Store.plugin` needs of a plugin: its name and how to make its repository over a connection. */
@@ -54,8 +56,19 @@ export class Store {
     return migratePlugin(this.db, plugin, prefix, migrations);
   }
 
-  static async open(path: string): Promise<Store> {
-    return new Store(await openDatabase(path));
+  /** A SQLite file path (or `:memory:`), or a `postgres://` URL. */
+  static async open(location: string, o: DatabaseOptions = {}): Promise<Store> {
+    return new Store(await openDatabase(location, o));
+  }
+
+  /** Which database this is: `sqlite` (embedded, one process at a time) or `postgres` (shared by many instances). */
+  get dialect(): 'sqlite' | 'postgres' {
+    return isPostgres(this.db) ? 'postgres' : 'sqlite';
+  }
+
+  /** A round trip to the database, for readiness checks; throws when it does not answer. */
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.db);
   }
 
   /** Runs `fn` in one transaction with a Store bound to it; a throw rolls everything back. */

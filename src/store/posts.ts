@@ -1,7 +1,7 @@
 import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB, PostsTable } from './schema.ts';
-import { atomically, likeEscape, sanitizeSlug, sqlDate } from './transact.ts';
+import { atomically, byteOrder, likeAnyCase, likeEscape, sanitizeSlug, sqlDate } from './transact.ts';
 import { MetaRepo } from './meta.ts';
 import { firstFreeSlug, orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 
@@ -88,10 +88,10 @@ export function parseSearch(text: string): ParsedSearch {
 
 type PostsEB = ExpressionBuilder<DB, 'posts'>;
 
-const like = (eb: PostsEB, column: 'title' | 'excerpt' | 'content', text: string) =>
-  sql<SqlBool>`${eb.ref(column)} like ${`%${likeEscape(text)}%`} escape '\\'`;
-const notLike = (eb: PostsEB, column: 'title' | 'excerpt' | 'content', text: string) =>
-  sql<SqlBool>`${eb.ref(column)} not like ${`%${likeEscape(text)}%`} escape '\\'`;
+type SearchColumn = 'title' | 'excerpt' | 'content';
+
+/** The column holds the text anywhere, in any case (WP_Query's `LIKE '%text%'`). */
+const contains = (db: Kysely<DB>, eb: PostsEB, column: SearchColumn, text: string, negated = false) => likeAnyCase(db, eb.ref(column), `%${likeEscape(text)}%`, negated);
 
 /** Posts of every type: WP_Query's filters and orders over one indexed table. */
 export class PostsRepo {
@@ -168,7 +168,7 @@ export class PostsRepo {
     const orderby = q.orderby ?? (search ? 'relevance' : 'date');
     switch (orderby) {
       case 'relevance':
-        if (search) rows = rows.orderBy((eb) => relevance(eb, search), 'asc');
+        if (search) rows = rows.orderBy((eb) => relevance(this.db, eb, search), 'asc');
         rows = rows.orderBy('date', 'desc');
         break;
       case 'include':
@@ -178,6 +178,8 @@ export class PostsRepo {
         break;
       case 'title':
       case 'slug':
+        rows = rows.orderBy(byteOrder(this.db, orderby), dir);
+        break;
       case 'modified':
       case 'author':
       case 'parent':
@@ -211,8 +213,8 @@ export class PostsRepo {
     const lacking = [...(q.termIdsExclude ?? []).map((t) => t.ids), q.categoriesExclude, q.tagsExclude];
     for (const ids of lacking) if (ids?.length) c.push(eb.not(carrying(ids)));
     if (search) {
-      for (const t of search.include) c.push(eb.or([like(eb, 'title', t), like(eb, 'excerpt', t), like(eb, 'content', t)]));
-      for (const t of search.exclude) c.push(eb.and([notLike(eb, 'title', t), notLike(eb, 'excerpt', t), notLike(eb, 'content', t)]));
+      for (const t of search.include) c.push(eb.or([contains(this.db, eb, 'title', t), contains(this.db, eb, 'excerpt', t), contains(this.db, eb, 'content', t)]));
+      for (const t of search.exclude) c.push(eb.and([contains(this.db, eb, 'title', t, true), contains(this.db, eb, 'excerpt', t, true), contains(this.db, eb, 'content', t, true)]));
     }
     return c;
   }
@@ -349,16 +351,17 @@ export class PostsRepo {
  * some term is negative), then all terms in the title, any term in it, the phrase in the excerpt,
  * in the content; with one term, title matches first.
  */
-function relevance(eb: PostsEB, s: ParsedSearch) {
-  if (termCount(s) <= 1) return eb.case().when(like(eb, 'title', s.include[0] ?? s.sentence)).then(1).else(2).end();
+function relevance(db: Kysely<DB>, eb: PostsEB, s: ParsedSearch) {
+  const like = (column: SearchColumn, text: string) => contains(db, eb, column, text);
+  if (termCount(s) <= 1) return eb.case().when(like('title', s.include[0] ?? s.sentence)).then(1).else(2).end();
   const phrase = s.exclude.length ? undefined : s.sentence;
   const whens: [Expression<SqlBool>, number][] = [];
-  if (phrase) whens.push([like(eb, 'title', phrase), 1]);
+  if (phrase) whens.push([like('title', phrase), 1]);
   if (s.include.length && s.include.length < 7) {
-    whens.push([eb.and(s.include.map((t) => like(eb, 'title', t))), 2]);
-    if (s.include.length > 1) whens.push([eb.or(s.include.map((t) => like(eb, 'title', t))), 3]);
+    whens.push([eb.and(s.include.map((t) => like('title', t))), 2]);
+    if (s.include.length > 1) whens.push([eb.or(s.include.map((t) => like('title', t))), 3]);
   }
-  if (phrase) whens.push([like(eb, 'excerpt', phrase), 4], [like(eb, 'content', phrase), 5]);
+  if (phrase) whens.push([like('excerpt', phrase), 4], [like('content', phrase), 5]);
   if (!whens.length) return sql<number>`6`;
   const [[firstWhen, firstThen], ...rest] = whens;
   let c = eb.case().when(firstWhen).then(firstThen);
@@ -376,7 +379,7 @@ async function takenSlugs(db: Kysely<DB>, slug: string, type: string, parent: nu
   let q = db
     .selectFrom('posts')
     .select('slug')
-    .where((eb) => eb.or([eb('slug', '=', slug), sql<SqlBool>`${eb.ref('slug')} like ${`${likeEscape(slug)}-%`} escape '\\'`]));
+    .where((eb) => eb.or([eb('slug', '=', slug), likeAnyCase(db, eb.ref('slug'), `${likeEscape(slug)}-%`)]));
   if (type === 'attachment') {
     // attachments share the URL space of every post type
   } else if (HIERARCHICAL_TYPES.has(type)) {

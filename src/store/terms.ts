@@ -1,9 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB, TermsTable } from './schema.ts';
-import { atomically, likeEscape, sanitizeSlug } from './transact.ts';
+import { atomically, byteOrder, likeAnyCase, likeEscape, sanitizeSlug } from './transact.ts';
 
 export type TermRow = Selectable<TermsTable>;
+
+/** The term columns that sort as text (the same order on both databases). */
+const TEXT_COLUMNS: ReadonlySet<string> = new Set(['name', 'slug', 'description']);
 
 export interface NewTerm {
   taxonomy: string;
@@ -117,7 +120,7 @@ export class TermsRepo {
     if (q.search) {
       // get_terms' search: name or slug containing the text
       const pattern = `%${likeEscape(q.search)}%`;
-      base = base.where((eb) => eb.or([sql<boolean>`${eb.ref('name')} like ${pattern} escape '\\'`, sql<boolean>`${eb.ref('slug')} like ${pattern} escape '\\'`]));
+      base = base.where((eb) => eb.or([likeAnyCase(this.db, eb.ref('name'), pattern), likeAnyCase(this.db, eb.ref('slug'), pattern)]));
     }
     if (q.include?.length) base = base.where('id', 'in', q.include);
     if (q.exclude?.length) base = base.where('id', 'not in', q.exclude);
@@ -134,7 +137,8 @@ export class TermsRepo {
     if (q.orderby === 'include' && q.include?.length) {
       rows = rows.orderBy(orderOfIds('id', q.include), dir);
     } else {
-      rows = rows.orderBy(q.orderby && q.orderby !== 'include' ? q.orderby : 'name', dir);
+      const column = q.orderby && q.orderby !== 'include' ? q.orderby : 'name';
+      rows = rows.orderBy(TEXT_COLUMNS.has(column) ? byteOrder(this.db, column) : column, dir);
     }
     return { rows: await rows.orderBy('id', dir).limit(q.limit).offset(q.offset).execute(), total: Number(total) };
   }
@@ -291,7 +295,7 @@ async function uniqueTermSlug(db: Kysely<DB>, taxonomy: string, slug: string, ex
     .selectFrom('terms')
     .select('slug')
     .where('taxonomy', '=', taxonomy)
-    .where((eb) => eb.or([eb('slug', '=', slug), sql<boolean>`${eb.ref('slug')} like ${`${likeEscape(slug)}-%`} escape '\\'`]));
+    .where((eb) => eb.or([eb('slug', '=', slug), likeAnyCase(db, eb.ref('slug'), `${likeEscape(slug)}-%`)]));
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
   return firstFreeSlug(slug, new Set((await q.execute()).map((r) => r.slug)));
 }

@@ -1,4 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
+import { sql } from './kysely.ts';
+import { isPostgres } from './portable.ts';
 
 /**
  * Runs `fn` in a transaction, or inline when `db` already is one: repo methods that write several
@@ -31,4 +33,21 @@ export function sanitizeSlug(s: string): string {
     .trim()
     .replace(/[\s_-]+/g, '-')
     .replace(/^-+|-+$/g, '');
+}
+
+/**
+ * `column like pattern escape '\'`, case-insensitive on both databases, as WordPress's MySQL
+ * collation matches: SQLite's LIKE folds ASCII case itself, PostgreSQL needs ILIKE.
+ */
+export function likeAnyCase(db: Kysely<any>, column: Expression<unknown>, pattern: string, negated = false): RawBuilder<SqlBool> {
+  const op = isPostgres(db) ? (negated ? 'not ilike' : 'ilike') : negated ? 'not like' : 'like';
+  return sql<SqlBool>`${column} ${sql.raw(op)} ${pattern} escape '\\'`;
+}
+
+/**
+ * A text column to sort by, in byte order on both databases: SQLite's default (BINARY), and on
+ * PostgreSQL whatever the database's collation, so `orderby=title` lists alike on both.
+ */
+export function byteOrder(db: Kysely<any>, column: string): RawBuilder<string> {
+  return isPostgres(db) ? sql<string>`${sql.ref(column)} collate "C"` : sql<string>`${sql.ref(column)}`;
 }

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, SqlBool } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB, UsersTable } from './schema.ts';
-import { atomically, likeEscape, sanitizeSlug, sqlDate } from './transact.ts';
+import { atomically, byteOrder, likeAnyCase, likeEscape, sanitizeSlug, sqlDate } from './transact.ts';
 import { MetaRepo } from './meta.ts';
 import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 
@@ -85,7 +85,7 @@ export class UsersRepo {
       const text = q.search;
       const pattern = (text.startsWith('*') ? '%' : '') + likeEscape(text.replace(/^\*|\*$/g, '')) + (text.endsWith('*') ? '%' : '');
       const columns = ['login', 'email', 'url', 'nicename', 'display_name'] as const;
-      base = base.where((eb) => eb.or(columns.map((c) => sql<SqlBool>`${eb.ref(c)} like ${pattern} escape '\\'`)));
+      base = base.where((eb) => eb.or(columns.map((c) => likeAnyCase(this.db, eb.ref(c), pattern))));
     }
     if (q.include?.length) base = base.where('id', 'in', q.include);
     if (q.exclude?.length) base = base.where('id', 'not in', q.exclude);
@@ -101,7 +101,10 @@ export class UsersRepo {
     const dir = q.order ?? 'asc';
     let rows = base.selectAll();
     if (q.orderby === 'include' && q.include?.length) rows = rows.orderBy(orderOfIds('id', q.include), dir);
-    else rows = rows.orderBy(ORDER_COLUMN[q.orderby && q.orderby !== 'include' ? q.orderby : 'name'], dir);
+    else {
+      const column = ORDER_COLUMN[q.orderby && q.orderby !== 'include' ? q.orderby : 'name'];
+      rows = rows.orderBy(column === 'id' ? column : byteOrder(this.db, column), dir);
+    }
     return { rows: await rows.orderBy('id', dir).limit(q.limit).offset(q.offset).execute(), total: Number(total) };
   }
 

@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
+import { addIdColumn } from '../portable.ts';
 
 /** Users and posts of every type, as WordPress keeps them (wp_users, wp_usermeta, wp_posts, wp_postmeta). */
-export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('users')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+export async function up(db: Kysely<any>): Promise<void> {
+  await addIdColumn(db.schema.createTable('users'), db)
     .addColumn('login', 'varchar(60)', (c) => c.notNull().unique())
     .addColumn('email', 'varchar(100)', (c) => c.notNull().unique())
     .addColumn('nicename', 'varchar(50)', (c) => c.notNull())
@@ -14,18 +13,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('password_hash', 'varchar(255)', (c) => c.notNull())
     .addColumn('registered', 'varchar(19)', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createTable('user_meta')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+  await addIdColumn(db.schema.createTable('user_meta'), db)
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('key', 'varchar(255)', (c) => c.notNull())
     .addColumn('value', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('user_meta_user_key').on('user_meta').columns(['user_id', 'key']).execute();
 
-  await db.schema
-    .createTable('posts')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+  await addIdColumn(db.schema.createTable('posts'), db)
     .addColumn('author', 'integer', (c) => c.notNull().defaultTo(0))
     // dates as WordPress writes them: 'YYYY-MM-DD HH:MM:SS', site-local and GMT
     .addColumn('date', 'varchar(19)', (c) => c.notNull())
@@ -56,9 +51,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('posts_slug').on('posts').columns(['slug', 'type']).execute();
   await db.schema.createIndex('posts_author').on('posts').columns(['author', 'type', 'status']).execute();
   await db.schema.createIndex('posts_parent').on('posts').columns(['parent']).execute();
-  await db.schema
-    .createTable('post_meta')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+  await addIdColumn(db.schema.createTable('post_meta'), db)
     .addColumn('post_id', 'integer', (c) => c.notNull().references('posts.id').onDelete('cascade'))
     .addColumn('key', 'varchar(255)', (c) => c.notNull())
     .addColumn('value', 'text', (c) => c.notNull())

@@ -1,14 +1,13 @@
 import type { Kysely } from 'kysely';
+import { addIdColumn } from '../portable.ts';
 
 /**
  * Terms of every taxonomy (WordPress's wp_terms + wp_term_taxonomy folded into one row: the REST
  * interface only ever sees a term with its taxonomy) and which posts carry them. `count` is kept
  * by the store: the published posts carrying the term, as _update_post_term_count keeps it.
  */
-export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('terms')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+export async function up(db: Kysely<any>): Promise<void> {
+  await addIdColumn(db.schema.createTable('terms'), db)
     .addColumn('taxonomy', 'varchar(32)', (c) => c.notNull())
     .addColumn('name', 'varchar(200)', (c) => c.notNull())
     .addColumn('slug', 'varchar(200)', (c) => c.notNull())
