@@ -1,8 +1,8 @@
 import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB, PostsTable } from './schema.ts';
-import { atomically, likeEscape, sanitizeSlug, sqlDate } from './transact.ts';
-import { firstFreeSlug, orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
+import { atomically, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates, sqlDate } from './transact.ts';
+import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 
 export type PostRow = Selectable<PostsTable>;
 
@@ -87,10 +87,8 @@ export function parseSearch(text: string): ParsedSearch {
 
 type PostsEB = ExpressionBuilder<DB, 'posts'>;
 
-const like = (eb: PostsEB, column: 'title' | 'excerpt' | 'content', text: string) =>
-  sql<SqlBool>`${eb.ref(column)} like ${`%${likeEscape(text)}%`} escape '\\'`;
-const notLike = (eb: PostsEB, column: 'title' | 'excerpt' | 'content', text: string) =>
-  sql<SqlBool>`${eb.ref(column)} not like ${`%${likeEscape(text)}%`} escape '\\'`;
+const like = (eb: PostsEB, column: 'title' | 'excerpt' | 'content', text: string) => matchesText(eb.ref(column), text);
+const notLike = (eb: PostsEB, column: 'title' | 'excerpt' | 'content', text: string) => eb.not(like(eb, column, text));
 
 /** Posts of every type: WP_Query's filters and orders over one indexed table. */
 export class PostsRepo {
@@ -411,7 +409,7 @@ async function takenSlugs(db: Kysely<DB>, slug: string, type: string, parent: nu
   let q = db
     .selectFrom('posts')
     .select('slug')
-    .where((eb) => eb.or([eb('slug', '=', slug), sql<SqlBool>`${eb.ref('slug')} like ${`${likeEscape(slug)}-%`} escape '\\'`]));
+    .where((eb) => slugOrCandidates(eb.ref('slug'), slug));
   if (type === 'attachment') {
     // attachments share the URL space of every post type
   } else if (HIERARCHICAL_TYPES.has(type)) {

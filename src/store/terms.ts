@@ -1,7 +1,7 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB } from './schema.ts';
-import { atomically, likeEscape, sanitizeSlug } from './transact.ts';
+import { atomically, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates } from './transact.ts';
 
 export interface TermsTable {
   id: Generated<number>;
@@ -112,8 +112,8 @@ export class TermsRepo {
     let base = this.db.selectFrom('terms').where('taxonomy', '=', q.taxonomy);
     if (q.search) {
       // get_terms' search: name or slug containing the text
-      const pattern = `%${likeEscape(q.search)}%`;
-      base = base.where((eb) => eb.or([sql<boolean>`${eb.ref('name')} like ${pattern} escape '\\'`, sql<boolean>`${eb.ref('slug')} like ${pattern} escape '\\'`]));
+      const text = q.search;
+      base = base.where((eb) => eb.or([matchesText(eb.ref('name'), text), matchesText(eb.ref('slug'), text)]));
     }
     if (q.include?.length) base = base.where('id', 'in', q.include);
     if (q.exclude?.length) base = base.where('id', 'not in', q.exclude);
@@ -287,15 +287,7 @@ async function uniqueTermSlug(db: Kysely<DB>, taxonomy: string, slug: string, ex
     .selectFrom('terms')
     .select('slug')
     .where('taxonomy', '=', taxonomy)
-    .where((eb) => eb.or([eb('slug', '=', slug), sql<boolean>`${eb.ref('slug')} like ${`${likeEscape(slug)}-%`} escape '\\'`]));
+    .where((eb) => slugOrCandidates(eb.ref('slug'), slug));
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
   return firstFreeSlug(slug, new Set((await q.execute()).map((r) => r.slug)));
-}
-
-/** The slug itself when not taken, else the first `slug-N` (N ≥ 2) not taken. */
-export function firstFreeSlug(slug: string, taken: ReadonlySet<string>): string {
-  if (!taken.has(slug)) return slug;
-  let n = 2;
-  while (taken.has(`${slug}-${n}`)) n++;
-  return `${slug}-${n}`;
 }

@@ -1,7 +1,6 @@
-import type { Kysely, Selectable, SqlBool } from 'kysely';
-import { sql } from './kysely.ts';
+import type { Kysely, Selectable } from 'kysely';
 import type { DB, UsersTable } from './schema.ts';
-import { atomically, likeEscape, sanitizeSlug, sqlDate } from './transact.ts';
+import { atomically, matchesText, sanitizeSlug, sqlDate } from './transact.ts';
 import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 
 export type UserRow = Selectable<UsersTable>;
@@ -77,9 +76,9 @@ export class UsersRepo {
     if (q.search) {
       // WP_User_Query: a `*` at either end is the only wildcard (the REST route wraps its text in them)
       const text = q.search;
-      const pattern = (text.startsWith('*') ? '%' : '') + likeEscape(text.replace(/^\*|\*$/g, '')) + (text.endsWith('*') ? '%' : '');
+      const bare = text.replace(/^\*|\*$/g, '');
       const columns = ['login', 'email', 'url', 'nicename', 'display_name'] as const;
-      base = base.where((eb) => eb.or(columns.map((c) => sql<SqlBool>`${eb.ref(c)} like ${pattern} escape '\\'`)));
+      base = base.where((eb) => eb.or(columns.map((c) => matchesText(eb.ref(c), bare, text.startsWith('*'), text.endsWith('*')))));
     }
     if (q.include?.length) base = base.where('id', 'in', q.include);
     if (q.exclude?.length) base = base.where('id', 'not in', q.exclude);
