@@ -1,7 +1,7 @@
 import { RestError } from '../../engine/errors.ts';
 import type { HandlerContext } from '../../engine/types.ts';
 import { capabilitiesOf as roleCapabilities } from '../../auth/roles.ts';
-import type { UserQuery, UserRow } from '../../store/users.ts';
+import type { UserQuery, UserRow, UserSearchColumn } from '../../store/users.ts';
 import { POST_TYPES } from './registry.ts';
 import { avatarUrls, collection, contextOf, denied, nsUrl, pageOf, pick, restDate, type Context } from './shared.ts';
 
@@ -42,6 +42,9 @@ async function prepareUser(ctx: HandlerContext, user: UserRow, context: Context)
   return out;
 }
 
+/** What get_items lets callers without list_users search: never email or website. */
+const PUBLIC_SEARCH_COLUMNS: readonly UserSearchColumn[] = ['id', 'login', 'nicename', 'display_name'];
+
 const ORDERBY: Record<string, UserQuery['orderby']> = {
   id: 'id', include: 'include', name: 'name', registered_date: 'registered', slug: 'slug', include_slugs: 'slug', email: 'email', url: 'url',
 };
@@ -63,7 +66,8 @@ export async function listUsers(ctx: HandlerContext) {
   const page = pageOf(ctx);
   const list = (v: unknown) => (Array.isArray(v) && v.length ? (v as never[]) : undefined);
   const { rows, total } = await ctx.store.users.list({
-    search: a.search || undefined,
+    search: a.search ? `*${a.search}*` : undefined,
+    searchColumns: canList ? undefined : PUBLIC_SEARCH_COLUMNS,
     include: list(a.include),
     exclude: list(a.exclude),
     roles: a.who === 'authors' ? ['administrator', 'editor', 'author', 'contributor'] : list(a.roles),
