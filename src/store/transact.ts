@@ -1,4 +1,5 @@
 import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
+import { stripTagMarkup } from '../site/format.ts';
 import { sql } from './kysely.ts';
 import type { DB } from './schema.ts';
 
@@ -68,12 +69,7 @@ export function slugOrCandidates(column: Expression<string>, slug: string): RawB
 
 /** sanitize_title for slugs: lower-case, accents folded, anything else to single hyphens, at most SLUG_MAX characters. */
 export function sanitizeSlug(s: string): string {
-  const slug = s
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    // innermost tags first: `<[^>]*>` would rescan to the end from every `<` of a text without `>`
-    .replace(/<[^<>]*>/g, '')
+  const slug = stripTagMarkup(s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase())
     .replace(/&[a-z0-9#]+;/g, '')
     .replace(/\./g, '-')
     .replace(/[^a-z0-9\s_-]/g, '')

@@ -124,6 +124,20 @@ describe('slugs are cut to 200 characters, as WordPress cuts them', () => {
   });
 });
 
+describe('names with markup', () => {
+  it('an application password named with 200,000 "<" is created without stalling the server', async () => {
+    // a hang guard, not a speed assertion: stripping tags from the name was quadratic (about 40 s)
+    const res = await fetch(`${server.api}cms/v2/users/me/application-passwords`, {
+      method: 'POST',
+      headers: { authorization: admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: '<'.repeat(200_000) }),
+      signal: AbortSignal.timeout(15_000),
+    });
+    assert.equal(res.status, 201);
+    assert.equal(((await res.json()) as Obj).name.length, 200_000);
+  });
+});
+
 describe('search text of any length', () => {
   // a query string cannot be this long, but a JSON body can, with the method overridden to GET
   const search = (path: string, text: string) =>
