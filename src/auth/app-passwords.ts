@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { RestError } from '../engine/errors.ts';
 import type { Store } from '../store/index.ts';
 import type { AppPasswordRow } from '../store/app-passwords.ts';
+import { stripTagMarkup } from '../site/format.ts';
 import { generatePassword } from './passwords.ts';
 import { hmac, purposeKey, siteSecret } from './secret.ts';
 
@@ -43,8 +44,7 @@ const emptyName = () => new RestError('application_password_empty_name', 'An app
 
 /** sanitize_text_field, as far as a name needs it: no tags, no line breaks, single spaces, trimmed. */
 export const sanitizeName = (name: string): string =>
-  name
-    .replace(/<[^>]*>/g, '')
+  stripTagMarkup(name)
     .replace(/[\r\n\t ]+/g, ' ')
     .trim();
 

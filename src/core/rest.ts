@@ -77,12 +77,19 @@ export interface Page {
   offset: number;
 }
 
-/** page/per_page from the args; an explicit `offset` replaces the page's start, as in WP_Query. */
+/**
+ * The largest offset a query gets. Any offset past the last row answers the same empty page, and
+ * SQLite takes only exact integers for OFFSET (`page=1e308` made one of 1e309): this is far past
+ * any table, and an offset plus a page stays exact.
+ */
+const MAX_OFFSET = 2 ** 52;
+
+/** page/per_page from the args; an explicit `offset` replaces the page's start, as in WP_Query (absint). */
 export function pageOf(ctx: Ctx): Page {
   const page = Number(ctx.args.page ?? 1);
   const perPage = Number(ctx.args.per_page ?? 10);
-  const offset = typeof ctx.args.offset === 'number' ? Math.max(0, ctx.args.offset) : (page - 1) * perPage;
-  return { page, perPage, offset };
+  const offset = typeof ctx.args.offset === 'number' ? Math.abs(ctx.args.offset) : (page - 1) * perPage;
+  return { page, perPage, offset: Math.min(offset, MAX_OFFSET) };
 }
 
 /** Serialises query params the way add_query_arg does, lists as `key[0]=a&key[1]=b`. */

@@ -1,13 +1,27 @@
+import { RestError } from './errors.ts';
+
+/** Most params one query string or form body may carry (PHP caps them too, with max_input_vars). */
+export const MAX_PARAMS = 100_000;
+/** Deepest `a[b][c]…` nesting, in bracket pairs: PHP's default max_input_nesting_level. */
+export const MAX_PARAM_DEPTH = 64;
+
+const tooManyParams = () => new RestError('rest_too_many_params', `A request may carry at most ${MAX_PARAMS} parameters.`, 400);
+const tooDeep = () => new RestError('rest_params_too_deep', `Parameters may be nested at most ${MAX_PARAM_DEPTH} levels deep.`, 400);
+
 /**
  * PHP's parse_str, which WordPress's query and form params come from: `a=1`, `a[]=x&a[]=y` (a list),
  * `options[widget]=x` (an object), `a[b][]=x` (nested); a repeated plain key keeps the last value.
+ * Linear in the input; more than MAX_PARAMS pairs or a key nested deeper than MAX_PARAM_DEPTH
+ * throws a 400 RestError, as it runs before the caller is known.
  */
 export function parseQueryString(qs: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!qs) return out;
-  let nested = false;
+  let nested: NextIndexes | undefined;
+  let count = 0;
   for (const pair of qs.split('&')) {
     if (!pair) continue;
+    if (++count > MAX_PARAMS) throw tooManyParams();
     const eq = pair.indexOf('=');
     const rawKey = decode(eq < 0 ? pair : pair.slice(0, eq));
     const value = eq < 0 ? '' : decode(pair.slice(eq + 1));
@@ -17,8 +31,8 @@ export function parseQueryString(qs: string): Record<string, unknown> {
       continue;
     }
     const keys = [rawKey.slice(0, bracket), ...rawKey.slice(bracket + 1, -1).split('][')];
-    assignPath(out, keys, value);
-    nested = true;
+    if (keys.length - 1 > MAX_PARAM_DEPTH) throw tooDeep();
+    assignPath(out, keys, value, (nested ??= new WeakMap()));
   }
   if (nested) for (const k of Object.keys(out)) out[k] = toLists(out[k]);
   return out;
@@ -35,14 +49,20 @@ function decode(s: string): string {
 }
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** An integer key as PHP reads one (`5`, not `05`), small enough to count on exactly. */
+const INTEGER_KEY = /^(?:0|[1-9]\d{0,14})$/;
+
+/** The index `[]` takes next in each object: one past the largest integer key, kept as keys are written. */
+type NextIndexes = WeakMap<Record<string, unknown>, number>;
 
 /** Writes into plain objects (`[]` takes the next index), then lists are restored by `toLists`. */
-function assignPath(target: Record<string, unknown>, keys: string[], value: string): void {
+function assignPath(target: Record<string, unknown>, keys: string[], value: string, nextIndex: NextIndexes): void {
   let node = target;
   for (let i = 0; i < keys.length; i++) {
     let key = keys[i];
     if (FORBIDDEN_KEYS.has(key)) return;
-    if (key === '') key = String(nextIndex(node));
+    if (key === '') key = String(nextIndex.get(node) ?? 0);
+    if (INTEGER_KEY.test(key)) nextIndex.set(node, Math.max(nextIndex.get(node) ?? 0, Number(key) + 1));
     if (i === keys.length - 1) {
       node[key] = value;
       return;
@@ -53,13 +73,7 @@ function assignPath(target: Record<string, unknown>, keys: string[], value: stri
   }
 }
 
-function nextIndex(node: Record<string, unknown>): number {
-  let n = 0;
-  for (const k of Object.keys(node)) if (/^\d+$/.test(k)) n = Math.max(n, Number(k) + 1);
-  return n;
-}
-
-/** A PHP array whose keys are 0..n-1 is a list in JSON; so it is here. */
+/** A PHP array whose keys are 0..n-1 is a list in JSON; so it is here. Recursion is bounded by MAX_PARAM_DEPTH. */
 function toLists(v: unknown): unknown {
   if (typeof v !== 'object' || v === null) return v;
   const o = v as Record<string, unknown>;

@@ -142,13 +142,55 @@ export function renderContent(raw: string): string {
   return raw.includes('<!-- wp:') ? raw.replace(BLOCK_DELIMITER, '') : wpautop(raw);
 }
 
-const SCRIPT_STYLE = /<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi;
+const SCRIPT_STYLE_OPEN = /<(script|style)[^>]*?>/gi;
+const SCRIPT_STYLE_CLOSE: Record<string, RegExp> = { script: /<\/script>/gi, style: /<\/style>/gi };
 const TAG = /<[^>]*>/g;
 const BREAKS = /[\r\n\t ]+/g;
 
+/**
+ * `html.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '')`, in linear time: the pattern
+ * rescans to the end from every opening that has no closing after it, so once a name's closing
+ * is not found, its later openings are passed over; openings are looked for only before the last
+ * `>`, where each one's `>` is near.
+ */
+function dropScriptAndStyle(html: string): string {
+  const head = html.slice(0, html.lastIndexOf('>') + 1);
+  const closable: Record<string, boolean> = { script: true, style: true };
+  let out = '';
+  let kept = 0;
+  SCRIPT_STYLE_OPEN.lastIndex = 0;
+  for (let open = SCRIPT_STYLE_OPEN.exec(head); open; open = SCRIPT_STYLE_OPEN.exec(head)) {
+    const name = open[1].toLowerCase();
+    if (!closable[name]) continue;
+    const close = SCRIPT_STYLE_CLOSE[name];
+    close.lastIndex = SCRIPT_STYLE_OPEN.lastIndex;
+    if (!close.exec(html)) {
+      closable[name] = false;
+      continue;
+    }
+    out += html.slice(kept, open.index);
+    kept = SCRIPT_STYLE_OPEN.lastIndex = close.lastIndex;
+  }
+  return kept ? out + html.slice(kept) : html;
+}
+
+/**
+ * `text.replace(/<[^>]*>/g, '')` in linear time: no tag closes after the last `>`, so the pattern
+ * runs only before it (from every `<` of a text without `>` it would rescan to the end).
+ */
+export function stripTagMarkup(text: string): string {
+  const end = text.lastIndexOf('>') + 1;
+  return end === 0 ? text : text.slice(0, end).replace(TAG, '') + text.slice(end);
+}
+
+/** wp_strip_all_tags keeping line breaks: text without markup (script and style bodies dropped), trimmed. */
+export function stripTagsKeepingLines(html: string): string {
+  return stripTagMarkup(dropScriptAndStyle(html)).trim();
+}
+
 /** wp_strip_all_tags: text without markup (script and style bodies dropped), whitespace collapsed. */
 export function stripAllTags(html: string): string {
-  return html.replace(SCRIPT_STYLE, '').replace(TAG, '').replace(BREAKS, ' ').trim();
+  return stripTagsKeepingLines(html).replace(BREAKS, ' ').trim();
 }
 
 const WORD_SEPARATORS = /[\n\r\t ]+/;

@@ -1,9 +1,9 @@
 import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB, PostsTable } from './schema.ts';
-import { atomically, byteOrder, likeAnyCase, likeEscape, sanitizeSlug, sqlDate } from './transact.ts';
+import { atomically, byteOrder, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates, sqlDate } from './transact.ts';
 import { MetaRepo } from './meta.ts';
-import { firstFreeSlug, orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
+import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 
 export type PostRow = Selectable<PostsTable>;
 
@@ -91,7 +91,10 @@ type PostsEB = ExpressionBuilder<DB, 'posts'>;
 type SearchColumn = 'title' | 'excerpt' | 'content';
 
 /** The column holds the text anywhere, in any case (WP_Query's `LIKE '%text%'`). */
-const contains = (db: Kysely<DB>, eb: PostsEB, column: SearchColumn, text: string, negated = false) => likeAnyCase(db, eb.ref(column), `%${likeEscape(text)}%`, negated);
+const contains = (db: Kysely<DB>, eb: PostsEB, column: SearchColumn, text: string, negated = false) => {
+  const match = matchesText(db, eb.ref(column), text);
+  return negated ? eb.not(match) : match;
+};
 
 /** Posts of every type: WP_Query's filters and orders over one indexed table. */
 export class PostsRepo {
@@ -379,7 +382,7 @@ async function takenSlugs(db: Kysely<DB>, slug: string, type: string, parent: nu
   let q = db
     .selectFrom('posts')
     .select('slug')
-    .where((eb) => eb.or([eb('slug', '=', slug), likeAnyCase(db, eb.ref('slug'), `${likeEscape(slug)}-%`)]));
+    .where((eb) => slugOrCandidates(db, eb.ref('slug'), slug));
   if (type === 'attachment') {
     // attachments share the URL space of every post type
   } else if (HIERARCHICAL_TYPES.has(type)) {

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB, TermsTable } from './schema.ts';
-import { atomically, byteOrder, likeAnyCase, likeEscape, sanitizeSlug } from './transact.ts';
+import { atomically, byteOrder, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates } from './transact.ts';
 
 export type TermRow = Selectable<TermsTable>;
 
@@ -119,8 +119,8 @@ export class TermsRepo {
     let base = this.db.selectFrom('terms').where('taxonomy', '=', q.taxonomy);
     if (q.search) {
       // get_terms' search: name or slug containing the text
-      const pattern = `%${likeEscape(q.search)}%`;
-      base = base.where((eb) => eb.or([likeAnyCase(this.db, eb.ref('name'), pattern), likeAnyCase(this.db, eb.ref('slug'), pattern)]));
+      const text = q.search;
+      base = base.where((eb) => eb.or([matchesText(this.db, eb.ref('name'), text), matchesText(this.db, eb.ref('slug'), text)]));
     }
     if (q.include?.length) base = base.where('id', 'in', q.include);
     if (q.exclude?.length) base = base.where('id', 'not in', q.exclude);
@@ -295,15 +295,7 @@ async function uniqueTermSlug(db: Kysely<DB>, taxonomy: string, slug: string, ex
     .selectFrom('terms')
     .select('slug')
     .where('taxonomy', '=', taxonomy)
-    .where((eb) => eb.or([eb('slug', '=', slug), likeAnyCase(db, eb.ref('slug'), `${likeEscape(slug)}-%`)]));
+    .where((eb) => slugOrCandidates(db, eb.ref('slug'), slug));
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
   return firstFreeSlug(slug, new Set((await q.execute()).map((r) => r.slug)));
-}
-
-/** The slug itself when not taken, else the first `slug-N` (N ≥ 2) not taken. */
-export function firstFreeSlug(slug: string, taken: ReadonlySet<string>): string {
-  if (!taken.has(slug)) return slug;
-  let n = 2;
-  while (taken.has(`${slug}-${n}`)) n++;
-  return `${slug}-${n}`;
 }

@@ -1,4 +1,5 @@
 import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
+import { stripTagMarkup } from '../site/format.ts';
 import { sql } from './kysely.ts';
 import { isPostgres } from './portable.ts';
 
@@ -20,28 +21,64 @@ export function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** sanitize_title for slugs: lower-case, accents folded, anything else to single hyphens. */
+/** SQLite refuses LIKE patterns longer than this, in bytes (SQLITE_MAX_LIKE_PATTERN_LENGTH). */
+const LIKE_PATTERN_MAX = 50_000;
+
+/**
+ * `column LIKE '%text%'` with the text taken literally, `%` only where `anyBefore`/`anyAfter` ask,
+ * case-insensitive on both databases as WordPress's MySQL collation matches: SQLite's LIKE folds
+ * ASCII case itself, PostgreSQL is asked with ILIKE. Text too long for a SQLite LIKE pattern is
+ * matched with instr and substr on lower() of both sides instead, which fold case the same way.
+ */
+export function matchesText(db: Kysely<any>, column: Expression<string>, text: string, anyBefore = true, anyAfter = true): RawBuilder<SqlBool> {
+  const pattern = `${anyBefore ? '%' : ''}${likeEscape(text)}${anyAfter ? '%' : ''}`;
+  if (isPostgres(db)) return sql<SqlBool>`${column} ilike ${pattern} escape '\\'`;
+  if (Buffer.byteLength(pattern) <= LIKE_PATTERN_MAX) return sql<SqlBool>`${column} like ${pattern} escape '\\'`;
+  if (anyBefore && anyAfter) return sql<SqlBool>`instr(lower(${column}), lower(${text})) > 0`;
+  if (anyAfter) return sql<SqlBool>`instr(lower(${column}), lower(${text})) = 1`;
+  if (anyBefore) return sql<SqlBool>`substr(lower(${column}), -length(${text})) = lower(${text})`;
+  return sql<SqlBool>`lower(${column}) = lower(${text})`;
+}
+
+/** The longest slug stored: WordPress's post_name and term slug columns are varchar(200). */
+export const SLUG_MAX = 200;
+
+/** _truncate_post_slug: at most `length` characters with no hyphen left at the end (slugs here are ASCII, so characters are bytes). */
+export function truncateSlug(slug: string, length = SLUG_MAX): string {
+  return slug.length > length ? slug.slice(0, length).replace(/-+$/, '') : slug;
+}
+
+/** Room a `-N` suffix may need at the end of a slug (ten digits and the hyphen). */
+const SUFFIX_ROOM = 11;
+
+/** wp_unique_post_slug's candidates: the slug itself, then `slug-2`, `slug-3`… each cut to fit SLUG_MAX. */
+export function firstFreeSlug(slug: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(slug)) return slug;
+  for (let n = 2; ; n++) {
+    const candidate = `${truncateSlug(slug, SLUG_MAX - (String(n).length + 1))}-${n}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/**
+ * Finds the slug and every candidate firstFreeSlug could make of it. A slug long enough for the
+ * suffix to cut it shares only its first characters with its candidates, so those are matched.
+ */
+export function slugOrCandidates(db: Kysely<any>, column: Expression<string>, slug: string): RawBuilder<SqlBool> {
+  if (slug.length <= SLUG_MAX - SUFFIX_ROOM) return sql<SqlBool>`(${column} = ${slug} or ${matchesText(db, column, `${slug}-`, false)})`;
+  return matchesText(db, column, truncateSlug(slug, SLUG_MAX - SUFFIX_ROOM), false);
+}
+
+/** sanitize_title for slugs: lower-case, accents folded, anything else to single hyphens, at most SLUG_MAX characters. */
 export function sanitizeSlug(s: string): string {
-  return s
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/<[^>]*>/g, '')
+  const slug = stripTagMarkup(s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase())
     .replace(/&[a-z0-9#]+;/g, '')
     .replace(/\./g, '-')
     .replace(/[^a-z0-9\s_-]/g, '')
     .trim()
     .replace(/[\s_-]+/g, '-')
     .replace(/^-+|-+$/g, '');
-}
-
-/**
- * `column like pattern escape '\'`, case-insensitive on both databases, as WordPress's MySQL
- * collation matches: SQLite's LIKE folds ASCII case itself, PostgreSQL needs ILIKE.
- */
-export function likeAnyCase(db: Kysely<any>, column: Expression<unknown>, pattern: string, negated = false): RawBuilder<SqlBool> {
-  const op = isPostgres(db) ? (negated ? 'not ilike' : 'ilike') : negated ? 'not like' : 'like';
-  return sql<SqlBool>`${column} ${sql.raw(op)} ${pattern} escape '\\'`;
+  return truncateSlug(slug);
 }
 
 /**

@@ -1,7 +1,7 @@
-import type { Kysely, Selectable, SqlBool } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB, UsersTable } from './schema.ts';
-import { atomically, byteOrder, likeAnyCase, likeEscape, sanitizeSlug, sqlDate } from './transact.ts';
+import { atomically, byteOrder, matchesText, sanitizeSlug, sqlDate } from './transact.ts';
 import { MetaRepo } from './meta.ts';
 import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 
@@ -22,8 +22,14 @@ export interface NewUser {
 
 export type UserPatch = Partial<Omit<UserRow, 'id'>>;
 
+/** WP_User_Query's search_columns (ID, user_login, user_email, user_url, user_nicename, display_name). */
+export type UserSearchColumn = 'id' | 'login' | 'email' | 'url' | 'nicename' | 'display_name';
+
 export interface UserQuery {
+  /** A `*` at either end is a wildcard; without one the match is exact. */
   search?: string;
+  /** The columns searched; by default the ones WP_User_Query picks from the shape of the text. */
+  searchColumns?: readonly UserSearchColumn[];
   include?: number[];
   exclude?: number[];
   roles?: string[];
@@ -35,6 +41,28 @@ export interface UserQuery {
   order?: 'asc' | 'desc';
   offset: number;
   limit: number;
+}
+
+const isNumeric = (s: string) => /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i.test(s);
+
+/**
+ * WP_User_Query::prepare_query's search: `*` at either end is the only wildcard (the REST route
+ * wraps its text in them); without columns, an address searches email, a number login and ID, a
+ * URL the website, anything else login, website, email, nicename and display name.
+ */
+function searchCondition(db: Kysely<DB>, eb: ExpressionBuilder<DB, 'users'>, search: string, columns?: readonly UserSearchColumn[]) {
+  const text = search.replace(/^\*+|\*+$/g, '');
+  const anyBefore = search.startsWith('*');
+  const anyAfter = search.endsWith('*');
+  let searched = columns;
+  if (!searched?.length) {
+    if (text.includes('@')) searched = ['email'];
+    else if (isNumeric(text)) searched = ['login', 'id'];
+    else if (/^https?:\/\//.test(text)) searched = ['url'];
+    else searched = ['login', 'url', 'email', 'nicename', 'display_name'];
+  }
+  // get_search_sql: ID is compared whole, the others with LIKE
+  return eb.or(searched.map((c) => (c === 'id' ? sql<SqlBool>`${eb.ref('id')} = ${text}` : matchesText(db, eb.ref(c), text, anyBefore, anyAfter))));
 }
 
 const ORDER_COLUMN = { id: 'id', name: 'display_name', registered: 'registered', slug: 'nicename', email: 'email', url: 'url' } as const;
@@ -80,13 +108,8 @@ export class UsersRepo {
 
   async list(q: UserQuery): Promise<{ rows: UserRow[]; total: number }> {
     let base = this.db.selectFrom('users');
-    if (q.search) {
-      // WP_User_Query: a `*` at either end is the only wildcard (the REST route wraps its text in them)
-      const text = q.search;
-      const pattern = (text.startsWith('*') ? '%' : '') + likeEscape(text.replace(/^\*|\*$/g, '')) + (text.endsWith('*') ? '%' : '');
-      const columns = ['login', 'email', 'url', 'nicename', 'display_name'] as const;
-      base = base.where((eb) => eb.or(columns.map((c) => likeAnyCase(this.db, eb.ref(c), pattern))));
-    }
+    const search = q.search?.trim();
+    if (search) base = base.where((eb) => searchCondition(this.db, eb, search, q.searchColumns));
     if (q.include?.length) base = base.where('id', 'in', q.include);
     if (q.exclude?.length) base = base.where('id', 'not in', q.exclude);
     if (q.roles?.length) base = base.where('role', 'in', q.roles);

@@ -1,6 +1,6 @@
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeHtml, renderContent, trimWords, wpautop } from '../../src/site/format.ts';
+import { escapeHtml, renderContent, stripAllTags, trimWords, wpautop } from '../../src/site/format.ts';
 
 // Expected outputs are what WordPress's wpautop() returns for the same input.
 test('wpautop makes paragraphs from blank lines and <br /> from single newlines', () => {
@@ -27,3 +27,21 @@ test('trimWords cuts after the word count and appends the more text', () => {
   assert.equal(trimWords('<p>one two <em>three</em> four</p>', 3, ' [&hellip;]'), 'one two three [&hellip;]');
   assert.equal(trimWords('<p>one two</p>', 3), 'one two');
 });
+
+describe('stripAllTags on hostile text', () => {
+  // the patterns of wp_strip_all_tags, run naively: they rescan to the end from every opening without an end
+  const naive = (h: string) => h.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '').replace(/<[^>]*>/g, '').replace(/[\r\n\t ]+/g, ' ').trim();
+
+  test('gives what the patterns give', () => {
+    for (const html of ['<p>a</p><script>x</script>b', '<SCRIPT type="x">a</script>c<style>d</STYLE>e', '<script>a<style>b</script>c</style>d', '<style>a<script>b</style>c</script>d', '<script>never closed <b>x</b>', 'x<script><script>y</script>z', '<<a>b>c', 'a<b', 'a > b < c'])
+      assert.equal(stripAllTags(html), naive(html), html);
+  });
+
+  test('reads a million `<`, or openings never closed, once', () => {
+    // no timing: these took minutes when every `<` rescanned the rest
+    assert.equal(stripAllTags('<'.repeat(1_000_000)).length, 1_000_000);
+    assert.equal(stripAllTags('<script'.repeat(200_000)).length, 1_400_000);
+    assert.equal(stripAllTags(`${'<script>'.repeat(200_000)}x`), 'x');
+  });
+});
+

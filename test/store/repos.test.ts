@@ -296,6 +296,30 @@ describe('users repo', () => {
     assert.deepEqual([page.total, page.rows[0].id], [3, b]);
   });
 
+  test('search: WP_User_Query columns by the shape of the text, or the ones asked for; wildcards at either end', async () => {
+    const s = await freshStore();
+    try {
+      const long = `${'x'.repeat(60_000)}Middle${'y'.repeat(60_000)}`;
+      const a = await s.users.insert(user('ann', { display_name: long, email: 'ann@corp.test' }));
+      const b = await s.users.insert(user('bob42', { display_name: 'Bob' }));
+      const ids = async (search: string, searchColumns?: ('id' | 'login' | 'email' | 'url' | 'nicename' | 'display_name')[]) =>
+        (await s.users.list({ search, searchColumns, offset: 0, limit: 10, orderby: 'id' })).rows.map((u) => u.id);
+      assert.deepEqual(await ids('**corp.test*'), [a], 'email is searched by default');
+      assert.deepEqual(await ids('*corp.test*', ['id', 'login', 'nicename', 'display_name']), [], 'not when the columns leave it out');
+      assert.deepEqual(await ids('ann@corp.test'), [a], 'an address searches email only');
+      assert.deepEqual(await ids(String(b)), [b], 'a number searches login and ID');
+      assert.deepEqual(await ids('*42'), [b]);
+      // text too long for a LIKE pattern: each kind of wildcard still matches as LIKE would
+      assert.deepEqual(await ids(`*${'X'.repeat(60_000)}middle*`), [a]);
+      assert.deepEqual(await ids(`${'x'.repeat(60_000)}MIDDLE*`), [a]);
+      assert.deepEqual(await ids(`*middle${'y'.repeat(60_000)}`), [a]);
+      assert.deepEqual(await ids(long.toUpperCase()), [a]);
+      assert.deepEqual(await ids(`${'y'.repeat(60_000)}*`), []);
+    } finally {
+      await s.close();
+    }
+  });
+
   test('update, meta and delete with or without reassigning posts', async () => {
     const d = await store.users.insert(user('dora'));
     const e = await store.users.insert(user('emil'));

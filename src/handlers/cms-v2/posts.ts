@@ -1,6 +1,7 @@
 import { RestError } from '../../engine/errors.ts';
 import { RestResponse } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
+import { kses, type KsesContext } from '../../site/kses.ts';
 import { permalink } from '../../site/permalinks.ts';
 import type { Store } from '../../store/index.ts';
 import type { NewPost, PostPatch, PostQuery, PostRow } from '../../store/posts.ts';
@@ -239,13 +240,18 @@ export async function getPost(ctx: Ctx) {
 const rawText = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : v && typeof v === 'object' && typeof (v as { raw?: unknown }).raw === 'string' ? (v as { raw: string }).raw : undefined;
 
+/** What the caller may store: without unfiltered_html, kses filters it as title_save_pre and content_save_pre do. */
+async function saved(ctx: Ctx, text: string | undefined, context: KsesContext): Promise<string | undefined> {
+  return text === undefined || ctx.can('unfiltered_html') ? text : kses(text, context);
+}
+
 /** The columns a create or update request sets, checked the way WordPress checks each one. */
 async function fieldsOf(ctx: Ctx, type: PostTypeInfo, store: Store, current?: PostRow): Promise<PostPatch> {
   const a = ctx.args;
   const f: PostPatch = {};
-  const title = rawText(a.title);
-  const content = rawText(a.content);
-  const excerpt = rawText(a.excerpt);
+  const title = await saved(ctx, rawText(a.title), 'data');
+  const content = await saved(ctx, rawText(a.content), 'post');
+  const excerpt = await saved(ctx, rawText(a.excerpt), 'post');
   if (title !== undefined) f.title = title;
   if (content !== undefined) f.content = content;
   if (excerpt !== undefined) f.excerpt = excerpt;

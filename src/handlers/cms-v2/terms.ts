@@ -1,6 +1,7 @@
 import { RestError } from '../../engine/errors.ts';
 import { RestResponse } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
+import { kses } from '../../site/kses.ts';
 import type { Store } from '../../store/index.ts';
 import type { TermPatch, TermQuery, TermRow } from '../../store/terms.ts';
 import { sanitizeSlug } from '../../store/transact.ts';
@@ -98,7 +99,8 @@ async function termFieldsOf(ctx: Ctx, tax: TaxonomyInfo, store: Store, current?:
     if (!a.name.trim()) throw new RestError('empty_term_name', 'A name is required for this term.', 400);
     f.name = a.name.trim();
   }
-  if (typeof a.description === 'string') f.description = a.description;
+  // pre_term_description's wp_filter_kses, for callers without unfiltered_html
+  if (typeof a.description === 'string') f.description = ctx.can('unfiltered_html') ? a.description : await kses(a.description, 'data');
   if (typeof a.parent === 'number' && tax.hierarchical) {
     if (a.parent !== 0) {
       const parent = await store.terms.get(a.parent);

@@ -1,6 +1,6 @@
 import { RestError } from '../../engine/errors.ts';
 import type { Ctx } from '../../core/context.ts';
-import type { UserQuery, UserRow } from '../../store/users.ts';
+import type { UserQuery, UserRow, UserSearchColumn } from '../../store/users.ts';
 import { avatarUrls, collection, contextOf, denied, nsUrl, pageOf, pick, restDate, type Context } from '../../core/rest.ts';
 import { authorPermalink } from '../../site/permalinks.ts';
 
@@ -41,6 +41,9 @@ async function prepareUser(ctx: Ctx, user: UserRow, context: Context): Promise<R
   return out;
 }
 
+/** What get_items lets callers without list_users search: never email or website. */
+const PUBLIC_SEARCH_COLUMNS: readonly UserSearchColumn[] = ['id', 'login', 'nicename', 'display_name'];
+
 const ORDERBY: Record<string, UserQuery['orderby']> = {
   id: 'id', include: 'include', name: 'name', registered_date: 'registered', slug: 'slug', include_slugs: 'slug', email: 'email', url: 'url',
 };
@@ -62,7 +65,8 @@ export async function listUsers(ctx: Ctx) {
   const page = pageOf(ctx);
   const list = (v: unknown) => (Array.isArray(v) && v.length ? (v as never[]) : undefined);
   const { rows, total } = await ctx.store.users.list({
-    search: a.search || undefined,
+    search: a.search ? `*${a.search}*` : undefined,
+    searchColumns: canList ? undefined : PUBLIC_SEARCH_COLUMNS,
     include: list(a.include),
     exclude: list(a.exclude),
     roles: a.who === 'authors' ? ['administrator', 'editor', 'author', 'contributor'] : list(a.roles),

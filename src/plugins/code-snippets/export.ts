@@ -1,4 +1,5 @@
 import type { Snippet } from './repo.ts';
+import { stripTagsKeepingLines } from '../../site/format.ts';
 import { sanitizeSlug } from '../../store/transact.ts';
 import { typeOfScope } from './scopes.ts';
 import type { SnippetShape } from './shape.ts';
@@ -28,12 +29,7 @@ export function exportBundle(snippet: Snippet, shape: SnippetShape, now: Date): 
   return { generator: GENERATOR, date_created: now.toISOString().slice(0, 16).replace('T', ' '), snippets: [fields] };
 }
 
-const SCRIPT_STYLE = /<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi;
-const TAG = /<[^>]*>/g;
 const NEWLINE = /\n/g;
-
-/** wp_strip_all_tags without removing line breaks: the docblock keeps the description's lines. */
-const stripTags = (s: string) => s.replace(SCRIPT_STYLE, '').replace(TAG, '').trim();
 
 /**
  * Export_Code: PHP and HTML snippets as a PHP file (open tag, a docblock with the name and the
@@ -44,15 +40,15 @@ export function exportCode(snippet: Snippet): string {
   const type = typeOfScope(snippet.scope);
   if (type === 'css' || type === 'js') {
     let out = '\n/*\n';
-    if (snippet.name) out += `${stripTags(snippet.name)}\n\n`;
-    if (snippet.desc) out += `${stripTags(snippet.desc)}\n`;
+    if (snippet.name) out += `${stripTagsKeepingLines(snippet.name)}\n\n`;
+    if (snippet.desc) out += `${stripTagsKeepingLines(snippet.desc)}\n`;
     return `${out}*/\n\n${snippet.code}\n\n`;
   }
   let out = '<?php\n';
   let code = snippet.code.trim();
   if (!code) return out;
   out += `\n/**\n * ${snippet.name || `Snippet #${snippet.id}`}\n`;
-  if (snippet.desc) out += ` *\n * ${stripTags(snippet.desc.replace(NEWLINE, '\n * '))}\n`;
+  if (snippet.desc) out += ` *\n * ${stripTagsKeepingLines(snippet.desc.replace(NEWLINE, '\n * '))}\n`;
   out += ' */\n';
   if (snippet.scope === 'content') {
     code = `add_shortcode( 'code_snippets_export_${snippet.id}', function () {\n\tob_start();\n\t?>\n\n\t${code.replace(NEWLINE, '\n\t')}\n\n\t<?php\n\treturn ob_get_clean();\n} );`;

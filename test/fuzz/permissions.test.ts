@@ -1,0 +1,73 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { loadSpec, type Variant } from '../../src/engine/spec.ts';
+import { Roles } from '../../src/auth/roles.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { adminAuth, userAuth } from '../helpers/auth.ts';
+import { fillPath, jsonBody, storedState, validValue, type ArgInfo, type PathValues } from './support.ts';
+
+// Generated from the spec: every write endpoint (POST, PUT, PATCH, DELETE) that declares a
+// permission other than `public` refuses anonymous callers (401) and subscribers (403) — with
+// valid args, so that the refusal is the permission's — and nothing stored changes.
+
+const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
+const spec = loadSpec(resolve(import.meta.dirname, '../../spec'));
+const SUBSCRIBER_CAPS = new Roles().capabilitiesOf('subscriber');
+
+for (const variant of ['A', 'B'] as Variant[]) {
+  const guarded = spec.routes.flatMap((route) =>
+    route.endpoints
+      .filter((e) => e.variants.includes(variant) && e.permission && e.permission !== 'public')
+      .flatMap((e) => e.methods.filter((m) => WRITE_METHODS.includes(m)).map((method) => ({ route, endpoint: e, method }))),
+  );
+
+  describe(`write routes with a permission, variant ${variant}`, () => {
+    let server: TestServer;
+    let admin: string;
+    let subscriber: string;
+    let paths: PathValues;
+
+    before(async () => {
+      server = await startTestServer({ variant });
+      admin = await adminAuth(server);
+      subscriber = (await userAuth(server, 'subscriber')).auth;
+      const make = async (path: string, json: Record<string, unknown>) => String(((await (await server.call(path, { json, auth: admin })).json()) as { id: number }).id);
+      const byCollection: Record<string, string> = {
+        '/cms/v2/posts': await make('cms/v2/posts', { title: 'Guarded post', status: 'publish' }),
+        '/cms/v2/pages': await make('cms/v2/pages', { title: 'Guarded page', status: 'publish' }),
+        '/cms/v2/categories': await make('cms/v2/categories', { name: 'Guarded category' }),
+        '/cms/v2/tags': await make('cms/v2/tags', { name: 'Guarded tag' }),
+      };
+      if (variant === 'A') byCollection['/code-snippets/v1/snippets'] = await make('code-snippets/v1/snippets', { name: 'Guarded', code: 'a { color: red }', scope: 'site-css' });
+      paths = { byName: { type: 'post', taxonomy: 'category', user_id: '1' }, byCollection };
+    });
+    after(() => server.close());
+
+    it(`covers every guarded write endpoint of the spec (${guarded.length})`, () => {
+      assert.ok(guarded.length >= (variant === 'A' ? 15 : 10), String(guarded.length));
+    });
+
+    for (const { route, endpoint, method } of guarded) {
+      it(`${method} ${route.key} (${endpoint.permission}): 401 anonymous, 403 subscriber, nothing stored changes`, async () => {
+        const path = fillPath(route.key, paths).replace(/^\//, '');
+        const args = Object.fromEntries(
+          Object.entries(endpoint.args as Record<string, ArgInfo>)
+            .filter(([name, a]) => a.required || name === 'force' || name === 'title' || name === 'name')
+            .map(([name, a]) => [name, name === 'force' ? true : validValue(a)]),
+        );
+        const before = await storedState(server, admin, variant);
+        const callers: [string, string | undefined, number][] = [['anonymous', undefined, 401]];
+        // a subscriber who has the capability is not refused; none of these routes asks for `read`
+        if (!endpoint.permission!.split('|').some((c) => SUBSCRIBER_CAPS.has(c))) callers.push(['subscriber', subscriber, 403]);
+        for (const [who, auth, status] of callers) {
+          const res = await server.call(path, { method, body: jsonBody(args), headers: { 'content-type': 'application/json' }, auth });
+          const body = (await res.json()) as { code: string; data: { status: number } };
+          assert.equal(res.status, status, `${who}: ${JSON.stringify(body)}`);
+          assert.equal(body.data.status, status);
+        }
+        assert.deepEqual(await storedState(server, admin, variant), before);
+      });
+    }
+  });
+}

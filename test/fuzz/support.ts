@@ -1,0 +1,241 @@
+import type { TestServer } from '../helpers/server.ts';
+
+/** What the fuzz reads from the live index for one route. */
+export interface IndexedRoute {
+  /** The route key, e.g. `/cms/v2/posts/(?P<id>[\d]+)`. */
+  key: string;
+  endpoints: { methods: string[]; args: Record<string, ArgInfo> }[];
+}
+
+export interface ArgInfo {
+  type?: string | string[];
+  enum?: unknown[];
+  default?: unknown;
+  required?: boolean;
+  items?: ArgInfo;
+  format?: string;
+}
+
+/** Every route of the live index (GET /), as a client discovers them. */
+export async function indexedRoutes(server: TestServer): Promise<IndexedRoute[]> {
+  const index = (await (await server.call('')).json()) as { routes: Record<string, { endpoints: IndexedRoute['endpoints'] }> };
+  return Object.entries(index.routes).map(([key, r]) => ({ key, endpoints: r.endpoints }));
+}
+
+/** Known good values for path variables, by name, then by the collection the variable sits under. */
+export interface PathValues {
+  byName: Record<string, string>;
+  /** `/cms/v2/posts` → the id of an existing post. */
+  byCollection: Record<string, string>;
+}
+
+const PATH_VARIABLE = /\(\?P<(\w+)>((?:[^()]|\((?:[^()])*\))*)\)/g;
+
+/** The route key with each `(?P<name>regex)` filled: a known value where there is one, else one the regex takes. */
+export function fillPath(key: string, values: PathValues, override?: string): string {
+  return key.replace(PATH_VARIABLE, (_m, name: string, pattern: string, offset: number) => {
+    if (override !== undefined) return override;
+    const collection = key.slice(0, offset).replace(/\/$/, '');
+    if (values.byName[name] !== undefined) return values.byName[name];
+    if (pattern.includes('\\d') && values.byCollection[collection] !== undefined) return values.byCollection[collection];
+    return pattern.includes('\\d') ? '1' : 'x';
+  });
+}
+
+/** A value sent raw in the query string, past any encoding (bad UTF-8 percent escapes). */
+export class RawQuery {
+  constructor(readonly text: string) {}
+}
+
+const protoKey = JSON.parse('{"__proto__": {"polluted": "yes"}}') as Record<string, unknown>;
+
+/** Values no route expects: wrong types, extreme numbers, huge and strange strings, nesting, prototype keys, metacharacters. */
+export const HOSTILE_VALUES: unknown[] = [
+  '',
+  'a'.repeat(200_000),
+  '<'.repeat(200_000),
+  '\u0000',
+  'nul\u0000inside',
+  -1,
+  0,
+  1.5,
+  1e308,
+  -1e308,
+  2 ** 63,
+  '9'.repeat(400),
+  'NaN',
+  'Infinity',
+  true,
+  null,
+  [],
+  ['a', { b: 'c' }],
+  [[[['deep']]]],
+  {},
+  { a: { b: { c: { d: 'e' } } } },
+  protoKey,
+  { constructor: { prototype: { polluted: 'yes' } } },
+  "' OR '1'='1' --",
+  '1); DROP TABLE posts; --',
+  '%_*\\',
+  '../../../../etc/passwd',
+  '..%2f..%2fetc%2fpasswd',
+  'http://[zz/',
+  'javascript:alert(1)',
+  '\ud800 lone surrogate',
+  '😀'.repeat(2000),
+  new RawQuery('%FF%FE'),
+  new RawQuery('%C3%28'),
+  new RawQuery('%'),
+];
+
+/** A value the arg's own description accepts. */
+export function validValue(arg: ArgInfo): unknown {
+  if (arg.enum?.length) return arg.enum[0];
+  if (arg.default !== undefined && arg.default !== null) return arg.default;
+  const type = Array.isArray(arg.type) ? arg.type.find((t) => t !== 'null') : arg.type;
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return arg.items ? [validValue(arg.items)] : [];
+    case 'object':
+      return {};
+    default:
+      if (arg.format === 'date-time') return '2020-01-01T10:00:00';
+      if (arg.format === 'uuid') return '8f14e45f-ceea-467e-a6c3-6e9b1f2f8c3d';
+      if (arg.format === 'email') return 'fuzz@example.test';
+      // loopback: the outbound guard refuses it before any DNS lookup or connection, so the fuzz stays off the network
+      if (arg.format === 'uri') return 'http://127.0.0.1:9/fuzz';
+      return 'fuzz';
+  }
+}
+
+/** Percent-encoding of text that may hold a lone surrogate (sent as the bytes of U+FFFD, as a browser would). */
+const encode = (s: string) => encodeURIComponent(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
+const encodeKey = (key: string) => encode(key).replace(/%5B/g, '[').replace(/%5D/g, ']');
+
+/** PHP-style query string: lists as `k[]=`, objects as `k[x]=`, raw values unencoded. */
+export function queryString(params: Record<string, unknown>): string {
+  const parts: string[] = [];
+  const add = (key: string, v: unknown) => {
+    if (v instanceof RawQuery) parts.push(`${encodeKey(key)}=${v.text}`);
+    else if (Array.isArray(v)) v.length ? v.forEach((x) => add(`${key}[]`, x)) : parts.push(`${encodeKey(key)}=`);
+    else if (v !== null && typeof v === 'object') for (const k of Object.keys(v)) add(`${key}[${k}]`, (v as Record<string, unknown>)[k]);
+    else parts.push(`${encodeKey(key)}=${encode(v === null ? '' : String(v))}`);
+  };
+  for (const [k, v] of Object.entries(params)) add(k, v);
+  return parts.join('&');
+}
+
+/** A JSON body: RawQuery values become their text, as a client would send the string. */
+export function jsonBody(params: Record<string, unknown>): string {
+  return JSON.stringify(params, (_k, v) => (v instanceof RawQuery ? v.text : v));
+}
+
+/** Bodies no route expects, each with its content type. */
+export const HOSTILE_BODIES: { name: string; type?: string; body: string | Buffer }[] = [
+  { name: 'malformed JSON', type: 'application/json', body: '{"title": "x",' },
+  { name: 'JSON that is a string', type: 'application/json', body: '"just a string"' },
+  { name: 'JSON that is a list', type: 'application/json', body: '[1, {"a": 2}]' },
+  { name: 'JSON null', type: 'application/json', body: 'null' },
+  { name: 'JSON nested 100,000 deep', type: 'application/json', body: `${'['.repeat(100_000)}${']'.repeat(100_000)}` },
+  { name: 'an arg nested 5,000 deep', type: 'application/json', body: `{"title": ${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}, "name": ${'['.repeat(5000)}${']'.repeat(5000)}}` },
+  { name: 'JSON with bad UTF-8', type: 'application/json', body: Buffer.from([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]) },
+  { name: 'JSON with __proto__', type: 'application/json', body: '{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}}' },
+  { name: 'JSON as text/plain', type: 'text/plain', body: '{"title": "x"}' },
+  { name: 'XML', type: 'application/xml', body: '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY b SYSTEM "file:///etc/passwd">]><a>&b;</a>' },
+  { name: 'multipart junk', type: 'multipart/form-data; boundary=zz', body: '--zz\r\nContent-Disposition: form-data; name="title"\r\n\r\nx\r\n--zz' },
+  { name: 'form with bad escapes and prototype keys', type: 'application/x-www-form-urlencoded', body: 'title=%FF%FE&name=%&__proto__[polluted]=yes&constructor[prototype][polluted]=yes&a[b]=1&a=2' },
+  { name: 'form nested 64 deep', type: 'application/x-www-form-urlencoded', body: `title${'[a]'.repeat(64)}=1` },
+  { name: 'no content type', body: 'title=x&content=y' },
+];
+
+export interface Caller {
+  name: string;
+  auth?: string;
+}
+
+export interface FuzzRequest {
+  label: string;
+  method: string;
+  /** Path and query under the API root. */
+  path: string;
+  body?: string | Buffer;
+  type?: string;
+  auth?: string;
+  headers?: Record<string, string>;
+}
+
+/** The 5xx answers WordPress itself gives: deleting a term without force (WP_REST_Terms_Controller::delete_item). */
+const WORDPRESS_5XX = new Set(['501 rest_trash_not_supported']);
+
+const errorCode = (text: string) => {
+  try {
+    return String((JSON.parse(text) as { code?: unknown }).code);
+  } catch {
+    return '';
+  }
+};
+
+/** Hang guard per request: generous, as the slowest legitimate answer here takes a fraction of a second. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * Sends one request and returns what is wrong with the answer, if anything: a 5xx, an error body
+ * not in WordPress's shape (`{code, message, data: {status}}` with the HTTP status), or no answer.
+ */
+export async function problemWith(server: TestServer, r: FuzzRequest): Promise<string | null> {
+  const headers: Record<string, string> = { ...r.headers };
+  if (r.auth) headers.authorization = r.auth;
+  if (r.type) headers['content-type'] = r.type;
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(server.api + r.path, { method: r.method, headers, body: r.body as BodyInit | undefined, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    text = await res.text();
+  } catch (e) {
+    return `${r.label}: no answer (${(e as Error).name}: ${(e as Error).message})`;
+  }
+  if (res.status >= 500 && !WORDPRESS_5XX.has(`${res.status} ${errorCode(text)}`)) return `${r.label}: ${res.status} ${text.slice(0, 300)}`;
+  if (res.status < 400) return null;
+  let body: { code?: unknown; message?: unknown; data?: { status?: unknown } | null };
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return `${r.label}: ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`;
+  }
+  if (typeof body?.code !== 'string' || typeof body.message !== 'string' || body.data?.status !== res.status)
+    return `${r.label}: ${res.status} with a body not in WordPress's error shape: ${text.slice(0, 300)}`;
+  return null;
+}
+
+/** Runs tasks with at most `size` at once; resolves when all are done. */
+export async function pool<T>(items: T[], size: number, run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await run(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+}
+
+/** What is stored, as an administrator reads it back through the API: every collection a write route changes. */
+export async function storedState(server: TestServer, admin: string, variant: string): Promise<Record<string, unknown>> {
+  const paths = [
+    'cms/v2/posts?status=any&context=edit&per_page=100',
+    'cms/v2/pages?status=any&context=edit&per_page=100',
+    'cms/v2/categories?context=edit&per_page=100&hide_empty=false',
+    'cms/v2/tags?context=edit&per_page=100',
+    'cms/v2/users?context=edit&per_page=100',
+    'cms/v2/settings',
+    ...(variant === 'A' ? ['code-snippets/v1/snippets'] : []),
+  ];
+  const state: Record<string, unknown> = {};
+  for (const path of paths) {
+    const res = await server.call(path, { auth: admin });
+    state[path] = { status: res.status, total: res.headers.get('x-wp-total'), body: await res.json() };
+  }
+  return state;
+}
