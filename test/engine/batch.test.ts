@@ -177,6 +177,21 @@ describe('POST /cms-json/batch/v1', () => {
     assert.equal(await stored('hosted'), 'here');
   });
 
+  test('an item whose path does not parse, or whose query breaks the parser limits, fails alone', async () => {
+    const deep = `a${'[b]'.repeat(100)}=1`;
+    const res = await batch({
+      requests: [
+        { path: 'http://[zz/fixture/v1/options/bad', body: { value: 'x' } },
+        { path: `/fixture/v1/options/deep?${deep}`, body: { value: 'x' } },
+        { path: '/fixture/v1/options/fine', body: { value: 'kept' } },
+      ],
+    });
+    assert.equal(res.status, 207);
+    const { responses } = (await res.json()) as { responses: SubResponse[] };
+    assert.deepEqual(responses.map((r) => [r.status, r.body.code]), [[400, 'parse_path_failed'], [400, 'rest_params_too_deep'], [201, undefined]]);
+    assert.equal(await stored('fine'), 'kept');
+  });
+
   test('permissions are checked per sub-request: 401 anonymous, done for an admin', async () => {
     const requests = [{ path: '/fixture/v1/admin-only', body: { value: 'batched' } }];
     const anonymous = await batch({ requests });
