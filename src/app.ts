@@ -8,6 +8,7 @@ import type { Site } from './core/site.ts';
 import type { PluginRegistry } from './core/plugins.ts';
 import { installContent, type InstallResult } from './core/install.ts';
 import { openSite } from './core/open.ts';
+import { withReadiness } from './core/readiness.ts';
 import type { Store } from './store/index.ts';
 import { createAuthenticator } from './auth/index.ts';
 import { createPageHandler } from './site/pages.ts';
@@ -23,6 +24,14 @@ export interface AppOptions {
   timeouts?: Timeouts;
   /** How long close() lets requests in flight finish before it closes their connections. */
   shutdownMs?: number;
+  /**
+   * Whether other instances may change the database (several workers, or a PostgreSQL shared by
+   * several servers): each request then first catches up with what they changed. Default: true
+   * on PostgreSQL, false on SQLite.
+   */
+  sharedStore?: boolean;
+  /** Connections of a PostgreSQL pool. */
+  poolSize?: number;
   log: Logger;
   /** The site's address when the database is new; defaults to the address the server listens on. */
   url?: string;
@@ -59,9 +68,17 @@ export const DEFAULT_SHUTDOWN_MS = 10_000;
  * anything listens; a broken plugin is reported and left inactive.
  */
 export async function startApp(o: AppOptions): Promise<RunningApp> {
-  const { spec, store, site, engine, plugins } = await openSite(o);
+  const { spec, store, site, engine, plugins } = await openSite({ ...o, poolSize: o.poolSize });
   const auth = createAuthenticator(store, site);
-  const server = createHttpServer({ engine, auth, bodyLimit: o.bodyLimit, timeouts: o.timeouts ?? DEFAULT_TIMEOUTS, pages: createPageHandler(engine) });
+  const shared = o.sharedStore ?? store.dialect === 'postgres';
+  const server = createHttpServer({
+    engine,
+    auth,
+    bodyLimit: o.bodyLimit,
+    timeouts: o.timeouts ?? DEFAULT_TIMEOUTS,
+    pages: withReadiness(store, createPageHandler(engine)),
+    beforeRequest: shared ? () => site.shared.sync() : undefined,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host, () => resolve());

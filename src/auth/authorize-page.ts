@@ -20,7 +20,7 @@ const states = new WeakMap<Engine, Promise<PageState>>();
 function stateOf(engine: Engine): Promise<PageState> {
   let s = states.get(engine);
   if (!s) {
-    s = siteSecret(engine.store).then((secret) => ({ sessionKey: purposeKey(secret, 'session'), csrfKey: purposeKey(secret, 'csrf'), throttle: new FailureThrottle() }));
+    s = siteSecret(engine.store).then((secret) => ({ sessionKey: purposeKey(secret, 'session'), csrfKey: purposeKey(secret, 'csrf'), throttle: new FailureThrottle(engine.store, 'authorize-page') }));
     s.catch(() => states.delete(engine));
     states.set(engine, s);
   }
@@ -182,7 +182,7 @@ export async function authorizePage(req: PageRequest, engine: Engine): Promise<P
     if (!existing || !checkCsrf(keys.csrfKey, session, 'login', form.get('_token'))) return expired();
     const login = (form.get('log') ?? '').trim();
     try {
-      keys.throttle.check(req.ip);
+      await keys.throttle.check(req.ip);
     } catch (e) {
       if (!(e instanceof RestError)) throw e;
       return page(429, 'Log In', `<p class="error" role="alert">${esc(e.message)}</p>`, e.headers);
@@ -190,7 +190,7 @@ export async function authorizePage(req: PageRequest, engine: Engine): Promise<P
     const account = login ? await findAccount(store, login) : null;
     const row = account && 'row' in account ? account.row : undefined;
     if (!row || !(await verifyPassword(form.get('pwd') ?? '', row.password_hash))) {
-      keys.throttle.fail(req.ip);
+      await keys.throttle.fail(req.ip);
       return loginForm(engine, keys, session, r, '<strong>Error:</strong> The username, email address or password you entered is incorrect.', login);
     }
     // a new nonce on login: a session planted before it cannot be ridden afterwards

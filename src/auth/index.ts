@@ -25,11 +25,11 @@ function parseBasic(header: string): { login: string; password: string } | null 
  * no header at all mean an anonymous request.
  */
 export function createAuthenticator(store: Store, site: Site): Authenticator {
-  const throttle = new FailureThrottle();
+  const throttle = new FailureThrottle(store, 'application-password');
   let hasher: Promise<(pw: string) => string> | undefined;
 
-  const fail = (ip: string, code: keyof typeof LOGIN_ERRORS): never => {
-    throttle.fail(ip);
+  const fail = async (ip: string, code: keyof typeof LOGIN_ERRORS): Promise<never> => {
+    await throttle.fail(ip);
     throw new RestError(code, LOGIN_ERRORS[code], 401);
   };
 
@@ -39,7 +39,7 @@ export function createAuthenticator(store: Store, site: Site): Authenticator {
       if (!header) return null;
       const credentials = parseBasic(header);
       if (!credentials) return null;
-      throttle.check(ip);
+      await throttle.check(ip);
       const account = await findAccount(store, credentials.login);
       if ('error' in account) return fail(ip, account.error);
       // a failed first read of the site secret must not be cached

@@ -5,6 +5,7 @@ import { chunkAppPassword, createAppPassword } from '../auth/app-passwords.ts';
 import type { Store } from '../store/index.ts';
 import type { InstallResult } from '../core/install.ts';
 import { CliError, describeError } from './errors.ts';
+import { isPrimary, isWorker, runPrimary, tellPrimary } from './workers.ts';
 import { createServeLog, defaultLogFormat, watchRequests, type LogFormat, type RequestWatch } from './access-log.ts';
 
 export interface ServeOptions {
@@ -19,6 +20,8 @@ export interface ServeOptions {
   requestTimeout: string;
   keepAliveTimeout: string;
   shutdownTimeout: string;
+  workers: string;
+  dbPool: string;
   logFormat?: LogFormat;
 }
 
@@ -32,7 +35,29 @@ function bodyLimitOf(value: string): number {
   return Number(value);
 }
 
+/** Where the command failed in a way the user can fix: one line, exit code 1 (in a worker, the primary says it). */
+function failed(e: unknown, o: ServeOptions): void {
+  const message = describeError(e, { db: o.db, spec: o.spec, host: o.host, port: o.port });
+  if (message === null) throw e;
+  if (isWorker()) tellPrimary({ type: 'failed', message });
+  else console.error(`Error: ${message}`);
+  process.exit(1);
+}
+
 export async function serveCommand(o: ServeOptions): Promise<void> {
+  const workers = Number(o.workers);
+  if (workers > 1 && isPrimary()) {
+    // the database is migrated once, here, before the workers start on it together
+    return runPrimary(workers, async () => {
+      try {
+        const { openSite } = await import('../core/open.ts');
+        const site = await openSite({ specDir: o.spec, dbPath: o.db, variant: o.variant.toUpperCase() as Variant, log: { error: (m) => console.error(`[cms-spec] ${m}`), info: () => {} } });
+        await site.close();
+      } catch (e) {
+        failed(e, o);
+      }
+    });
+  }
   let app: RunningApp;
   let installed = false;
   try {
@@ -48,6 +73,9 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
       bodyLimit,
       timeouts: { headersMs: Number(o.headerTimeout), requestMs: Number(o.requestTimeout), keepAliveMs: Number(o.keepAliveTimeout) },
       shutdownMs: Number(o.shutdownTimeout),
+      // the workers of one machine change the database under each other, as instances on PostgreSQL do
+      sharedStore: isWorker() ? true : undefined,
+      poolSize: Number(o.dbPool),
       url: o.url,
       log: log.server,
       onFirstRun: ({ store, install }) => {
@@ -56,17 +84,15 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
       },
     });
     const watch = watchRequests(app.server, log);
-    console.log(`cms-spec listening on ${app.url}`);
+    if (isWorker()) tellPrimary({ type: 'listening', url: app.url });
+    else console.log(`cms-spec listening on ${app.url}`);
     if (!installed) {
       const warning = addressWarning(app.site.home, o.host, new URL(app.url).port, o.db);
       if (warning) console.warn(warning);
     }
     stopOnSignals(app, watch, Number(o.shutdownTimeout));
   } catch (e) {
-    const message = describeError(e, { db: o.db, spec: o.spec, host: o.host, port: o.port });
-    if (message === null) throw e;
-    console.error(`Error: ${message}`);
-    process.exit(1);
+    failed(e, o);
   }
 }
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { Store } from '../store/index.ts';
+import { describeLocation, isPostgresUrl } from '../store/db.ts';
 import type { UserRow } from '../store/users.ts';
 import type { Variant } from '../engine/spec.ts';
 import type { StartedSite } from '../core/open.ts';
@@ -8,7 +9,7 @@ import { toUser } from '../auth/users.ts';
 import { action, CliError } from './errors.ts';
 
 /** The options every command on a site's database takes. */
-export const dbOption = () => new Option('--db <path>', 'SQLite database file').env('CMS_SPEC_DB').default('.cms/site.sqlite');
+export const dbOption = () => new Option('--db <path|url>', 'SQLite database file, or a postgres:// URL').env('CMS_SPEC_DB').default('.cms/site.sqlite');
 export const specOption = () => new Option('--spec <dir>', 'spec folder').env('CMS_SPEC_SPEC').default('spec');
 export const variantOption = () => new Option('--variant <a|b>', 'which variant of the route index to serve').env('CMS_SPEC_VARIANT').choices(['a', 'b', 'A', 'B']).default('a');
 
@@ -28,8 +29,9 @@ async function startInstalled(store: Store, o: { spec: string; variant?: string 
 
 /** Opens an installed site's database; a missing or never-served one is an error, not a new empty site. */
 export async function openInstalled(path: string): Promise<Store> {
-  const notInstalled = new CliError(`The database ${path} holds no site yet. Run \`cms-spec serve --db ${path}\` once to install it.`);
-  if (path === ':memory:' || !existsSync(path)) throw notInstalled;
+  const shown = describeLocation(path);
+  const notInstalled = new CliError(`The database ${shown} holds no site yet. Run \`cms-spec serve --db ${shown}\` once to install it.`);
+  if (path === ':memory:' || (!isPostgresUrl(path) && !existsSync(path))) throw notInstalled;
   const store = await Store.open(path);
   if ((await store.options.get('siteurl')) === undefined) {
     await store.close();

@@ -26,6 +26,7 @@ export interface OpenSite extends StartedSite {
 export async function startSite(o: { spec: Spec; store: Store; variant: Variant; log: Logger }): Promise<StartedSite> {
   const { spec, store } = o;
   const site = new Site(spec, store);
+  await site.shared.start();
   await site.refresh();
   const engine = new Engine({ spec, variant: o.variant, host: site, store, log: o.log });
   const plugins = await PluginRegistry.start({ engine, store, site, log: o.log });
@@ -33,9 +34,9 @@ export async function startSite(o: { spec: Spec; store: Store; variant: Variant;
 }
 
 /** The spec loaded and the store opened and migrated, then `startSite`: the server and the CLI both start here. */
-export async function openSite(o: { specDir: string; dbPath: string; variant: Variant; log: Logger }): Promise<OpenSite> {
+export async function openSite(o: { specDir: string; dbPath: string; variant: Variant; log: Logger; poolSize?: number }): Promise<OpenSite> {
   const spec = loadSpec(o.specDir);
-  const store = await Store.open(o.dbPath);
+  const store = await Store.open(o.dbPath, { poolSize: o.poolSize });
   try {
     return { ...(await startSite({ spec, store, variant: o.variant, log: o.log })), close: () => store.close() };
   } catch (e) {

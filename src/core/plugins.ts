@@ -116,6 +116,7 @@ export class PluginRegistry implements PluginControl {
     const registry = new PluginRegistry(await discoverPlugins(pluginDirs(o.engine.spec)), o);
     await registry.activateAtStart();
     o.site.plugins = registry;
+    o.site.shared.on('plugins', () => registry.reload());
     return registry;
   }
 
@@ -148,6 +149,21 @@ export class PluginRegistry implements PluginControl {
   private async activateAtStart(): Promise<void> {
     this.checkStatic();
     for (const p of this.byName.values()) if (p.error) this.log.error(`plugin ${p.name} is not active: ${p.error}`);
+    await this.activateStored();
+  }
+
+  /** Another instance changed the active plugins: serve what the site now says. */
+  reload(): Promise<void> {
+    const run = this.queue.then(async () => {
+      this.active.clear();
+      await this.activateStored();
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** Activates what the site's option lists (every plugin the variant offers when it lists none), each after its dependencies. */
+  private async activateStored(): Promise<void> {
     const stored = await this.store.options.get(ACTIVE_PLUGINS_OPTION);
     const wanted = stored === undefined ? [...this.byName.values()].filter((p) => this.available(p)).map((p) => p.name) : parseActive(stored);
     for (const name of this.dependencyOrder(wanted)) {
@@ -276,6 +292,7 @@ export class PluginRegistry implements PluginControl {
       throw e;
     }
     await this.store.options.set(ACTIVE_PLUGINS_OPTION, JSON.stringify([...this.byName.values()].filter((x) => this.active.has(x.name)).map((x) => x.id)));
+    await this.site.shared.changed('plugins');
     this.log.info(`plugin ${p.name} ${activate ? 'activated' : 'deactivated'}`);
     return this.status(p);
   }

@@ -3,6 +3,7 @@ import type { EngineHost } from '../engine/types.ts';
 import { Roles } from '../auth/roles.ts';
 import type { Store } from '../store/index.ts';
 import { ContentTypes } from './content-types.ts';
+import { SharedState } from './shared-state.ts';
 
 /** The site description fields of the index, in WordPress's key order; site.yaml's `site:` gives a new database's values. */
 export interface SiteInfo {
@@ -166,6 +167,8 @@ export class Site implements EngineHost {
   contentListeners: readonly NamedContentListener[] = [];
   /** Set once the plugin registry has started. */
   plugins!: PluginControl;
+  /** Versions of what instances sharing the database keep in memory (see shared-state.ts). */
+  readonly shared: SharedState;
   private listeners: (() => void)[] = [];
 
   constructor(
@@ -174,6 +177,14 @@ export class Site implements EngineHost {
   ) {
     this.authPath = String(spec.settings.auth_path ?? '/cms-admin/authorize-application');
     this.defaults = siteDefaults(spec);
+    this.shared = new SharedState(store);
+    this.shared.on('options', () => this.refresh());
+  }
+
+  /** After this instance wrote options: reload them here, and tell the instances sharing the database. */
+  async optionsChanged(): Promise<void> {
+    await this.refresh();
+    await this.shared.changed('options');
   }
 
   /** Writes the spec's defaults for options not stored yet (a new site); `baseUrl` stands in for an empty url/home. */

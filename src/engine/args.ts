@@ -284,10 +284,17 @@ export function sanitizeUrl(v: string): string {
   }
 }
 
+/**
+ * PHP's (int) cast: the integer part, saturated into the range integers have. PHP's is 64-bit;
+ * here it is the range JavaScript numbers hold exactly, which every store keeps (SQLite's INTEGER
+ * and PostgreSQL's bigint are 64-bit), so an id of 1e308 is looked up, and not found, everywhere.
+ */
+export const exactInteger = (v: number) => Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, Math.trunc(v)));
+
 function compileSanitizer(schema: ArgDescriptor): Coercer | null {
   const types = typesOf(schema);
   if (schema.format === 'uri' && (types.length === 0 || types.includes('string'))) return (v) => (typeof v === 'string' ? sanitizeUrl(v) : v);
-  if (types.length === 1 && types[0] === 'integer') return (v) => (typeof v === 'number' ? Math.trunc(v) : v);
+  if (types.length === 1 && types[0] === 'integer') return (v) => (typeof v === 'number' ? exactInteger(v) : v);
   const items = isPlainObject(schema.items) ? compileSanitizer(schema.items as ArgDescriptor) : null;
   if (items) return (v) => (Array.isArray(v) ? v.map(items) : v);
   if (isPlainObject(schema.properties)) {

@@ -44,11 +44,17 @@ export interface ServerOptions {
   bodyLimit: number;
   timeouts?: Timeouts;
   pages?: PageHandler;
+  /**
+   * Run before each request is handled, e.g. to catch up with state other instances changed. A
+   * throw answers 503: the request cannot be served as it should be.
+   */
+  beforeRequest?: () => Promise<void>;
 }
 
 const NOT_FOUND_PAGE = '<!DOCTYPE html><html><head><title>Page not found</title></head><body><h1>Not Found</h1></body></html>';
 
 const internalError = () => new RestError('internal_server_error', 'The server could not complete the request because of an internal error.', 500);
+const unavailable = () => new RestError('rest_service_unavailable', 'The site cannot answer right now; try again shortly.', 503);
 
 /** What Node's HTTP parser refuses before any request exists, answered as WordPress-style JSON where the socket still takes an answer. */
 function clientErrorAnswer(code: string | undefined): RestError {
@@ -82,6 +88,14 @@ export function createHttpServer(opts: ServerOptions): Server {
     }
     const { query } = target;
     const ip = req.socket.remoteAddress ?? '';
+    if (opts.beforeRequest) {
+      try {
+        await opts.beforeRequest();
+      } catch (e) {
+        engine.log.error(`could not prepare to serve a request: ${e instanceof Error ? e.message : String(e)}`);
+        return reply.send(res, req, errorOutcome(unavailable()), query, null, headers);
+      }
+    }
 
     let body: Buffer = Buffer.alloc(0);
     if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -2,9 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type { Kysely } from 'kysely';
-import { kysely } from './kysely.ts';
+import { kysely, sql } from './kysely.ts';
 import type { DB } from './schema.ts';
 import { migrations } from './migrations/index.ts';
+import { PostgresAsSqlitePlugin } from './postgres-plugin.ts';
 
 export interface DatabaseOptions {
   /** Connections a PostgreSQL pool keeps at most (ignored for SQLite, which has one). */
@@ -27,8 +28,11 @@ export function describeLocation(location: string): string {
  * path (or `:memory:`), PostgreSQL for a `postgres://` URL. The same migrations run on both.
  */
 export async function openDatabase(location: string, o: DatabaseOptions = {}): Promise<Kysely<DB>> {
-  const db = isPostgresUrl(location) ? openPostgres(location, o) : await openSqlite(location);
-  const migrator = new kysely.Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const postgres = isPostgresUrl(location);
+  const db = postgres ? openPostgres(location, o) : await openSqlite(location);
+  // kysely looks for its migration tables in every schema it can see; on PostgreSQL, name the one this site lives in
+  const migrationTableSchema = postgres ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema : undefined;
+  const migrator = new kysely.Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     await db.destroy();
@@ -73,5 +77,5 @@ function openPostgres(url: string, o: DatabaseOptions): Kysely<DB> {
   const pool = new Pool({ connectionString: url, max: o.poolSize ?? 10 });
   // an idle client that loses its connection must not take the process down; the next query reconnects
   pool.on('error', () => {});
-  return new kysely.Kysely<DB>({ dialect: new kysely.PostgresDialect({ pool }) });
+  return new kysely.Kysely<DB>({ dialect: new kysely.PostgresDialect({ pool }), plugins: [new PostgresAsSqlitePlugin()] });
 }

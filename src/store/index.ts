@@ -5,10 +5,12 @@ import { UsersRepo } from './users.ts';
 import { PostsRepo } from './posts.ts';
 import { TermsRepo } from './terms.ts';
 import { AppPasswordsRepo } from './app-passwords.ts';
+import { SharedStateRepo } from './shared-state.ts';
 import { openDatabase, type DatabaseOptions } from './db.ts';
 import { sql } from './kysely.ts';
 import { isPostgres } from './portable.ts';
 import { migratePlugin } from './plugin-migrations.ts';
+import { inTransaction, retryingConflicts } from './transact.ts';
 
 /** What `Store.plugin` needs of a plugin: its name and how to make its repository over a connection. */
 export interface RepoOwner<R> {
@@ -28,6 +30,7 @@ export class Store {
   readonly posts: PostsRepo;
   readonly terms: TermsRepo;
   readonly appPasswords: AppPasswordsRepo;
+  readonly shared: SharedStateRepo;
   /** The plugins' repositories made for this store (and so for its transaction), by plugin name. */
   private readonly pluginRepos = new Map<string, unknown>();
 
@@ -41,6 +44,7 @@ export class Store {
     this.posts = new PostsRepo(db);
     this.terms = new TermsRepo(db);
     this.appPasswords = new AppPasswordsRepo(db);
+    this.shared = new SharedStateRepo(db);
   }
 
   /** A plugin's repository (its definition's `repo`), over this store's connection or transaction. */
@@ -74,7 +78,7 @@ export class Store {
   /** Runs `fn` in one transaction with a Store bound to it; a throw rolls everything back. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return fn(this);
-    return this.db.transaction().execute((trx) => fn(new Store(trx, true)));
+    return inTransaction(this.db, (trx) => fn(new Store(trx, true)));
   }
 
   /**
@@ -83,6 +87,11 @@ export class Store {
    * makes a batch of writes cheap; the savepoints keep each step's outcome what it would be alone.
    */
   async steps<R>(count: number, step: (store: Store, i: number) => Promise<{ value: R; keep: boolean }>): Promise<R[]> {
+    // a deadlock with another instance's writers undoes the whole batch: it runs again
+    return retryingConflicts(() => this.stepsOnce(count, step));
+  }
+
+  private async stepsOnce<R>(count: number, step: (store: Store, i: number) => Promise<{ value: R; keep: boolean }>): Promise<R[]> {
     const trx = await this.db.startTransaction().execute();
     const results: R[] = [];
     try {

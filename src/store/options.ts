@@ -31,10 +31,16 @@ export class OptionsRepo {
 
   /** Sets each option only where it is not there yet; returns the names it wrote. */
   async addMissing(values: Record<string, string>): Promise<string[]> {
-    const existing = await this.getMany(Object.keys(values));
-    const added = Object.keys(values).filter((k) => !(k in existing));
-    if (added.length) await this.db.insertInto('options').values(added.map((name) => ({ name, value: values[name] }))).execute();
-    return added;
+    const names = Object.keys(values);
+    if (!names.length) return [];
+    // one statement, so instances starting together on a new database agree on who added what
+    const rows = await this.db
+      .insertInto('options')
+      .values(names.map((name) => ({ name, value: values[name] })))
+      .onConflict((oc) => oc.column('name').doNothing())
+      .returning('name')
+      .execute();
+    return rows.map((r) => r.name);
   }
 
   async delete(name: string): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 import type { DB } from './schema.ts';
+import { tableNames } from './portable.ts';
 
 /** A plugin's migration that failed, with the tables it made outside its prefix if that was the fault. */
 export class PluginMigrationError extends Error {
@@ -25,11 +26,11 @@ export async function migratePlugin(db: Kysely<DB>, plugin: string, prefix: stri
   const ran: string[] = [];
   for (const name of Object.keys(migrations).sort()) {
     if (done.has(name)) continue;
-    const before = new Set((await db.introspection.getTables()).map((t) => t.name));
+    const before = new Set(await tableNames(db));
     try {
       await db.transaction().execute(async (trx) => {
         await migrations[name].up(trx);
-        const foreign = (await trx.introspection.getTables()).map((t) => t.name).filter((t) => !before.has(t) && !isOwnTable(t, prefix));
+        const foreign = (await tableNames(trx)).filter((t) => !before.has(t) && !isOwnTable(t, prefix));
         if (foreign.length) throw new Error(`it created ${foreign.join(', ')}, but a plugin's tables must be named ${prefix} or ${prefix}_*`);
         await trx.insertInto('plugin_migrations').values({ plugin, name, executed_at: new Date().toISOString() }).execute();
       });

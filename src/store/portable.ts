@@ -1,5 +1,5 @@
 import type { CreateTableBuilder, Kysely } from 'kysely';
-import { kysely } from './kysely.ts';
+import { kysely, sql } from './kysely.ts';
 
 /**
  * Schema pieces that differ between the two databases the store runs on (SQLite embedded,
@@ -17,4 +17,23 @@ export function isPostgres(db: Kysely<any>): boolean {
  */
 export function addIdColumn<TB extends string, C extends string>(table: CreateTableBuilder<TB, C>, db: Kysely<any>, column = 'id'): CreateTableBuilder<TB, C | string> {
   return isPostgres(db) ? table.addColumn(column, 'serial', (c) => c.primaryKey()) : table.addColumn(column, 'integer', (c) => c.primaryKey().autoIncrement());
+}
+
+/**
+ * The tables of this database (on PostgreSQL: of the schema the connection works in, where
+ * kysely's introspection would list every schema's). Migrations that adopt or check tables use it.
+ */
+export async function tableNames(db: Kysely<any>): Promise<string[]> {
+  if (!isPostgres(db)) return (await db.introspection.getTables()).map((t) => t.name);
+  const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(db);
+  return rows.map((r) => r.name);
+}
+
+/**
+ * Serialises writers that read-then-write under one key (a slug made unique among its siblings)
+ * until the transaction ends: on PostgreSQL a transaction-scoped advisory lock, on SQLite nothing,
+ * as its writers are serialised already. Call it inside a transaction.
+ */
+export async function lockUntilCommit(db: Kysely<any>, key: string): Promise<void> {
+  if (isPostgres(db)) await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
 }

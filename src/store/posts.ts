@@ -3,6 +3,7 @@ import { sql } from './kysely.ts';
 import type { DB, PostsTable } from './schema.ts';
 import { atomically, byteOrder, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates, sqlDate } from './transact.ts';
 import { MetaRepo } from './meta.ts';
+import { lockUntilCommit } from './portable.ts';
 import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 
 export type PostRow = Selectable<PostsTable>;
@@ -48,6 +49,9 @@ export interface PostQuery {
 
 /** Types whose slugs are unique among siblings only (wp_unique_post_slug's hierarchical branch). */
 export const HIERARCHICAL_TYPES: ReadonlySet<string> = new Set(['page']);
+
+/** Writers making post slugs unique take this lock, so two at once cannot pick the same slug. */
+const POST_SLUGS_LOCK = 'posts:slugs';
 
 /** Statuses whose posts keep no unique slug until published, as in wp_insert_post. */
 const SLUGLESS_STATUSES: ReadonlySet<string> = new Set(['draft', 'pending', 'auto-draft']);
@@ -105,7 +109,9 @@ export class PostsRepo {
     this.meta = new MetaRepo(db, 'post_meta');
   }
 
-  get(id: number): Promise<PostRow | undefined> {
+  /** The row of this id; an id that is not an exact integer (a path's 30 digits) names none. */
+  async get(id: number): Promise<PostRow | undefined> {
+    if (!Number.isSafeInteger(id)) return undefined;
     return this.db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
@@ -233,6 +239,7 @@ export class PostsRepo {
       const status = p.status ?? 'publish';
       const parent = p.parent ?? 0;
       const wanted = sanitizeSlug(p.slug ?? '') || (SLUGLESS_STATUSES.has(status) ? '' : sanitizeSlug(p.title ?? ''));
+      await lockUntilCommit(db, POST_SLUGS_LOCK);
       const slug = wanted && !SLUGLESS_STATUSES.has(status) ? await uniquePostSlug(db, wanted, type, parent) : wanted;
       const { id } = await db
         .insertInto('posts')
@@ -309,6 +316,7 @@ export class PostsRepo {
         values.modified_gmt = m.gmt;
       }
       const next = { ...current, ...values };
+      await lockUntilCommit(db, POST_SLUGS_LOCK);
       if (!SLUGLESS_STATUSES.has(next.status)) {
         const wanted = sanitizeSlug(next.slug) || sanitizeSlug(next.title) || String(id);
         const changed = wanted !== current.slug || next.type !== current.type || next.parent !== current.parent || SLUGLESS_STATUSES.has(current.status);

@@ -100,6 +100,20 @@ export interface PluginMigrationsTable {
   executed_at: string;
 }
 
+/** A version per topic of state instances keep in memory (see src/core/shared-state.ts). */
+export interface StateVersionsTable {
+  topic: string;
+  version: number;
+}
+
+/** A failed login, for the throttle (milliseconds since the epoch). */
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  scope: string;
+  ip: string;
+  at: number;
+}
+
 export interface DB {
   options: OptionsTable;
   users: UsersTable;
@@ -110,4 +124,6 @@ export interface DB {
   term_relationships: TermRelationshipsTable;
   app_passwords: AppPasswordsTable;
   plugin_migrations: PluginMigrationsTable;
+  state_versions: StateVersionsTable;
+  login_failures: LoginFailuresTable;
 }

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB, TermsTable } from './schema.ts';
+import { lockUntilCommit } from './portable.ts';
 import { atomically, byteOrder, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates } from './transact.ts';
 
 export type TermRow = Selectable<TermsTable>;
@@ -67,7 +68,9 @@ export async function termIdsOfPosts(db: Kysely<DB>, postIds: number[]): Promise
 export class TermsRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
-  get(id: number): Promise<TermRow | undefined> {
+  /** The row of this id; an id that is not an exact integer (a path's 30 digits) names none. */
+  async get(id: number): Promise<TermRow | undefined> {
+    if (!Number.isSafeInteger(id)) return undefined;
     return this.db.selectFrom('terms').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
@@ -146,6 +149,7 @@ export class TermsRepo {
   /** wp_insert_term's storage part: the slug (from the name when not given) made unique in the taxonomy. */
   async insert(t: NewTerm): Promise<number> {
     return atomically(this.db, async (db) => {
+      await lockUntilCommit(db, `terms:${t.taxonomy}`);
       const slug = await uniqueTermSlug(db, t.taxonomy, sanitizeSlug(t.slug || t.name) || sanitizeSlug(t.name) || 'term');
       const row = await db
         .insertInto('terms')
@@ -162,6 +166,7 @@ export class TermsRepo {
       if (patch.slug !== undefined) {
         const current = await db.selectFrom('terms').select(['taxonomy', 'slug']).where('id', '=', id).executeTakeFirst();
         if (!current) return;
+        await lockUntilCommit(db, `terms:${current.taxonomy}`);
         const wanted = sanitizeSlug(patch.slug) || current.slug;
         values.slug = wanted === current.slug ? wanted : await uniqueTermSlug(db, current.taxonomy, wanted, id);
       }

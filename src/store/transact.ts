@@ -8,7 +8,32 @@ import { isPostgres } from './portable.ts';
  * statements stay atomic whether a handler calls them alone or inside `store.transaction()`.
  */
 export function atomically<D, T>(db: Kysely<D>, fn: (db: Kysely<D>) => Promise<T>): Promise<T> {
-  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+  return db.isTransaction ? fn(db) : inTransaction(db, fn);
+}
+
+/** PostgreSQL's "deadlock detected" and "could not serialize access": the transaction is undone, and running it again is the cure. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const ATTEMPTS = 5;
+
+/**
+ * Runs a whole transaction, and when PostgreSQL picks it as the victim of a deadlock with a
+ * concurrent one (writers on several instances), runs it again, a few times, after a short random
+ * pause. SQLite's writers take turns, so there it runs once.
+ */
+export async function retryingConflicts<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (e) {
+      if (attempt >= ATTEMPTS || !RETRYABLE.has(String((e as { code?: unknown } | null)?.code))) throw e;
+      await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+    }
+  }
+}
+
+/** Runs `fn` in a new transaction, run again if it loses a deadlock. */
+export function inTransaction<D, T>(db: Kysely<D>, fn: (db: Kysely<D>) => Promise<T>): Promise<T> {
+  return retryingConflicts(() => db.transaction().execute(fn));
 }
 
 /** 'YYYY-MM-DD HH:MM:SS' of an instant in UTC, the format WordPress stores dates in. */

@@ -62,8 +62,11 @@ function searchCondition(db: Kysely<DB>, eb: ExpressionBuilder<DB, 'users'>, sea
     else searched = ['login', 'url', 'email', 'nicename', 'display_name'];
   }
   // get_search_sql: ID is compared whole, the others with LIKE
-  return eb.or(searched.map((c) => (c === 'id' ? sql<SqlBool>`${eb.ref('id')} = ${text}` : matchesText(db, eb.ref(c), text, anyBefore, anyAfter))));
+  return eb.or(searched.map((c) => (c === 'id' ? idMatches(eb, text) : matchesText(db, eb.ref(c), text, anyBefore, anyAfter))));
 }
+
+/** MySQL compares `ID = 'text'` as numbers, so text that is not an integer matches no user (and PostgreSQL would refuse the comparison). */
+const idMatches = (eb: ExpressionBuilder<DB, 'users'>, text: string) => (/^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? eb('id', '=', Number(text)) : sql<SqlBool>`1 = 0`);
 
 const ORDER_COLUMN = { id: 'id', name: 'display_name', registered: 'registered', slug: 'nicename', email: 'email', url: 'url' } as const;
 
@@ -76,7 +79,9 @@ export class UsersRepo {
     this.meta = new MetaRepo(db, 'user_meta');
   }
 
-  get(id: number): Promise<UserRow | undefined> {
+  /** The row of this id; an id that is not an exact integer (a path's 30 digits) names none. */
+  async get(id: number): Promise<UserRow | undefined> {
+    if (!Number.isSafeInteger(id)) return undefined;
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 

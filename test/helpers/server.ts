@@ -7,6 +7,7 @@ import type { Variant } from '../../src/engine/spec.ts';
 import type { Timeouts } from '../../src/engine/server.ts';
 import { composeSpec, type ExtraNamespace } from '../../scripts/spec-copy.ts';
 import { adminAuth } from './auth.ts';
+import { testDatabase } from './store.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const SPEC = join(ROOT, 'spec');
@@ -17,6 +18,7 @@ export interface TestServer {
   api: string;
   /** The site's home, e.g. `http://127.0.0.1:41234`. */
   home: string;
+  /** The database's location: a SQLite file, or a PostgreSQL URL (see helpers/store.ts). */
   dbPath: string;
   /** What the server logged as errors (a broken plugin, a failed hook). */
   errors: string[];
@@ -50,7 +52,8 @@ export const basicAuth = (user: string, password: string) => `Basic ${Buffer.fro
 /** Starts the real server on an ephemeral port with a fresh database in a temporary folder. */
 export async function startTestServer(o: StartOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'cms-spec-test-'));
-  const dbPath = o.dbPath ?? join(dir, 'site.sqlite');
+  const database = o.dbPath ? undefined : await testDatabase();
+  const dbPath = o.dbPath ?? database!.location;
   const errors: string[] = [];
   const specDir = o.compose ? composeSpec(o.spec ?? SPEC, join(dir, 'spec'), o.compose) : (o.spec ?? SPEC);
   const app = await startApp({
@@ -62,7 +65,7 @@ export async function startTestServer(o: StartOptions = {}): Promise<TestServer>
     bodyLimit: o.bodyLimit ?? 1024 * 1024,
     timeouts: o.timeouts,
     shutdownMs: o.shutdownMs,
-    log: { error: (m) => errors.push(m), info: () => {} },
+    log: { error: (m) => { errors.push(m); if (process.env.DBG) console.error('SERVER', m.slice(0, 500)); }, info: () => {} },
   });
   const api = app.url;
   const home = app.site.home;
@@ -85,6 +88,7 @@ export async function startTestServer(o: StartOptions = {}): Promise<TestServer>
     async close() {
       const report = await app.close();
       rmSync(dir, { recursive: true, force: true });
+      await database?.drop();
       return report;
     },
   };

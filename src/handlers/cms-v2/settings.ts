@@ -84,6 +84,6 @@ export async function updateSettings(ctx: Ctx) {
       else await store.options.set(s.option, stored(s, v));
     }
   });
-  if (given.length) await ctx.site.refresh();
+  if (given.length) await ctx.site.optionsChanged();
   return getSettings(ctx);
 }

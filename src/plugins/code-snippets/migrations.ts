@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
+import { addIdColumn, tableNames } from '../../store/portable.ts';
 
 const TABLE = 'code_snippets';
 /** The table's name from before snippets became a plugin (core migration 004 made it). */
@@ -11,13 +12,11 @@ const OLD_TABLE = 'snippets';
  */
 const createTable: Migration = {
   async up(db: Kysely<any>) {
-    if ((await db.introspection.getTables()).some((t) => t.name === OLD_TABLE)) {
+    if ((await tableNames(db)).includes(OLD_TABLE)) {
       await db.schema.dropIndex('snippets_active_priority').ifExists().execute();
       await db.schema.alterTable(OLD_TABLE).renameTo(TABLE).execute();
     } else {
-      await db.schema
-        .createTable(TABLE)
-        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      await addIdColumn(db.schema.createTable(TABLE), db)
         .addColumn('name', 'text', (c) => c.notNull().defaultTo(''))
         .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
         .addColumn('code', 'text', (c) => c.notNull().defaultTo(''))

@@ -9,28 +9,28 @@ interface ActiveSnippets {
   byId: Map<number, Snippet>;
 }
 
+/** The shared-state topic every snippet write moves on (see src/core/shared-state.ts). */
+export const ACTIVE_SNIPPETS_TOPIC = 'code-snippets';
+
 /**
  * Active snippets per site, loaded on the first page view after a change: pages cost no query
- * beyond that one. Every snippet write calls forgetActiveSnippets().
+ * beyond that one. A cache built at another version of the topic than the site has now seen (a
+ * write here, or on another instance sharing the database) is loaded again.
  */
-const activeCache = new WeakMap<Site, Promise<ActiveSnippets>>();
-
-export function forgetActiveSnippets(site: Site): void {
-  activeCache.delete(site);
-}
+const activeCache = new WeakMap<Site, { version: number; active: Promise<ActiveSnippets> }>();
 
 function activeSnippets(site: Site, repo: SnippetsRepo): Promise<ActiveSnippets> {
-  let active = activeCache.get(site);
-  if (!active) {
-    active = repo.active().then((list) => {
-      const byScope = new Map<string, Snippet[]>();
-      for (const s of list) byScope.set(s.scope, [...(byScope.get(s.scope) ?? []), s]);
-      return { byScope, byId: new Map(list.map((s) => [s.id, s])) };
-    });
-    // a failed load is not kept: the next page view tries again
-    active.catch(() => activeCache.get(site) === active && activeCache.delete(site));
-    activeCache.set(site, active);
-  }
+  const version = site.shared.version(ACTIVE_SNIPPETS_TOPIC);
+  const cached = activeCache.get(site);
+  if (cached?.version === version) return cached.active;
+  const active = repo.active().then((list) => {
+    const byScope = new Map<string, Snippet[]>();
+    for (const s of list) byScope.set(s.scope, [...(byScope.get(s.scope) ?? []), s]);
+    return { byScope, byId: new Map(list.map((s) => [s.id, s])) };
+  });
+  // a failed load is not kept: the next page view tries again
+  active.catch(() => activeCache.get(site)?.active === active && activeCache.delete(site));
+  activeCache.set(site, { version, active });
   return active;
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
+import { tableNames } from '../../store/portable.ts';
 
 const TABLE = 'oembed_cache';
 
@@ -9,7 +10,7 @@ const TABLE = 'oembed_cache';
  */
 const createCache: Migration = {
   async up(db: Kysely<any>) {
-    if ((await db.introspection.getTables()).some((t) => t.name === TABLE)) return;
+    if ((await tableNames(db)).includes(TABLE)) return;
     await db.schema
       .createTable(TABLE)
       .addColumn('key', 'varchar(64)', (c) => c.primaryKey())

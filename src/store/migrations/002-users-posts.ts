@@ -2,13 +2,16 @@ import type { Kysely } from 'kysely';
 import { addIdColumn } from '../portable.ts';
 
 /** Users and posts of every type, as WordPress keeps them (wp_users, wp_usermeta, wp_posts, wp_postmeta). */
+// Text people type (logins, names, addresses, post passwords) is `text`: SQLite never enforced the
+// varchar lengths, and PostgreSQL would refuse what SQLite stored; WordPress's own limits are checked
+// where it checks them (slugs cut to 200, logins to 60...).
 export async function up(db: Kysely<any>): Promise<void> {
   await addIdColumn(db.schema.createTable('users'), db)
-    .addColumn('login', 'varchar(60)', (c) => c.notNull().unique())
-    .addColumn('email', 'varchar(100)', (c) => c.notNull().unique())
-    .addColumn('nicename', 'varchar(50)', (c) => c.notNull())
-    .addColumn('display_name', 'varchar(250)', (c) => c.notNull())
-    .addColumn('url', 'varchar(100)', (c) => c.notNull().defaultTo(''))
+    .addColumn('login', 'text', (c) => c.notNull().unique())
+    .addColumn('email', 'text', (c) => c.notNull().unique())
+    .addColumn('nicename', 'text', (c) => c.notNull())
+    .addColumn('display_name', 'text', (c) => c.notNull())
+    .addColumn('url', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('role', 'varchar(50)', (c) => c.notNull())
     .addColumn('password_hash', 'varchar(255)', (c) => c.notNull())
     .addColumn('registered', 'varchar(19)', (c) => c.notNull())
@@ -33,10 +36,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('status', 'varchar(20)', (c) => c.notNull().defaultTo('publish'))
     .addColumn('comment_status', 'varchar(20)', (c) => c.notNull().defaultTo('open'))
     .addColumn('ping_status', 'varchar(20)', (c) => c.notNull().defaultTo('open'))
-    .addColumn('password', 'varchar(255)', (c) => c.notNull().defaultTo(''))
+    .addColumn('password', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('slug', 'varchar(200)', (c) => c.notNull().defaultTo(''))
     .addColumn('parent', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('guid', 'varchar(255)', (c) => c.notNull().defaultTo(''))
+    .addColumn('guid', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('menu_order', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('type', 'varchar(20)', (c) => c.notNull().defaultTo('post'))
     .addColumn('mime_type', 'varchar(100)', (c) => c.notNull().defaultTo(''))

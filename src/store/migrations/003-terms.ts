@@ -9,7 +9,7 @@ import { addIdColumn } from '../portable.ts';
 export async function up(db: Kysely<any>): Promise<void> {
   await addIdColumn(db.schema.createTable('terms'), db)
     .addColumn('taxonomy', 'varchar(32)', (c) => c.notNull())
-    .addColumn('name', 'varchar(200)', (c) => c.notNull())
+    .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('slug', 'varchar(200)', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('parent', 'integer', (c) => c.notNull().defaultTo(0))

@@ -11,7 +11,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('uuid', 'varchar(36)', (c) => c.primaryKey())
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('app_id', 'varchar(36)', (c) => c.notNull().defaultTo(''))
-    .addColumn('name', 'varchar(255)', (c) => c.notNull())
+    .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('password_hash', 'varchar(255)', (c) => c.notNull())
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('last_used', 'bigint')

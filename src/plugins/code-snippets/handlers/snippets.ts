@@ -6,7 +6,7 @@ import { codeSnippets } from '../plugin.ts';
 import { exportBundle, exportCode as exportSnippetCode, suggestedFilename } from '../export.ts';
 import { normaliseCode, typeOfScope } from '../scopes.ts';
 import { snippetShape } from '../shape.ts';
-import { forgetActiveSnippets } from '../site.ts';
+import { ACTIVE_SNIPPETS_TOPIC } from '../site.ts';
 import { validateCode } from '../validate.ts';
 import type { Snippet, SnippetFields } from '../repo.ts';
 
@@ -27,10 +27,10 @@ const snippets = (ctx: Ctx) => ctx.store.plugin(codeSnippets);
 /** 'YYYY-MM-DDTHH:MM:SSZ', UTC. */
 const now = () => `${new Date().toISOString().slice(0, 19)}Z`;
 
-/** The snippet the URL names; ids start at 1, so id 0 is not found either. */
+/** The snippet the URL names; ids start at 1 and are exact integers, so id 0 (or one of 30 digits) is not found either. */
 async function snippetOf(ctx: Ctx, missing: () => RestError): Promise<Snippet> {
   const id = Number(ctx.request.urlParams.id);
-  const snippet = id > 0 ? await snippets(ctx).get(id) : undefined;
+  const snippet = Number.isSafeInteger(id) && id > 0 ? await snippets(ctx).get(id) : undefined;
   if (!snippet) throw missing();
   return snippet;
 }
@@ -63,9 +63,9 @@ function edited(base: Omit<SnippetFields, 'modified'>, args: Record<string, any>
   return next;
 }
 
-/** Every write goes through here so the rendered site sees it. */
-function changed<T>(ctx: Ctx, result: T): T {
-  forgetActiveSnippets(ctx.site);
+/** Every write goes through here so the rendered site sees it, on this instance and any other sharing the database. */
+async function changed<T>(ctx: Ctx, result: T): Promise<T> {
+  await ctx.site.shared.changed(ACTIVE_SNIPPETS_TOPIC, ctx.store);
   return result;
 }
 

@@ -1,0 +1,52 @@
+import type { Store } from '../store/index.ts';
+
+type Handler = () => Promise<void> | void;
+
+/**
+ * State an instance keeps in memory (the site's options and the index built from them, the
+ * active plugins and their routes, a plugin's cache) is versioned per topic in the database.
+ * The instance that changes it bumps the version; another instance sharing the database catches
+ * up in `sync()` before its next request, so a change on one is seen by the next request on any.
+ * With one process on its own database nothing else changes it, and `sync()` is never needed.
+ */
+export class SharedState {
+  private readonly seen = new Map<string, number>();
+  private readonly handlers = new Map<string, Handler[]>();
+
+  constructor(private readonly store: Store) {}
+
+  /** Runs `handler` when another instance changed the topic (the core's: `options`, `plugins`). */
+  on(topic: string, handler: Handler): void {
+    this.handlers.set(topic, [...(this.handlers.get(topic) ?? []), handler]);
+  }
+
+  /** The topic's version as this instance last saw it: a cache built at another version is stale. */
+  version(topic: string): number {
+    return this.seen.get(topic) ?? 0;
+  }
+
+  /**
+   * Tells the other instances that this one changed what the topic covers, in the store the
+   * change was made in (a handler passes ctx.store, which may be a batch's transaction).
+   */
+  async changed(topic: string, store: Store = this.store): Promise<void> {
+    const next = await store.shared.bump(topic);
+    // if another instance bumped it meanwhile, sync() catches up with that change too
+    if (next === this.version(topic) + 1) this.seen.set(topic, next);
+  }
+
+  /** Takes the versions as they are now; called before the state they cover is first read, so no later change is missed. */
+  async start(): Promise<void> {
+    for (const [topic, version] of Object.entries(await this.store.shared.versions())) this.seen.set(topic, version);
+  }
+
+  /** Catches up with what other instances changed: one query, and the handlers of the topics that moved. */
+  async sync(): Promise<void> {
+    const versions = await this.store.shared.versions();
+    for (const [topic, version] of Object.entries(versions)) {
+      if (this.seen.get(topic) === version) continue;
+      this.seen.set(topic, version);
+      for (const h of this.handlers.get(topic) ?? []) await h();
+    }
+  }
+}

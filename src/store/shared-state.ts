@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import { sql } from './kysely.ts';
+import type { DB } from './schema.ts';
+
+/** Versions of in-memory state per topic, and failed logins: what instances sharing the database must see alike. */
+export class SharedStateRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** Moves a topic's version on; returns the new version. */
+  async bump(topic: string): Promise<number> {
+    const row = await this.db
+      .insertInto('state_versions')
+      .values({ topic, version: 1 })
+      .onConflict((oc) => oc.column('topic').doUpdateSet({ version: sql<number>`state_versions.version + 1` }))
+      .returning('version')
+      .executeTakeFirstOrThrow();
+    return Number(row.version);
+  }
+
+  async versions(): Promise<Record<string, number>> {
+    const rows = await this.db.selectFrom('state_versions').select(['topic', 'version']).execute();
+    return Object.fromEntries(rows.map((r) => [r.topic, Number(r.version)]));
+  }
+
+  /** The latest `limit` failures of an address within the window, newest first (milliseconds). */
+  async recentFailures(scope: string, ip: string, since: number, limit: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('login_failures').select('at').where('scope', '=', scope).where('ip', '=', ip).where('at', '>', since).orderBy('at', 'desc').limit(limit).execute();
+    return rows.map((r) => Number(r.at));
+  }
+
+  /** Records a failure, and drops those too old to count (so the table holds one window's worth). */
+  async recordFailure(scope: string, ip: string, at: number, forgetBefore: number): Promise<void> {
+    await this.db.insertInto('login_failures').values({ scope, ip, at }).execute();
+    await this.db.deleteFrom('login_failures').where('at', '<=', forgetBefore).execute();
+  }
+}
