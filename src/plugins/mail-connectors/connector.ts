@@ -14,12 +14,12 @@ import type { ConnectorSettings } from './settings.ts';
 /** What a caller asks a connector for: the REST args of `{ns}/get`, or `cms-spec connector test`'s. */
 export interface ConnectorRequest {
   endpoint?: string;
-  /** `key=value` strings. */
+  /** `key=value` strings (used only where the namespace declares them). */
   queryargs?: unknown[];
   page: number;
   perPage: number;
   search?: string;
-  /** The caller's key, for the providers that take one per request. */
+  /** The caller's key, used only by the providers that take one per request. */
   apikey?: string;
 }
 
@@ -54,7 +54,7 @@ const rest = (code: string, message: string, status: number, data: Record<string
  * made up when the provider is not configured or does not answer.
  */
 export async function readConnector(p: Provider, settings: ConnectorSettings, req: ConnectorRequest): Promise<ConnectorAnswer> {
-  const extra = parseQueryArgs(req.queryargs);
+  const extra = p.queryArgs ? parseQueryArgs(req.queryargs) : {};
   const key = (p.key === 'request' ? req.apikey?.trim() || settings.key : settings.key).trim();
   if (!key) throw notConfigured(p, 'key');
   const api = p.api(key);

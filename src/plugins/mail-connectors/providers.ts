@@ -64,6 +64,8 @@ export interface Provider {
    * namespaces one), falling back to the stored key; `stored` — only the stored key.
    */
   key: 'request' | 'stored';
+  /** Whether its namespace takes `queryargs` (the interface gives them to a, d, e and f); elsewhere any are ignored, as WordPress ignores undeclared args. */
+  queryArgs: boolean;
   /** What the key is, for messages and the CLI's help. */
   keyName: string;
   /** A problem with a key's form, said without the key; null when it looks right. */
@@ -281,35 +283,38 @@ export const PROVIDERS: readonly Provider[] = [
     title: 'Mailchimp',
     namespace: 'kb-mail-a/v1',
     key: 'request',
+    queryArgs: true,
     keyName: 'API key',
     keyProblem: (key, baseUrl) =>
       baseUrl.includes('{dc}') && !MAILCHIMP_DC.test(key) ? 'A Mailchimp API key ends in its data centre, as in …-us21; this one does not.' : null,
     api: () => mailchimpApi,
     testEndpoint: 'lists',
   },
-  { id: 'convertkit', title: 'ConvertKit', namespace: 'kb-mail-b/v1', key: 'stored', keyName: 'API key', api: () => convertkitApi, testEndpoint: 'forms' },
+  { id: 'convertkit', title: 'ConvertKit', namespace: 'kb-mail-b/v1', key: 'stored', queryArgs: false, keyName: 'API key', api: () => convertkitApi, testEndpoint: 'forms' },
   {
     id: 'fluentcrm',
     title: 'FluentCRM',
     namespace: 'kb-mail-c/v1',
     key: 'stored',
+    queryArgs: false,
     keyName: 'API user name and application password, as USER:PASSWORD',
     keyProblem: (key) => (key.includes(':') ? null : 'A FluentCRM key is the API user name and its application password joined by a colon (USER:PASSWORD).'),
     api: () => fluentcrmApi,
     testEndpoint: 'lists',
   },
-  { id: 'brevo', title: 'Brevo', namespace: 'kb-mail-d/v1', key: 'request', keyName: 'API key', api: () => brevoApi, testEndpoint: 'contacts/lists' },
-  { id: 'activecampaign', title: 'ActiveCampaign', namespace: 'kb-mail-e/v1', key: 'stored', keyName: 'API key', api: () => activecampaignApi, testEndpoint: 'lists' },
+  { id: 'brevo', title: 'Brevo', namespace: 'kb-mail-d/v1', key: 'request', queryArgs: true, keyName: 'API key', api: () => brevoApi, testEndpoint: 'contacts/lists' },
+  { id: 'activecampaign', title: 'ActiveCampaign', namespace: 'kb-mail-e/v1', key: 'stored', queryArgs: true, keyName: 'API key', api: () => activecampaignApi, testEndpoint: 'lists' },
   {
     id: 'mailerlite',
     title: 'MailerLite',
     namespace: 'kb-mail-f/v1',
     key: 'request',
+    queryArgs: true,
     keyName: 'API key',
     api: (key) => (key.length > MAILERLITE_NEW_KEY_LENGTH ? mailerliteApi : mailerliteClassicApi),
     testEndpoint: 'groups',
   },
-  { id: 'getresponse', title: 'GetResponse', namespace: 'kb-mail-g/v1', key: 'stored', keyName: 'API key', api: () => getresponseApi, testEndpoint: 'campaigns' },
+  { id: 'getresponse', title: 'GetResponse', namespace: 'kb-mail-g/v1', key: 'stored', queryArgs: false, keyName: 'API key', api: () => getresponseApi, testEndpoint: 'campaigns' },
 ];
 
 /** The data centre a Mailchimp key names, for a base URL with `{dc}`. */
