@@ -71,7 +71,8 @@ async function set(store: CliSite['store'], p: Provider, o: ConnectorOptions): P
     if (problem) throw new CliError(problem);
   }
   if (key) {
-    const problem = p.keyProblem?.(key, baseUrl || current.baseUrl || p.api(key).defaultBaseUrl || '');
+    const effectiveBase = (baseUrl !== undefined ? baseUrl : current.baseUrl) || p.api(key).defaultBaseUrl || '';
+    const problem = p.keyProblem?.(key, effectiveBase);
     if (problem) throw new CliError(problem);
   }
   await saveSettings(store, p, { key, baseUrl });

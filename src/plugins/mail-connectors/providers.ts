@@ -34,7 +34,7 @@ export type Paging = { size: string; page: string } | { size: string; offset: st
 
 /** One HTTP API of a provider (MailerLite has two, chosen by the key). */
 export interface ProviderApi {
-  /** Shown in messages when it differs from the provider's title ("MailerLite Classic"). */
+  /** The API's name in messages ("MailerLite Classic"). */
   label: string;
   /** The API root used when no base URL is stored; `{dc}` is Mailchimp's data centre, taken from the key. Null: the user must set one. */
   defaultBaseUrl: string | null;
@@ -297,7 +297,7 @@ export const PROVIDERS: readonly Provider[] = [
     namespace: 'kb-mail-c/v1',
     key: 'stored',
     queryArgs: false,
-    keyName: 'API user name and application password, as USER:PASSWORD',
+    keyName: 'API user and application password',
     keyProblem: (key) => (key.includes(':') ? null : 'A FluentCRM key is the API user name and its application password joined by a colon (USER:PASSWORD).'),
     api: () => fluentcrmApi,
     testEndpoint: 'lists',

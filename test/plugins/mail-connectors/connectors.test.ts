@@ -1,6 +1,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer } from '../../helpers/server.ts';
+import { mailConnectors } from '../../../src/plugins/mail-connectors/plugin.ts';
 import { userAuth } from '../../helpers/auth.ts';
 import { baseUrlOf, FAKE_APIS, FakeProvider, keyFor, type KeyKind, type ProviderId } from './fakes.ts';
 import { answered, configure, getConnector, NAMESPACES, setOutboundEnv, type ErrorBody } from './helpers.ts';
@@ -431,6 +432,15 @@ describe('the mail connectors against stand-ins of the providers’ APIs', () =>
       assert.equal(res.status, 400);
       assert.equal(res.body.code, 'rest_invalid_param');
     });
+  });
+
+  test('the hosts the connectors call with the stored settings, for the site’s outbound check', () => {
+    const hosts = mailConnectors.outbound!.hosts!({
+      mail_connectors_mailchimp_key: 'valid-0123-us7',
+      mail_connectors_activecampaign_base_url: 'https://acme.api-us1.com',
+      mail_connectors_mailerlite_key: 'x'.repeat(120),
+    });
+    assert.deepEqual(hosts, ['us7.api.mailchimp.com', 'api.convertkit.com', 'api.brevo.com', 'acme.api-us1.com', 'connect.mailerlite.com', 'api.getresponse.com']);
   });
 
   // last: everything above has been answered
