@@ -46,12 +46,17 @@ export class OutboundTooLargeError extends OutboundError {
   }
 }
 
-/** A final (non-redirect) status outside 2xx; the body is kept for callers that show the remote message. */
+/**
+ * A final (non-redirect) status outside 2xx; the body is kept for callers that show the remote
+ * message, and the headers for those that honour the remote's hints (a 429's Retry-After).
+ */
 export class OutboundStatusError extends OutboundError {
   constructor(
     host: string,
     readonly status: number,
     readonly body: string,
+    /** Lower-case names; repeated headers joined with ", ". */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(`${host} answered with HTTP status ${status}.`, host);
   }

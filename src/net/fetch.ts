@@ -83,16 +83,17 @@ export async function guardedFetch(url: string, o: GuardedFetchOptions = {}): Pr
         continue;
       }
       const read = await readBody(res.body, maxBytes, o.oversize ?? 'error', target.host);
+      const responseHeaders = flattenHeaders(res.headers);
       const response: GuardedResponse = {
         status: res.statusCode,
         url: target.href,
-        headers: flattenHeaders(res.headers),
+        headers: responseHeaders,
         body: read.body,
         truncated: read.truncated,
         text: () => read.body.toString('utf8'),
       };
       if (res.statusCode < 200 || res.statusCode > 299)
-        throw new OutboundStatusError(target.host, res.statusCode, read.body.subarray(0, 2048).toString('utf8'));
+        throw new OutboundStatusError(target.host, res.statusCode, read.body.subarray(0, 2048).toString('utf8'), responseHeaders);
       return response;
     }
   } catch (e) {

@@ -19,6 +19,7 @@ describe('guardedFetch, the outbound client', () => {
       if (req.url === '/to-ok') return res.writeHead(301, { location: '/ok' }).end();
       if (req.url === '/big') return res.end('y'.repeat(5000));
       if (req.url === '/gone') return res.writeHead(410).end('gone for good');
+      if (req.url === '/busy') return res.writeHead(429, { 'Retry-After': '30' }).end('slow down');
       res.end('ok');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -70,6 +71,10 @@ describe('guardedFetch, the outbound client', () => {
     assert.ok(err instanceof OutboundStatusError);
     assert.equal(err.status, 410);
     assert.equal(err.body, 'gone for good');
+    const busy = await guardedFetch(`http://127.0.0.1:${port}/busy`, { allow: ['127.0.0.1'] }).catch((e) => e);
+    assert.ok(busy instanceof OutboundStatusError);
+    assert.equal(busy.status, 429);
+    assert.equal(busy.headers['retry-after'], '30', 'the headers travel with the error, names lower-cased');
   });
 
   it('fetches only http and https URLs without credentials', async () => {
