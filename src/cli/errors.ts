@@ -1,6 +1,7 @@
 import { SpecError } from '../engine/diagnostics.ts';
 import { InvalidArgumentError } from 'commander';
 import { RestError } from '../engine/errors.ts';
+import { DatabaseOpenError, describeLocation, isPostgresUrl } from '../store/db.ts';
 
 /** A failure the user can fix; its message says how. Printed as one `Error:` line, exit code 1. */
 export class CliError extends Error {}
@@ -15,7 +16,7 @@ export interface ErrorContext {
 
 /** better-sqlite3's errors, and what opening or migrating a database throws. */
 function isDatabaseError(e: Error): boolean {
-  return e.name === 'SqliteError' || e.message.startsWith('database migration') || ((e as NodeJS.ErrnoException).syscall === 'mkdir');
+  return e instanceof DatabaseOpenError || e.name === 'SqliteError' || e.message.startsWith('database migration') || ((e as NodeJS.ErrnoException).syscall === 'mkdir');
 }
 
 /**
@@ -41,7 +42,10 @@ export function describeError(e: unknown, ctx: ErrorContext = {}): string | null
     if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') return `The host name "${ctx.host}" does not resolve. Use --host with an address of this machine, such as 127.0.0.1.`;
   }
   if (isDatabaseError(err)) {
-    return `Cannot open the database "${ctx.db}": ${err.message}. Check that --db names a cms-spec SQLite file (or a new one in a folder you can write to).`;
+    const db = ctx.db ?? '';
+    const expected = isPostgresUrl(db) ? 'a PostgreSQL database this machine can reach (postgres://user@host:port/database)' : 'a cms-spec SQLite file (or a new one in a folder you can write to)';
+    // the location is shown without its password, and so is any message that might quote it
+    return `Cannot open the database "${describeLocation(db)}": ${err.message}. Check that --db names ${expected}.`;
   }
   return null;
 }

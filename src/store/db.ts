@@ -12,6 +12,9 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+/** Opening a database failed for a reason its owner can fix: unreachable, refused, not there, not a database. */
+export class DatabaseOpenError extends Error {}
+
 /** True for a location that names a PostgreSQL database (`postgres://user@host:port/db`). */
 export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
 
@@ -31,7 +34,7 @@ export async function openDatabase(location: string, o: DatabaseOptions = {}): P
   const postgres = isPostgresUrl(location);
   const db = postgres ? openPostgres(location, o) : await openSqlite(location);
   // kysely looks for its migration tables in every schema it can see; on PostgreSQL, name the one this site lives in
-  const migrationTableSchema = postgres ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema : undefined;
+  const migrationTableSchema = postgres ? await currentSchema(db) : undefined;
   const migrator = new kysely.Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
@@ -72,9 +75,43 @@ function pg(): Pg {
   return pgModule;
 }
 
+/** PostgreSQL's answers to a connection that its owner can fix, by SQLSTATE or socket error code. */
+const CONNECTION_FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'nothing accepts connections there (is PostgreSQL running?)',
+  ENOTFOUND: 'its host name does not resolve',
+  EAI_AGAIN: 'its host name does not resolve',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'its host cannot be reached',
+  '3D000': '', // database does not exist: PostgreSQL's own message says which
+  '28000': '', // no such role / not allowed by pg_hba.conf
+  '28P01': '', // password authentication failed
+  '57P03': '', // the database system is starting up
+  '53300': '', // too many connections
+};
+
+/** The schema the site lives in (the first of the URL's search_path that exists); a connection failure becomes a DatabaseOpenError. */
+async function currentSchema(db: Kysely<DB>): Promise<string> {
+  let schema: string | null;
+  try {
+    schema = (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0].schema;
+  } catch (e) {
+    await db.destroy();
+    const code = (e as { code?: string }).code;
+    const told = code === undefined ? undefined : CONNECTION_FAILURES[code];
+    if (told === undefined) throw e;
+    throw new DatabaseOpenError(told || (e as Error).message);
+  }
+  if (schema === null) {
+    await db.destroy();
+    throw new DatabaseOpenError('no schema of its search_path exists (create it first, or leave search_path out for public)');
+  }
+  return schema;
+}
+
 function openPostgres(url: string, o: DatabaseOptions): Kysely<DB> {
   const { Pool } = pg();
-  const pool = new Pool({ connectionString: url, max: o.poolSize ?? 10 });
+  // a host that drops packets must fail the start (or the request) rather than hang it
+  const pool = new Pool({ connectionString: url, max: o.poolSize ?? 10, connectionTimeoutMillis: 10_000 });
   // an idle client that loses its connection must not take the process down; the next query reconnects
   pool.on('error', () => {});
   return new kysely.Kysely<DB>({ dialect: new kysely.PostgresDialect({ pool }), plugins: [new PostgresAsSqlitePlugin()] });

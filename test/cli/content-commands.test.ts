@@ -7,6 +7,7 @@ import { Store } from '../../src/store/index.ts';
 import { verifyPassword } from '../../src/auth/passwords.ts';
 import { oembed } from '../../src/plugins/oembed/plugin.ts';
 import { cms, fails, ok } from './run.ts';
+import { TEST_STORE, testDatabase } from '../helpers/store.ts';
 
 /** Reads the database the commands wrote, as the server would. */
 async function withDb<T>(db: string, fn: (store: Store) => Promise<T>): Promise<T> {
@@ -19,11 +20,20 @@ async function withDb<T>(db: string, fn: (store: Store) => Promise<T>): Promise<
 }
 
 describe('wp-cli-like commands on a site database', () => {
+  // files the commands read (and the bad --db paths) live here; the site's database is the run's test store
   const dir = mkdtempSync(join(tmpdir(), 'cms-spec-cli-'));
-  const db = join(dir, 'site.sqlite');
-  const dbArgs = ['--db', db];
-  before(() => ok(['seed', '--posts', '3', '--seed-random', '5', ...dbArgs]));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const database = testDatabase();
+  let db = '';
+  let dbArgs: string[] = [];
+  before(async () => {
+    db = (await database).location;
+    dbArgs = ['--db', db];
+    ok(['seed', '--posts', '3', '--seed-random', '5', ...dbArgs]);
+  });
+  after(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await (await database).drop();
+  });
 
   test('post create --porcelain prints the id; get, list and their formats show it', async () => {
     const id = ok(['post', 'create', '--post_title', 'Made, on the "CLI"', '--post_content', '<p>Body</p>', '--post_status', 'publish', '--post_category', 'uncategorized', '--tags_input', 'Tea,Cake', '--post_date', '2024-02-03 04:05:06', '--porcelain', ...dbArgs]).trim();
@@ -151,12 +161,23 @@ describe('wp-cli-like commands on a site database', () => {
     await withDb(db, async (s) => assert.equal(await s.plugin(oembed).get('a'), undefined));
   });
 
-  test('commands on a database that cannot be opened, or holds no site, fail in one line', () => {
+  test('commands on a database that cannot be opened, or holds no site, fail in one line', async () => {
     const text = join(dir, 'notes.txt');
     writeFileSync(text, 'this is not a database, just some notes that are long enough to fill a header page of sqlite '.repeat(20));
     fails(['post', 'list', '--db', text], /^Error: Cannot open the database ".*notes\.txt": file is not a database\. Check that --db names/);
     fails(['option', 'list', '--db', dir], /^Error: Cannot open the database/);
     fails(['user', 'list', '--db', join(dir, 'missing.sqlite')], /holds no site yet\. Run `cms-spec serve --db/);
     fails(['post', 'create', '--post_title', 'x', '--spec', join(dir, 'no-spec'), ...dbArgs], /There is no spec in ".*no-spec" \(no site\.yaml there\)/);
+    // PostgreSQL that does not answer: one line, and the URL's password is never printed
+    const refused = fails(['post', 'list', '--db', 'postgres://editor:s3cret-pw@127.0.0.1:1/site'], /^Error: Cannot open the database "postgres:\/\/editor:\*\*\*@127\.0\.0\.1:1\/site": nothing accepts connections there \(is PostgreSQL running\?\)/);
+    assert.doesNotMatch(refused.stderr, /s3cret-pw/);
+    if (TEST_STORE === 'postgres') {
+      const empty = await testDatabase();
+      try {
+        fails(['user', 'list', '--db', empty.location], /holds no site yet\. Run `cms-spec serve --db/);
+      } finally {
+        await empty.drop();
+      }
+    }
   });
 });

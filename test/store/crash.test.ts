@@ -1,11 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Store } from '../../src/store/index.ts';
+import { testDatabase } from '../helpers/store.ts';
 
 const STORE_MODULE = pathToFileURL(resolve(import.meta.dirname, '../../src/store/index.ts')).href;
 
@@ -21,8 +20,8 @@ for (let i = 0; ; i++) {
 `;
 
 test('kill -9 during a write loop loses no acknowledged write', { timeout: 60_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cms-store-crash-'));
-  const dbPath = join(dir, 'site.sqlite');
+  const database = await testDatabase();
+  const dbPath = database.location;
   try {
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', WRITER, dbPath], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
@@ -55,6 +54,6 @@ test('kill -9 during a write loop loses no acknowledged write', { timeout: 60_00
       await store.close();
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
   }
 });

@@ -1,20 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Store } from '../../src/store/index.ts';
+import { resolve } from 'node:path';
 import { Site } from '../../src/core/site.ts';
 import { loadSpec } from '../../src/engine/spec.ts';
 import { installContent } from '../../src/core/install.ts';
 import { verifyPassword } from '../../src/auth/passwords.ts';
 import { startTestServer } from '../helpers/server.ts';
+import { openTestStore, testDatabase } from '../helpers/store.ts';
 
 // the engine's own fixture spec: these tests need only the site defaults, not the product namespaces
 const FIXTURE_SPEC = resolve(import.meta.dirname, '../fixtures/basic');
 
 async function installed(url: string) {
-  const store = await Store.open(':memory:');
+  const store = await openTestStore();
   const site = new Site(loadSpec(FIXTURE_SPEC), store);
   await site.install(url);
   const result = await installContent(store, site);
@@ -60,7 +58,7 @@ test('a new site gets exactly WordPress defaults: admin, Uncategorized, Hello wo
     assert.equal(await store.options.get('default_category'), '1');
     assert.equal(await store.options.get('admin_email'), 'admin@example.com');
   } finally {
-    await store.close();
+    await store.dropDatabase();
   }
 });
 
@@ -69,13 +67,13 @@ test('the admin email uses the site host when it is a domain name', async () => 
   try {
     assert.equal((await store.users.byLogin('admin'))!.email, 'admin@blog.example.org');
   } finally {
-    await store.close();
+    await store.dropDatabase();
   }
 });
 
 test('content survives a restart, and a second start installs nothing again', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cms-store-restart-'));
-  const dbPath = join(dir, 'site.sqlite');
+  const database = await testDatabase();
+  const dbPath = database.location;
   try {
     const first = await startTestServer({ spec: FIXTURE_SPEC, dbPath });
     const store = first.app.store;
@@ -103,6 +101,6 @@ test('content survives a restart, and a second start installs nothing again', as
       await second.close();
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
   }
 });

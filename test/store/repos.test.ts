@@ -1,10 +1,12 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Store } from '../../src/store/index.ts';
+import { openTestStore } from '../helpers/store.ts';
 
-/** A bare store (no install): each test builds exactly the content it asserts on. */
-async function freshStore(): Promise<Store> {
-  const store = await Store.open(':memory:');
+type TestStore = Awaited<ReturnType<typeof openTestStore>>;
+
+/** A bare store (no install) on a fresh test database: each test builds exactly the content it asserts on. */
+async function freshStore(): Promise<TestStore> {
+  const store = await openTestStore();
   await store.options.set('home', 'http://site.test');
   return store;
 }
@@ -19,11 +21,11 @@ const user = (login: string, extra: Partial<{ display_name: string; role: string
 });
 
 describe('posts repo', () => {
-  let store: Store;
+  let store: TestStore;
   before(async () => {
     store = await freshStore();
   });
-  after(() => store.close());
+  after(() => store.dropDatabase());
 
   test('insert fills dates, guid and a slug from the title; slugs are unique per type', async () => {
     const a = await store.posts.insert({ title: 'Hello There!', content: 'x' });
@@ -96,7 +98,7 @@ describe('posts repo', () => {
 });
 
 describe('posts query', () => {
-  let store: Store;
+  let store: TestStore;
   const ids: Record<string, number> = {};
   let cat: number;
   let tag: number;
@@ -121,10 +123,10 @@ describe('posts query', () => {
     await store.terms.setPostTerms(ids.cherry, 'post_tag', [tag]);
     await store.posts.insert({ title: 'A page about apples', type: 'page', date: '2024-06-01 00:00:00' });
   });
-  after(() => store.close());
+  after(() => store.dropDatabase());
 
   const base = { types: ['post'], statuses: ['publish'], offset: 0, limit: 10 };
-  const titles = async (q: Partial<Parameters<Store['posts']['query']>[0]>) => (await store.posts.query({ ...base, ...q })).rows.map((r) => r.title);
+  const titles = async (q: Partial<Parameters<TestStore['posts']['query']>[0]>) => (await store.posts.query({ ...base, ...q })).rows.map((r) => r.title);
 
   test('default order is newest first; type and status filter', async () => {
     assert.deepEqual(await titles({}), ['100% juice', 'Cherry jam', 'Banana bread', 'Apple pie recipe']);
@@ -175,11 +177,11 @@ describe('posts query', () => {
 });
 
 describe('terms repo', () => {
-  let store: Store;
+  let store: TestStore;
   before(async () => {
     store = await freshStore();
   });
-  after(() => store.close());
+  after(() => store.dropDatabase());
 
   test('unique slugs within a taxonomy, lookups by slug and name', async () => {
     const a = await store.terms.insert({ taxonomy: 'category', name: 'Café Life' });
@@ -244,7 +246,7 @@ describe('terms repo', () => {
       await s.terms.insert({ taxonomy: 'post_tag', name: 'Top tag' });
       const post = await s.posts.insert({ title: 'P' });
       await s.terms.setPostTerms(post, 'category', [leaf]);
-      const names = async (q: Partial<Parameters<Store['terms']['query']>[0]>) =>
+      const names = async (q: Partial<Parameters<TestStore['terms']['query']>[0]>) =>
         (await s.terms.query({ taxonomy: 'category', offset: 0, limit: 10, ...q })).rows.map((r) => r.name);
       assert.deepEqual(await names({}), ['Leaf', 'Mid', 'Top']);
       assert.deepEqual(await names({ order: 'desc', orderby: 'id' }), ['Leaf', 'Mid', 'Top']);
@@ -261,17 +263,17 @@ describe('terms repo', () => {
       await s.terms.delete(leaf);
       assert.deepEqual((await s.terms.termsOfPosts([post])).get(post), []);
     } finally {
-      await s.close();
+      await s.dropDatabase();
     }
   });
 });
 
 describe('users repo', () => {
-  let store: Store;
+  let store: TestStore;
   before(async () => {
     store = await freshStore();
   });
-  after(() => store.close());
+  after(() => store.dropDatabase());
 
   test('insert, lookups, list filters and order', async () => {
     const a = await store.users.insert(user('anna', { display_name: 'Zoe Anna', role: 'editor', registered: '2020-01-01 00:00:00' }));
@@ -282,7 +284,7 @@ describe('users repo', () => {
     assert.equal((await store.users.byEmail('bert@example.com'))!.id, b, 'emails match without case');
     assert.equal((await store.users.byLoginOrEmail('Bert@example.com'))!.id, b);
     assert.equal(await store.users.byLoginOrEmail('nobody'), undefined);
-    const logins = async (q: Partial<Parameters<Store['users']['list']>[0]>) => (await store.users.list({ offset: 0, limit: 10, ...q })).rows.map((u) => u.login);
+    const logins = async (q: Partial<Parameters<TestStore['users']['list']>[0]>) => (await store.users.list({ offset: 0, limit: 10, ...q })).rows.map((u) => u.login);
     assert.deepEqual(await logins({}), ['Bert.S', 'carl', 'anna'], 'by display name');
     assert.deepEqual(await logins({ orderby: 'registered', order: 'desc' }), ['Bert.S', 'anna', 'carl']);
     assert.deepEqual(await logins({ roles: ['editor'] }), ['anna']);
@@ -316,7 +318,7 @@ describe('users repo', () => {
       assert.deepEqual(await ids(long.toUpperCase()), [a]);
       assert.deepEqual(await ids(`${'y'.repeat(60_000)}*`), []);
     } finally {
-      await s.close();
+      await s.dropDatabase();
     }
   });
 

@@ -1,10 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Store } from '../../src/store/index.ts';
+import { testDatabase } from '../helpers/store.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const FIXTURE_SPEC = resolve(ROOT, 'test/fixtures/basic');
@@ -16,9 +15,9 @@ function seed(dbPath: string, ...args: string[]) {
 }
 
 test('seed --posts 200 fills a new site with posts, terms and authors', { timeout: 60_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cms-seed-'));
+  const database = await testDatabase();
   try {
-    const dbPath = join(dir, 'site.sqlite');
+    const dbPath = database.location;
     const r = seed(dbPath, '--posts', '200');
     assert.match(r.stdout, /New site installed/, 'a new database is installed first');
     assert.match(r.stdout, /Seeded 200 posts/);
@@ -56,12 +55,12 @@ test('seed --posts 200 fills a new site with posts, terms and authors', { timeou
       await store.close();
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
   }
 });
 
 test('seed adds to an existing site, is repeatable with --seed-random, and rejects bad counts', { timeout: 60_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cms-seed-'));
+  const [first, second] = [await testDatabase(), await testDatabase()];
   try {
     const titles = async (dbPath: string) => {
       const store = await Store.open(dbPath);
@@ -71,8 +70,7 @@ test('seed adds to an existing site, is repeatable with --seed-random, and rejec
         await store.close();
       }
     };
-    const a = join(dir, 'a.sqlite');
-    const b = join(dir, 'b.sqlite');
+    const [a, b] = [first.location, second.location];
     seed(a, '--posts', '20', '--seed-random', '42');
     seed(b, '--posts', '20', '--seed-random', '42');
     assert.deepEqual(await titles(a), await titles(b));
@@ -85,6 +83,7 @@ test('seed adds to an existing site, is repeatable with --seed-random, and rejec
     assert.notEqual(bad.status, 0);
     assert.match(bad.stderr, /--posts takes a whole number/);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await first.drop();
+    await second.drop();
   }
 });
