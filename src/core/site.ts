@@ -3,6 +3,7 @@ import type { EngineHost } from '../engine/types.ts';
 import { Roles } from '../auth/roles.ts';
 import type { Store } from '../store/index.ts';
 import { ContentTypes } from './content-types.ts';
+import type { PluginDefinition } from './plugin.ts';
 
 /** The site description fields of the index, in WordPress's key order; site.yaml's `site:` gives a new database's values. */
 export interface SiteInfo {
@@ -138,6 +139,8 @@ export interface PluginControl {
   get(pluginOrName: string): PluginStatus | undefined;
   /** Activates or deactivates; throws a RestError saying why when it cannot. Resolves once the routes are rebuilt. */
   setActive(pluginOrName: string, active: boolean): Promise<PluginStatus>;
+  /** The active plugins' definitions, in load order (what they declare: outbound hosts, settings...). */
+  activeDefinitions(): PluginDefinition[];
 }
 
 /**

@@ -5,6 +5,7 @@ import { UsersRepo } from './users.ts';
 import { PostsRepo } from './posts.ts';
 import { TermsRepo } from './terms.ts';
 import { AppPasswordsRepo } from './app-passwords.ts';
+import { DatabaseRepo } from './database.ts';
 import { openDatabase } from './db.ts';
 import { migratePlugin } from './plugin-migrations.ts';
 
@@ -26,6 +27,8 @@ export class Store {
   readonly posts: PostsRepo;
   readonly terms: TermsRepo;
   readonly appPasswords: AppPasswordsRepo;
+  /** The database itself: integrity, writability, size, file (site health). */
+  readonly database: DatabaseRepo;
   /** The plugins' repositories made for this store (and so for its transaction), by plugin name. */
   private readonly pluginRepos = new Map<string, unknown>();
 
@@ -39,6 +42,7 @@ export class Store {
     this.posts = new PostsRepo(db);
     this.terms = new TermsRepo(db);
     this.appPasswords = new AppPasswordsRepo(db);
+    this.database = new DatabaseRepo(db);
   }
 
   /** A plugin's repository (its definition's `repo`), over this store's connection or transaction. */
