@@ -3,7 +3,6 @@ import type { EngineHost } from '../engine/types.ts';
 import { Roles } from '../auth/roles.ts';
 import type { Store } from '../store/index.ts';
 import { ContentTypes } from './content-types.ts';
-import type { PluginDefinition } from './plugin.ts';
 
 /** The site description fields of the index, in WordPress's key order; site.yaml's `site:` gives a new database's values. */
 export interface SiteInfo {
@@ -139,8 +138,16 @@ export interface PluginControl {
   get(pluginOrName: string): PluginStatus | undefined;
   /** Activates or deactivates; throws a RestError saying why when it cannot. Resolves once the routes are rebuilt. */
   setActive(pluginOrName: string, active: boolean): Promise<PluginStatus>;
-  /** The active plugins' definitions, in load order (what they declare: outbound hosts, settings...). */
-  activeDefinitions(): PluginDefinition[];
+  /** The active plugins' definitions, in load order, as far as the core's services read them. */
+  activeDefinitions(): readonly DeclaredOutbound[];
+}
+
+/** What a plugin's definition says of the hosts it talks to (read by site health's reachability test). */
+export interface DeclaredOutbound {
+  title: string;
+  /** Its options and their defaults: the values `outbound.hosts` is given are these, as stored now. */
+  settings?: Readonly<Record<string, string>>;
+  outbound?: { hosts?(options: Readonly<Record<string, string>>): string[] };
 }
 
 /**

@@ -19,7 +19,7 @@ describe('plugins are activated per site, over REST, without a restart', () => {
     const res = await site.call('cms/v2/plugins', { auth: site.admin });
     assert.equal(res.status, 200);
     const list = (await res.json()) as Obj[];
-    assert.deepEqual(list.map((p) => p.plugin).sort(), [SNIPPETS, 'oembed/oembed']);
+    assert.deepEqual(list.map((p) => p.plugin).sort(), ['abilities/abilities', 'block-editor/block-editor', SNIPPETS, 'oembed/oembed', 'site-health/site-health']);
     const snippets = list.find((p) => p.plugin === SNIPPETS)!;
     assert.deepEqual(Object.keys(snippets), ['plugin', 'status', 'name', 'plugin_uri', 'author', 'author_uri', 'description', 'version', 'network_only', 'requires_wp', 'requires_php', 'textdomain', '_links']);
     assert.equal(snippets.status, 'active');
@@ -68,7 +68,7 @@ describe('plugins are activated per site, over REST, without a restart', () => {
 
   test('the choice is stored with the site: a restart keeps a deactivated plugin inactive', async () => {
     assert.equal((await setStatus('oembed/oembed', 'inactive')).status, 200);
-    assert.deepEqual(JSON.parse((await site.app.store.options.get('active_plugins'))!), [SNIPPETS]);
+    assert.deepEqual(JSON.parse((await site.app.store.options.get('active_plugins'))!), ['abilities/abilities', 'block-editor/block-editor', SNIPPETS, 'site-health/site-health']);
     const restarted = await startTestServer({ dbPath: site.dbPath });
     try {
       assert.equal((await restarted.call('oembed/1.0/embed?url=x')).status, 404);

@@ -20,7 +20,7 @@ export const blockEditor: PluginDefinition<UrlDetailsCache> = definePlugin({
   namespaces: ['cms-block-editor/v1'],
   migrations,
   repo: (db) => new UrlDetailsCache(db as Kysely<BlockEditorTables>),
-  caches: [{ entry: 'cached URL details', flush: (store) => store.plugin(blockEditor).clear() }],
+  caches: [{ entry: 'cached link preview', flush: (store) => store.plugin(blockEditor).clear() }],
   // url-details fetches any URL an editor names: no fixed hosts, and only the head of the page
   outbound: { maxBytes: URL_DETAILS_MAX_BYTES },
 });

@@ -1,3 +1,4 @@
+import { Option } from 'commander';
 import type { CliSite, PluginCli } from '../../core/plugin.ts';
 import { stripAllTags } from '../../site/format.ts';
 import { TESTS } from './checks.ts';
@@ -40,6 +41,6 @@ async function doctor({ store, site }: CliSite, o: { format: 'table' | 'json' })
 export function doctorCommand(cli: PluginCli): void {
   cli
     .command('doctor', 'run the site health tests against this site and print them (exit 1 on any critical result)')
-    .option('--format <format>', 'table or json', 'table')
+    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
     .action(cli.withSite(doctor));
 }
