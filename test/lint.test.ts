@@ -66,6 +66,25 @@ const cases: Record<string, Expected> = {
   // The route-level allow_batch (WordPress's own pattern) covers a GET endpoint too and passes.
   'batch-allowed-methods': { rule: 'batch-allowed-methods', severity: 'warning', at: [[demoYaml('batch-allowed-methods'), 18, 'GET /demo/v1/items/(?P<id>[\\d]+)']] },
   'spec-schema': { rule: 'spec-schema', severity: 'error', at: [[demoYaml('spec-schema'), 5, "'permision'"]] },
+  // The first `demo/list-items` is fine; its second use and a name without a vendor prefix are not.
+  'ability-name': {
+    rule: 'ability-name',
+    severity: 'error',
+    at: [
+      [demoYaml('ability-name'), 14, "'demo/list-items' is already declared at"],
+      [demoYaml('ability-name'), 21, "'Demo_Item' must be vendor/action"],
+    ],
+  },
+  // `content` from site.yaml serves the namespace's first ability; declaring it again, or naming an undeclared one, fails.
+  'ability-category': {
+    rule: 'ability-category',
+    severity: 'error',
+    at: [
+      [demoYaml('ability-category'), 4, "'content' is already declared at"],
+      [demoYaml('ability-category'), 15, "category 'widgets', which neither site.yaml nor"],
+    ],
+  },
+  'response-schema': { rule: 'response-schema', severity: 'error', at: [[demoYaml('response-schema'), 12, 'POST /demo/v1/items does not compile']] },
 };
 
 for (const [name, expected] of Object.entries(cases)) {

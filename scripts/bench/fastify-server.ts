@@ -47,6 +47,7 @@ if (mode === 'echo') {
       log: console,
       can: () => false,
       dispatch: () => Promise.reject(new Error('not served here')),
+      served: [],
     };
     const result = await listPosts(ctx);
     reply.headers(everyAnswer);

@@ -77,6 +77,10 @@ export interface PluginDefinition<R = unknown> {
    * from the guard's defaults.
    */
   outbound?: {
+    /**
+     * Given the current values of its `settings`, the hosts it talks to: host names (reached over
+     * https) or origins (`http://intranet.example:8080`).
+     */
     hosts?(options: Readonly<Record<string, string>>): string[];
     timeoutMs?: number;
     maxBytes?: number;

@@ -139,6 +139,16 @@ export interface PluginControl {
   get(pluginOrName: string): PluginStatus | undefined;
   /** Activates or deactivates; throws a RestError saying why when it cannot. Resolves once the routes are rebuilt. */
   setActive(pluginOrName: string, active: boolean): Promise<PluginStatus>;
+  /** The active plugins' definitions, in load order, as far as the core's services read them. */
+  activeDefinitions(): readonly DeclaredOutbound[];
+}
+
+/** What a plugin's definition says of the hosts it talks to (read by site health's reachability test). */
+export interface DeclaredOutbound {
+  title: string;
+  /** Its options and their defaults: the values `outbound.hosts` is given are these, as stored now. */
+  settings?: Readonly<Record<string, string>>;
+  outbound?: { hosts?(options: Readonly<Record<string, string>>): string[] };
 }
 
 /**

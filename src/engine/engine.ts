@@ -34,6 +34,7 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
   readonly store: S;
   readonly log: Logger;
   private table!: RouteTable;
+  private servedRoutes: readonly RouteSpec[] = [];
   private readonly variantRoutes: RouteSpec[];
   private readonly modules = new HandlerModules();
   private readonly builtins: Builtins;
@@ -68,6 +69,11 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     return this.table?.namespaces ?? [];
   }
 
+  /** The routes being served now, as the spec declares them (one array per route table). */
+  get served(): readonly RouteSpec[] {
+    return this.servedRoutes;
+  }
+
   /** Imports the handler modules of these namespaces and compiles their routes on the side: the problems that serving them would meet. */
   async check(namespaces: Iterable<string>): Promise<Diagnostic[]> {
     const routes = this.routesOf(new Set(namespaces), false);
@@ -88,6 +94,7 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     const problems = await this.modules.load(routes, this.builtins);
     if (problems.length) throw new SpecError(problems);
     this.table = await compileRoutes(routes, this.variant, this.modules, this.builtins, (p) => this.restUrl(p));
+    this.servedRoutes = this.table.routes.map((r) => r.spec);
     this.anonymousAllow = new Map(this.table.routes.map((r) => [r, allowFor(r, null)]));
     this.rebuildIndexes();
   }
@@ -263,6 +270,10 @@ class RequestContext<S extends TransactionalStore<S>, H extends EngineHost> impl
 
   dispatch(method: string, path: string, params?: Record<string, unknown>): Promise<RestResponse> {
     return this.engine.subRequest(method, path, params ?? {}, this.user, this.store, this.p.req);
+  }
+
+  get served(): readonly RouteSpec[] {
+    return this.engine.served;
   }
 }
 

@@ -4,7 +4,7 @@ import { compileArgs, INDEX_KEYWORDS } from './args.ts';
 import { HandlerModules } from './compile.ts';
 import { diagnostic, SpecError, type Diagnostic } from './diagnostics.ts';
 import { RestError } from './errors.ts';
-import { ALL_VARIANTS, BUILTIN_HANDLERS, loadSpec, routesForVariant, type ArgDescriptor, type EndpointSpec, type RouteSpec, type SourcePos, type Spec } from './spec.ts';
+import { ALL_VARIANTS, BUILTIN_HANDLERS, loadSpec, routesForVariant, type AbilityCategorySpec, type ArgDescriptor, type EndpointSpec, type RouteSpec, type SourcePos, type Spec } from './spec.ts';
 
 type Report = (at: SourcePos, rule: string, message: string, severity?: Diagnostic['severity']) => void;
 
@@ -38,6 +38,7 @@ export async function lintSpec(specDir: string): Promise<Diagnostic[]> {
       for (const [name, arg] of Object.entries(e.args)) checkArg(name, arg, e.argPos[name] ?? e.pos, report, compiledArgs);
     }
   }
+  checkAbilities(spec, report);
   return [...findings.values()].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
 }
 
@@ -298,5 +299,55 @@ function compiledArgProblem(name: string, arg: ArgDescriptor): [string, string] 
     if (!(e instanceof RestError)) throw e;
     const why = (e.data?.params as Record<string, string> | undefined)?.[name] ?? e.message;
     return ['arg-default-valid', `arg '${name}': default ${JSON.stringify(arg.default)} is invalid: ${why}`];
+  }
+}
+
+// --- abilities ---
+
+/** WP_Abilities_Registry::register: a namespace prefix, a slash, a name; lower-case letters, digits and dashes. */
+const ABILITY_NAME = /^[a-z0-9-]+\/[a-z0-9-]+$/;
+/** WP_Ability_Categories_Registry: a slug of lower-case letters and digits, dashes between. */
+const CATEGORY_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * ability-name: each ability has a well-formed name no other endpoint uses; ability-category: its
+ * category is declared in site.yaml or in its own namespace file (so it is served whenever the
+ * ability is), each category once; response-schema: a declared response schema compiles.
+ */
+function checkAbilities(spec: Spec, report: Report): void {
+  const siteCategories = new Map(spec.abilityCategories.map((c) => [c.slug, c]));
+  const declared = (c: AbilityCategorySpec, seen: Map<string, AbilityCategorySpec>) => {
+    if (!CATEGORY_SLUG.test(c.slug)) report(c.pos, 'ability-category', `ability category '${c.slug}' must be lower-case letters and digits with dashes between`);
+    const first = seen.get(c.slug);
+    if (first && first !== c) report(c.pos, 'ability-category', `ability category '${c.slug}' is already declared at ${first.pos.file}:${first.pos.line}`);
+  };
+  for (const c of spec.abilityCategories) declared(c, siteCategories);
+  const names = new Map<string, SourcePos>();
+  for (const ns of spec.namespaces) {
+    const local = new Map(siteCategories);
+    for (const c of ns.abilityCategories) {
+      declared(c, local);
+      if (!local.has(c.slug)) local.set(c.slug, c);
+    }
+    for (const route of ns.routes) {
+      for (const e of route.endpoints) {
+        if (e.response) checkResponseSchema(route, e, report);
+        const a = e.ability;
+        if (!a) continue;
+        if (!ABILITY_NAME.test(a.name)) report(a.pos, 'ability-name', `ability name '${a.name}' must be vendor/action: lower-case letters, digits and dashes around one slash`);
+        const first = names.get(a.name);
+        if (first) report(a.pos, 'ability-name', `ability '${a.name}' is already declared at ${first.file}:${first.line}`);
+        else names.set(a.name, a.pos);
+        if (!local.has(a.category)) report(a.pos, 'ability-category', `ability '${a.name}' names category '${a.category}', which neither site.yaml nor ${ns.pos.file} declares under ability_categories`);
+      }
+    }
+  }
+}
+
+function checkResponseSchema(route: RouteSpec, e: EndpointSpec, report: Report): void {
+  try {
+    compileArgs({ response: e.response as ArgDescriptor });
+  } catch (err) {
+    report(e.responsePos ?? e.pos, 'response-schema', `the response schema of ${e.methods.join(',')} ${route.key} does not compile: ${(err as Error).message}`);
   }
 }

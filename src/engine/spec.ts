@@ -16,6 +16,28 @@ export interface SourcePos {
   line: number;
 }
 
+/**
+ * An endpoint offered as a named action (WordPress 6.9's Abilities API): what an agent is told it
+ * does. The engine only carries the declaration; whoever serves abilities reads it from the Spec.
+ */
+export interface AbilitySpec {
+  /** `vendor/action`: lower-case letters, digits and hyphens on each side of one slash. */
+  name: string;
+  label: string;
+  description: string;
+  /** The slug of a category declared in site.yaml or in the endpoint's namespace file. */
+  category: string;
+  pos: SourcePos;
+}
+
+/** A group of abilities (`ability_categories:` in site.yaml or a namespace file). */
+export interface AbilityCategorySpec {
+  slug: string;
+  label: string;
+  description: string;
+  pos: SourcePos;
+}
+
 export interface EndpointSpec {
   methods: string[];
   handler: string;
@@ -32,6 +54,11 @@ export interface EndpointSpec {
   argPos: Record<string, SourcePos>;
   /** Where the endpoint itself declares `allow_batch` (absent when it inherits the route's), for lint. */
   batchPos?: SourcePos;
+  /** Declared as an ability; never shown in the index (WordPress's index does not show abilities either). */
+  ability?: AbilitySpec;
+  /** The JSON Schema of a successful answer's body, as declared; not shown in the index. */
+  response?: Record<string, unknown>;
+  responsePos?: SourcePos;
 }
 
 export interface RouteSpec {
@@ -59,6 +86,8 @@ export interface NamespaceSpec {
   handlersDir: string;
   /** Named JSON Schemas of the namespace's resources (`schemas:`), for handlers that shape and serve them. */
   schemas: Record<string, Record<string, unknown>>;
+  /** Ability categories this file declares for its own endpoints. */
+  abilityCategories: AbilityCategorySpec[];
   pos: SourcePos;
 }
 
@@ -72,6 +101,8 @@ export interface Spec {
   namespaces: NamespaceSpec[];
   /** Every route in registration order: root routes, then each namespace's index and routes. */
   routes: RouteSpec[];
+  /** Ability categories site.yaml declares, for the endpoints of any namespace. */
+  abilityCategories: AbilityCategorySpec[];
 }
 
 interface LoadedYaml {
@@ -210,10 +241,17 @@ function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: st
       pos: { file: y.file, line: lineAt(y, ePath) },
       argPos,
       ...(e.allow_batch === undefined ? {} : { batchPos: { file: y.file, line: lineAt(y, [...ePath, 'allow_batch']) } }),
+      ...(e.ability ? { ability: { ...(e.ability as Omit<AbilitySpec, 'pos'>), pos: { file: y.file, line: lineAt(y, [...ePath, 'ability']) } } } : {}),
+      ...(e.response ? { response: e.response as Record<string, unknown>, responsePos: { file: y.file, line: lineAt(y, [...ePath, 'response']) } } : {}),
     };
   });
   const config = (raw.config ?? {}) as Record<string, unknown>;
   return { namespace, path, fullPath, key: toRouteKey(fullPath, params), params, config, handlersDir, endpoints, pos };
+}
+
+function abilityCategoriesOf(y: LoadedYaml): AbilityCategorySpec[] {
+  const raw = (y.value.ability_categories ?? {}) as Record<string, { label: string; description: string }>;
+  return Object.entries(raw).map(([slug, c]) => ({ slug, label: c.label, description: c.description, pos: { file: y.file, line: lineAt(y, ['ability_categories', slug]) } }));
 }
 
 function namespaceIndexRoute(ns: NamespaceSpec): RouteSpec {
@@ -278,7 +316,15 @@ export function loadSpec(specDir: string): Spec {
     const routes = Object.entries((v.routes ?? {}) as Record<string, Record<string, unknown>>).map(([path, raw]) =>
       buildRoute(y, ['routes', path], name, handlersDir, path, raw ?? {}, sets, variants, problems),
     );
-    namespaces.push({ name, variants, routes, handlersDir, schemas: (v.schemas ?? {}) as NamespaceSpec['schemas'], pos: { file: y.file, line: lineAt(y, ['namespace']) } });
+    namespaces.push({
+      name,
+      variants,
+      routes,
+      handlersDir,
+      schemas: (v.schemas ?? {}) as NamespaceSpec['schemas'],
+      abilityCategories: abilityCategoriesOf(y),
+      pos: { file: y.file, line: lineAt(y, ['namespace']) },
+    });
   }
 
   const order = ((sv.namespace_order ?? []) as string[]).map(String);
@@ -300,6 +346,7 @@ export function loadSpec(specDir: string): Spec {
     settings: sv,
     namespaces,
     routes,
+    abilityCategories: abilityCategoriesOf(site),
   };
 }
 

@@ -5,6 +5,8 @@
  * (whatever its handlers read and write, able to run a batch in one transaction).
  */
 
+import type { RouteSpec } from './spec.ts';
+
 /** The authenticated user a handler sees. */
 export interface User {
   id: number;
@@ -75,6 +77,11 @@ export interface HandlerContext<S = unknown, H extends EngineHost = EngineHost> 
   can(cap: string): boolean;
   /** Runs another REST request in-process (embedding, plugin batch routes) as the same user. */
   dispatch(method: string, path: string, params?: Record<string, unknown>): Promise<RestResponse>;
+  /**
+   * The routes served now (this variant's, of the namespaces being served), as the spec declares
+   * them: for handlers that describe the API itself. The same array until the routes change.
+   */
+  readonly served: readonly RouteSpec[];
 }
 
 // Handlers are stored untyped in the route table; each module types its own context.

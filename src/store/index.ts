@@ -9,6 +9,7 @@ import { SharedStateRepo } from './shared-state.ts';
 import { openDatabase, type DatabaseOptions } from './db.ts';
 import { sql } from './kysely.ts';
 import { isPostgres } from './portable.ts';
+import { DatabaseRepo } from './database.ts';
 import { migratePlugin } from './plugin-migrations.ts';
 import { inTransaction, retryingConflicts } from './transact.ts';
 
@@ -31,6 +32,8 @@ export class Store {
   readonly terms: TermsRepo;
   readonly appPasswords: AppPasswordsRepo;
   readonly shared: SharedStateRepo;
+  /** The database itself: integrity, writability, size, file (site health). */
+  readonly database: DatabaseRepo;
   /** The plugins' repositories made for this store (and so for its transaction), by plugin name. */
   private readonly pluginRepos = new Map<string, unknown>();
 
@@ -45,6 +48,7 @@ export class Store {
     this.terms = new TermsRepo(db);
     this.appPasswords = new AppPasswordsRepo(db);
     this.shared = new SharedStateRepo(db);
+    this.database = new DatabaseRepo(db);
   }
 
   /** A plugin's repository (its definition's `repo`), over this store's connection or transaction. */

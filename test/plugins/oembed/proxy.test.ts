@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useServer } from '../../helpers/server.ts';
 import { userAuth } from '../../helpers/auth.ts';
+import { setEnv } from '../../helpers/env.ts';
 
 /** A third-party site with an oEmbed endpoint, pages that announce one, and misbehaving endpoints. */
 class ProviderSite {
@@ -63,23 +64,6 @@ class ProviderSite {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
-}
-
-const ENV = ['CMS_SPEC_OEMBED_PROVIDERS', 'CMS_SPEC_OUTBOUND_ALLOW', 'CMS_SPEC_OUTBOUND_TIMEOUT_MS'];
-
-/** Sets env vars for one server's lifetime; returns the function that restores them. */
-function setEnv(values: Record<string, string | undefined>): () => void {
-  const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
-  for (const k of ENV) {
-    if (values[k] === undefined) delete process.env[k];
-    else process.env[k] = values[k];
-  }
-  return () => {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  };
 }
 
 const provider = new ProviderSite();
@@ -218,7 +202,7 @@ describe('oembed/1.0/proxy with the provider allowed', () => {
 describe('oembed/1.0/proxy without an allow-list', () => {
   let restoreEnv: () => void;
   before(() => {
-    restoreEnv = setEnv({ CMS_SPEC_OEMBED_PROVIDERS: providersFile, CMS_SPEC_OUTBOUND_ALLOW: undefined });
+    restoreEnv = setEnv({ CMS_SPEC_OEMBED_PROVIDERS: providersFile, CMS_SPEC_OUTBOUND_ALLOW: undefined, CMS_SPEC_OUTBOUND_TIMEOUT_MS: undefined });
   });
   const server = useServer();
   after(() => restoreEnv());

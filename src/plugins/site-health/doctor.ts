@@ -1,0 +1,46 @@
+import { Option } from 'commander';
+import type { CliSite, PluginCli } from '../../core/plugin.ts';
+import { stripAllTags } from '../../site/format.ts';
+import { TESTS } from './checks.ts';
+import type { TestResult } from './result.ts';
+import { directorySizes } from './sizes.ts';
+
+const BLOCK_END = /<\/p>|<\/li>|<br>/;
+/** What escapeHtml wrote into the results, back to text for a terminal. */
+const ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#039;': "'", '&amp;': '&' };
+
+/** A result's HTML as indented lines of text: one per paragraph or list item. */
+function plain(html: string): string {
+  return html
+    .split(BLOCK_END)
+    .map((part) => stripAllTags(part).replace(/&(?:lt|gt|quot|#039|amp);/g, (e) => ENTITIES[e]))
+    .filter(Boolean)
+    .map((line) => `  ${line}`)
+    .join('\n');
+}
+
+/** Runs every test beside the server and prints them (`cms-spec doctor`); exit code 1 when any is critical. */
+async function doctor({ store, site }: CliSite, o: { format: 'table' | 'json' }): Promise<void> {
+  const run = { store, site, where: 'cli' as const };
+  const results: TestResult[] = [];
+  for (const test of Object.values(TESTS)) results.push(await test(run));
+  const sizes = await directorySizes(run);
+  if (o.format === 'json') console.log(JSON.stringify({ tests: results, sizes }));
+  else {
+    const rows = [['test', 'status', 'label'], ...results.map((r) => [r.test, r.status, r.label])];
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+    console.log(rows.map((row) => row.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n'));
+    for (const r of results.filter((x) => x.status !== 'good')) console.log(`\n${r.test} (${r.status}): ${r.label}\n${plain(r.description)}${r.actions ? `\n${plain(r.actions)}` : ''}`);
+    console.log('');
+    for (const [name, value] of Object.entries(sizes)) if (typeof value === 'object') console.log(`${name.replace(/_size$/, '').padEnd(9)} ${(value as { size: string }).size}`);
+  }
+  if (results.some((r) => r.status === 'critical')) process.exitCode = 1;
+}
+
+/** `cms-spec doctor`: the site health tests in a terminal. */
+export function doctorCommand(cli: PluginCli): void {
+  cli
+    .command('doctor', 'run the site health tests against this site and print them (exit 1 on any critical result)')
+    .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
+    .action(cli.withSite(doctor));
+}
