@@ -19,6 +19,10 @@ export interface AppOptions {
   host: string;
   port: number;
   bodyLimit: number;
+  /** The media library's folder (default: uploads beside the database, or CMS_SPEC_UPLOADS). */
+  uploadsDir?: string;
+  /** Largest media upload body, streamed to disk, and largest remote image imported (default 32 MiB, or CMS_SPEC_UPLOAD_LIMIT). */
+  uploadLimit?: number;
   /** Client deadlines (Node's own defaults hold slow clients for over a minute). */
   timeouts?: Timeouts;
   /** How long close() lets requests in flight finish before it closes their connections. */
@@ -61,7 +65,7 @@ export const DEFAULT_SHUTDOWN_MS = 10_000;
 export async function startApp(o: AppOptions): Promise<RunningApp> {
   const { spec, store, site, engine, plugins } = await openSite(o);
   const auth = createAuthenticator(store, site);
-  const server = createHttpServer({ engine, auth, bodyLimit: o.bodyLimit, timeouts: o.timeouts ?? DEFAULT_TIMEOUTS, pages: createPageHandler(engine) });
+  const server = createHttpServer({ engine, auth, bodyLimit: o.bodyLimit, uploadLimit: site.media.settings.uploadLimit, timeouts: o.timeouts ?? DEFAULT_TIMEOUTS, pages: createPageHandler(engine) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host, () => resolve());

@@ -15,6 +15,8 @@ export interface ServeOptions {
   db: string;
   url?: string;
   bodyLimit: string;
+  uploads?: string;
+  uploadLimit: string;
   headerTimeout: string;
   requestTimeout: string;
   keepAliveTimeout: string;
@@ -27,8 +29,8 @@ function portOf(value: string): number {
   return Number(value);
 }
 
-function bodyLimitOf(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) throw new CliError(`--body-limit takes a number of bytes (at least 1), not "${value}".`);
+function bytesOf(flag: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) throw new CliError(`${flag} takes a number of bytes (at least 1), not "${value}".`);
   return Number(value);
 }
 
@@ -37,7 +39,8 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
   let installed = false;
   try {
     const port = portOf(o.port);
-    const bodyLimit = bodyLimitOf(o.bodyLimit);
+    const bodyLimit = bytesOf('--body-limit', o.bodyLimit);
+    const uploadLimit = bytesOf('--upload-limit', o.uploadLimit);
     const log = await createServeLog(o.logFormat ?? defaultLogFormat());
     app = await startApp({
       specDir: o.spec,
@@ -46,6 +49,8 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
       host: o.host,
       port,
       bodyLimit,
+      uploadsDir: o.uploads,
+      uploadLimit,
       timeouts: { headersMs: Number(o.headerTimeout), requestMs: Number(o.requestTimeout), keepAliveMs: Number(o.keepAliveTimeout) },
       shutdownMs: Number(o.shutdownTimeout),
       url: o.url,

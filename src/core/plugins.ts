@@ -202,10 +202,11 @@ export class PluginRegistry implements PluginControl {
     const claimed = new Set(plugins.flatMap((p) => p.def?.namespaces ?? []));
     const core = this.engine.knownNamespaces.filter((ns) => !claimed.has(ns));
     const active = plugins.filter((p) => this.active.has(p.name)).map((p) => p.def!);
+    // the types first: the core's routes for each plugin post type are compiled from them
+    this.site.types = new ContentTypes(active);
     await this.engine.serve([...core, ...active.flatMap((d) => d.namespaces ?? [])]);
     this.site.hooks = active.filter((d) => d.site).map((d) => ({ plugin: d.name, hooks: d.site! }));
     this.site.contentListeners = active.filter((d) => d.onContentChange).map((d) => ({ plugin: d.name, listener: d.onContentChange!.bind(d) }));
-    this.site.types = new ContentTypes(active);
     this.site.roles = new Roles(active.flatMap((d) => (d.capabilities ? [d.capabilities] : [])));
   }
 

@@ -3,6 +3,7 @@ import type { EngineHost } from '../engine/types.ts';
 import { Roles } from '../auth/roles.ts';
 import type { Store } from '../store/index.ts';
 import { ContentTypes } from './content-types.ts';
+import type { MediaLibrary } from './media.ts';
 
 /** The site description fields of the index, in WordPress's key order; site.yaml's `site:` gives a new database's values. */
 export interface SiteInfo {
@@ -166,6 +167,8 @@ export class Site implements EngineHost {
   contentListeners: readonly NamedContentListener[] = [];
   /** Set once the plugin registry has started. */
   plugins!: PluginControl;
+  /** The uploads and attachments (WordPress's media library), for the core's routes and plugins that import images. */
+  media!: MediaLibrary;
   private listeners: (() => void)[] = [];
 
   constructor(
@@ -222,6 +225,15 @@ export class Site implements EngineHost {
       site_icon_url: '',
       _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] },
     };
+  }
+
+  /**
+   * Route templates' instances: `post_type` is every post type a plugin registered, with its slug
+   * and rest base, as WordPress registers a REST controller per show_in_rest type.
+   */
+  routeInstances(each: string): readonly Readonly<Record<string, string>>[] {
+    if (each !== 'post_type') return [];
+    return this.types.pluginPostTypes.map((t) => ({ slug: t.slug, rest_base: t.restBase }));
   }
 
   /** rest_url(): the absolute URL of an API path. */

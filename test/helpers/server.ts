@@ -39,6 +39,8 @@ export interface StartOptions {
   variant?: Variant;
   dbPath?: string;
   bodyLimit?: number;
+  /** The media upload limit (and remote image cap); default the server's 32 MiB. */
+  uploadLimit?: number;
   timeouts?: Timeouts;
   shutdownMs?: number;
   /** Serve the real spec with these plugin folders instead of its own, and these extra namespace files. */
@@ -60,6 +62,7 @@ export async function startTestServer(o: StartOptions = {}): Promise<TestServer>
     host: '127.0.0.1',
     port: 0,
     bodyLimit: o.bodyLimit ?? 1024 * 1024,
+    uploadLimit: o.uploadLimit,
     timeouts: o.timeouts,
     shutdownMs: o.shutdownMs,
     log: { error: (m) => errors.push(m), info: () => {} },
