@@ -175,9 +175,24 @@ export class PluginRegistry implements PluginControl {
     return out;
   }
 
+  /**
+   * A post type of the plugin whose name or REST base is taken already (by the core or an active
+   * plugin): its routes would be shadowed by the other's, so the plugin cannot be active with it.
+   */
+  private typeClash(def: PluginDefinition): string | null {
+    const others = [...new ContentTypes().postTypes, ...[...this.active].flatMap((n) => this.byName.get(n)?.def?.postTypes ?? [])];
+    for (const t of def.postTypes ?? []) {
+      const other = others.find((o) => o.slug === t.slug || o.restBase === t.restBase);
+      if (other) return `its post type ${t.slug} (REST base ${t.restBase}) clashes with the post type ${other.slug} (REST base ${other.restBase})`;
+    }
+    return null;
+  }
+
   /** What activation does before the routes change: migrations, settings' defaults, a trial compile of its routes. False (and the plugin marked broken) when any fails. */
   private async prepare(p: Installed): Promise<boolean> {
     const def = p.def!;
+    const clash = this.typeClash(def);
+    if (clash) return this.broken(p, clash);
     try {
       const ran = await this.store.migratePlugin(def.name, tablePrefix(def.name), def.migrations ?? {});
       if (ran.length) this.log.info(`plugin ${def.name}: ran migrations ${ran.join(', ')}`);

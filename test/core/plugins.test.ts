@@ -19,7 +19,7 @@ describe('plugins are activated per site, over REST, without a restart', () => {
     const res = await site.call('cms/v2/plugins', { auth: site.admin });
     assert.equal(res.status, 200);
     const list = (await res.json()) as Obj[];
-    assert.deepEqual(list.map((p) => p.plugin).sort(), [SNIPPETS, 'oembed/oembed']);
+    assert.deepEqual(list.map((p) => p.plugin).sort(), [SNIPPETS, 'image-picker/image-picker', 'lottie/lottie', 'oembed/oembed', 'vectors/vectors']);
     const snippets = list.find((p) => p.plugin === SNIPPETS)!;
     assert.deepEqual(Object.keys(snippets), ['plugin', 'status', 'name', 'plugin_uri', 'author', 'author_uri', 'description', 'version', 'network_only', 'requires_wp', 'requires_php', 'textdomain', '_links']);
     assert.equal(snippets.status, 'active');
@@ -68,7 +68,7 @@ describe('plugins are activated per site, over REST, without a restart', () => {
 
   test('the choice is stored with the site: a restart keeps a deactivated plugin inactive', async () => {
     assert.equal((await setStatus('oembed/oembed', 'inactive')).status, 200);
-    assert.deepEqual(JSON.parse((await site.app.store.options.get('active_plugins'))!), [SNIPPETS]);
+    assert.deepEqual(JSON.parse((await site.app.store.options.get('active_plugins'))!), [SNIPPETS, 'image-picker/image-picker', 'lottie/lottie', 'vectors/vectors']);
     const restarted = await startTestServer({ dbPath: site.dbPath });
     try {
       assert.equal((await restarted.call('oembed/1.0/embed?url=x')).status, 404);
@@ -101,6 +101,15 @@ describe('the plugin registry', () => {
     assert.match(((await refused.json()) as Obj).message, /breaks while loading/);
     assert.equal((await site.call('cms/v2/posts')).status, 200);
     assert.equal(await statusOf('hello/hello'), 'active');
+  });
+
+  test('a plugin whose post type takes a REST base already served stays inactive, and the routes it would shadow keep working', async () => {
+    assert.equal(await statusOf('type-clash/type-clash'), 'inactive');
+    assert.ok(site.errors.some((e) => e.includes('plugin type-clash is not active') && e.includes('REST base pages')), site.errors.join('\n'));
+    const refused = await setStatus('type-clash/type-clash', 'active');
+    assert.equal(refused.status, 500);
+    assert.match(((await refused.json()) as Obj).message, /clashes with the post type page/);
+    assert.equal((await site.call('cms/v2/pages')).status, 200);
   });
 
   test('a migration that breaks the table-prefix rule is undone whole, and its plugin stays inactive', async () => {
