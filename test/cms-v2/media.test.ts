@@ -20,7 +20,7 @@ describe('cms/v2/media: the media library', () => {
   let contributor: TestUser;
 
   const upload = (body: Buffer | FormData, headers: Record<string, string>, auth = site.admin) =>
-    fetch(`${site.api}cms/v2/media`, { method: 'POST', body, headers: { authorization: auth, ...headers } });
+    fetch(`${site.api}cms/v2/media`, { method: 'POST', body: body as unknown as BodyInit, headers: { authorization: auth, ...headers } });
   const raw = (body: Buffer, name: string, type: string, auth?: string) =>
     upload(body, { 'content-type': type, 'content-disposition': `attachment; filename="${name}"` }, auth);
 
