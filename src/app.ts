@@ -20,6 +20,10 @@ export interface AppOptions {
   host: string;
   port: number;
   bodyLimit: number;
+  /** The media library's folder (default: uploads beside the database, or CMS_SPEC_UPLOADS). */
+  uploadsDir?: string;
+  /** Largest media upload body, streamed to disk, and largest remote image imported (default 32 MiB, or CMS_SPEC_UPLOAD_LIMIT). */
+  uploadLimit?: number;
   /** Client deadlines (Node's own defaults hold slow clients for over a minute). */
   timeouts?: Timeouts;
   /** How long close() lets requests in flight finish before it closes their connections. */
@@ -75,6 +79,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     engine,
     auth,
     bodyLimit: o.bodyLimit,
+    uploadLimit: site.media.settings.uploadLimit,
     timeouts: o.timeouts ?? DEFAULT_TIMEOUTS,
     pages: withReadiness(store, createPageHandler(engine)),
     beforeRequest: shared ? () => site.shared.sync() : undefined,

@@ -42,7 +42,7 @@ if (mode === 'echo') {
       user: null,
       store,
       site,
-      request: { method: 'GET', path: route, query, route, urlParams: {}, headers: request.headers as Record<string, string>, ip: request.ip, head: false },
+      request: { method: 'GET', path: route, query, route, urlParams: {}, headers: request.headers as Record<string, string>, ip: request.ip, head: false, files: [] },
       config: { post_type: 'post' },
       log: console,
       can: () => false,

@@ -25,6 +25,8 @@ program
   .addOption(new Option('--workers <n>', 'processes serving on the same port and database (node:cluster)').env('CMS_SPEC_WORKERS').default('1').argParser(positiveInt('--workers')))
   .addOption(new Option('--url <url>', "the site's address when the database is new (default: the listen address)").env('CMS_SPEC_URL'))
   .addOption(new Option('--body-limit <bytes>', 'largest request body accepted').env('CMS_SPEC_BODY_LIMIT').default(String(1024 * 1024)))
+  .addOption(new Option('--uploads <dir>', 'folder of the media library\'s files (default: uploads beside the database)').env('CMS_SPEC_UPLOADS'))
+  .addOption(new Option('--upload-limit <bytes>', 'largest media upload, and largest remote image imported').env('CMS_SPEC_UPLOAD_LIMIT').default(String(32 * 1024 * 1024)))
   .addOption(new Option('--header-timeout <ms>', "a client's time to send a request's headers").env('CMS_SPEC_HEADER_TIMEOUT_MS').default('10000').argParser(positiveInt('--header-timeout')))
   .addOption(new Option('--request-timeout <ms>', "a client's time to send a whole request").env('CMS_SPEC_REQUEST_TIMEOUT_MS').default('60000').argParser(positiveInt('--request-timeout')))
   .addOption(new Option('--keep-alive-timeout <ms>', 'how long an idle connection stays open').env('CMS_SPEC_KEEP_ALIVE_TIMEOUT_MS').default('5000').argParser(positiveInt('--keep-alive-timeout')))

@@ -16,6 +16,8 @@ export interface ServeOptions {
   db: string;
   url?: string;
   bodyLimit: string;
+  uploads?: string;
+  uploadLimit: string;
   headerTimeout: string;
   requestTimeout: string;
   keepAliveTimeout: string;
@@ -30,8 +32,8 @@ function portOf(value: string): number {
   return Number(value);
 }
 
-function bodyLimitOf(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) throw new CliError(`--body-limit takes a number of bytes (at least 1), not "${value}".`);
+function bytesOf(flag: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) throw new CliError(`${flag} takes a number of bytes (at least 1), not "${value}".`);
   return Number(value);
 }
 
@@ -62,7 +64,8 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
   let installed = false;
   try {
     const port = portOf(o.port);
-    const bodyLimit = bodyLimitOf(o.bodyLimit);
+    const bodyLimit = bytesOf('--body-limit', o.bodyLimit);
+    const uploadLimit = bytesOf('--upload-limit', o.uploadLimit);
     const log = await createServeLog(o.logFormat ?? defaultLogFormat());
     app = await startApp({
       specDir: o.spec,
@@ -71,6 +74,8 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
       host: o.host,
       port,
       bodyLimit,
+      uploadsDir: o.uploads,
+      uploadLimit,
       timeouts: { headersMs: Number(o.headerTimeout), requestMs: Number(o.requestTimeout), keepAliveMs: Number(o.keepAliveTimeout) },
       shutdownMs: Number(o.shutdownTimeout),
       // the workers of one machine change the database under each other, as instances on PostgreSQL do

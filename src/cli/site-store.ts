@@ -22,9 +22,9 @@ export function siteCommand(parent: Command, nameAndArgs: string, description: s
 const stderrLog = { error: (m: string) => console.error(`[cms-spec] ${m}`), info: () => {} };
 
 /** The installed site a command names (`--db`, `--spec`, `--variant`), started with its plugins: the server's modules load only here. */
-async function startInstalled(store: Store, o: { spec: string; variant?: string }): Promise<StartedSite> {
-  const [{ loadSpec }, { startSite }] = await Promise.all([import('../engine/spec.ts'), import('../core/open.ts')]);
-  return startSite({ spec: loadSpec(o.spec), store, variant: (o.variant ?? 'a').toUpperCase() as Variant, log: stderrLog });
+async function startInstalled(store: Store, o: SiteCommandOptions): Promise<StartedSite> {
+  const [{ loadSpec }, { startSite }, { mediaSettingsFor }] = await Promise.all([import('../engine/spec.ts'), import('../core/open.ts'), import('../core/media.ts')]);
+  return startSite({ spec: loadSpec(o.spec), store, variant: (o.variant ?? 'a').toUpperCase() as Variant, log: stderrLog, media: mediaSettingsFor(o.db) });
 }
 
 /** Opens an installed site's database; a missing or never-served one is an error, not a new empty site. */

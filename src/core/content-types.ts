@@ -91,6 +91,8 @@ export interface ContentTypeAdditions {
 /** The post types and taxonomies registered now: the core's, then each active plugin's in load order. */
 export class ContentTypes {
   readonly postTypes: readonly PostTypeInfo[];
+  /** The post types the active plugins registered: each gets the core's REST routes under its rest base (cms-v2.yaml's `each: post_type` routes). */
+  readonly pluginPostTypes: readonly PostTypeInfo[];
   readonly taxonomies: readonly TaxonomyInfo[];
   private readonly typeBySlug: ReadonlyMap<string, PostTypeInfo>;
   private readonly taxBySlug: ReadonlyMap<string, TaxonomyInfo>;
@@ -98,7 +100,8 @@ export class ContentTypes {
   private readonly metaByType = new Map<string, readonly CompiledMeta[]>();
 
   constructor(additions: readonly ContentTypeAdditions[] = []) {
-    this.postTypes = [...CORE_POST_TYPES, ...additions.flatMap((a) => a.postTypes ?? [])];
+    this.pluginPostTypes = additions.flatMap((a) => a.postTypes ?? []);
+    this.postTypes = [...CORE_POST_TYPES, ...this.pluginPostTypes];
     this.taxonomies = [...CORE_TAXONOMIES, ...additions.flatMap((a) => a.taxonomies ?? [])];
     this.typeBySlug = new Map(this.postTypes.map((t) => [t.slug, t]));
     this.taxBySlug = new Map(this.taxonomies.map((t) => [t.slug, t]));

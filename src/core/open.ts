@@ -4,6 +4,7 @@ import type { Logger } from '../engine/types.ts';
 import { Store } from '../store/index.ts';
 import { PluginRegistry } from './plugins.ts';
 import { Site } from './site.ts';
+import { MediaLibrary, mediaSettingsFor, type MediaSettings } from './media.ts';
 
 /** A site with its plugins started and its routes compiled, over an open store, served or not. */
 export interface StartedSite {
@@ -23,9 +24,10 @@ export interface OpenSite extends StartedSite {
  * plugins started (their migrations run, the routes compiled). Spec or core handler problems
  * throw SpecError; a broken plugin is reported through `log` and left inactive.
  */
-export async function startSite(o: { spec: Spec; store: Store; variant: Variant; log: Logger }): Promise<StartedSite> {
+export async function startSite(o: { spec: Spec; store: Store; variant: Variant; log: Logger; media: MediaSettings }): Promise<StartedSite> {
   const { spec, store } = o;
   const site = new Site(spec, store);
+  site.media = new MediaLibrary(o.media);
   await site.shared.start();
   await site.refresh();
   const engine = new Engine({ spec, variant: o.variant, host: site, store, log: o.log });
@@ -34,11 +36,12 @@ export async function startSite(o: { spec: Spec; store: Store; variant: Variant;
 }
 
 /** The spec loaded and the store opened and migrated, then `startSite`: the server and the CLI both start here. */
-export async function openSite(o: { specDir: string; dbPath: string; variant: Variant; log: Logger; poolSize?: number }): Promise<OpenSite> {
+export async function openSite(o: { specDir: string; dbPath: string; variant: Variant; log: Logger; poolSize?: number; uploadsDir?: string; uploadLimit?: number }): Promise<OpenSite> {
   const spec = loadSpec(o.specDir);
   const store = await Store.open(o.dbPath, { poolSize: o.poolSize });
+  const media = mediaSettingsFor(o.dbPath, o);
   try {
-    return { ...(await startSite({ spec, store, variant: o.variant, log: o.log })), close: () => store.close() };
+    return { ...(await startSite({ spec, store, variant: o.variant, log: o.log, media })), close: () => store.close() };
   } catch (e) {
     await store.close();
     throw e;

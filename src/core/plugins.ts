@@ -191,9 +191,24 @@ export class PluginRegistry implements PluginControl {
     return out;
   }
 
+  /**
+   * A post type of the plugin whose name or REST base is taken already (by the core or an active
+   * plugin): its routes would be shadowed by the other's, so the plugin cannot be active with it.
+   */
+  private typeClash(def: PluginDefinition): string | null {
+    const others = [...new ContentTypes().postTypes, ...[...this.active].flatMap((n) => this.byName.get(n)?.def?.postTypes ?? [])];
+    for (const t of def.postTypes ?? []) {
+      const other = others.find((o) => o.slug === t.slug || o.restBase === t.restBase);
+      if (other) return `its post type ${t.slug} (REST base ${t.restBase}) clashes with the post type ${other.slug} (REST base ${other.restBase})`;
+    }
+    return null;
+  }
+
   /** What activation does before the routes change: migrations, settings' defaults, a trial compile of its routes. False (and the plugin marked broken) when any fails. */
   private async prepare(p: Installed): Promise<boolean> {
     const def = p.def!;
+    const clash = this.typeClash(def);
+    if (clash) return this.broken(p, clash);
     try {
       const ran = await this.store.migratePlugin(def.name, tablePrefix(def.name), def.migrations ?? {});
       if (ran.length) this.log.info(`plugin ${def.name}: ran migrations ${ran.join(', ')}`);
@@ -218,10 +233,11 @@ export class PluginRegistry implements PluginControl {
     const claimed = new Set(plugins.flatMap((p) => p.def?.namespaces ?? []));
     const core = this.engine.knownNamespaces.filter((ns) => !claimed.has(ns));
     const active = plugins.filter((p) => this.active.has(p.name)).map((p) => p.def!);
+    // the types first: the core's routes for each plugin post type are compiled from them
+    this.site.types = new ContentTypes(active);
     await this.engine.serve([...core, ...active.flatMap((d) => d.namespaces ?? [])]);
     this.site.hooks = active.filter((d) => d.site).map((d) => ({ plugin: d.name, hooks: d.site! }));
     this.site.contentListeners = active.filter((d) => d.onContentChange).map((d) => ({ plugin: d.name, listener: d.onContentChange!.bind(d) }));
-    this.site.types = new ContentTypes(active);
     this.site.roles = new Roles(active.flatMap((d) => (d.capabilities ? [d.capabilities] : [])));
   }
 

@@ -4,6 +4,7 @@ import { Roles } from '../auth/roles.ts';
 import type { Store } from '../store/index.ts';
 import { ContentTypes } from './content-types.ts';
 import { SharedState } from './shared-state.ts';
+import type { MediaLibrary } from './media.ts';
 
 /** The site description fields of the index, in WordPress's key order; site.yaml's `site:` gives a new database's values. */
 export interface SiteInfo {
@@ -179,6 +180,8 @@ export class Site implements EngineHost {
   plugins!: PluginControl;
   /** Versions of what instances sharing the database keep in memory (see shared-state.ts). */
   readonly shared: SharedState;
+  /** The uploads and attachments (WordPress's media library), for the core's routes and plugins that import images. */
+  media!: MediaLibrary;
   private listeners: (() => void)[] = [];
 
   constructor(
@@ -243,6 +246,15 @@ export class Site implements EngineHost {
       site_icon_url: '',
       _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] },
     };
+  }
+
+  /**
+   * Route templates' instances: `post_type` is every post type a plugin registered, with its slug
+   * and rest base, as WordPress registers a REST controller per show_in_rest type.
+   */
+  routeInstances(each: string): readonly Readonly<Record<string, string>>[] {
+    if (each !== 'post_type') return [];
+    return this.types.pluginPostTypes.map((t) => ({ slug: t.slug, rest_base: t.restBase }));
   }
 
   /** rest_url(): the absolute URL of an API path. */

@@ -5,7 +5,7 @@ import { RestError, forbidden, invalidJson, noRoute } from './errors.ts';
 import { buildNamespaceIndex } from './index-doc.ts';
 import { parseQueryString } from './params.ts';
 import { answered, errorOutcome, normaliseRestPath, type InternalRequest, type Matched, type Outcome, type Pipeline, type Prepared } from './pipeline.ts';
-import { routesForVariant, type RouteSpec, type Spec, type Variant } from './spec.ts';
+import { expandTemplates, routesForVariant, type RouteSpec, type Spec, type Variant } from './spec.ts';
 import { PrebuiltJson, RestResponse, type EngineHost, type Handler, type HandlerContext, type Logger, type TransactionalStore, type User } from './types.ts';
 
 /** Query params that steer the server itself and never reach a handler's args. */
@@ -99,8 +99,10 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     this.rebuildIndexes();
   }
 
+  /** The routes of these namespaces, templates expanded for the instances the host names now. */
   private routesOf(namespaces: Set<string>, withRoot: boolean): RouteSpec[] {
-    return this.variantRoutes.filter((r) => (r.namespace === '' ? withRoot : namespaces.has(r.namespace)));
+    const chosen = this.variantRoutes.filter((r) => (r.namespace === '' ? withRoot : namespaces.has(r.namespace)));
+    return expandTemplates(chosen, (each) => this.site.routeInstances?.(each) ?? []);
   }
 
   /** Told after every change of the routes served or of the host's address, once the indexes are rebuilt. */
@@ -217,6 +219,20 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     return new RestResponse(out.data, out.status, out.headers, out.raw);
   }
 
+  /**
+   * Whether a request takes file uploads, and whether this user may make it: the server streams
+   * the body of a permitted upload to disk, and leaves a refused one unread.
+   */
+  isUpload(req: InternalRequest): boolean {
+    const matched = this.match(req);
+    return 'endpoint' in matched && matched.endpoint.spec.upload;
+  }
+
+  mayUpload(req: InternalRequest, user: User | null): boolean {
+    const matched = this.match(req);
+    return 'endpoint' in matched && permitted(matched.endpoint, user);
+  }
+
   /** Methods of the route the user may call, for the Allow header. */
   allowHeader(route: CompiledRoute, user: User | null): string {
     const known = user === null ? this.anonymousAllow.get(route) : undefined;
@@ -261,7 +277,7 @@ class RequestContext<S extends TransactionalStore<S>, H extends EngineHost> impl
 
   get request(): HandlerContext['request'] {
     const { req, route, urlParams } = this.p;
-    return (this.info ??= { method: req.method, path: req.path, query: req.query, route: route.key, urlParams, headers: req.headers, ip: req.ip, head: req.method === 'HEAD' });
+    return (this.info ??= { method: req.method, path: req.path, query: req.query, route: route.key, urlParams, headers: req.headers, ip: req.ip, head: req.method === 'HEAD', files: req.files ?? [] });
   }
 
   can(cap: string): boolean {

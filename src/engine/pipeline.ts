@@ -1,6 +1,6 @@
 import type { CompiledEndpoint, CompiledRoute } from './compile.ts';
 import type { RestError } from './errors.ts';
-import { PrebuiltJson, RestResponse, type RawBody, type User } from './types.ts';
+import { PrebuiltJson, RestResponse, type RawBody, type UploadedFile, type User } from './types.ts';
 
 /** A REST request after HTTP parsing; batch and embedded sub-requests are built the same way. */
 export interface InternalRequest {
@@ -15,6 +15,8 @@ export interface InternalRequest {
   jsonError?: string;
   headers: Record<string, string>;
   ip: string;
+  /** Files an upload endpoint received, streamed to temporary files (removed after the request). */
+  files?: UploadedFile[];
 }
 
 /** What a request came to, errors included, before it is written as HTTP. */

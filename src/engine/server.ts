@@ -1,9 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import { embedLinks } from './embed.ts';
 import type { Engine } from './engine.ts';
 import { RestError } from './errors.ts';
 import { BodyTooLarge, decodeBody, effectiveMethod, parseTarget, payloadTooLarge, readBody, restRequest } from './http-request.ts';
+import type { InternalRequest } from './pipeline.ts';
 import { ReplyWriter } from './http-reply.ts';
+import { discardUpload, receiveUpload, type ReceivedUpload } from './http-upload.ts';
 import { errorOutcome } from './pipeline.ts';
 import type { Authenticator, User } from './types.ts';
 
@@ -20,7 +23,8 @@ export interface PageRequest {
 export interface PageResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | Buffer;
+  /** The page, or a stream of it (a file served from disk). */
+  body: string | Buffer | Readable;
 }
 
 export type PageHandler = (req: PageRequest) => Promise<PageResponse | null>;
@@ -42,6 +46,8 @@ export interface ServerOptions {
   auth: Authenticator;
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
+  /** Largest body of an upload endpoint (`upload: true`), streamed to disk; defaults to bodyLimit. */
+  uploadLimit?: number;
   timeouts?: Timeouts;
   pages?: PageHandler;
   /**
@@ -73,6 +79,7 @@ const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request 
  */
 export function createHttpServer(opts: ServerOptions): Server {
   const { engine, auth, bodyLimit } = opts;
+  const uploadLimit = opts.uploadLimit ?? bodyLimit;
   const prefix = `/${engine.spec.apiPrefix}`;
   const reply = new ReplyWriter(engine);
 
@@ -97,8 +104,13 @@ export function createHttpServer(opts: ServerOptions): Server {
       }
     }
 
+    const method = effectiveMethod(req.method, query, headers);
+    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+    // an upload is streamed to disk under its own limit, once its caller is known and allowed to make it
+    if (hasBody && target.restPath !== null && engine.isUpload(restRequest(method, target, headers, ip))) return uploadRequest(req, res, target, method, headers, ip);
+
     let body: Buffer = Buffer.alloc(0);
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
+    if (hasBody) {
       try {
         body = await readBody(req, bodyLimit);
       } catch (e) {
@@ -112,35 +124,84 @@ export function createHttpServer(opts: ServerOptions): Server {
       const page = opts.pages ? await opts.pages({ method: req.method ?? 'GET', path: target.rawPath, query, headers, body, ip }) : null;
       const out = page ?? { status: 404, headers: { 'Content-Type': 'text/html; charset=UTF-8' }, body: NOT_FOUND_PAGE };
       res.writeHead(out.status, { Link: engine.site.linkHeader, ...out.headers });
-      res.end(req.method === 'HEAD' ? undefined : out.body);
+      const streamed = typeof out.body === 'object' && 'pipe' in out.body ? out.body : null;
+      if (req.method === 'HEAD') {
+        streamed?.destroy();
+        res.end();
+      } else if (streamed) {
+        streamed.on('error', () => res.destroy()).pipe(res);
+      } else res.end(out.body as string | Buffer);
       return;
     }
 
-    let user: User | null = null;
-    // without credentials the caller is anonymous, and most requests need no trip to the authenticator
-    if (headers.authorization) {
-      try {
-        user = await auth.authenticate(headers, ip);
-      } catch (e) {
-        if (!(e instanceof RestError)) throw e;
-        return reply.send(res, req, errorOutcome(e), query, null, headers);
-      }
-    }
-
-    const internal = restRequest(effectiveMethod(req.method, query, headers), target, headers, ip);
+    const user = await authenticated(req, res, query, headers, ip);
+    if (user === false) return;
+    const internal = restRequest(method, target, headers, ip);
     try {
       decodeBody(internal, body);
     } catch (e) {
       if (!(e instanceof RestError)) throw e;
       return reply.send(res, req, errorOutcome(e), query, user, headers);
     }
+    await run(req, res, internal, user);
+  }
+
+  /** The caller, null when anonymous; false when the credentials were refused and the refusal is answered. */
+  async function authenticated(req: IncomingMessage, res: ServerResponse, query: Record<string, unknown>, headers: Record<string, string>, ip: string): Promise<User | null | false> {
+    // without credentials the caller is anonymous, and most requests need no trip to the authenticator
+    if (!headers.authorization) return null;
+    try {
+      return await auth.authenticate(headers, ip);
+    } catch (e) {
+      if (!(e instanceof RestError)) throw e;
+      reply.send(res, req, errorOutcome(e), query, null, headers);
+      return false;
+    }
+  }
+
+  async function run(req: IncomingMessage, res: ServerResponse, internal: InternalRequest, user: User | null): Promise<void> {
     const handled = engine.handle(internal, user);
     const outcome = handled instanceof Promise ? await handled : handled;
+    const { query, headers } = internal;
     if (query._embed !== undefined && outcome.status < 400 && outcome.data && typeof outcome.data === 'object') {
       outcome.data = await embedLinks(engine, outcome.data, query._embed, user);
       outcome.json = undefined;
     }
     reply.send(res, req, outcome, query, user, headers);
+  }
+
+  /**
+   * An upload endpoint: the caller is authenticated first; a permitted upload is streamed to
+   * temporary files under the upload limit (413 as soon as it passes it) and removed once
+   * answered; a refused one is not read at all, and the engine answers its 401/403.
+   */
+  async function uploadRequest(req: IncomingMessage, res: ServerResponse, target: ReturnType<typeof parseTarget>, method: string, headers: Record<string, string>, ip: string): Promise<void> {
+    const user = await authenticated(req, res, target.query, headers, ip);
+    if (user === false) return;
+    const internal = restRequest(method, target, headers, ip);
+    if (!engine.mayUpload(internal, user)) {
+      res.setHeader('Connection', 'close');
+      req.resume();
+      return run(req, res, internal, user);
+    }
+    let upload: ReceivedUpload;
+    try {
+      upload = await receiveUpload(req, headers, uploadLimit);
+    } catch (e) {
+      if (e instanceof BodyTooLarge) {
+        res.setHeader('Connection', 'close');
+        return reply.send(res, req, errorOutcome(payloadTooLarge(uploadLimit)), target.query, user, headers);
+      }
+      if (e instanceof RestError) return reply.send(res, req, errorOutcome(e), target.query, user, headers);
+      throw e;
+    }
+    try {
+      internal.files = upload.files;
+      internal.body = upload.fields;
+      await run(req, res, internal, user);
+    } finally {
+      await discardUpload(upload);
+    }
   }
 
   const timeouts = opts.timeouts ?? DEFAULT_TIMEOUTS;

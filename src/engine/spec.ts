@@ -49,6 +49,12 @@ export interface EndpointSpec {
   variants: Variant[];
   /** Declared as a second handler for a method the route already has (the interface's repeated methods). */
   repeat: boolean;
+  /**
+   * Takes file uploads (a raw body, or multipart/form-data): the body may be as large as the
+   * server's upload limit and is streamed to temporary files, which the handler finds in
+   * `ctx.request.files`, instead of being read into memory under the body limit.
+   */
+  upload: boolean;
   pos: SourcePos;
   /** Position of each arg, for lint messages. */
   argPos: Record<string, SourcePos>;
@@ -76,6 +82,12 @@ export interface RouteSpec {
   handlersDir: string;
   endpoints: EndpointSpec[];
   pos: SourcePos;
+  /**
+   * Set on a route template: the kind of thing it is written for (`each: post_type`). It is served
+   * once per instance the application names for that kind (EngineHost.routeInstances), with each
+   * `<name>` in its path and config replaced by the instance's value.
+   */
+  each?: string;
 }
 
 export interface NamespaceSpec {
@@ -238,6 +250,7 @@ function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: st
       allowBatch: e.allow_batch === undefined ? routeBatch : Boolean((e.allow_batch as Record<string, unknown> | null)?.v1),
       variants: variantsOf(e.variants, routeVariants),
       repeat: e.repeat === true,
+      upload: e.upload === true,
       pos: { file: y.file, line: lineAt(y, ePath) },
       argPos,
       ...(e.allow_batch === undefined ? {} : { batchPos: { file: y.file, line: lineAt(y, [...ePath, 'allow_batch']) } }),
@@ -246,7 +259,47 @@ function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: st
     };
   });
   const config = (raw.config ?? {}) as Record<string, unknown>;
-  return { namespace, path, fullPath, key: toRouteKey(fullPath, params), params, config, handlersDir, endpoints, pos };
+  const each = typeof raw.each === 'string' ? { each: raw.each } : {};
+  return { namespace, path, fullPath, key: toRouteKey(fullPath, params), params, config, handlersDir, endpoints, pos, ...each };
+}
+
+const PLACEHOLDER = /<(\w+)>/g;
+
+function fillPlaceholders<T>(value: T, values: Readonly<Record<string, string>>): T {
+  if (typeof value === 'string') return value.replace(PLACEHOLDER, (whole, name: string) => values[name] ?? whole) as T;
+  if (Array.isArray(value)) return value.map((v) => fillPlaceholders(v, values)) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillPlaceholders(v, values)])) as T;
+  return value;
+}
+
+/** One instance of a route template: its `<name>` placeholders (path and config) filled in. */
+export function instantiateRoute(route: RouteSpec, values: Readonly<Record<string, string>>): RouteSpec {
+  const { each: _template, ...plain } = route;
+  const path = fillPlaceholders(route.path, values);
+  const fullPath = fillPlaceholders(route.fullPath, values);
+  return { ...plain, path, fullPath, key: toRouteKey(fullPath, route.params), config: fillPlaceholders(route.config, values) };
+}
+
+/**
+ * The routes with every template expanded in place: a run of consecutive templates for the same
+ * kind is repeated once per instance, so each instance's routes stay together, in the order
+ * written (WordPress registers a post type's collection route, then its item route).
+ */
+export function expandTemplates(routes: readonly RouteSpec[], instancesOf: (each: string) => readonly Readonly<Record<string, string>>[]): RouteSpec[] {
+  const out: RouteSpec[] = [];
+  for (let i = 0; i < routes.length; ) {
+    const each = routes[i].each;
+    if (each === undefined) {
+      out.push(routes[i++]);
+      continue;
+    }
+    let end = i;
+    while (end < routes.length && routes[end].each === each) end++;
+    const run = routes.slice(i, end);
+    for (const values of instancesOf(each)) for (const r of run) out.push(instantiateRoute(r, values));
+    i = end;
+  }
+  return out;
 }
 
 function abilityCategoriesOf(y: LoadedYaml): AbilityCategorySpec[] {
@@ -275,6 +328,7 @@ function namespaceIndexRoute(ns: NamespaceSpec): RouteSpec {
         allowBatch: false,
         variants: ns.variants,
         repeat: false,
+        upload: false,
         pos: ns.pos,
         argPos: {},
       },

@@ -34,6 +34,21 @@ export interface RequestInfo {
   ip: string;
   /** True for HEAD: handlers may skip building a body. */
   head: boolean;
+  /** The files of an upload endpoint's request (`upload: true` in the spec); empty otherwise. */
+  files: readonly UploadedFile[];
+}
+
+/** A file a request uploaded, as the server streamed it to disk (PHP's $_FILES entry). */
+export interface UploadedFile {
+  /** The form field it came in, or null for a raw (non-multipart) body. */
+  field: string | null;
+  /** The file name the multipart part gave; null for a raw body (its name is in Content-Disposition). */
+  filename: string | null;
+  /** The part's Content-Type, or the request's for a raw body; '' when none was sent. */
+  contentType: string;
+  /** Where it is on disk, until the request has been answered. A handler keeping it moves it away. */
+  path: string;
+  size: number;
 }
 
 export interface Logger {
@@ -54,6 +69,11 @@ export interface EngineHost {
   /** The root index document: the application's description of itself around the engine's namespaces and routes. */
   rootIndex(namespaces: string[], routes: Record<string, unknown>): Record<string, unknown>;
   onChange(listener: () => void): void;
+  /**
+   * The instances a route template (`each: kind` in the spec) is served for, now: each a map of
+   * its `<placeholder>` values. Asked whenever the routes are compiled; none when not given.
+   */
+  routeInstances?(each: string): readonly Readonly<Record<string, string>>[];
 }
 
 /** The store the application injects: handlers see it as `ctx.store`; batch runs its steps in one transaction. */

@@ -1,5 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { createWriteStream } from 'node:fs';
 import { isIP } from 'node:net';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Agent, Dispatcher } from 'undici';
 import { config } from '../config.ts';
 import { allowListFor, bareHost, isPublicAddress, type AllowList } from './addresses.ts';
@@ -38,6 +41,14 @@ export interface GuardedResponse {
   text(): string;
 }
 
+/** What a download wrote: the answer's status, URL and headers, and the bytes now in the file. */
+export interface GuardedDownload {
+  status: number;
+  url: string;
+  headers: Record<string, string>;
+  bytes: number;
+}
+
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Headers that must not follow a redirect to another origin. */
@@ -50,10 +61,62 @@ const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
  * name that resolves differently later (DNS rebinding) cannot slip past it.
  * Throws the typed errors of ./errors.ts; non-2xx final answers throw OutboundStatusError.
  */
-export async function guardedFetch(url: string, o: GuardedFetchOptions = {}): Promise<GuardedResponse> {
+export function guardedFetch(url: string, o: GuardedFetchOptions = {}): Promise<GuardedResponse> {
+  const maxBytes = o.maxBytes ?? config().outbound.maxBytes;
+  return exchange(url, o, async (res, target) => {
+    const read = await readBody(res.body, maxBytes, o.oversize ?? 'error', target.host);
+    const headers = flattenHeaders(res.headers);
+    if (res.statusCode < 200 || res.statusCode > 299)
+      throw new OutboundStatusError(target.host, res.statusCode, read.body.subarray(0, 2048).toString('utf8'), headers);
+    return {
+      status: res.statusCode,
+      url: target.href,
+      headers,
+      body: read.body,
+      truncated: read.truncated,
+      text: () => read.body.toString('utf8'),
+    };
+  });
+}
+
+/**
+ * guardedFetch for bodies too large to hold in memory (images imported into the media library):
+ * the body is written to `file` as it arrives, and the size cap is enforced while it streams, so
+ * an oversized answer is cut off after `maxBytes` (at once when its Content-Length says so) and
+ * never held whole. A failure leaves whatever was written for the caller to remove.
+ */
+export function guardedDownload(url: string, file: string, o: Omit<GuardedFetchOptions, 'oversize'> = {}): Promise<GuardedDownload> {
+  const maxBytes = o.maxBytes ?? config().outbound.maxBytes;
+  return exchange(url, o, async (res, target) => {
+    if (res.statusCode < 200 || res.statusCode > 299) {
+      const read = await readBody(res.body, 2048, 'truncate', target.host);
+      throw new OutboundStatusError(target.host, res.statusCode, read.body.toString('utf8'), flattenHeaders(res.headers));
+    }
+    if (Number(res.headers['content-length'] ?? 0) > maxBytes) {
+      res.body.destroy();
+      throw new OutboundTooLargeError(target.host, maxBytes);
+    }
+    let bytes = 0;
+    const cap = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        done(bytes > maxBytes ? new OutboundTooLargeError(target.host, maxBytes) : null, chunk);
+      },
+    });
+    await pipeline(res.body, cap, createWriteStream(file));
+    return { status: res.statusCode, url: target.href, headers: flattenHeaders(res.headers), bytes };
+  });
+}
+
+type UndiciResponse = Dispatcher.ResponseData;
+
+/**
+ * One guarded exchange: the address checks, the deadline (covering `consume` too) and the
+ * redirects; `consume` reads the final answer. Errors come out as the typed errors of ./errors.ts.
+ */
+async function exchange<T>(url: string, o: GuardedFetchOptions, consume: (res: UndiciResponse, target: URL) => Promise<T>): Promise<T> {
   const settings = config().outbound;
   const timeoutMs = o.timeoutMs ?? settings.timeoutMs;
-  const maxBytes = o.maxBytes ?? settings.maxBytes;
   const allow = allowListFor(o.allow ?? settings.allow);
   const undici = await loadUndici();
   const dispatcher = agentFor(undici, allow);
@@ -82,19 +145,7 @@ export async function guardedFetch(url: string, o: GuardedFetchOptions = {}): Pr
         target = next;
         continue;
       }
-      const read = await readBody(res.body, maxBytes, o.oversize ?? 'error', target.host);
-      const responseHeaders = flattenHeaders(res.headers);
-      const response: GuardedResponse = {
-        status: res.statusCode,
-        url: target.href,
-        headers: responseHeaders,
-        body: read.body,
-        truncated: read.truncated,
-        text: () => read.body.toString('utf8'),
-      };
-      if (res.statusCode < 200 || res.statusCode > 299)
-        throw new OutboundStatusError(target.host, res.statusCode, read.body.subarray(0, 2048).toString('utf8'), responseHeaders);
-      return response;
+      return await consume(res, target);
     }
   } catch (e) {
     if (deadline.signal.aborted && !(e instanceof OutboundError)) throw new OutboundTimeoutError(target.host, timeoutMs);

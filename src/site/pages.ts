@@ -14,6 +14,7 @@ import { planList, type ListPlan } from './archives.ts';
 import { feedResponse, type FeedPost } from './feeds.ts';
 import { robotsResponse, sitemapResponse } from './sitemaps.ts';
 import { siteChrome, STYLESHEET_PATH, stylesheetResponse, stylesheetUrl } from './theme.ts';
+import { isUploadPath, uploadResponse } from './uploads.ts';
 
 /** The post types that have a page of their own on the site. */
 const VIEWABLE_TYPES = ['post', 'page'];
@@ -39,6 +40,7 @@ export function createPageHandler(engine: Engine): PageHandler {
   return async (req) => {
     if (trimTrailingSlash(req.path) === authPath) return authorizePage(req, engine);
     if (req.path === STYLESHEET_PATH) return stylesheetResponse(req);
+    if (isUploadPath(req.path)) return (await uploadResponse(engine.site, req)) ?? notFoundPage(engine, engine.site.url(req.path));
     const res = await renderSitePage(engine, req);
     await pageViewed({ store: engine.store, site: engine.site, path: req.path, status: res.status, referrer: req.headers.referer ?? '' }, engine.log);
     return res;

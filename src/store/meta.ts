@@ -73,6 +73,12 @@ export class MetaRepo {
     });
   }
 
+  /** The first owner (lowest id) whose key holds exactly this value, as a meta_query on `=` finds it. */
+  async ownerWith(key: string, value: string): Promise<number | undefined> {
+    const row = await this.rows().select(sql<number>`${sql.ref(`meta.${this.ownerColumn}`)}`.as('owner')).where('meta.key', '=', key).where('meta.value', '=', value).orderBy('meta.id').executeTakeFirst();
+    return row === undefined ? undefined : Number(row.owner);
+  }
+
   async delete(ownerId: number, key: string): Promise<void> {
     await this.db.deleteFrom(`${this.table} as meta` as 'meta').where(this.owner(), '=', ownerId).where('meta.key', '=', key).execute();
   }

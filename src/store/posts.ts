@@ -41,6 +41,8 @@ export interface PostQuery {
   modifiedAfter?: string;
   modifiedBefore?: string;
   sticky?: boolean;
+  /** MIME types (post_mime_type): `image/png` matches exactly, `image/` any image type. */
+  mimeTypes?: string[];
   orderby?: 'date' | 'id' | 'title' | 'slug' | 'modified' | 'author' | 'include' | 'parent' | 'menu_order' | 'relevance';
   order?: 'asc' | 'desc';
   offset: number;
@@ -216,6 +218,8 @@ export class PostsRepo {
     if (q.modifiedAfter) c.push(eb('modified', '>', q.modifiedAfter));
     if (q.modifiedBefore) c.push(eb('modified', '<', q.modifiedBefore));
     if (q.sticky !== undefined) c.push(eb('sticky', '=', q.sticky ? 1 : 0));
+    if (q.mimeTypes?.length)
+      c.push(eb.or(q.mimeTypes.map((m) => (m.endsWith('/') ? matchesText(this.db, eb.ref('mime_type'), m, false, true) : eb('mime_type', '=', m)))));
     const carrying = (ids: number[]) => eb('id', 'in', eb.selectFrom('term_relationships').select('post_id').where('term_id', 'in', ids));
     const having = [...(q.termIds ?? []).map((t) => t.ids), q.categories, q.tags];
     for (const ids of having) if (ids?.length) c.push(carrying(ids));

@@ -1,13 +1,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { loadSpec, routesForVariant, type ArgDescriptor, type RouteSpec, type Variant } from '../../src/engine/spec.ts';
+import { expandTemplates, loadSpec, routesForVariant, type ArgDescriptor, type RouteSpec, type Variant } from '../../src/engine/spec.ts';
+import { discoverPlugins, pluginDirs } from '../../src/core/plugins.ts';
 import { Roles } from '../../src/auth/roles.ts';
 import { startTestServer, useServer, type TestServer } from '../helpers/server.ts';
 import { adminAuth, userAuth, type TestUser } from '../helpers/auth.ts';
 
 const spec = loadSpec(resolve(import.meta.dirname, '../../spec'));
 const subscriberCaps = new Roles().capabilitiesOf('subscriber');
+/** The post types the plugins register: the instances of cms-v2.yaml's per-type route templates, as the server serves them. */
+const pluginTypes = (await discoverPlugins(pluginDirs(spec))).flatMap((p) => p.def?.postTypes ?? []).map((t) => ({ slug: t.slug, rest_base: t.restBase }));
 
 /** Candidate values for a path variable; the first that its pattern accepts whole is used. */
 const SEGMENT_CANDIDATES = ['1', 'me', 'post', 'category', 'abc', 'a-b', '0b1c9d10-3b59-4a8a-9a57-6c0e0f0b5e2a', 'x.json'];
@@ -90,7 +93,7 @@ interface Case {
 function casesOf(variant: Variant): { cases: Case[]; skipped: string[] } {
   const cases: Case[] = [];
   const skipped: string[] = [];
-  for (const route of routesForVariant(spec, variant)) {
+  for (const route of expandTemplates(routesForVariant(spec, variant), (each) => (each === 'post_type' ? pluginTypes : []))) {
     for (const e of route.endpoints) {
       const permission = e.permission ?? 'public';
       if (permission === 'public') continue;

@@ -109,6 +109,15 @@ describe('the plugin registry', () => {
     assert.equal(await statusOf('hello/hello'), 'active');
   });
 
+  test('a plugin whose post type takes a REST base already served stays inactive, and the routes it would shadow keep working', async () => {
+    assert.equal(await statusOf('type-clash/type-clash'), 'inactive');
+    assert.ok(site.errors.some((e) => e.includes('plugin type-clash is not active') && e.includes('REST base pages')), site.errors.join('\n'));
+    const refused = await setStatus('type-clash/type-clash', 'active');
+    assert.equal(refused.status, 500);
+    assert.match(((await refused.json()) as Obj).message, /clashes with the post type page/);
+    assert.equal((await site.call('cms/v2/pages')).status, 200);
+  });
+
   test('a migration that breaks the table-prefix rule is undone whole, and its plugin stays inactive', async () => {
     assert.equal(await statusOf('bad-migration/bad-migration'), 'inactive');
     assert.ok(site.errors.some((e) => e.includes('plugin bad-migration is not active') && e.includes('somebody_elses')));

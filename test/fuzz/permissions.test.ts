@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { loadSpec, type Variant } from '../../src/engine/spec.ts';
+import { expandTemplates, loadSpec, type EndpointSpec, type RouteSpec, type Variant } from '../../src/engine/spec.ts';
 import { Roles } from '../../src/auth/roles.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { adminAuth, userAuth } from '../helpers/auth.ts';
@@ -15,12 +15,17 @@ const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 const spec = loadSpec(resolve(import.meta.dirname, '../../spec'));
 const SUBSCRIBER_CAPS = new Roles().capabilitiesOf('subscriber');
 
-for (const variant of ['A', 'B'] as Variant[]) {
-  const guarded = spec.routes.flatMap((route) =>
+/** The guarded write endpoints of these routes that a variant serves. */
+const guardedOf = (routes: readonly RouteSpec[], variant: Variant) =>
+  routes.flatMap((route) =>
     route.endpoints
       .filter((e) => e.variants.includes(variant) && e.permission && e.permission !== 'public')
       .flatMap((e) => e.methods.filter((m) => WRITE_METHODS.includes(m)).map((method) => ({ route, endpoint: e, method }))),
   );
+
+for (const variant of ['A', 'B'] as Variant[]) {
+  // route templates (each: post_type) are checked as served, once per plugin post type
+  const guarded = guardedOf(spec.routes.filter((r) => r.each === undefined), variant);
 
   describe(`write routes with a permission, variant ${variant}`, () => {
     let server: TestServer;
@@ -48,26 +53,44 @@ for (const variant of ['A', 'B'] as Variant[]) {
       assert.ok(guarded.length >= (variant === 'A' ? 15 : 10), String(guarded.length));
     });
 
-    for (const { route, endpoint, method } of guarded) {
-      it(`${method} ${route.key} (${endpoint.permission}): 401 anonymous, 403 subscriber, nothing stored changes`, async () => {
-        const path = fillPath(route.key, paths).replace(/^\//, '');
-        const args = Object.fromEntries(
-          Object.entries(endpoint.args as Record<string, ArgInfo>)
-            .filter(([name, a]) => a.required || name === 'force' || name === 'title' || name === 'name')
-            .map(([name, a]) => [name, name === 'force' ? true : validValue(a)]),
-        );
-        const before = await storedState(server, admin, variant);
-        const callers: [string, string | undefined, number][] = [['anonymous', undefined, 401]];
-        // a subscriber who has the capability is not refused; none of these routes asks for `read`
-        if (!endpoint.permission!.split('|').some((c) => SUBSCRIBER_CAPS.has(c))) callers.push(['subscriber', subscriber, 403]);
-        for (const [who, auth, status] of callers) {
-          const res = await server.call(path, { method, body: jsonBody(args), headers: { 'content-type': 'application/json' }, auth });
-          const body = (await res.json()) as { code: string; data: { status: number } };
-          assert.equal(res.status, status, `${who}: ${JSON.stringify(body)}`);
-          assert.equal(body.data.status, status);
-        }
-        assert.deepEqual(await storedState(server, admin, variant), before);
-      });
+    /** Anonymous callers get 401 and subscribers 403, with valid args so that the refusal is the permission's; nothing stored changes. */
+    async function refused(route: RouteSpec, endpoint: EndpointSpec, method: string) {
+      const path = fillPath(route.key, paths).replace(/^\//, '');
+      const args = Object.fromEntries(
+        Object.entries(endpoint.args as Record<string, ArgInfo>)
+          .filter(([name, a]) => a.required || name === 'force' || name === 'title' || name === 'name')
+          .map(([name, a]) => [name, name === 'force' ? true : validValue(a)]),
+      );
+      const before = await storedState(server, admin, variant);
+      const callers: [string, string | undefined, number][] = [['anonymous', undefined, 401]];
+      // a subscriber who has the capability is not refused; none of these routes asks for `read`
+      if (!endpoint.permission!.split('|').some((c) => SUBSCRIBER_CAPS.has(c))) callers.push(['subscriber', subscriber, 403]);
+      for (const [who, auth, status] of callers) {
+        const res = await server.call(path, { method, body: jsonBody(args), headers: { 'content-type': 'application/json' }, auth });
+        const body = (await res.json()) as { code: string; data: { status: number } };
+        assert.equal(res.status, status, `${who}: ${JSON.stringify(body)}`);
+        assert.equal(body.data.status, status);
+      }
+      assert.deepEqual(await storedState(server, admin, variant), before);
     }
+
+    for (const { route, endpoint, method } of guarded) {
+      it(`${method} ${route.key} (${endpoint.permission}): 401 anonymous, 403 subscriber, nothing stored changes`, () => refused(route, endpoint, method));
+    }
+
+    it('the routes every plugin post type gets from the templates, as served', async (t) => {
+      const instances = server.app.site.routeInstances('post_type');
+      const served = expandTemplates(spec.routes.filter((r) => r.each !== undefined), () => instances);
+      const guardedPerType = guardedOf(served, variant);
+      assert.ok(instances.length > 0 && guardedPerType.length >= instances.length * 4, `${instances.length} types, ${guardedPerType.length} endpoints`);
+      for (const { rest_base } of instances) paths.byCollection[`/cms/v2/${rest_base}`] = await (async () => {
+        const res = await server.call(`cms/v2/${rest_base}`, { json: { title: `Guarded ${rest_base}`, status: 'publish' }, auth: admin });
+        assert.equal(res.status, 201, `${rest_base}: ${await res.clone().text()}`);
+        return String(((await res.json()) as { id: number }).id);
+      })();
+      for (const { route, endpoint, method } of guardedPerType) {
+        await t.test(`${method} ${route.key} (${endpoint.permission})`, () => refused(route, endpoint, method));
+      }
+    });
   });
 }

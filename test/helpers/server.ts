@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,6 +9,7 @@ import type { Timeouts } from '../../src/engine/server.ts';
 import { composeSpec, type ExtraNamespace } from '../../scripts/spec-copy.ts';
 import { adminAuth } from './auth.ts';
 import { testDatabase } from './store.ts';
+import { isPostgresUrl } from '../../src/store/db.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const SPEC = join(ROOT, 'spec');
@@ -41,6 +43,8 @@ export interface StartOptions {
   variant?: Variant;
   dbPath?: string;
   bodyLimit?: number;
+  /** The media upload limit (and remote image cap); default the server's 32 MiB. */
+  uploadLimit?: number;
   timeouts?: Timeouts;
   shutdownMs?: number;
   /** Serve the real spec with these plugin folders instead of its own, and these extra namespace files. */
@@ -54,6 +58,8 @@ export async function startTestServer(o: StartOptions = {}): Promise<TestServer>
   const dir = mkdtempSync(join(tmpdir(), 'cms-spec-test-'));
   const database = o.dbPath ? undefined : await testDatabase();
   const dbPath = o.dbPath ?? database!.location;
+  // a PostgreSQL test database has no folder: its uploads go to a temporary one named after it, so a restart finds them
+  const uploadsDir = isPostgresUrl(dbPath) ? join(tmpdir(), `cms-spec-uploads-${createHash('sha1').update(dbPath).digest('hex').slice(0, 16)}`) : undefined;
   const errors: string[] = [];
   const specDir = o.compose ? composeSpec(o.spec ?? SPEC, join(dir, 'spec'), o.compose) : (o.spec ?? SPEC);
   const app = await startApp({
@@ -63,6 +69,8 @@ export async function startTestServer(o: StartOptions = {}): Promise<TestServer>
     host: '127.0.0.1',
     port: 0,
     bodyLimit: o.bodyLimit ?? 1024 * 1024,
+    uploadLimit: o.uploadLimit,
+    uploadsDir,
     timeouts: o.timeouts,
     shutdownMs: o.shutdownMs,
     log: { error: (m) => { errors.push(m); if (process.env.DBG) console.error('SERVER', m.slice(0, 500)); }, info: () => {} },
@@ -88,7 +96,10 @@ export async function startTestServer(o: StartOptions = {}): Promise<TestServer>
     async close() {
       const report = await app.close();
       rmSync(dir, { recursive: true, force: true });
-      await database?.drop();
+      if (database) {
+        await database.drop();
+        if (uploadsDir) rmSync(uploadsDir, { recursive: true, force: true });
+      }
       return report;
     },
   };

@@ -13,6 +13,7 @@ import { contentChanged } from '../../core/events.ts';
 import { metaOfPosts, writePostMeta } from '../../core/post-meta.ts';
 import { renderedExcerpt, theContent } from '../../site/hooks.ts';
 import { collection, contextOf, CURIES, denied, nsUrl, pageOf, parseDateArg, pick, restDate, routePostType, type Context } from '../../core/rest.ts';
+import { listQueryOf, queryPosts, rawText, statusesFor } from '../../core/post-list.ts';
 
 /** Field order of each context, as WP_REST_Posts_Controller's schema gives them. */
 const POST_FIELDS: Record<Context, readonly string[]> = {
@@ -26,8 +27,43 @@ const PAGE_FIELDS: Record<Context, readonly string[]> = {
   embed: ['id', 'date', 'slug', 'type', 'link', 'title', 'excerpt', 'author', 'featured_media', 'parent'],
 };
 
-/** What `status=any` lists: every status not excluded from search. */
-const ANY_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
+/**
+ * The fields of any other type, in the schema's order, as WordPress derives them from what the type
+ * supports: the content fields of its supports, `parent` when hierarchical, its taxonomies'
+ * term lists, and the editor's permalink fields only for a viewable type.
+ */
+function typeFields(type: PostTypeInfo, context: Context): readonly string[] {
+  const s = new Set(type.supports);
+  const fields = ['id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'password', 'slug', 'status', 'type', 'link'];
+  if (s.has('title')) fields.push('title');
+  if (s.has('editor')) fields.push('content');
+  if (s.has('excerpt')) fields.push('excerpt');
+  if (s.has('author')) fields.push('author');
+  if (s.has('thumbnail')) fields.push('featured_media');
+  if (type.hierarchical) fields.push('parent');
+  if (s.has('page-attributes')) fields.push('menu_order');
+  if (s.has('comments')) fields.push('comment_status', 'ping_status');
+  fields.push('template');
+  if (s.has('post-formats')) fields.push('format');
+  fields.push('meta');
+  if (type.taxonomies.includes('category')) fields.push('categories');
+  if (type.taxonomies.includes('post_tag')) fields.push('tags');
+  if (context === 'edit' && type.viewable) fields.push('permalink_template', 'generated_slug');
+  if (context === 'view') return fields.filter((f) => f !== 'password');
+  if (context === 'embed') return fields.filter((f) => ['id', 'date', 'slug', 'type', 'link', 'title', 'excerpt', 'author', 'featured_media', 'parent'].includes(f));
+  return fields;
+}
+
+const derivedFields = new WeakMap<PostTypeInfo, Record<Context, readonly string[]>>();
+
+function fieldsOfType(type: PostTypeInfo, context: Context): readonly string[] {
+  if (type.slug === 'page') return PAGE_FIELDS[context];
+  if (type.slug === 'post') return POST_FIELDS[context];
+  let fields = derivedFields.get(type);
+  if (!fields) derivedFields.set(type, (fields = { view: typeFields(type, 'view'), edit: typeFields(type, 'edit'), embed: typeFields(type, 'embed') }));
+  return fields[context];
+}
+
 const PUBLISHING = new Set(['publish', 'future', 'private']);
 const THUMBNAIL_KEY = '_thumbnail_id';
 
@@ -115,7 +151,7 @@ async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context:
     permalink_template: permalinkTemplate(ctx, post),
     generated_slug: post.slug || sanitizeSlug(post.title) || String(post.id),
   };
-  const out = pick(data, (type.slug === 'page' ? PAGE_FIELDS : POST_FIELDS)[context]);
+  const out = pick(data, fieldsOfType(type, context));
   out._links = postLinks(ctx, type, post, related);
   return out;
 }
@@ -152,69 +188,14 @@ async function prepareOne(ctx: Ctx, type: PostTypeInfo, post: PostRow, context: 
 
 // --- reading ---
 
-/** sanitize_post_statuses: anything beyond `publish` needs the right to edit (or read private) posts of the type. */
-function statusesFor(ctx: Ctx, type: PostTypeInfo): string[] {
-  const asked = (Array.isArray(ctx.args.status) ? ctx.args.status : [ctx.args.status ?? 'publish']) as string[];
-  for (const s of asked) {
-    if (s === 'publish') continue;
-    if (!(ctx.can(cap(type, 'edit_posts')) || (s === 'private' && ctx.can(cap(type, 'read_private_posts')))))
-      throw denied(ctx, 'rest_forbidden_status', 'Status is forbidden.');
-  }
-  return [...new Set(asked.flatMap((s) => (s === 'any' ? ANY_STATUSES : [s])))];
-}
-
-/** The date args as the site-local wall times WP_Query compares (a zone in the value is applied first). */
-const wallOf = (v: unknown) => (typeof v === 'string' ? parseDateArg(v).wall : undefined);
-
-const ORDERBY: Record<string, PostQuery['orderby']> = {
-  author: 'author', date: 'date', id: 'id', include: 'include', modified: 'modified', parent: 'parent', relevance: 'relevance', slug: 'slug', include_slugs: 'slug', title: 'title', menu_order: 'menu_order',
-};
-
 export async function listPosts(ctx: Ctx) {
   const type = routePostType(ctx);
-  const a = ctx.args;
   const context = contextOf(ctx);
   if (context === 'edit' && !ctx.can(cap(type, 'edit_posts')))
     throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
-  const statuses = statusesFor(ctx, type);
-  if (a.orderby === 'include' && !(a.include as number[]).length)
-    throw new RestError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
-  if (a.orderby === 'relevance' && !a.search)
-    throw new RestError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
+  const statuses = statusesFor(ctx, type, ['publish']);
   const page = pageOf(ctx);
-  const nonEmpty = (v: unknown) => (Array.isArray(v) && v.length ? (v as never[]) : undefined);
-  const q: PostQuery = {
-    types: [type.slug],
-    statuses,
-    search: a.search || undefined,
-    include: nonEmpty(a.include),
-    exclude: nonEmpty(a.exclude),
-    authors: nonEmpty(a.author),
-    authorsExclude: nonEmpty(a.author_exclude),
-    slugs: nonEmpty(a.slug),
-    parent: nonEmpty(a.parent),
-    parentExclude: nonEmpty(a.parent_exclude),
-    menuOrder: typeof a.menu_order === 'number' ? a.menu_order : undefined,
-    categories: nonEmpty(a.categories),
-    categoriesExclude: nonEmpty(a.categories_exclude),
-    tags: nonEmpty(a.tags),
-    tagsExclude: nonEmpty(a.tags_exclude),
-    after: wallOf(a.after),
-    before: wallOf(a.before),
-    modifiedAfter: wallOf(a.modified_after),
-    modifiedBefore: wallOf(a.modified_before),
-    sticky: typeof a.sticky === 'boolean' ? a.sticky : undefined,
-    orderby: ORDERBY[a.orderby as string] ?? 'date',
-    // WP_Query orders by the include list as given (FIELD(ID, ...)), whatever `order` says
-    order: a.order === 'asc' || a.orderby === 'include' ? 'asc' : 'desc',
-    offset: page.offset,
-    limit: page.perPage,
-  };
-  const { rows, total } = await ctx.store.posts.query(q);
-  if (a.orderby === 'include_slugs' && q.slugs) {
-    const rank = new Map(q.slugs.map((s, i) => [s, i]));
-    rows.sort((x, y) => (rank.get(x.slug) ?? 0) - (rank.get(y.slug) ?? 0));
-  }
+  const { rows, total } = await queryPosts(ctx, listQueryOf(ctx, type, statuses, page));
   // WP_REST_Posts_Controller::get_items drops what the user may not read, without changing the totals
   const readable = rows.filter((r) => canRead(ctx, type, r));
   const related = await relatedOf(ctx, ctx.store, type, readable);
@@ -235,10 +216,6 @@ export async function getPost(ctx: Ctx) {
 }
 
 // --- writing ---
-
-/** title/content/excerpt accept a string or `{raw}`. */
-const rawText = (v: unknown): string | undefined =>
-  typeof v === 'string' ? v : v && typeof v === 'object' && typeof (v as { raw?: unknown }).raw === 'string' ? (v as { raw: string }).raw : undefined;
 
 /** What the caller may store: without unfiltered_html, kses filters it as title_save_pre and content_save_pre do. */
 async function saved(ctx: Ctx, text: string | undefined, context: KsesContext): Promise<string | undefined> {

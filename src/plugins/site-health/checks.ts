@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -286,18 +287,23 @@ async function updateConditions(run: HealthRun): Promise<{ severity: Severity; d
   );
   const writeProblem = await database.writeProblem();
   tests.push(writeProblem ? { severity: 'fail', description: `The database does not accept writes: ${escapeHtml(writeProblem)}` } : { severity: 'pass', description: 'The database accepts writes.' });
+  // the disk this server writes to: the database file's, or (a database on a server) the uploads folder's
   const file = await database.file();
-  if (file) {
-    const fs = await statfs(dirname(file));
-    const free = fs.bavail * fs.bsize;
-    const where = `where the database is stored (<code>${escapeHtml(dirname(file))}</code>)`;
-    if (free < DISK_CRITICAL) tests.push({ severity: 'fail', description: `Available disk space is critically low ${where}, less than 20 MB available: ${sizeFormat(free, 2)}. Writes may fail.` });
-    else if (free < DISK_LOW) tests.push({ severity: 'warning', description: `Available disk space is low ${where}, less than 100 MB available: ${sizeFormat(free, 2)}.` });
-    else tests.push({ severity: 'pass', description: `${sizeFormat(free, 2)} available disk space was detected ${where}.` });
-  }
+  const [folder, what] = file ? [dirname(file), 'the database is stored'] : [existingAncestor(run.site.media.settings.uploadsDir), 'uploads are stored'];
+  const fs = await statfs(folder);
+  const free = fs.bavail * fs.bsize;
+  const where = `where ${what} (<code>${escapeHtml(folder)}</code>)`;
+  if (free < DISK_CRITICAL) tests.push({ severity: 'fail', description: `Available disk space is critically low ${where}, less than 20 MB available: ${sizeFormat(free, 2)}. Writes may fail.` });
+  else if (free < DISK_LOW) tests.push({ severity: 'warning', description: `Available disk space is low ${where}, less than 100 MB available: ${sizeFormat(free, 2)}.` });
+  else tests.push({ severity: 'pass', description: `${sizeFormat(free, 2)} available disk space was detected ${where}.` });
   for (const plugin of run.site.plugins.list())
     if (plugin.error) tests.push({ severity: 'warning', description: `The plugin ${escapeHtml(plugin.title)} cannot be activated: ${escapeHtml(plugin.error)}` });
   return tests;
+}
+
+/** The folder itself, or the nearest of its parents that exists (the uploads folder is made on the first upload). */
+function existingAncestor(folder: string): string {
+  for (let at = folder; ; at = dirname(at)) if (existsSync(at) || dirname(at) === at) return at;
 }
 
 const SEVERITY_TEXT: Record<Severity, string> = { pass: 'Passed', warning: 'Warning', fail: 'Error' };

@@ -1,5 +1,5 @@
 import { lstat, readdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { HealthRun } from './result.ts';
 
 const UNITS: [string, number][] = [
@@ -50,20 +50,19 @@ function entry(bytes: number | null, missing: string): SizeEntry {
 
 /**
  * GET directory-sizes (WP_REST_Site_Health_Controller::get_directory_sizes): this site's parts
- * instead of WordPress's folders. The database, the uploads folder beside its file (where
- * WordPress keeps wp-content/uploads beside its code: there is none until something is uploaded),
+ * instead of WordPress's folders. The database, the media library's uploads folder (there is none
+ * until something is uploaded),
  * the spec folder, and their total.
  */
 export async function directorySizes(run: HealthRun): Promise<Record<string, unknown>> {
-  const file = await run.store.database.file();
   const database = await run.store.database.sizeBytes();
-  const uploads = file ? await directorySize(join(dirname(file), 'uploads')) : null;
+  const uploads = await directorySize(run.site.media.settings.uploadsDir);
   const spec = await directorySize(run.site.spec.dir);
   const total = database + (uploads ?? 0) + (spec ?? 0);
   return {
     raw: 0,
     database_size: entry(database, ''),
-    uploads_size: entry(uploads, file ? 'There is no uploads folder yet.' : 'The database has no folder, so there is no uploads folder beside it.'),
+    uploads_size: entry(uploads, 'There is no uploads folder yet.'),
     spec_size: entry(spec, 'The spec folder cannot be found.'),
     total_size: entry(total, ''),
   };

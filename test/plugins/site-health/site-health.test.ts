@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { composeSpec } from '../../../scripts/spec-copy.ts';
 import { ROOT, SPEC, startTestServer, useServer, type ServerFixture } from '../../helpers/server.ts';
 import { adminAuth, userAuth } from '../../helpers/auth.ts';
@@ -236,7 +236,7 @@ describe('cms-site-health/v1 runs each test against this server', () => {
     const integrity = TEST_STORE === 'sqlite' ? '<code>PRAGMA integrity_check</code>' : 'a read of every table';
     assert.ok(body.description.includes(`Passed</span></span> The database passed its integrity check (${integrity})`), body.description);
     assert.match(body.description, /Passed.*The database accepts writes\./);
-    assert.match(body.description, /Passed.*available disk space was detected where the database is stored/);
+    assert.match(body.description, TEST_STORE === 'sqlite' ? /Passed.*available disk space was detected where the database is stored/ : /Passed.*available disk space was detected where uploads are stored/);
     assert.match(body.description, /Warning.*The plugin Failing Migration cannot be activated: .*the disk said no/);
     assert.equal(await site.app.store.options.get('_cms_spec_write_probe'), undefined, 'the write probe leaves nothing behind');
   });
@@ -254,7 +254,7 @@ describe('cms-site-health/v1 runs each test against this server', () => {
     }
     assert.equal(body.total_size.raw, body.database_size.raw + body.spec_size.raw);
 
-    const uploads = join(dirname(site.dbPath), 'uploads', '2026', '01');
+    const uploads = join(site.app.site.media.settings.uploadsDir, '2026', '01');
     mkdirSync(uploads, { recursive: true });
     writeFileSync(join(uploads, 'a.bin'), Buffer.alloc(2048));
     try {
@@ -262,7 +262,7 @@ describe('cms-site-health/v1 runs each test against this server', () => {
       assert.deepEqual(body.uploads_size, { size: '2.00 KB', debug: '2.00 KB (2048 bytes)', raw: 2048 });
       assert.equal(body.total_size.raw, body.database_size.raw + 2048 + body.spec_size.raw);
     } finally {
-      rmSync(join(dirname(site.dbPath), 'uploads'), { recursive: true, force: true });
+      rmSync(site.app.site.media.settings.uploadsDir, { recursive: true, force: true });
     }
   });
 });

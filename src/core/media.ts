@@ -1,0 +1,471 @@
+import { isPostgresUrl } from '../store/db.ts';
+import { randomUUID } from 'node:crypto';
+import { copyFile, mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, extname, join, resolve, sep } from 'node:path';
+import type { Metadata, Sharp } from 'sharp';
+import { RestError } from '../engine/errors.ts';
+import { guardedDownload } from '../net/fetch.ts';
+import { OutboundError, OutboundForbiddenAddressError, OutboundStatusError, OutboundTimeoutError, OutboundTooLargeError, OutboundUrlError } from '../net/errors.ts';
+import type { Store } from '../store/index.ts';
+import type { PostRow } from '../store/posts.ts';
+
+/**
+ * The media library (WordPress's uploads and attachments): files on disk under the uploads folder,
+ * in `YYYY/MM/` subfolders as `uploads_use_yearmonth_folders` makes them, each described by an
+ * `attachment` post with WordPress's meta (`_wp_attached_file`, `_wp_attachment_metadata` with
+ * width, height, filesize and the generated sizes). The REST routes (`cms/v2/media`) and plugins
+ * that import remote images (the image picker, the design library) store files only through here.
+ */
+
+/** Where uploaded files are served on the site, as WordPress serves wp-content/uploads. */
+export const UPLOADS_PATH = '/cms-content/uploads';
+
+/** The largest upload (and remote image import) accepted by default: 32 MiB. */
+export const DEFAULT_UPLOAD_LIMIT = 32 * 1024 * 1024;
+
+/** Post meta keys WordPress keeps on attachments. */
+export const ATTACHED_FILE = '_wp_attached_file';
+export const ATTACHMENT_METADATA = '_wp_attachment_metadata';
+export const IMAGE_ALT = '_wp_attachment_image_alt';
+/** Where an imported file came from (the caller's source key), so the same source is imported once. */
+export const IMPORT_SOURCE = '_cms_import_source';
+
+export interface MediaSettings {
+  /** The folder holding the uploaded files. */
+  uploadsDir: string;
+  /** Largest upload body, and largest remote image an import downloads, in bytes. */
+  uploadLimit: number;
+}
+
+/**
+ * The uploads folder: given, else CMS_SPEC_UPLOADS, else `uploads` beside the database (a
+ * database in memory keeps its files in a temporary folder of its own).
+ */
+export function uploadsDirFor(dbPath: string, given?: string): string {
+  const chosen = given?.trim() || process.env.CMS_SPEC_UPLOADS?.trim();
+  if (chosen) return resolve(chosen);
+  if (dbPath === ':memory:') return join(tmpdir(), `cms-spec-uploads-${process.pid}-${randomUUID()}`);
+  // a PostgreSQL site has no folder of its own: the working directory's, as the default SQLite file's
+  if (isPostgresUrl(dbPath)) return resolve('.cms', 'uploads');
+  return resolve(dirname(dbPath), 'uploads');
+}
+
+/** The media settings of a site on this database: the uploads folder (uploadsDirFor) and the upload limit (given, else CMS_SPEC_UPLOAD_LIMIT, else 32 MiB). */
+export function mediaSettingsFor(dbPath: string, given: { uploadsDir?: string; uploadLimit?: number } = {}): MediaSettings {
+  const fromEnv = process.env.CMS_SPEC_UPLOAD_LIMIT?.trim();
+  if (fromEnv && !/^[1-9]\d*$/.test(fromEnv)) throw new Error(`CMS_SPEC_UPLOAD_LIMIT must be a number of bytes, got '${fromEnv}'`);
+  return { uploadsDir: uploadsDirFor(dbPath, given.uploadsDir), uploadLimit: given.uploadLimit ?? (fromEnv ? Number(fromEnv) : DEFAULT_UPLOAD_LIMIT) };
+}
+
+/** File types an upload may have, by extension (WordPress's get_allowed_mime_types without unfiltered_upload: no HTML, scripts or SVG). */
+const ALLOWED_TYPES: Readonly<Record<string, string>> = {
+  jpg: 'image/jpeg', jpeg: 'image/jpeg', jpe: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', avif: 'image/avif',
+  ico: 'image/x-icon', bmp: 'image/bmp', tif: 'image/tiff', tiff: 'image/tiff', heic: 'image/heic',
+  pdf: 'application/pdf', txt: 'text/plain', csv: 'text/csv', tsv: 'text/tab-separated-values', vtt: 'text/vtt', rtf: 'application/rtf',
+  doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xls: 'application/vnd.ms-excel', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ppt: 'application/vnd.ms-powerpoint', pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  odt: 'application/vnd.oasis.opendocument.text', ods: 'application/vnd.oasis.opendocument.spreadsheet', zip: 'application/zip',
+  mp3: 'audio/mpeg', m4a: 'audio/mp4', ogg: 'audio/ogg', oga: 'audio/ogg', wav: 'audio/wav', flac: 'audio/flac',
+  mp4: 'video/mp4', m4v: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm', ogv: 'video/ogg', avi: 'video/avi',
+};
+
+/** Content types the site serves files with: every uploadable type, and SVG (placed in the folder by hand or by a plugin), served inert. */
+const SERVED_TYPES: Readonly<Record<string, string>> = { ...ALLOWED_TYPES, svg: 'image/svg+xml', json: 'application/json' };
+
+/** The raster formats sharp reads and writes, with the type and extension a file of that format gets. */
+const RASTER: Readonly<Record<string, { mime: string; ext: string }>> = {
+  jpeg: { mime: 'image/jpeg', ext: 'jpg' },
+  png: { mime: 'image/png', ext: 'png' },
+  gif: { mime: 'image/gif', ext: 'gif' },
+  webp: { mime: 'image/webp', ext: 'webp' },
+  heif: { mime: 'image/avif', ext: 'avif' },
+};
+const RASTER_MIMES = new Set(Object.values(RASTER).map((r) => r.mime));
+
+/** The content type a served upload gets, by its extension; unknown extensions are served as bytes. */
+export function servedType(file: string): string {
+  return SERVED_TYPES[extname(file).slice(1).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** WordPress's default image sizes (thumbnail cropped; the others fit inside their box), read from its options. */
+const SIZE_OPTIONS: readonly { name: string; width: string; height: string; crop?: string; defaults: [number, number, boolean] }[] = [
+  { name: 'thumbnail', width: 'thumbnail_size_w', height: 'thumbnail_size_h', crop: 'thumbnail_crop', defaults: [150, 150, true] },
+  { name: 'medium', width: 'medium_size_w', height: 'medium_size_h', defaults: [300, 300, false] },
+  { name: 'medium_large', width: 'medium_large_size_w', height: 'medium_large_size_h', defaults: [768, 0, false] },
+  { name: 'large', width: 'large_size_w', height: 'large_size_h', defaults: [1024, 1024, false] },
+  { name: '1536x1536', width: '', height: '', defaults: [1536, 1536, false] },
+  { name: '2048x2048', width: '', height: '', defaults: [2048, 2048, false] },
+];
+
+export interface ImageSize {
+  name: string;
+  width: number;
+  height: number;
+  crop: boolean;
+}
+
+/** One generated size in `_wp_attachment_metadata.sizes`, as WordPress stores it. */
+export interface SizeMeta {
+  file: string;
+  width: number;
+  height: number;
+  'mime-type': string;
+  filesize: number;
+}
+
+/** `_wp_attachment_metadata`: the image's dimensions, file (relative to the uploads folder), size in bytes and generated sizes. */
+export interface AttachmentMetadata {
+  width?: number;
+  height?: number;
+  file: string;
+  filesize: number;
+  sizes: Record<string, SizeMeta>;
+  image_meta?: Record<string, unknown>;
+}
+
+/** A file to add to the library: where it is now (moved in), what it is called, and the attachment's fields. */
+export interface NewMedia {
+  /** A file on disk, moved into the uploads folder. */
+  path: string;
+  /** The name it was uploaded with; sanitised and made unique in its folder. */
+  filename: string;
+  author: number;
+  parent?: number;
+  title?: string;
+  caption?: string;
+  description?: string;
+  alt?: string;
+  status?: string;
+  /** Marks the attachment as imported from this source (see importImage). */
+  sourceKey?: string;
+}
+
+/** What a caller gets back for an imported image. */
+export interface ImportedImage {
+  id: number;
+  url: string;
+  /** False when the source had been imported before and the existing attachment is returned. */
+  downloaded: boolean;
+}
+
+export interface ImageImport {
+  url: string;
+  /** De-duplicates: an attachment already imported with this key is returned instead of downloading again. */
+  sourceKey: string;
+  author: number;
+  filename?: string;
+  title?: string;
+  alt?: string;
+  caption?: string;
+  parent?: number;
+  /** Request headers (an API key the image host asks for); never stored. */
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+type SharpModule = typeof import('sharp');
+let sharpModule: Promise<SharpModule> | undefined;
+/** sharp (libvips) is loaded on the first image, not at start-up: most requests never touch one. */
+const loadSharp = async (): Promise<SharpModule['default']> => (await (sharpModule ??= import('sharp'))).default;
+
+const uploadError = (code: string, message: string, status = 400) => new RestError(code, message, status);
+const notAllowedType = () => uploadError('rest_upload_sideload_error', 'Sorry, you are not allowed to upload this file type.');
+
+/** sanitize_file_name: no path, no characters that are special in URLs or shells, spaces as dashes. */
+export function sanitizeFileName(name: string): string {
+  const base = basename(name.replace(/\\/g, '/'))
+    .normalize('NFC')
+    .replace(/[?[\]/\\=<>:;,'"&$#*()|~`!{}%+’«»”“\u0000-\u001f]/g, '')
+    .replace(/[\s-]+/g, '-')
+    .replace(/^[-_.]+|[-_.]+$/g, '');
+  return base || 'unnamed-file';
+}
+
+function splitName(filename: string): { stem: string; ext: string } {
+  const ext = extname(filename).slice(1).toLowerCase();
+  return { stem: ext ? filename.slice(0, -(ext.length + 1)) : filename, ext };
+}
+
+/** resize dimensions as image_resize_dimensions: null when the size would not be smaller than the original. */
+export function resizeDimensions(width: number, height: number, size: ImageSize): [number, number] | null {
+  let w: number;
+  let h: number;
+  if (size.crop) {
+    w = Math.min(size.width || width, width);
+    h = Math.min(size.height || height, height);
+    if (!size.width) w = Math.round((h * width) / height);
+    if (!size.height) h = Math.round((w * height) / width);
+  } else {
+    const ratios = [size.width && width > size.width ? size.width / width : 1, size.height && height > size.height ? size.height / height : 1];
+    const ratio = Math.min(...ratios);
+    w = Math.max(1, Math.round(width * ratio));
+    h = Math.max(1, Math.round(height * ratio));
+  }
+  return w >= width && h >= height ? null : [w, h];
+}
+
+/** Moves a file, across file systems too. */
+async function moveFile(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+    await copyFile(from, to);
+    await unlink(from);
+  }
+}
+
+export class MediaLibrary {
+  /** Imports under way by source key: a second request for the same source waits for the first instead of downloading again. */
+  private readonly importing = new Map<string, Promise<ImportedImage>>();
+
+  constructor(readonly settings: MediaSettings) {}
+
+  get uploadsDir(): string {
+    return this.settings.uploadsDir;
+  }
+
+  /** The absolute path of a file given relative to the uploads folder; null when the path would leave it. */
+  pathOf(relative: string): string | null {
+    const root = resolve(this.uploadsDir);
+    const full = resolve(root, relative.replace(/^\/+/, ''));
+    return full.startsWith(root + sep) ? full : null;
+  }
+
+  /** The URL of a file given relative to the uploads folder (wp_get_attachment_url). */
+  urlOf(home: string, relative: string): string {
+    return `${home}${UPLOADS_PATH}/${relative.split('/').map(encodeURIComponent).join('/')}`;
+  }
+
+  /** A temporary file inside the uploads folder (so moving it into place is a rename), for downloads. */
+  private async tempFile(): Promise<string> {
+    const dir = join(this.uploadsDir, '.tmp');
+    await mkdir(dir, { recursive: true });
+    return join(dir, randomUUID());
+  }
+
+  /** The image sizes the site makes, from its options (WordPress's defaults where unset). */
+  async imageSizes(store: Store): Promise<ImageSize[]> {
+    const names = SIZE_OPTIONS.flatMap((s) => [s.width, s.height, s.crop ?? '']).filter(Boolean);
+    const o = await store.options.getMany(names);
+    const num = (name: string, fallback: number) => (name && o[name] !== undefined && /^\d+$/.test(o[name]) ? Number(o[name]) : fallback);
+    return SIZE_OPTIONS.map((s) => ({
+      name: s.name,
+      width: num(s.width, s.defaults[0]),
+      height: num(s.height, s.defaults[1]),
+      crop: s.crop && o[s.crop] !== undefined ? o[s.crop] === '1' : s.defaults[2],
+    })).filter((s) => s.width || s.height);
+  }
+
+  /**
+   * wp_handle_upload + wp_insert_attachment + wp_generate_attachment_metadata: checks the file's
+   * type (by extension, and by its content for images: an image whose extension lies gets the
+   * right one), moves it into `YYYY/MM/` under a unique name, makes the image sizes and inserts
+   * the attachment. Throws a RestError (400) for a type that may not be uploaded. Returns the
+   * attachment's id.
+   */
+  async add(store: Store, home: string, m: NewMedia): Promise<number> {
+    let { stem, ext } = splitName(sanitizeFileName(m.filename));
+    let mime = ALLOWED_TYPES[ext];
+    if (!mime) throw notAllowedType();
+    let image: Metadata | undefined;
+    if (mime.startsWith('image/')) {
+      image = await this.readImage(m.path);
+      const real = image && RASTER[image.format ?? ''];
+      // an extension of an image type must hold an image: a renamed script is refused, a mislabelled image renamed
+      if (!real) throw notAllowedType();
+      if (real.mime !== mime) ({ mime, ext } = real);
+    }
+    const now = new Date();
+    const folder = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+    await mkdir(join(this.uploadsDir, folder), { recursive: true });
+    const file = await this.uniqueName(folder, stem, ext);
+    const relative = `${folder}/${file}`;
+    const target = join(this.uploadsDir, relative);
+    await moveFile(m.path, target);
+    const written = [target];
+    try {
+      const metadata: AttachmentMetadata = { file: relative, filesize: (await stat(target)).size, sizes: {} };
+      if (image && RASTER_MIMES.has(mime)) {
+        Object.assign(metadata, { width: image.width, height: image.height });
+        metadata.sizes = await this.makeSizes(store, target, image, mime, written);
+        metadata.image_meta = imageMeta(image);
+      }
+      const id = await store.transaction(async (tx) => {
+        const postId = await tx.posts.insert({
+          type: 'attachment',
+          status: m.status ?? 'inherit',
+          author: m.author,
+          parent: m.parent ?? 0,
+          title: m.title ?? stem,
+          excerpt: m.caption ?? '',
+          content: m.description ?? '',
+          mime_type: mime,
+          guid: this.urlOf(home, relative),
+          comment_status: 'open',
+          ping_status: 'closed',
+        });
+        await tx.posts.meta.set(postId, ATTACHED_FILE, relative);
+        await tx.posts.meta.set(postId, ATTACHMENT_METADATA, JSON.stringify(metadata));
+        if (m.alt) await tx.posts.meta.set(postId, IMAGE_ALT, m.alt);
+        if (m.sourceKey) await tx.posts.meta.set(postId, IMPORT_SOURCE, m.sourceKey);
+        return postId;
+      });
+      return id;
+    } catch (e) {
+      await Promise.all(written.map((f) => rm(f, { force: true })));
+      throw e;
+    }
+  }
+
+  /** sharp's reading of the file, or undefined when it is no image sharp can read. */
+  private async readImage(path: string): Promise<Metadata | undefined> {
+    const sharp = await loadSharp();
+    try {
+      return await sharp(path).metadata();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** wp_unique_filename: `name.ext`, else `name-1.ext`, `name-2.ext`... in the folder. */
+  private async uniqueName(folder: string, stem: string, ext: string): Promise<string> {
+    for (let n = 0; ; n++) {
+      const candidate = `${n ? `${stem}-${n}` : stem}.${ext}`;
+      if (!existsSync(join(this.uploadsDir, folder, candidate))) return candidate;
+    }
+  }
+
+  /** The registered sizes smaller than the original, each written beside it as `name-WxH.ext` (sizes of equal dimensions share one file). */
+  private async makeSizes(store: Store, original: string, image: Metadata, mime: string, written: string[]): Promise<Record<string, SizeMeta>> {
+    const sharp = await loadSharp();
+    const { stem, ext } = splitName(basename(original));
+    const sizes: Record<string, SizeMeta> = {};
+    const made = new Map<string, SizeMeta>();
+    // an animated GIF is resized as its first frame, as WordPress's editors do
+    const source = await sharp(original).rotate().toBuffer();
+    for (const size of await this.imageSizes(store)) {
+      const dims = resizeDimensions(image.width ?? 0, image.height ?? 0, size);
+      if (!dims) continue;
+      const [w, h] = dims;
+      const key = `${w}x${h}`;
+      let entry = made.get(key);
+      if (!entry) {
+        const file = `${stem}-${w}x${h}.${ext}`;
+        const path = join(dirname(original), file);
+        const pipeline: Sharp = sharp(source).resize(w, h, { fit: size.crop ? 'cover' : 'fill', position: 'centre' });
+        const info = await pipeline.toFile(path);
+        written.push(path);
+        entry = { file, width: info.width, height: info.height, 'mime-type': mime, filesize: info.size };
+        made.set(key, entry);
+      }
+      sizes[size.name] = { ...entry };
+    }
+    return sizes;
+  }
+
+  /** The stored metadata of an attachment, or null when it has none (or it is not JSON). */
+  async metadataOf(store: Store, id: number): Promise<AttachmentMetadata | null> {
+    const raw = await store.posts.meta.get(id, ATTACHMENT_METADATA);
+    if (!raw) return null;
+    try {
+      return JSON.parse(raw) as AttachmentMetadata;
+    } catch {
+      return null;
+    }
+  }
+
+  /** wp_delete_attachment's files: the original and every generated size. */
+  async deleteFiles(store: Store, post: PostRow): Promise<void> {
+    const relative = await store.posts.meta.get(post.id, ATTACHED_FILE);
+    if (!relative) return;
+    const original = this.pathOf(relative);
+    if (!original) return;
+    const meta = await this.metadataOf(store, post.id);
+    const sizes = Object.values(meta?.sizes ?? {}).map((s) => this.pathOf(`${dirname(relative)}/${s.file}`));
+    await Promise.all([original, ...sizes].map((f) => (f ? rm(f, { force: true }) : undefined)));
+  }
+
+  /** The attachment imported from a source before, if it still exists. */
+  async imported(store: Store, sourceKey: string): Promise<PostRow | undefined> {
+    const id = await store.posts.meta.ownerWith(IMPORT_SOURCE, sourceKey);
+    const post = id === undefined ? undefined : await store.posts.get(id);
+    return post?.type === 'attachment' ? post : undefined;
+  }
+
+  /**
+   * Imports a remote image into the library (media_sideload_image), once per source key: an
+   * attachment imported with the same key is returned as it is, and concurrent imports of one key
+   * share one download. The download goes through the guarded client (timeout, no private
+   * addresses unless allowed) with the upload limit as its size cap, enforced while it streams;
+   * the file must really be an image. Failures are RestErrors with WordPress-style codes.
+   */
+  importImage(store: Store, home: string, i: ImageImport): Promise<ImportedImage> {
+    const running = this.importing.get(i.sourceKey);
+    if (running) return running.then((r) => ({ ...r, downloaded: false }));
+    const work = this.download(store, home, i).finally(() => this.importing.delete(i.sourceKey));
+    this.importing.set(i.sourceKey, work);
+    return work;
+  }
+
+  private async download(store: Store, home: string, i: ImageImport): Promise<ImportedImage> {
+    const existing = await this.imported(store, i.sourceKey);
+    if (existing) return { id: existing.id, url: await this.attachmentUrl(store, home, existing), downloaded: false };
+    const temp = await this.tempFile();
+    try {
+      try {
+        await guardedDownload(i.url, temp, { maxBytes: this.settings.uploadLimit, headers: i.headers, timeoutMs: i.timeoutMs });
+      } catch (e) {
+        throw importFailure(e, this.settings.uploadLimit);
+      }
+      const image = await this.readImage(temp);
+      const format = image && RASTER[image.format ?? ''];
+      if (!format) throw uploadError('rest_upload_not_an_image', 'The downloaded file is not an image.');
+      const fromUrl = splitName(sanitizeFileName(decodeURIComponent(new URL(i.url).pathname.split('/').pop() ?? '')));
+      const wanted = splitName(sanitizeFileName(i.filename ?? fromUrl.stem));
+      const id = await this.add(store, home, {
+        path: temp,
+        filename: `${wanted.stem}.${format.ext}`,
+        author: i.author,
+        parent: i.parent,
+        title: i.title,
+        alt: i.alt,
+        caption: i.caption,
+        sourceKey: i.sourceKey,
+      });
+      const post = (await store.posts.get(id))!;
+      return { id, url: await this.attachmentUrl(store, home, post), downloaded: true };
+    } finally {
+      await rm(temp, { force: true });
+    }
+  }
+
+  /** wp_get_attachment_url: the file's URL from `_wp_attached_file`, else the guid. */
+  async attachmentUrl(store: Store, home: string, post: PostRow): Promise<string> {
+    const relative = await store.posts.meta.get(post.id, ATTACHED_FILE);
+    return relative ? this.urlOf(home, relative) : post.guid;
+  }
+}
+
+/** WordPress's image_meta for an image whose EXIF is not read: the empty set of fields, with the orientation sharp found. */
+function imageMeta(image: Metadata): Record<string, unknown> {
+  return {
+    aperture: '0', credit: '', camera: '', caption: '', created_timestamp: '0', copyright: '', focal_length: '0', iso: '0',
+    shutter_speed: '0', title: '', orientation: String(image.orientation ?? 0), keywords: [],
+  };
+}
+
+/** An outbound failure of an import as the REST error its caller answers (download_url's errors, with statuses). */
+export function importFailure(e: unknown, limit: number): RestError {
+  if (e instanceof RestError) return e;
+  if (e instanceof OutboundTooLargeError) return uploadError('rest_upload_file_too_big', `This file is too big. Files must be less than ${Math.floor(limit / 1024)} KB in size.`);
+  if (e instanceof OutboundForbiddenAddressError) return uploadError('rest_invalid_url', 'The image URL is not publicly reachable: it is or resolves to a private address.');
+  if (e instanceof OutboundUrlError) return uploadError('rest_invalid_url', 'Invalid URL. Provide a valid, publicly reachable HTTP or HTTPS image URL.');
+  if (e instanceof OutboundTimeoutError) return uploadError('http_request_failed', e.message, 504);
+  if (e instanceof OutboundStatusError) return uploadError('http_404', `The image host answered with HTTP status ${e.status}.`, 502);
+  if (e instanceof OutboundError) return uploadError('http_request_failed', e.message, 502);
+  throw e;
+}

@@ -1,0 +1,87 @@
+import { RestError } from '../engine/errors.ts';
+import type { PostQuery, PostRow } from '../store/posts.ts';
+import { cap, type PostTypeInfo } from './content-types.ts';
+import type { Ctx } from './context.ts';
+import { denied, parseDateArg, type Page } from './rest.ts';
+
+/**
+ * A post collection's query (WP_REST_Posts_Controller::get_items → WP_Query), shared by every
+ * controller of a post type: the core's posts and pages, the media library, plugins' types.
+ */
+
+/** What `status=any` lists: every status not excluded from search. */
+const ANY_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
+
+/** title/content/excerpt (and an attachment's caption and description) accept a string or `{raw}`. */
+export const rawText = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : v && typeof v === 'object' && typeof (v as { raw?: unknown }).raw === 'string' ? (v as { raw: string }).raw : undefined;
+
+/**
+ * sanitize_post_statuses: the statuses asked for (`fallback` when none), where anything but the
+ * type's public status needs the right to edit (or, for private, to read private) posts of the type.
+ */
+export function statusesFor(ctx: Ctx, type: PostTypeInfo, fallback: string[]): string[] {
+  const asked = (ctx.args.status === undefined ? fallback : Array.isArray(ctx.args.status) ? ctx.args.status : [ctx.args.status]) as string[];
+  for (const s of asked) {
+    if (s === 'publish' || (s === 'inherit' && type.slug === 'attachment')) continue;
+    if (!(ctx.can(cap(type, 'edit_posts')) || (s === 'private' && ctx.can(cap(type, 'read_private_posts')))))
+      throw denied(ctx, 'rest_forbidden_status', 'Status is forbidden.');
+  }
+  return [...new Set(asked.flatMap((s) => (s === 'any' ? ANY_STATUSES : [s])))];
+}
+
+/** The date args as the site-local wall times WP_Query compares (a zone in the value is applied first). */
+const wallOf = (v: unknown) => (typeof v === 'string' ? parseDateArg(v).wall : undefined);
+
+const ORDERBY: Record<string, PostQuery['orderby']> = {
+  author: 'author', date: 'date', id: 'id', include: 'include', modified: 'modified', parent: 'parent', relevance: 'relevance', slug: 'slug', include_slugs: 'slug', title: 'title', menu_order: 'menu_order',
+};
+
+const nonEmpty = (v: unknown) => (Array.isArray(v) && v.length ? (v as never[]) : undefined);
+
+/** The query a collection request asks for; `extra` narrows it further (the media library's MIME types). */
+export function listQueryOf(ctx: Ctx, type: PostTypeInfo, statuses: string[], page: Page, extra: Partial<PostQuery> = {}): PostQuery {
+  const a = ctx.args;
+  if (a.orderby === 'include' && !(a.include as number[]).length)
+    throw new RestError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
+  if (a.orderby === 'relevance' && !a.search)
+    throw new RestError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
+  return {
+    types: [type.slug],
+    statuses,
+    search: a.search || undefined,
+    include: nonEmpty(a.include),
+    exclude: nonEmpty(a.exclude),
+    authors: nonEmpty(a.author),
+    authorsExclude: nonEmpty(a.author_exclude),
+    slugs: nonEmpty(a.slug),
+    parent: nonEmpty(a.parent),
+    parentExclude: nonEmpty(a.parent_exclude),
+    menuOrder: typeof a.menu_order === 'number' ? a.menu_order : undefined,
+    categories: nonEmpty(a.categories),
+    categoriesExclude: nonEmpty(a.categories_exclude),
+    tags: nonEmpty(a.tags),
+    tagsExclude: nonEmpty(a.tags_exclude),
+    after: wallOf(a.after),
+    before: wallOf(a.before),
+    modifiedAfter: wallOf(a.modified_after),
+    modifiedBefore: wallOf(a.modified_before),
+    sticky: typeof a.sticky === 'boolean' ? a.sticky : undefined,
+    orderby: ORDERBY[a.orderby as string] ?? 'date',
+    // WP_Query orders by the include list as given (FIELD(ID, ...)), whatever `order` says
+    order: a.order === 'asc' || a.orderby === 'include' ? 'asc' : 'desc',
+    offset: page.offset,
+    limit: page.perPage,
+    ...extra,
+  };
+}
+
+/** Runs a collection's query; `orderby=include_slugs` keeps the order the slugs were given in. */
+export async function queryPosts(ctx: Ctx, q: PostQuery): Promise<{ rows: PostRow[]; total: number }> {
+  const found = await ctx.store.posts.query(q);
+  if (ctx.args.orderby === 'include_slugs' && q.slugs) {
+    const rank = new Map(q.slugs.map((s, i) => [s, i]));
+    found.rows.sort((x, y) => (rank.get(x.slug) ?? 0) - (rank.get(y.slug) ?? 0));
+  }
+  return found;
+}
