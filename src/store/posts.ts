@@ -40,7 +40,9 @@ export interface PostQuery {
   modifiedAfter?: string;
   modifiedBefore?: string;
   sticky?: boolean;
-  orderby?: 'date' | 'id' | 'title' | 'slug' | 'modified' | 'author' | 'include' | 'parent' | 'menu_order' | 'relevance';
+  /** Sticky posts among the matches come first (on the first pages), the rest after them, each part in the asked order. */
+  stickyFirst?: boolean;
+  orderby?: 'date' | 'id' | 'title' | 'slug' | 'modified' | 'author' | 'include' | 'parent' | 'menu_order' | 'relevance' | 'comment_count' | 'rand';
   order?: 'asc' | 'desc';
   offset: number;
   limit: number;
@@ -157,22 +159,51 @@ export class PostsRepo {
     return slugs;
   }
 
-  /** One page of matching posts and the number of all matches (two indexed queries). */
+  /**
+   * One page of matching posts and the number of all matches (two indexed queries; with
+   * `stickyFirst`, the sticky part and the rest are paged as one list).
+   */
   async query(q: PostQuery): Promise<{ rows: PostRow[]; total: number }> {
     const search = q.search?.trim() ? parseSearch(q.search) : undefined;
-    const base = this.db.selectFrom('posts').where((eb) => eb.and(this.conditions(eb, q, search)));
-    const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    if (!Number(total) || q.limit <= 0) return { rows: [], total: Number(total) };
+    const total = await this.count(q, search);
+    if (!total || q.limit <= 0) return { rows: [], total };
+    if (!q.stickyFirst || q.sticky !== undefined) return { rows: await this.page(q, search, q.offset, q.limit), total };
+    const stickyPart = { ...q, sticky: true };
+    const stickyCount = await this.count(stickyPart, search);
+    const fromSticky = stickyCount > q.offset ? await this.page(stickyPart, search, q.offset, Math.min(q.limit, stickyCount - q.offset)) : [];
+    const rest = q.limit - fromSticky.length;
+    const others = rest > 0 ? await this.page({ ...q, sticky: false }, search, Math.max(0, q.offset - stickyCount), rest) : [];
+    return { rows: [...fromSticky, ...others], total };
+  }
+
+  private where(q: PostQuery, search: ParsedSearch | undefined) {
+    return this.db.selectFrom('posts').where((eb) => eb.and(this.conditions(eb, q, search)));
+  }
+
+  private async count(q: PostQuery, search: ParsedSearch | undefined): Promise<number> {
+    const { total } = await this.where(q, search).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    return Number(total);
+  }
+
+  /**
+   * The posts at [offset, offset + limit) in the asked order. The ids are chosen first, which an
+   * index answers without reading the posts' text, then only those rows are read.
+   */
+  private async page(q: PostQuery, search: ParsedSearch | undefined, offset: number, limit: number): Promise<PostRow[]> {
     const dir = q.order ?? 'desc';
-    let rows = base.selectAll();
+    let ids = this.where(q, search).select('id');
     const orderby = q.orderby ?? (search ? 'relevance' : 'date');
     switch (orderby) {
       case 'relevance':
-        if (search) rows = rows.orderBy((eb) => relevance(eb, search), 'asc');
-        rows = rows.orderBy('date', 'desc');
+        if (search) ids = ids.orderBy((eb) => relevance(eb, search), 'asc');
+        ids = ids.orderBy('date', 'desc');
         break;
       case 'include':
-        rows = q.include?.length ? rows.orderBy(orderOfIds('id', q.include), dir) : rows.orderBy('date', dir);
+        ids = q.include?.length ? ids.orderBy(orderOfIds('id', q.include), dir) : ids.orderBy('date', dir);
+        break;
+      case 'rand':
+        // random() is the same function on SQLite and PostgreSQL
+        ids = ids.orderBy(sql`random()`);
         break;
       case 'id':
         break;
@@ -182,11 +213,13 @@ export class PostsRepo {
       case 'author':
       case 'parent':
       case 'menu_order':
+      case 'comment_count':
       case 'date':
-        rows = rows.orderBy(orderby, dir);
+        ids = ids.orderBy(orderby, dir);
         break;
     }
-    return { rows: await rows.orderBy('id', dir).limit(q.limit).offset(q.offset).execute(), total: Number(total) };
+    const chosen = (await ids.orderBy('id', dir).limit(limit).offset(offset).execute()).map((r) => r.id);
+    return this.getMany(chosen);
   }
 
   private conditions(eb: PostsEB, q: PostQuery, search: ParsedSearch | undefined): Expression<SqlBool>[] {
