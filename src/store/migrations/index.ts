@@ -4,6 +4,7 @@ import * as usersPosts from './002-users-posts.ts';
 import * as terms from './003-terms.ts';
 import * as appPasswords from './006-app-passwords.ts';
 import * as pluginMigrations from './007-plugin-migrations.ts';
+import * as postOrderIndexes from './008-post-order-indexes.ts';
 
 /**
  * 004 and 005 created the snippets and oEmbed cache tables before those moved into their plugins
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '005-oembed-cache': movedToPlugin,
   '006-app-passwords': appPasswords,
   '007-plugin-migrations': pluginMigrations,
+  '008-post-order-indexes': postOrderIndexes,
 };
