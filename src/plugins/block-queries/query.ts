@@ -70,7 +70,8 @@ export async function runBlockQuery(ctx: Ctx, o: BlockQueryOptions): Promise<Pos
     statuses: ['publish'],
     search: typeof a.search === 'string' && a.search.trim() ? a.search : undefined,
     include: include.length ? include : undefined,
-    orderby: ORDERBY[String(a.order_by ?? '')] ?? 'date',
+    // no order asked: relevance for a search, else the date (WP_Query's default)
+    orderby: ORDERBY[String(a.order_by ?? '')],
     order: String(a.order ?? '').toLowerCase() === 'asc' ? 'asc' : 'desc',
     stickyFirst: a.allow_sticky === true,
     offset: absint(a.offset) + (page - 1) * perPage,

@@ -43,7 +43,7 @@ export async function postSelect(ctx: Ctx) {
     statuses: readableStatuses(ctx, types),
     search: typeof ctx.args.search === 'string' && ctx.args.search.trim() ? ctx.args.search : undefined,
     include: include.length ? include : undefined,
-    orderby: include.length ? 'include' : 'date',
+    orderby: include.length ? 'include' : undefined,
     order: include.length ? 'asc' : 'desc',
     termIds: termFilters(ctx),
     offset: (page - 1) * perPage,
