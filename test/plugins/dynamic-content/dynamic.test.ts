@@ -23,7 +23,7 @@ async function seed(site: ServerFixture): Promise<void> {
   }
   await s.posts.meta.set(ids.cover, '_wp_attachment_image_alt', 'A "cover"');
   const create = async (json: Obj) => {
-    const res = await site.call('cms/v2/posts', { json: { status: 'publish', ...json }, auth: site.admin });
+    const res = await site.call('cms/v2/pages', { json: { status: 'publish', ...json }, auth: site.admin });
     assert.equal(res.status, 201, await res.clone().text());
     return ((await res.json()) as Obj).id as number;
   };
@@ -49,7 +49,7 @@ async function seed(site: ServerFixture): Promise<void> {
   });
   await s.posts.meta.set(ids.book, 'plain_key', 'plain <value>');
   ids.empty = await create({ title: 'No fields' });
-  ids.draft = (await (await site.call('cms/v2/posts', { json: { title: 'Secret draft', meta: { book_subtitle: 'hidden' } }, auth: site.admin })).json() as Obj).id;
+  ids.draft = (await (await site.call('cms/v2/pages', { json: { title: 'Secret draft', meta: { book_subtitle: 'hidden' } }, auth: site.admin })).json() as Obj).id;
 }
 
 describe('kbp-dynamic/v1 on posts with fields and repeaters', () => {
@@ -66,12 +66,12 @@ describe('kbp-dynamic/v1 on posts with fields and repeaters', () => {
   };
 
   test('the fields are registered post meta: typed in cms/v2, validated on write', async () => {
-    const post = (await (await site.call(`cms/v2/posts/${ids.book}`)).json()) as Obj;
+    const post = (await (await site.call(`cms/v2/pages/${ids.book}`)).json()) as Obj;
     assert.equal(post.meta.book_rating, 4.5);
     assert.equal(post.meta.book_in_print, true);
     assert.deepEqual(post.meta.book_genres, ['fiction', 'poetry']);
     assert.equal(post.meta.book_chapters[1].title, 'Ending');
-    const bad = await site.call(`cms/v2/posts/${ids.book}`, { json: { meta: { book_genres: ['cooking'], book_cover: 'x' } }, auth: site.admin });
+    const bad = await site.call(`cms/v2/pages/${ids.book}`, { json: { meta: { book_genres: ['cooking'], book_cover: 'x' } }, auth: site.admin });
     assert.equal(bad.status, 400);
     assert.equal(((await bad.json()) as Obj).code, 'rest_invalid_param');
   });
@@ -80,7 +80,7 @@ describe('kbp-dynamic/v1 on posts with fields and repeaters', () => {
     const r = (params: Obj) => body('render', { source: ids.book, ...params });
     assert.equal(await r({ field: 'post|post_title' }), 'A <em>Book</em>');
     assert.equal(await r({ field: 'post|post_id' }), ids.book);
-    assert.equal(await r({ field: 'post|post_type' }), 'post');
+    assert.equal(await r({ field: 'post|post_type' }), 'page');
     assert.match(await r({ field: 'post|post_url' }), /\/a-book\/$/);
     assert.equal(await r({ field: 'post|post_custom_field', para: 'acf_meta|book_subtitle' }), 'Tales &amp; &lt;b&gt;stories&lt;/b&gt;', 'text is escaped');
     assert.equal(await r({ field: 'post|post_custom_field', para: 'kb_custom_input', custom: 'book_rating' }), 4.5);
@@ -130,7 +130,7 @@ describe('kbp-dynamic/v1 on posts with fields and repeaters', () => {
 
   test('html_data: sanitized HTML, and the post content marker', async () => {
     assert.equal(await body('html_data', { source: ids.book, field: 'post|post_custom_field', para: 'acf_meta|book_review' }), '<p>Great <a>read</a></p>');
-    assert.deepEqual(await body('html_data', { source: ids.book, field: 'post|post_content' }), { content: 'post_content', post_id: ids.book, post_type: 'post' });
+    assert.deepEqual(await body('html_data', { source: ids.book, field: 'post|post_content' }), { content: 'post_content', post_id: ids.book, post_type: 'page' });
     assert.equal(await body('html_data', {}), '');
   });
 
@@ -173,7 +173,7 @@ describe('kbp-dynamic/v1 on posts with fields and repeaters', () => {
         cover: { type: 'image', field: 'post|post_custom_field', para: 'acf_meta|book_cover', source: ids.book },
         list: { type: 'list', field: 'post|post_custom_field', para: 'acf_meta|book_genres', source: ids.book },
         fields: { type: 'custom_fields', source: ids.book, type_unused: true },
-        terms: { type: 'term_query', tax_type: 'category', source: String(ids.book) },
+        terms: { type: 'term_query', tax_type: 'category', source: 'all' },
         broken: 'not an object',
       },
       auth: site.admin,
