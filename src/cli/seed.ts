@@ -93,6 +93,8 @@ async function seed(o: SeedOptions): Promise<void> {
       progress.update(done + size);
     }
     progress.finish();
+    // a bulk load changes what the planner should know of the tables' sizes
+    await store.analyze();
     console.log(`Seeded ${postCount} posts, ${categories.length} categories, ${tags.length} tags and ${authors.length} authors in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   } finally {
     await store.close();

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Kysely, Migration } from 'kysely';
 import type { Grants } from '../auth/roles.ts';
+import type { Spec } from '../engine/spec.ts';
 import type { Store } from '../store/index.ts';
 import type { PostTypeInfo, TaxonomyInfo } from './content-types.ts';
 import type { ContentEvent, Site, SiteHooks } from './site.ts';
@@ -58,8 +59,13 @@ export interface PluginDefinition<R = unknown> {
    * or a batch), with the store the change was made in; a throw is logged, the change stands.
    */
   onContentChange?(event: ContentEvent, store: Store, site: Site): Promise<void> | void;
-  /** Post meta it registers (register_post_meta): shown and written through `cms/v2` posts' `meta`, while active. */
-  postMeta?: readonly RegisteredMeta[];
+  /**
+   * Post meta it registers (register_post_meta): shown and written through `cms/v2` posts' `meta`,
+   * while active. A function gets the spec the site runs with (its folder is `spec.dir`), for a
+   * plugin whose keys are declared in files there (a field-group plugin's field groups); it runs
+   * once per activation, and a throw leaves the plugin inactive with the message as its error.
+   */
+  postMeta?: readonly RegisteredMeta[] | ((spec: Spec) => readonly RegisteredMeta[]);
   /** Adds its commands to `cms-spec` (`cms-spec seo index`...); they run with the installed site open, and only while the plugin is active. */
   cli?(cli: PluginCli): void;
   /** What it caches in the store, for `cms-spec cache flush`: each cache says what one entry is and empties itself. */

@@ -8,7 +8,7 @@ import { importModule } from '../engine/load-module.ts';
 import type { Spec } from '../engine/spec.ts';
 import type { Logger } from '../engine/types.ts';
 import type { Store } from '../store/index.ts';
-import { ContentTypes } from './content-types.ts';
+import { ContentTypes, type RegisteredMeta } from './content-types.ts';
 import { tablePrefix, type PluginDefinition } from './plugin.ts';
 import type { PluginControl, PluginStatus, Site } from './site.ts';
 
@@ -23,6 +23,8 @@ interface Installed {
   /** WordPress's plugin id, `folder/file`. */
   id: string;
   def?: PluginDefinition;
+  /** Its post meta as registered for this site's spec (`postMeta` resolved at activation). */
+  postMeta?: readonly RegisteredMeta[];
   /** Set when the plugin cannot be activated: it failed to load, its migration failed, its routes do not compile. */
   error?: string;
 }
@@ -47,6 +49,7 @@ function contractProblem(name: string, def: unknown): string | null {
   for (const key of ['title', 'version', 'description'] as const) if (typeof d[key] !== 'string' || !d[key]) return `its definition has no ${key}`;
   for (const key of ['namespaces', 'dependsOn'] as const) if (d[key] !== undefined && !(Array.isArray(d[key]) && d[key]!.every((x) => typeof x === 'string'))) return `its ${key} must be a list of names`;
   if (d.repo !== undefined && typeof d.repo !== 'function') return 'its repo must be a function of the database';
+  if (d.postMeta !== undefined && !Array.isArray(d.postMeta) && typeof d.postMeta !== 'function') return 'its postMeta must be a list of keys or a function of the spec';
   if (d.migrations !== undefined && (typeof d.migrations !== 'object' || Object.values(d.migrations).some((m) => typeof m?.up !== 'function'))) return 'each of its migrations must have an up() function';
   return null;
 }
@@ -213,6 +216,7 @@ export class PluginRegistry implements PluginControl {
       const ran = await this.store.migratePlugin(def.name, tablePrefix(def.name), def.migrations ?? {});
       if (ran.length) this.log.info(`plugin ${def.name}: ran migrations ${ran.join(', ')}`);
       if (def.settings) await this.store.options.addMissing({ ...def.settings });
+      p.postMeta = typeof def.postMeta === 'function' ? def.postMeta(this.engine.spec) : def.postMeta;
     } catch (e) {
       return this.broken(p, e instanceof Error ? e.message : String(e));
     }
@@ -232,9 +236,10 @@ export class PluginRegistry implements PluginControl {
     const plugins = [...this.byName.values()];
     const claimed = new Set(plugins.flatMap((p) => p.def?.namespaces ?? []));
     const core = this.engine.knownNamespaces.filter((ns) => !claimed.has(ns));
-    const active = plugins.filter((p) => this.active.has(p.name)).map((p) => p.def!);
+    const activePlugins = plugins.filter((p) => this.active.has(p.name));
+    const active = activePlugins.map((p) => p.def!);
     // the types first: the core's routes for each plugin post type are compiled from them
-    this.site.types = new ContentTypes(active);
+    this.site.types = new ContentTypes(activePlugins.map((p) => ({ postTypes: p.def!.postTypes, taxonomies: p.def!.taxonomies, postMeta: p.postMeta })));
     await this.engine.serve([...core, ...active.flatMap((d) => d.namespaces ?? [])]);
     this.site.hooks = active.filter((d) => d.site).map((d) => ({ plugin: d.name, hooks: d.site! }));
     this.site.contentListeners = active.filter((d) => d.onContentChange).map((d) => ({ plugin: d.name, listener: d.onContentChange!.bind(d) }));

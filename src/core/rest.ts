@@ -58,6 +58,13 @@ export function parseDateArg(value: string): { wall: string; utc: boolean } {
   return { wall: d.toISOString().slice(0, 19).replace('T', ' '), utc: true };
 }
 
+/** get_the_title: a private post's title says so, a password-protected one's too. */
+export function renderedTitle(post: { title: string; status: string; password: string }): string {
+  if (post.status === 'private') return `Private: ${post.title}`;
+  if (post.password) return `Protected: ${post.title}`;
+  return post.title;
+}
+
 /** The context arg, already validated by the spec's enum. */
 export const contextOf = (ctx: Ctx): Context => (ctx.args.context ?? 'view') as Context;
 

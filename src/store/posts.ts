@@ -43,11 +43,21 @@ export interface PostQuery {
   sticky?: boolean;
   /** MIME types (post_mime_type): `image/png` matches exactly, `image/` any image type. */
   mimeTypes?: string[];
-  orderby?: 'date' | 'id' | 'title' | 'slug' | 'modified' | 'author' | 'include' | 'parent' | 'menu_order' | 'relevance';
+  /** Sticky posts among the matches come first (on the first pages), the rest after them, each part in the asked order. */
+  stickyFirst?: boolean;
+  orderby?: 'date' | 'id' | 'title' | 'slug' | 'modified' | 'author' | 'include' | 'parent' | 'menu_order' | 'relevance' | 'comment_count' | 'rand';
   order?: 'asc' | 'desc';
   offset: number;
   limit: number;
 }
+
+/**
+ * A term carried by at least this many posts is large: a page of its posts is found by walking
+ * the posts in order (about `page end × all posts / its posts` steps) rather than by sorting all
+ * of its posts, which costs more from about √(page end × all posts) posts on (1,600 for the
+ * first 25 of 100,000).
+ */
+const LARGE_TERM_POSTS = 1000;
 
 /** Types whose slugs are unique among siblings only (wp_unique_post_slug's hierarchical branch). */
 export const HIERARCHICAL_TYPES: ReadonlySet<string> = new Set(['page']);
@@ -168,41 +178,100 @@ export class PostsRepo {
     return slugs;
   }
 
-  /** One page of matching posts and the number of all matches (two indexed queries). */
+  /**
+   * One page of matching posts and the number of all matches (two indexed queries; with
+   * `stickyFirst`, the sticky part and the rest are paged as one list).
+   */
   async query(q: PostQuery): Promise<{ rows: PostRow[]; total: number }> {
     const search = q.search?.trim() ? parseSearch(q.search) : undefined;
-    const base = this.db.selectFrom('posts').where((eb) => eb.and(this.conditions(eb, q, search)));
-    const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    if (!Number(total) || q.limit <= 0) return { rows: [], total: Number(total) };
+    const total = await this.count(q, search);
+    if (!total || q.limit <= 0) return { rows: [], total };
+    return { rows: await this.ordered(q, search), total };
+  }
+
+  /** One page of matching posts without counting all matches (for lists that show no total). */
+  list(q: PostQuery): Promise<PostRow[]> {
+    if (q.limit <= 0) return Promise.resolve([]);
+    return this.ordered(q, q.search?.trim() ? parseSearch(q.search) : undefined);
+  }
+
+  private async ordered(q: PostQuery, search: ParsedSearch | undefined): Promise<PostRow[]> {
+    const large = await this.largeTerms(q);
+    if (!q.stickyFirst || q.sticky !== undefined) return this.page(q, search, large, q.offset, q.limit);
+    const stickyPart = { ...q, sticky: true };
+    const stickyCount = await this.count(stickyPart, search);
+    const fromSticky = stickyCount > q.offset ? await this.page(stickyPart, search, large, q.offset, Math.min(q.limit, stickyCount - q.offset)) : [];
+    const rest = q.limit - fromSticky.length;
+    const others = rest > 0 ? await this.page({ ...q, sticky: false }, search, large, Math.max(0, q.offset - stickyCount), rest) : [];
+    return [...fromSticky, ...others];
+  }
+
+  /**
+   * The term ids of the query's term filters whose posts are many (by the terms' kept counts).
+   * A page of posts carrying one of those is found fastest by walking the posts in order and
+   * checking each (a correlated EXISTS); for few posts, collecting them first and sorting them is
+   * (an IN over the term's posts). Counting always collects.
+   */
+  private async largeTerms(q: PostQuery): Promise<ReadonlySet<number>> {
+    const ids = [...(q.termIds ?? []).flatMap((t) => t.ids), ...(q.categories ?? []), ...(q.tags ?? [])];
+    if (!ids.length) return new Set();
+    const rows = await this.db.selectFrom('terms').select(['id', 'count']).where('id', 'in', ids).execute();
+    return new Set(rows.filter((r) => r.count >= LARGE_TERM_POSTS).map((r) => r.id));
+  }
+
+  private where(q: PostQuery, search: ParsedSearch | undefined, large: ReadonlySet<number> = new Set()) {
+    return this.db.selectFrom('posts').where((eb) => eb.and(this.conditions(eb, q, search, large)));
+  }
+
+  private async count(q: PostQuery, search: ParsedSearch | undefined): Promise<number> {
+    const { total } = await this.where(q, search).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    return Number(total);
+  }
+
+  /**
+   * The posts at [offset, offset + limit) in the asked order. The ids are chosen first, which an
+   * index answers without reading the posts' text, then only those rows are read.
+   */
+  private async page(q: PostQuery, search: ParsedSearch | undefined, large: ReadonlySet<number>, offset: number, limit: number): Promise<PostRow[]> {
     const dir = q.order ?? 'desc';
-    let rows = base.selectAll();
+    let ids = this.where(q, search, large).select('id');
     const orderby = q.orderby ?? (search ? 'relevance' : 'date');
     switch (orderby) {
       case 'relevance':
-        if (search) rows = rows.orderBy((eb) => relevance(this.db, eb, search), 'asc');
-        rows = rows.orderBy('date', 'desc');
+        if (search) ids = ids.orderBy((eb) => relevance(this.db, eb, search), 'asc');
+        ids = ids.orderBy('date', 'desc');
         break;
       case 'include':
-        rows = q.include?.length ? rows.orderBy(orderOfIds('id', q.include), dir) : rows.orderBy('date', dir);
+        ids = q.include?.length ? ids.orderBy(orderOfIds('id', q.include), dir) : ids.orderBy('date', dir);
+        break;
+      case 'rand':
+        // random() is the same function on SQLite and PostgreSQL
+        ids = ids.orderBy(sql`random()`);
         break;
       case 'id':
         break;
       case 'title':
+        // the indexed prefix first (migration 009), then the whole title for titles that share it; in byte order on both databases
+        ids = ids.orderBy(byteOrder(this.db, sql`substr(${sql.ref('title')}, 1, 191)`), dir).orderBy(byteOrder(this.db, 'title'), dir);
+        break;
       case 'slug':
-        rows = rows.orderBy(byteOrder(this.db, orderby), dir);
+        ids = ids.orderBy(byteOrder(this.db, orderby), dir);
         break;
       case 'modified':
       case 'author':
       case 'parent':
       case 'menu_order':
+      case 'comment_count':
       case 'date':
-        rows = rows.orderBy(orderby, dir);
+        ids = ids.orderBy(orderby, dir);
         break;
     }
-    return { rows: await rows.orderBy('id', dir).limit(q.limit).offset(q.offset).execute(), total: Number(total) };
+    // a page past any row count (a huge page number times its size) is empty, not an offset SQL cannot hold
+    const chosen = (await ids.orderBy('id', dir).limit(limit).offset(Math.min(offset, Number.MAX_SAFE_INTEGER)).execute()).map((r) => r.id);
+    return this.getMany(chosen);
   }
 
-  private conditions(eb: PostsEB, q: PostQuery, search: ParsedSearch | undefined): Expression<SqlBool>[] {
+  private conditions(eb: PostsEB, q: PostQuery, search: ParsedSearch | undefined, large: ReadonlySet<number>): Expression<SqlBool>[] {
     const c: Expression<SqlBool>[] = [eb('type', 'in', q.types.length ? q.types : [''])];
     if (q.statuses?.length) c.push(eb('status', 'in', q.statuses));
     if (q.include?.length) c.push(eb('id', 'in', q.include));
@@ -220,11 +289,14 @@ export class PostsRepo {
     if (q.sticky !== undefined) c.push(eb('sticky', '=', q.sticky ? 1 : 0));
     if (q.mimeTypes?.length)
       c.push(eb.or(q.mimeTypes.map((m) => (m.endsWith('/') ? matchesText(this.db, eb.ref('mime_type'), m, false, true) : eb('mime_type', '=', m)))));
-    const carrying = (ids: number[]) => eb('id', 'in', eb.selectFrom('term_relationships').select('post_id').where('term_id', 'in', ids));
+    const carrying = (ids: number[]) =>
+      ids.some((id) => large.has(id))
+        ? eb.exists(eb.selectFrom('term_relationships as tr').select('tr.post_id').whereRef('tr.post_id', '=', 'posts.id').where('tr.term_id', 'in', ids))
+        : eb('id', 'in', eb.selectFrom('term_relationships').select('post_id').where('term_id', 'in', ids));
     const having = [...(q.termIds ?? []).map((t) => t.ids), q.categories, q.tags];
     for (const ids of having) if (ids?.length) c.push(carrying(ids));
     const lacking = [...(q.termIdsExclude ?? []).map((t) => t.ids), q.categoriesExclude, q.tagsExclude];
-    for (const ids of lacking) if (ids?.length) c.push(eb.not(carrying(ids)));
+    for (const ids of lacking) if (ids?.length) c.push(eb.not(eb('id', 'in', eb.selectFrom('term_relationships').select('post_id').where('term_id', 'in', ids))));
     if (search) {
       for (const t of search.include) c.push(eb.or([contains(this.db, eb, 'title', t), contains(this.db, eb, 'excerpt', t), contains(this.db, eb, 'content', t)]));
       for (const t of search.exclude) c.push(eb.and([contains(this.db, eb, 'title', t, true), contains(this.db, eb, 'excerpt', t, true), contains(this.db, eb, 'content', t, true)]));

@@ -107,9 +107,10 @@ export function sanitizeSlug(s: string): string {
 }
 
 /**
- * A text column to sort by, in byte order on both databases: SQLite's default (BINARY), and on
+ * A text column (or expression) to sort by, in byte order on both databases: SQLite's default (BINARY), and on
  * PostgreSQL whatever the database's collation, so `orderby=title` lists alike on both.
  */
-export function byteOrder(db: Kysely<any>, column: string): RawBuilder<string> {
-  return isPostgres(db) ? sql<string>`${sql.ref(column)} collate "C"` : sql<string>`${sql.ref(column)}`;
+export function byteOrder(db: Kysely<any>, column: string | RawBuilder<string>): RawBuilder<string> {
+  const value = typeof column === 'string' ? sql.ref(column) : column;
+  return isPostgres(db) ? sql<string>`${value} collate "C"` : sql<string>`${value}`;
 }

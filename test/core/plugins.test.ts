@@ -134,6 +134,18 @@ describe('the plugin registry', () => {
     assert.deepEqual(((await (await site.call('hello/v1/notes')).json()) as Obj[]).map((n) => n.text), ['first']);
   });
 
+  test('a plugin may derive its post meta from the spec the site runs with; when that fails it stays inactive with the reason', async () => {
+    const created = (await (await site.call('cms/v2/posts', { json: { title: 'From the spec', meta: {} }, auth: site.admin })).json()) as Obj;
+    assert.equal(created.meta.from_oembed, 'cms-spec', "a key named after a file of the spec's folder, its default read from site.yaml");
+    const written = (await (await site.call(`cms/v2/posts/${created.id}`, { json: { meta: { from_oembed: 'set' } }, auth: site.admin })).json()) as Obj;
+    assert.equal(written.meta.from_oembed, 'set');
+    assert.equal(await statusOf('spec-meta-throws/spec-meta-throws'), 'inactive');
+    assert.ok(site.errors.some((e) => e.includes('plugin spec-meta-throws is not active') && e.includes('fields/broken.yaml: a field has no name')), site.errors.join('\n'));
+    const refused = await setStatus('spec-meta-throws/spec-meta-throws', 'active');
+    assert.equal(refused.status, 500);
+    assert.match(((await refused.json()) as Obj).message, /a field has no name/);
+  });
+
   test('dependencies: a plugin cannot be active without the ones it depends on, nor they be deactivated under it', async () => {
     assert.equal(await statusOf('needs-base/needs-base'), 'active');
     const required = await setStatus('base/base', 'inactive');
@@ -154,7 +166,8 @@ describe('the plugin registry', () => {
     const created = await site.call('cms/v2/posts', { json: { title: 'Meta', status: 'publish', meta: { rating: '4', rows: [{ label: 'a' }], unknown: 'ignored' } }, auth: site.admin });
     assert.equal(created.status, 201, await created.clone().text());
     const post = (await created.json()) as Obj;
-    assert.deepEqual(post.meta, { mood: 'calm', rating: 4, rows: [{ label: 'a' }], _secret: '' });
+    // from_oembed is the spec-meta fixture's key
+    assert.deepEqual(post.meta, { mood: 'calm', rating: 4, rows: [{ label: 'a' }], _secret: '', from_oembed: 'cms-spec' });
     const page = (await (await site.call('cms/v2/pages', { json: { title: 'P', meta: { rating: 2, mood: 'busy' } }, auth: site.admin })).json()) as Obj;
     assert.deepEqual(page.meta, { rating: 2 }, 'a key registered for posts only is neither shown nor written on a page');
 

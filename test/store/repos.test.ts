@@ -171,6 +171,21 @@ describe('posts query', () => {
     assert.deepEqual((await store.posts.query({ ...base, orderby: 'author', order: 'asc' })).rows.map((r) => r.author), [alice, alice, bob, bob]);
   });
 
+  test('sticky posts first: the sticky matches lead the first page, paging runs on across both parts', async () => {
+    assert.deepEqual(await titles({ stickyFirst: true }), ['Apple pie recipe', '100% juice', 'Cherry jam', 'Banana bread']);
+    assert.deepEqual(await titles({ stickyFirst: true, order: 'asc' }), ['Apple pie recipe', 'Banana bread', 'Cherry jam', '100% juice']);
+    const second = await store.posts.query({ ...base, stickyFirst: true, offset: 1, limit: 2 });
+    assert.deepEqual([second.total, second.rows.map((r) => r.title)], [4, ['100% juice', 'Cherry jam']]);
+    assert.deepEqual(await titles({ stickyFirst: true, categoriesExclude: [cat] }), ['100% juice', 'Banana bread'], 'a sticky post the filters drop stays out');
+  });
+
+  test('orderby comment_count and rand', async () => {
+    await store.posts.update(ids.banana, { comment_count: 5, modified: '2024-02-05 10:00:00', modified_gmt: '2024-02-05 10:00:00' });
+    assert.deepEqual((await titles({ orderby: 'comment_count', order: 'desc' }))[0], 'Banana bread');
+    const random = await titles({ orderby: 'rand' });
+    assert.deepEqual([...random].sort(), ['100% juice', 'Apple pie recipe', 'Banana bread', 'Cherry jam'], 'every match, in some order');
+  });
+
   test('counts by status', async () => {
     assert.deepEqual(await store.posts.countByStatus('post'), { publish: 4, draft: 1 });
   });

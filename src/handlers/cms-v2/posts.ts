@@ -12,7 +12,7 @@ import { canEdit, canRead, may } from '../../core/post-access.ts';
 import { contentChanged } from '../../core/events.ts';
 import { metaOfPosts, writePostMeta } from '../../core/post-meta.ts';
 import { renderedExcerpt, theContent } from '../../site/hooks.ts';
-import { collection, contextOf, CURIES, denied, nsUrl, pageOf, parseDateArg, pick, restDate, routePostType, type Context } from '../../core/rest.ts';
+import { collection, contextOf, CURIES, denied, nsUrl, pageOf, parseDateArg, pick, renderedTitle, restDate, routePostType, type Context } from '../../core/rest.ts';
 import { listQueryOf, queryPosts, rawText, statusesFor } from '../../core/post-list.ts';
 
 /** Field order of each context, as WP_REST_Posts_Controller's schema gives them. */
@@ -97,12 +97,6 @@ async function relatedOf(ctx: Ctx, store: Store, type: PostTypeInfo, posts: Post
   return { terms, thumbnails, meta };
 }
 
-function protectedTitle(post: PostRow): string {
-  if (post.status === 'private') return `Private: ${post.title}`;
-  if (post.password) return `Protected: ${post.title}`;
-  return post.title;
-}
-
 async function parentPathOf(store: Store, post: PostRow): Promise<string | undefined> {
   if (!post.parent) return undefined;
   const slugs = await store.posts.ancestorSlugs(post);
@@ -130,7 +124,7 @@ async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context:
     status: post.status,
     type: post.type,
     link,
-    title: edit ? { raw: post.title, rendered: protectedTitle(post) } : { rendered: protectedTitle(post) },
+    title: edit ? { raw: post.title, rendered: renderedTitle(post) } : { rendered: renderedTitle(post) },
     content: edit ? { raw: post.content, rendered: contentHtml, protected: post.password !== '', block_version: post.content.includes('<!-- wp:') ? 1 : 0 } : { rendered: contentHtml, protected: post.password !== '' },
     excerpt: edit
       ? { raw: post.excerpt, rendered: locked ? '' : renderedExcerpt(post.excerpt, contentHtml), protected: post.password !== '' }

@@ -5,6 +5,7 @@ import * as terms from './003-terms.ts';
 import * as appPasswords from './006-app-passwords.ts';
 import * as pluginMigrations from './007-plugin-migrations.ts';
 import * as sharedState from './008-shared-state.ts';
+import * as postOrderIndexes from './009-post-order-indexes.ts';
 
 /**
  * 004 and 005 created the snippets and oEmbed cache tables before those moved into their plugins
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '006-app-passwords': appPasswords,
   '007-plugin-migrations': pluginMigrations,
   '008-shared-state': sharedState,
+  '009-post-order-indexes': postOrderIndexes,
 };
