@@ -1,6 +1,8 @@
 import { SpecError } from '../engine/diagnostics.ts';
 import { InvalidArgumentError } from 'commander';
 import { RestError } from '../engine/errors.ts';
+import { DatabaseUnreachableError, describeLocation } from '../store/db.ts';
+import { TransferError } from '../store/transfer.ts';
 
 /** A failure the user can fix; its message says how. Printed as one `Error:` line, exit code 1. */
 export class CliError extends Error {}
@@ -25,7 +27,7 @@ function isDatabaseError(e: Error): boolean {
  */
 export function describeError(e: unknown, ctx: ErrorContext = {}): string | null {
   if (e instanceof CliError) return e.message;
-  if (e instanceof RestError) return e.message;
+  if (e instanceof RestError || e instanceof DatabaseUnreachableError || e instanceof TransferError) return e.message;
   if (e instanceof SpecError) {
     const missing = e.message.includes('site.yaml not found');
     if (missing) return `There is no spec in "${ctx.spec}" (no site.yaml there). Pass --spec with the folder that holds site.yaml (the project's own is ./spec).`;
@@ -41,7 +43,7 @@ export function describeError(e: unknown, ctx: ErrorContext = {}): string | null
     if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') return `The host name "${ctx.host}" does not resolve. Use --host with an address of this machine, such as 127.0.0.1.`;
   }
   if (isDatabaseError(err)) {
-    return `Cannot open the database "${ctx.db}": ${err.message}. Check that --db names a cms-spec SQLite file (or a new one in a folder you can write to).`;
+    return `Cannot open the database "${ctx.db === undefined ? '' : describeLocation(ctx.db)}": ${err.message}. Check that --db names a cms-spec SQLite file (or a new one in a folder you can write to).`;
   }
   return null;
 }

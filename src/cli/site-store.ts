@@ -19,7 +19,7 @@ export function siteCommand(parent: Command, nameAndArgs: string, description: s
 }
 
 /** Messages of the site's log go to stderr, so a command's own output stays clean for scripts. */
-const stderrLog = { error: (m: string) => console.error(`[cms-spec] ${m}`), info: () => {} };
+export const stderrLog = { error: (m: string) => console.error(`[cms-spec] ${m}`), info: () => {} };
 
 /** The installed site a command names (`--db`, `--spec`, `--variant`), started with its plugins: the server's modules load only here. */
 async function startInstalled(store: Store, o: { spec: string; variant?: string }): Promise<StartedSite> {

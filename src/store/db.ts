@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import type { Kysely } from 'kysely';
+import type { Kysely, Migrator } from 'kysely';
 import { kysely, sql } from './kysely.ts';
 import type { DB } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 import { PostgresAsSqlitePlugin } from './postgres-plugin.ts';
+import { isPostgres } from './portable.ts';
 
 export interface DatabaseOptions {
   /** Connections a PostgreSQL pool keeps at most (ignored for SQLite, which has one). */
@@ -24,22 +25,78 @@ export function describeLocation(location: string): string {
 }
 
 /**
+ * A database that does not answer, refuses the connection or its credentials, or names no schema:
+ * the message names it as a person may print it (no password) and says what went wrong.
+ */
+export class DatabaseUnreachableError extends Error {
+  constructor(location: string, reason: string) {
+    super(`Cannot reach the database ${describeLocation(location)}: ${reason}. Check that PostgreSQL is running there and that the URL's user, password and database are right.`);
+  }
+}
+
+/**
  * Opens the site's database and brings the core's schema up to date: embedded SQLite for a file
  * path (or `:memory:`), PostgreSQL for a `postgres://` URL. The same migrations run on both.
  */
 export async function openDatabase(location: string, o: DatabaseOptions = {}): Promise<Kysely<DB>> {
-  const postgres = isPostgresUrl(location);
-  const db = postgres ? openPostgres(location, o) : await openSqlite(location);
-  // kysely looks for its migration tables in every schema it can see; on PostgreSQL, name the one this site lives in
-  const migrationTableSchema = postgres ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0].schema : undefined;
-  const migrator = new kysely.Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
+  const db = await connectDatabase(location, o);
+  try {
+    await migrateCore(db);
+  } catch (e) {
     await db.destroy();
+    throw e;
+  }
+  return db;
+}
+
+/** Opens the database without migrating it; a PostgreSQL that cannot be reached throws DatabaseUnreachableError. */
+export async function connectDatabase(location: string, o: DatabaseOptions = {}): Promise<Kysely<DB>> {
+  if (!isPostgresUrl(location)) return openSqlite(location);
+  const db = openPostgres(location, o);
+  let schema: string | null;
+  try {
+    schema = await currentSchema(db);
+  } catch (e) {
+    await db.destroy();
+    throw new DatabaseUnreachableError(location, e instanceof Error ? e.message : String(e));
+  }
+  if (schema === null) {
+    await db.destroy();
+    throw new DatabaseUnreachableError(location, 'its search_path names no schema that exists');
+  }
+  return db;
+}
+
+/** The schema a PostgreSQL connection works in (null when its search_path names none that exists). */
+const currentSchema = async (db: Kysely<any>) => (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0].schema;
+
+/** kysely's record of the core's migrations, in the schema the site lives in. */
+async function coreMigrator(db: Kysely<any>): Promise<Migrator> {
+  // kysely looks for its migration tables in every schema it can see; on PostgreSQL, name the one this site lives in
+  const migrationTableSchema = isPostgres(db) ? ((await currentSchema(db)) ?? undefined) : undefined;
+  return new kysely.Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema });
+}
+
+/** The core's migrations, by name in the order they run. */
+export const coreMigrationNames = (): string[] => Object.keys(migrations).sort();
+
+/** The core's migrations the database has run, in order (none on a new database). */
+export async function coreMigrationsRun(db: Kysely<any>): Promise<string[]> {
+  return (await (await coreMigrator(db)).getMigrations()).filter((m) => m.executedAt).map((m) => m.name);
+}
+
+/**
+ * Runs the core's migrations not run yet, all of them or up to and including `upTo`; returns the
+ * names it ran. `upTo` must not be behind what has run (the migrations have no way down).
+ */
+export async function migrateCore(db: Kysely<DB>, upTo?: string): Promise<string[]> {
+  const migrator = await coreMigrator(db);
+  const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
+  if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return db;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /**
