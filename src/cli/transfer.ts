@@ -1,7 +1,8 @@
-import { createReadStream, createWriteStream, renameSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, fstatSync, openSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
 import { Option, type Command } from 'commander';
 import type { Migration } from 'kysely';
 import type { Variant } from '../engine/spec.ts';
@@ -96,34 +97,57 @@ interface Sink {
   abandon(): void;
 }
 
-function stdoutSink(): Sink {
+/** A stream the export is written to, whose failure (a full disk, a reader gone) ends the export as one line. */
+function streamSink(out: Writable, describe: (e: NodeJS.ErrnoException) => string, finish: () => Promise<void>, abandon: () => void): Sink {
+  let failure: CliError | undefined;
+  out.on('error', (e: NodeJS.ErrnoException) => {
+    failure ??= new CliError(describe(e));
+  });
   return {
     async write(chunk) {
-      if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
+      if (failure) throw failure;
+      // waiting for drain ends with an error event too, which the listener above has told
+      if (!out.write(chunk)) await once(out, 'drain').catch(() => {});
+      if (failure) throw failure;
     },
-    async done() {},
-    abandon() {},
+    async done() {
+      if (failure) throw failure;
+      await finish();
+      if (failure) throw failure;
+    },
+    abandon,
   };
 }
 
-/** A file written under a temporary name and renamed when complete, so a failed export never leaves a partial file (or loses the one it would replace). */
+function stdoutSink(): Sink {
+  const describe = (e: NodeJS.ErrnoException) => (e.code === 'EPIPE' ? 'The program reading standard output closed it before the export was written.' : `Writing standard output failed: ${e.message}`);
+  return streamSink(process.stdout, describe, async () => {}, () => {});
+}
+
+/** A file (or a device or pipe named by a path); a failed export removes the file it began, so no partial export is taken for a whole one. */
 function fileSink(path: string): Sink {
-  const partial = `${path}.partial-${process.pid}`;
-  const out = createWriteStream(partial);
-  return {
-    async write(chunk) {
-      if (!out.write(chunk)) await once(out, 'drain');
-    },
-    async done() {
+  const cannot = (e: NodeJS.ErrnoException) => `Cannot write ${path}: ${e.code === 'ENOENT' ? 'its folder does not exist' : e.message}.`;
+  let fd: number;
+  try {
+    fd = openSync(path, 'w');
+  } catch (e) {
+    throw new CliError(cannot(e as NodeJS.ErrnoException));
+  }
+  const regular = fstatSync(fd).isFile();
+  const out = createWriteStream(path, { fd });
+  return streamSink(
+    out,
+    cannot,
+    async () => {
       out.end();
-      await finished(out);
-      renameSync(partial, path);
+      // a failure is the error event's to tell
+      await finished(out).catch(() => {});
     },
-    abandon() {
+    () => {
       out.destroy();
-      rmSync(partial, { force: true });
+      if (regular) rmSync(path, { force: true });
     },
-  };
+  );
 }
 
 /** A progress bar for `total` rows, made when the first rows are done (there may be none). */
@@ -194,6 +218,26 @@ function checkNotAhead(target: MigrationState, file: MigrationState, location: s
   }
 }
 
+/** The input's lines; a failure to read it (no such file, a folder) ends them as one line's error. */
+async function* linesOf(input: Readable, file: string): AsyncGenerator<string> {
+  let failure: CliError | undefined;
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  input.on('error', (e: NodeJS.ErrnoException) => {
+    failure ??= new CliError(`Cannot read ${file}: ${e.code === 'ENOENT' ? 'there is no such file' : e.message}.`);
+    lines.close();
+  });
+  try {
+    for await (const line of lines) {
+      if (failure) break;
+      yield line;
+    }
+  } catch (e) {
+    // readline passes the input's error on too
+    throw failure ?? e;
+  }
+  if (failure) throw failure;
+}
+
 const only = (migrations: Readonly<Record<string, Migration>>, names: readonly string[]) => Object.fromEntries(names.map((name) => [name, migrations[name]]));
 
 /**
@@ -204,12 +248,8 @@ const only = (migrations: Readonly<Record<string, Migration>>, names: readonly s
  */
 async function importCommand(file: string, o: ImportOptions): Promise<void> {
   const input = file === '-' ? process.stdin : createReadStream(file);
-  const opened = file === '-' ? Promise.resolve() : once(input, 'open');
   try {
-    await opened.catch((e: NodeJS.ErrnoException) => {
-      throw new CliError(`Cannot read ${file}: ${e.code === 'ENOENT' ? 'there is no such file' : e.message}.`);
-    });
-    const lines = createInterface({ input, crlfDelay: Infinity })[Symbol.asyncIterator]();
+    const lines = linesOf(input, file);
     const header = parseHeader((await lines.next()).value as string | undefined);
     const plugins = await pluginsOfFile(header.migrations, o.spec);
     const store = new Store(await connectDatabase(o.db));
@@ -223,7 +263,7 @@ async function importCommand(file: string, o: ImportOptions): Promise<void> {
       const started = Date.now();
       const progress = rowProgress('imported');
       try {
-        await importSite(store.db, header, { [Symbol.asyncIterator]: () => lines }, { replace: o.replace, progress: progress.update });
+        await importSite(store.db, header, lines, { replace: o.replace, progress: progress.update });
       } finally {
         progress.finish();
       }
