@@ -91,9 +91,9 @@ async function migrateCommand(o: MigrateOptions): Promise<void> {
 /** Where an export goes: a chunk at a time, waiting while the reader is behind. */
 interface Sink {
   write(chunk: string): Promise<void>;
-  /** The whole file is written: it takes its name. */
+  /** Everything is written: flushes it, or throws what failed. */
   done(): Promise<void>;
-  /** The export failed: nothing is left under the name. */
+  /** The export failed: a file it began is removed. */
   abandon(): void;
 }
 

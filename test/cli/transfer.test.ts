@@ -8,7 +8,7 @@ import { tableNames } from '../../src/store/portable.ts';
 import { connectDatabase } from '../../src/store/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { adminAuth } from '../helpers/auth.ts';
-import { PG_BASE, postgresAnswers, TEST_STORE, testDatabase, type TestDatabase } from '../helpers/store.ts';
+import { PG_BASE, postgresAnswers, TEST_STORE, testDatabase } from '../helpers/store.ts';
 import { cms, fails, ok } from './run.ts';
 
 type Query = { path: string; auth?: boolean };
