@@ -1,7 +1,8 @@
 import { SpecError } from '../engine/diagnostics.ts';
 import { InvalidArgumentError } from 'commander';
 import { RestError } from '../engine/errors.ts';
-import { DatabaseOpenError, describeLocation, isPostgresUrl } from '../store/db.ts';
+import { DatabaseUnreachableError, describeLocation, isPostgresUrl } from '../store/db.ts';
+import { TransferError } from '../store/transfer.ts';
 
 /** A failure the user can fix; its message says how. Printed as one `Error:` line, exit code 1. */
 export class CliError extends Error {}
@@ -16,7 +17,7 @@ export interface ErrorContext {
 
 /** better-sqlite3's errors, and what opening or migrating a database throws. */
 function isDatabaseError(e: Error): boolean {
-  return e instanceof DatabaseOpenError || e.name === 'SqliteError' || e.message.startsWith('database migration') || ((e as NodeJS.ErrnoException).syscall === 'mkdir');
+  return e.name === 'SqliteError' || e.message.startsWith('database migration') || ((e as NodeJS.ErrnoException).syscall === 'mkdir');
 }
 
 /**
@@ -26,7 +27,7 @@ function isDatabaseError(e: Error): boolean {
  */
 export function describeError(e: unknown, ctx: ErrorContext = {}): string | null {
   if (e instanceof CliError) return e.message;
-  if (e instanceof RestError) return e.message;
+  if (e instanceof RestError || e instanceof DatabaseUnreachableError || e instanceof TransferError) return e.message;
   if (e instanceof SpecError) {
     const missing = e.message.includes('site.yaml not found');
     if (missing) return `There is no spec in "${ctx.spec}" (no site.yaml there). Pass --spec with the folder that holds site.yaml (the project's own is ./spec).`;
@@ -44,7 +45,7 @@ export function describeError(e: unknown, ctx: ErrorContext = {}): string | null
   if (isDatabaseError(err)) {
     const db = ctx.db ?? '';
     const expected = isPostgresUrl(db) ? 'a PostgreSQL database this machine can reach (postgres://user@host:port/database)' : 'a cms-spec SQLite file (or a new one in a folder you can write to)';
-    // the location is shown without its password, and so is any message that might quote it
+    // the location is shown without its password
     return `Cannot open the database "${describeLocation(db)}": ${err.message}. Check that --db names ${expected}.`;
   }
   return null;

@@ -7,6 +7,7 @@ import { registerPostCommands } from './posts.ts';
 import { registerOptionCommands } from './options.ts';
 import { registerCacheCommands } from './cache.ts';
 import { registerPluginCommands, registerPluginProvidedCommands } from './plugins.ts';
+import { registerTransferCommands } from './transfer.ts';
 import { LOG_FORMATS } from './access-log.ts';
 import { positiveInt } from './errors.ts';
 import { specOption, variantOption } from './site-store.ts';
@@ -54,6 +55,7 @@ registerPostCommands(program);
 registerOptionCommands(program);
 registerCacheCommands(program);
 registerPluginCommands(program);
+registerTransferCommands(program);
 
 // The plugins' own commands are read only when the command line names none of the core's (or asks for help).
 const asked = process.argv[2];

@@ -19,10 +19,10 @@ export function siteCommand(parent: Command, nameAndArgs: string, description: s
 }
 
 /** Messages of the site's log go to stderr, so a command's own output stays clean for scripts. */
-const stderrLog = { error: (m: string) => console.error(`[cms-spec] ${m}`), info: () => {} };
+export const stderrLog = { error: (m: string) => console.error(`[cms-spec] ${m}`), info: () => {} };
 
 /** The installed site a command names (`--db`, `--spec`, `--variant`), started with its plugins: the server's modules load only here. */
-async function startInstalled(store: Store, o: SiteCommandOptions): Promise<StartedSite> {
+export async function startInstalled(store: Store, o: SiteCommandOptions): Promise<StartedSite> {
   const [{ loadSpec }, { startSite }, { mediaSettingsFor }] = await Promise.all([import('../engine/spec.ts'), import('../core/open.ts'), import('../core/media.ts')]);
   return startSite({ spec: loadSpec(o.spec), store, variant: (o.variant ?? 'a').toUpperCase() as Variant, log: stderrLog, media: mediaSettingsFor(o.db) });
 }

@@ -320,7 +320,7 @@ export class PluginRegistry implements PluginControl {
 }
 
 /** The stored list: ids (`folder/file`) as WordPress writes them, or bare names. */
-function parseActive(stored: string): string[] {
+export function parseActive(stored: string): string[] {
   try {
     const list = JSON.parse(stored) as unknown;
     return Array.isArray(list) ? list.map((x) => String(x).split('/')[0]) : [];

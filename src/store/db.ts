@@ -1,19 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import type { Kysely } from 'kysely';
+import type { Kysely, Migrator } from 'kysely';
 import { kysely, sql } from './kysely.ts';
 import type { DB } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 import { PostgresAsSqlitePlugin } from './postgres-plugin.ts';
+import { isPostgres } from './portable.ts';
 
 export interface DatabaseOptions {
   /** Connections a PostgreSQL pool keeps at most (ignored for SQLite, which has one). */
   poolSize?: number;
 }
-
-/** Opening a database failed for a reason its owner can fix: unreachable, refused, not there, not a database. */
-export class DatabaseOpenError extends Error {}
 
 /** True for a location that names a PostgreSQL database (`postgres://user@host:port/db`). */
 export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
@@ -27,22 +25,88 @@ export function describeLocation(location: string): string {
 }
 
 /**
+ * A database that does not answer, refuses the connection or its credentials, or names no schema:
+ * the message names it as a person may print it (no password) and says what went wrong.
+ */
+export class DatabaseUnreachableError extends Error {
+  constructor(location: string, reason: string) {
+    super(`Cannot reach the database ${describeLocation(location)}: ${reason}. Check that PostgreSQL is running there and that the URL's user, password and database are right.`);
+  }
+}
+
+/**
  * Opens the site's database and brings the core's schema up to date: embedded SQLite for a file
  * path (or `:memory:`), PostgreSQL for a `postgres://` URL. The same migrations run on both.
  */
 export async function openDatabase(location: string, o: DatabaseOptions = {}): Promise<Kysely<DB>> {
-  const postgres = isPostgresUrl(location);
-  const db = postgres ? openPostgres(location, o) : await openSqlite(location);
-  // kysely looks for its migration tables in every schema it can see; on PostgreSQL, name the one this site lives in
-  const migrationTableSchema = postgres ? await currentSchema(db) : undefined;
-  const migrator = new kysely.Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
+  const db = await connectDatabase(location, o);
+  try {
+    await migrateCore(db);
+  } catch (e) {
     await db.destroy();
+    throw e;
+  }
+  return db;
+}
+
+/** Opens the database without migrating it; a PostgreSQL that cannot be reached throws DatabaseUnreachableError. */
+export async function connectDatabase(location: string, o: DatabaseOptions = {}): Promise<Kysely<DB>> {
+  if (!isPostgresUrl(location)) return openSqlite(location);
+  const db = openPostgres(location, o);
+  let schema: string | null;
+  try {
+    schema = await currentSchema(db);
+  } catch (e) {
+    await db.destroy();
+    const code = (e as { code?: string }).code;
+    throw new DatabaseUnreachableError(location, (code && CONNECTION_FAILURES[code]) || (e instanceof Error ? e.message : String(e)));
+  }
+  if (schema === null) {
+    await db.destroy();
+    throw new DatabaseUnreachableError(location, 'its search_path names no schema that exists');
+  }
+  return db;
+}
+
+/** What a failed connection means, by socket error code; PostgreSQL's own refusals (no such database or role, bad password) say it in their message. */
+const CONNECTION_FAILURES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'nothing accepts connections there',
+  ENOTFOUND: 'its host name does not resolve',
+  EAI_AGAIN: 'its host name does not resolve',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'its host cannot be reached',
+};
+
+/** The schema a PostgreSQL connection works in (null when its search_path names none that exists). */
+const currentSchema = async (db: Kysely<any>) => (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0].schema;
+
+/** kysely's record of the core's migrations, in the schema the site lives in. */
+async function coreMigrator(db: Kysely<any>): Promise<Migrator> {
+  // kysely looks for its migration tables in every schema it can see; on PostgreSQL, name the one this site lives in
+  const migrationTableSchema = isPostgres(db) ? ((await currentSchema(db)) ?? undefined) : undefined;
+  return new kysely.Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema });
+}
+
+/** The core's migrations, by name in the order they run. */
+export const coreMigrationNames = (): string[] => Object.keys(migrations).sort();
+
+/** The core's migrations the database has run, in order (none on a new database). */
+export async function coreMigrationsRun(db: Kysely<any>): Promise<string[]> {
+  return (await (await coreMigrator(db)).getMigrations()).filter((m) => m.executedAt).map((m) => m.name);
+}
+
+/**
+ * Runs the core's migrations not run yet, all of them or up to and including `upTo`; returns the
+ * names it ran. `upTo` must not be behind what has run (the migrations have no way down).
+ */
+export async function migrateCore(db: Kysely<DB>, upTo?: string): Promise<string[]> {
+  const migrator = await coreMigrator(db);
+  const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
+  if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return db;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /**
@@ -73,39 +137,6 @@ function pg(): Pg {
     pgModule.types.setTypeParser(pgModule.types.builtins.NUMERIC, asNumber);
   }
   return pgModule;
-}
-
-/** PostgreSQL's answers to a connection that its owner can fix, by SQLSTATE or socket error code. */
-const CONNECTION_FAILURES: Record<string, string> = {
-  ECONNREFUSED: 'nothing accepts connections there (is PostgreSQL running?)',
-  ENOTFOUND: 'its host name does not resolve',
-  EAI_AGAIN: 'its host name does not resolve',
-  ETIMEDOUT: 'the connection timed out',
-  EHOSTUNREACH: 'its host cannot be reached',
-  '3D000': '', // database does not exist: PostgreSQL's own message says which
-  '28000': '', // no such role / not allowed by pg_hba.conf
-  '28P01': '', // password authentication failed
-  '57P03': '', // the database system is starting up
-  '53300': '', // too many connections
-};
-
-/** The schema the site lives in (the first of the URL's search_path that exists); a connection failure becomes a DatabaseOpenError. */
-async function currentSchema(db: Kysely<DB>): Promise<string> {
-  let schema: string | null;
-  try {
-    schema = (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0].schema;
-  } catch (e) {
-    await db.destroy();
-    const code = (e as { code?: string }).code;
-    const told = code === undefined ? undefined : CONNECTION_FAILURES[code];
-    if (told === undefined) throw e;
-    throw new DatabaseOpenError(told || (e as Error).message);
-  }
-  if (schema === null) {
-    await db.destroy();
-    throw new DatabaseOpenError('no schema of its search_path exists (create it first, or leave search_path out for public)');
-  }
-  return schema;
 }
 
 function openPostgres(url: string, o: DatabaseOptions): Kysely<DB> {

@@ -169,7 +169,7 @@ describe('wp-cli-like commands on a site database', () => {
     fails(['user', 'list', '--db', join(dir, 'missing.sqlite')], /holds no site yet\. Run `cms-spec serve --db/);
     fails(['post', 'create', '--post_title', 'x', '--spec', join(dir, 'no-spec'), ...dbArgs], /There is no spec in ".*no-spec" \(no site\.yaml there\)/);
     // PostgreSQL that does not answer: one line, and the URL's password is never printed
-    const refused = fails(['post', 'list', '--db', 'postgres://editor:s3cret-pw@127.0.0.1:1/site'], /^Error: Cannot open the database "postgres:\/\/editor:\*\*\*@127\.0\.0\.1:1\/site": nothing accepts connections there \(is PostgreSQL running\?\)/);
+    const refused = fails(['post', 'list', '--db', 'postgres://editor:s3cret-pw@127.0.0.1:1/site'], /^Error: Cannot reach the database postgres:\/\/editor:\*\*\*@127\.0\.0\.1:1\/site: nothing accepts connections there\. Check that PostgreSQL is running there/);
     assert.doesNotMatch(refused.stderr, /s3cret-pw/);
     if (TEST_STORE === 'postgres') {
       const empty = await testDatabase();

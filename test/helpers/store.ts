@@ -10,7 +10,7 @@ import { Store } from '../../src/store/index.ts';
  * schema per test database, so test files run in parallel on one server).
  */
 export const TEST_STORE: 'sqlite' | 'postgres' = process.env.CMS_SPEC_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
-const PG_BASE = process.env.CMS_SPEC_TEST_PG ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const PG_BASE = process.env.CMS_SPEC_TEST_PG ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface TestDatabase {
   /** What `--db` / Store.open take: a file path, or a `postgres://` URL whose connections work in the test's schema. */
@@ -21,27 +21,40 @@ export interface TestDatabase {
 
 type Pg = typeof import('pg');
 
-/** A fresh, empty database of the store this run tests. */
-export async function testDatabase(): Promise<TestDatabase> {
-  if (TEST_STORE === 'sqlite') {
+/** Runs one statement on the PostgreSQL server the tests use, outside any test schema. */
+async function onTestServer(statement: string): Promise<void> {
+  const { default: pg } = (await import('pg')) as unknown as { default: Pg };
+  const client = new pg.Client({ connectionString: PG_BASE });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+let pgAnswers: Promise<boolean> | undefined;
+
+/** Whether the PostgreSQL server the tests use answers (for tests that need one whatever store this run tests). */
+export function postgresAnswers(): Promise<boolean> {
+  pgAnswers ??= onTestServer('select 1').then(
+    () => true,
+    () => false,
+  );
+  return pgAnswers;
+}
+
+/** A fresh, empty database: of the store this run tests, or of the one named. */
+export async function testDatabase(store: 'sqlite' | 'postgres' = TEST_STORE): Promise<TestDatabase> {
+  if (store === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'cms-spec-db-'));
     return { location: join(dir, 'site.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const { default: pg } = (await import('pg')) as unknown as { default: Pg };
-    const client = new pg.Client({ connectionString: PG_BASE });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create schema ${schema}`);
+  await onTestServer(`create schema ${schema}`);
   const url = new URL(PG_BASE);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  return { location: url.href, drop: () => admin(`drop schema ${schema} cascade`) };
+  return { location: url.href, drop: () => onTestServer(`drop schema ${schema} cascade`) };
 }
 
 /** A store on a fresh test database, dropped with it on close. */
