@@ -47,7 +47,7 @@ export function registerSeoCommands(cli: PluginCli, repoOf: (store: Store) => Se
         await untilDone((s) => indexLinks(s, site, repoOf(s), 'post', BATCH));
         await untilDone((s) => indexLinks(s, site, repoOf(s), 'term', BATCH));
         await completeIndexing(store);
-        progress.update(total);
+        if (done < total) progress.update(total);
         progress.finish();
         console.log(`Indexed ${done} objects (posts, terms, archives, general pages and their links) in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
       }),

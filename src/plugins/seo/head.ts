@@ -179,8 +179,9 @@ export async function present(store: Store, site: Site, target: Target): Promise
       post = target.post;
       facts = await postFacts(store, site, post);
       Object.assign(vars, postVars(site, post, { meta: facts.meta, authorName: facts.author?.display_name, category: facts.categories[0]?.name }));
-      kind = post.type === 'page' ? 'page' : 'post';
-      fallbackDescription = vars.excerpt || site.info.description;
+      // a static front page is the home page: its title is the home's unless it has its own SEO title
+      kind = target.isFront ? 'home' : post.type === 'page' ? 'page' : 'post';
+      fallbackDescription = excerptText(post.excerpt, renderContent(post.content)) || site.info.description;
       pageType = target.isPostsPage ? 'CollectionPage' : 'WebPage';
       ogType = target.isFront || target.isPostsPage ? 'website' : 'article';
       const m = facts.meta;
@@ -205,7 +206,7 @@ export async function present(store: Store, site: Site, target: Target): Promise
         for (const a of facts.ancestors) crumbs.push({ name: a.title, url: await postPermalink(store, site, a) });
         crumbs.push({ name: m[META.breadcrumbTitle] || post.title });
       }
-      pageName = postTitle(titles, vars, post, m);
+      if (!target.isFront || m[META.title]) pageName = postTitle(titles, vars, post, m);
       break;
     }
     case 'home':

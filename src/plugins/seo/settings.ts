@@ -52,18 +52,24 @@ export const POST_META: RegisteredMeta[] = [
 /** What a page kind's title and description default to (Yoast's wpseo_titles `title-*` and `metadesc-*`). */
 export type TemplateKind = 'post' | 'page' | 'home' | 'category' | 'post_tag' | 'term' | 'author' | 'date' | 'search' | '404' | 'archive';
 
+/**
+ * The default title templates give the titles the site has without the plugin (WordPress's
+ * document title: "Post – Site", "News – Page 2 – Site"...), so activating it changes no title
+ * until someone sets a template or a post's SEO title. Yoast's own defaults differ in wording
+ * ("News Archives - Site").
+ */
 const DEFAULT_TITLES: Record<TemplateKind, string> = {
-  post: '%%title%% %%page%% %%sep%% %%sitename%%',
-  page: '%%title%% %%page%% %%sep%% %%sitename%%',
-  home: '%%sitename%% %%page%% %%sep%% %%sitedesc%%',
-  category: '%%term_title%% Archives %%page%% %%sep%% %%sitename%%',
-  post_tag: '%%term_title%% Archives %%page%% %%sep%% %%sitename%%',
-  term: '%%term_title%% Archives %%page%% %%sep%% %%sitename%%',
-  author: '%%name%%, Author at %%sitename%% %%page%%',
-  date: '%%date%% %%page%% %%sep%% %%sitename%%',
-  search: 'You searched for %%searchphrase%% %%page%% %%sep%% %%sitename%%',
+  post: '%%title%% %%sep%% %%page%% %%sep%% %%sitename%%',
+  page: '%%title%% %%sep%% %%page%% %%sep%% %%sitename%%',
+  home: '%%sitename%% %%sep%% %%page%% %%sep%% %%sitedesc%%',
+  category: '%%term_title%% %%sep%% %%page%% %%sep%% %%sitename%%',
+  post_tag: '%%term_title%% %%sep%% %%page%% %%sep%% %%sitename%%',
+  term: '%%term_title%% %%sep%% %%page%% %%sep%% %%sitename%%',
+  author: '%%name%% %%sep%% %%page%% %%sep%% %%sitename%%',
+  date: '%%date%% %%sep%% %%page%% %%sep%% %%sitename%%',
+  search: 'Search Results for “%%searchphrase%%” %%sep%% %%page%% %%sep%% %%sitename%%',
   '404': 'Page not found %%sep%% %%sitename%%',
-  archive: '%%pt_plural%% Archive %%page%% %%sep%% %%sitename%%',
+  archive: '%%pt_plural%% %%sep%% %%page%% %%sep%% %%sitename%%',
 };
 
 /** Empty description templates fall back to what the theme says (the excerpt, the term's description, the tagline). */
@@ -112,7 +118,7 @@ export const STATE: StateData = JSON.parse(readFileSync(new URL('./state.json', 
 
 /** The options the plugin owns, with the defaults written on its first activation. */
 export const SETTINGS: Record<string, string> = {
-  [OPTION.separator]: '-',
+  [OPTION.separator]: '–',
   [OPTION.titleTemplates]: JSON.stringify(DEFAULT_TITLES),
   [OPTION.descriptionTemplates]: JSON.stringify(DEFAULT_DESCRIPTIONS),
   [OPTION.companyOrPerson]: 'company',
