@@ -105,7 +105,7 @@ async function tasksOf(ctx: Ctx): Promise<Task[]> {
     },
   ];
   return tasks
-    .map(({ done, ...t }) => ({ ...t, isCompleted: done || completed.includes(t.id) }))
+    .map(({ done, id, duration, priority, badge, callToAction, title, about }) => ({ id, duration, priority, badge, isCompleted: done || completed.includes(id), callToAction, title, about }))
     .sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority]);
 }
 
