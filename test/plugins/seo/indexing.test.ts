@@ -92,31 +92,31 @@ describe('link counts and staleness on a small linked site', () => {
     await indexSite(site, site.admin);
     const byPost = async () => {
       const rows = await site.app.store.db.selectFrom('seo_indexables' as never).selectAll().where('object_type' as never, '=', 'post' as never).execute();
-      return new Map((rows as Obj[]).map((r) => [r.object_id, r]));
+      return new Map<number, Obj>((rows as Obj[]).map((r) => [r.object_id, r]));
     };
     let rows = await byPost();
-    assert.deepEqual([rows.get(a.id).link_count, rows.get(a.id).external_link_count, rows.get(a.id).incoming_link_count], [3, 2, 2]);
-    assert.deepEqual([rows.get(b.id).link_count, rows.get(b.id).external_link_count, rows.get(b.id).incoming_link_count], [1, 0, 2]);
-    assert.deepEqual([rows.get(c.id).link_count, rows.get(c.id).incoming_link_count], [2, 2]);
+    assert.deepEqual([rows.get(a.id)!.link_count, rows.get(a.id)!.external_link_count, rows.get(a.id)!.incoming_link_count], [3, 2, 2]);
+    assert.deepEqual([rows.get(b.id)!.link_count, rows.get(b.id)!.external_link_count, rows.get(b.id)!.incoming_link_count], [1, 0, 2]);
+    assert.deepEqual([rows.get(c.id)!.link_count, rows.get(c.id)!.incoming_link_count], [2, 2]);
 
     // re-saving B makes its indexable stale: indexing and link indexing take it again
     await site.call(`cms/v2/posts/${b.id}`, { json: { content: '<p>Bee links nowhere now.</p>' }, auth: site.admin });
     rows = await byPost();
-    assert.equal(rows.get(b.id).is_stale, 1);
+    assert.equal(rows.get(b.id)!.is_stale, 1);
     const reindexed = await post(site, 'indexing/posts', site.admin);
     assert.deepEqual(reindexed.objects.map((o: Obj) => o.object_id), [b.id]);
     const relinked = await post(site, 'link-indexing/posts', site.admin);
     assert.deepEqual(relinked.objects.map((o: Obj) => [o.object_id, o.link_count]), [[b.id, 0]]);
     rows = await byPost();
-    assert.equal(rows.get(c.id).incoming_link_count, 1, 'C lost the link B had');
+    assert.equal(rows.get(c.id)!.incoming_link_count, 1, 'C lost the link B had');
 
     // deleting A drops its links: B and C lose what A pointed at them
     await site.call(`cms/v2/posts/${a.id}?force=true`, { method: 'DELETE', auth: site.admin });
     rows = await byPost();
     assert.equal(rows.get(a.id), undefined);
-    assert.equal(rows.get(b.id).incoming_link_count, 0);
-    assert.equal(rows.get(c.id).incoming_link_count, 0);
-    assert.equal(rows.get(c.id).link_count, 2, 'C still holds its links to the deleted A (now without a target)');
+    assert.equal(rows.get(b.id)!.incoming_link_count, 0);
+    assert.equal(rows.get(c.id)!.incoming_link_count, 0);
+    assert.equal(rows.get(c.id)!.link_count, 2, 'C still holds its links to the deleted A (now without a target)');
   });
 
   test('a subscriber cannot index', async () => {

@@ -42,7 +42,7 @@ export async function siteRepresentation(ctx: Ctx) {
     await ctx.store.options.set('blogdescription', String(a.description));
     await ctx.site.refresh();
   }
-  return new RestResponse(ok, 200);
+  return ok;
 }
 
 const HANDLE = /^@?([A-Za-z0-9_]{1,15})$/;
