@@ -40,7 +40,7 @@ describe('cms-spec plugin list|activate|deactivate and the plugins’ own comman
   };
 
   test('list shows every installed plugin with its status, as a table or JSON', () => {
-    assert.deepEqual(statuses(), { 'code-snippets': 'active', hello: 'active', oembed: 'active' });
+    assert.deepEqual(statuses(), { 'code-snippets': 'active', hello: 'active', oembed: 'active', seo: 'active' });
     const table = cli('plugin', 'list', '--db', db, '--spec', spec);
     assert.match(table.out, /^name\s+status\s+version\s+title$/m);
     assert.match(table.out, /^hello\s+active\s+1\.0\.0\s+Hello Notes$/m);

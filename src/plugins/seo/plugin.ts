@@ -34,7 +34,7 @@ export const seo: PluginDefinition<SeoRepo> = definePlugin({
     if ('postId' in event) await (event.type === 'postSaved' ? repo.markStale('post', event.postId) : repo.deleteObject('post', event.postId));
     else await (event.type === 'termSaved' ? repo.markStale('term', event.termId) : repo.deleteObject('term', event.termId));
   },
-  caches: [{ entry: 'stored SEO score summary', flush: (store) => store.plugin(seo).flushCache() }],
+  caches: [{ entry: 'stored SEO dashboard answer', flush: (store) => store.plugin(seo).flushCache() }],
   cli: (cli) => registerSeoCommands(cli, (store) => store.plugin(seo)),
 });
 
