@@ -119,6 +119,18 @@ describe('link counts and staleness on a small linked site', () => {
     assert.equal(rows.get(c.id)!.link_count, 2, 'C still holds its links to the deleted A (now without a target)');
   });
 
+  test('term descriptions are read for links too', async () => {
+    const target = await createPost(site, site.admin, { title: 'Linked from a tag' });
+    const tag = (await (await site.call('cms/v2/tags', { json: { name: 'Linking', description: `<a href="${target.link}">read this</a> and <a href="https://example.org/">that</a>` }, auth: site.admin })).json()) as Obj;
+    await indexAll(site, site.admin, 'indexing/posts');
+    await indexAll(site, site.admin, 'indexing/terms');
+    const { objects } = await indexAll(site, site.admin, 'link-indexing/terms');
+    const own = objects.find((o) => o.object_id === tag.id)!;
+    assert.deepEqual([own.object_type, own.link_count, own.external_link_count], ['term', 1, 1]);
+    const row = await site.app.store.db.selectFrom('seo_indexables' as never).select('incoming_link_count' as never).where('object_id' as never, '=', target.id as never).where('object_type' as never, '=', 'post' as never).executeTakeFirst();
+    assert.deepEqual(row, { incoming_link_count: 1 });
+  });
+
   test('a subscriber cannot index', async () => {
     const subscriber = await userAuth(site, 'subscriber');
     const res = await site.call(`${NS}/indexing/posts`, { method: 'POST', auth: subscriber.auth });
