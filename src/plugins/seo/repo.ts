@@ -258,11 +258,6 @@ export class SeoRepo {
     }
   }
 
-  /** The links an indexable's content holds, in the order found. */
-  linksOf(indexableId: number) {
-    return this.db.selectFrom('seo_links').selectAll().where('indexable_id', '=', indexableId).orderBy('id').execute();
-  }
-
   /** The attachment whose file is at this URL (its guid, as WordPress records an upload's URL). */
   async attachmentIdByUrl(url: string): Promise<number | undefined> {
     const row = await this.db.selectFrom('posts').select('id').where('type', '=', 'attachment').where('guid', '=', url).orderBy('id').executeTakeFirst();
