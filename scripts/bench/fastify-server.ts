@@ -1,15 +1,16 @@
 /**
  * The Fastify contender. `echo <headers.json>`: the bench spec's validated route answering its
  * coerced args (scenario 2). `posts <headers.json> <db>`: the cms/v2 posts list, running the very
- * handler function of src/handlers/cms-v2 on the same Store and Site (scenario 3). Both send the
+ * handler function of src/handlers/cms-v2 on the same Store and Site, started with the same plugins (scenario 3). Both send the
  * headers cms-spec sends with every answer (captured from it), so the bytes out are the same and
  * only the framework differs.
  */
+import { mediaSettingsFor } from '../../src/core/media.ts';
 import Fastify from 'fastify';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSpec } from '../../src/engine/spec.ts';
-import { Site } from '../../src/core/site.ts';
+import { startSite } from '../../src/core/open.ts';
 import { Store } from '../../src/store/index.ts';
 import { RestResponse } from '../../src/engine/types.ts';
 import type { Ctx } from '../../src/core/context.ts';
@@ -30,8 +31,8 @@ if (mode === 'echo') {
 } else if (mode === 'posts') {
   const spec = loadSpec(join(ROOT, 'spec'));
   const store = await Store.open(dbPath);
-  const site = new Site(spec, store);
-  await site.refresh();
+  // the site with its active plugins, as cms-spec serves it: their registered post meta is part of every post
+  const { site } = await startSite({ spec, store, variant: 'A', log: { error: (m) => console.error(m), info: () => {} }, media: mediaSettingsFor(dbPath) });
   const route = '/cms/v2/posts';
   app.get(`/cms-json${route}`, { schema: { querystring: querySchemaOf(spec, route) } }, async (request, reply) => {
     const url = request.raw.url ?? '';

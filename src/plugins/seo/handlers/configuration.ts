@@ -1,0 +1,112 @@
+import type { Ctx } from '../../../core/context.ts';
+import { RestError } from '../../../engine/errors.ts';
+import { RestResponse } from '../../../engine/types.ts';
+import { sanitizeUrl } from '../../../engine/args.ts';
+import { jsonOption, OPTION } from '../settings.ts';
+
+/**
+ * configuration/* (Yoast's First_Time_Configuration_Route): the site representation, social
+ * profiles, tracking consent and the configuration's finished steps, kept in the plugin's options.
+ */
+
+const ok = { success: true, status: 200 };
+const invalid = (param: string, message: string) => new RestError('rest_invalid_param', `Invalid parameter(s): ${param}`, 400, { params: { [param]: message } });
+
+/** A URL argument: '' clears it; anything else must be a web address. */
+function urlArg(name: string, value: unknown): string {
+  const v = String(value ?? '').trim();
+  if (!v) return '';
+  const url = sanitizeUrl(v);
+  if (!/^https?:\/\//i.test(url)) throw invalid(name, `${name} is not a valid URL.`);
+  return url;
+}
+
+/** POST configuration/site_representation: company or person, its name and logo, and the site's tagline. */
+export async function siteRepresentation(ctx: Ctx) {
+  const a = ctx.args;
+  const values: Record<string, string> = { [OPTION.companyOrPerson]: String(a.company_or_person) };
+  if (a.company_name !== undefined) values[OPTION.companyName] = String(a.company_name).trim();
+  if (a.company_logo !== undefined) values[OPTION.companyLogo] = urlArg('company_logo', a.company_logo);
+  if (a.company_logo_id !== undefined) values[OPTION.companyLogoId] = String(a.company_logo_id);
+  if (a.person_logo !== undefined) values[OPTION.personLogo] = urlArg('person_logo', a.person_logo);
+  if (a.person_logo_id !== undefined) values[OPTION.personLogoId] = String(a.person_logo_id);
+  if (a.company_or_person_user_id !== undefined) {
+    const id = Number(a.company_or_person_user_id);
+    if (id !== 0 && !(await ctx.store.users.get(id))) throw new RestError('rest_user_invalid_id', 'Invalid user ID.', 400, { params: { company_or_person_user_id: 'No user has this ID.' } });
+    values[OPTION.personUserId] = String(id);
+  }
+  if (a.company_or_person === 'person' && values[OPTION.personUserId] === undefined && !Number(await ctx.store.options.get(OPTION.personUserId)))
+    throw invalid('company_or_person_user_id', 'A person representing the site needs company_or_person_user_id.');
+  for (const [name, value] of Object.entries(values)) await ctx.store.options.set(name, value);
+  if (a.description !== undefined) {
+    await ctx.store.options.set('blogdescription', String(a.description));
+    await ctx.site.refresh();
+  }
+  return ok;
+}
+
+const HANDLE = /^@?([A-Za-z0-9_]{1,15})$/;
+const X_PROFILE = /^https?:\/\/(?:www\.)?(?:twitter|x)\.com\/@?([A-Za-z0-9_]{1,15})\/?$/i;
+
+/**
+ * POST configuration/social_profiles: the first social site's profile URL, the second's handle (a
+ * URL of it is reduced to the handle, as the plugin stores it) and other profile URLs. Nothing is
+ * stored when any value is invalid; `data.failures` names them.
+ */
+export async function socialProfiles(ctx: Ctx) {
+  const a = ctx.args;
+  const failures: string[] = [];
+  const values: Record<string, string> = {};
+  if (a.social_site_a !== undefined) {
+    const v = String(a.social_site_a).trim();
+    const url = v ? sanitizeUrl(v) : '';
+    if (v && !/^https?:\/\//i.test(url)) failures.push('social_site_a');
+    else values[OPTION.socialSiteA] = url;
+  }
+  if (a.social_site_b !== undefined) {
+    const v = String(a.social_site_b).trim();
+    const handle = v ? (HANDLE.exec(v) ?? X_PROFILE.exec(v))?.[1] : '';
+    if (handle === undefined) failures.push('social_site_b');
+    else values[OPTION.socialSiteB] = handle;
+  }
+  if (a.other_social_urls !== undefined) {
+    const urls: string[] = [];
+    (a.other_social_urls as unknown[]).forEach((raw, i) => {
+      const v = typeof raw === 'string' ? raw.trim() : '';
+      const url = v ? sanitizeUrl(v) : '';
+      if (!/^https?:\/\//i.test(url)) failures.push(`other_social_urls-${i}`);
+      else urls.push(url);
+    });
+    values[OPTION.otherSocialUrls] = JSON.stringify(urls);
+  }
+  if (failures.length) throw new RestError('wpseo_invalid_social_profiles', `These social profiles are not valid: ${failures.join(', ')}.`, 400, { failures });
+  for (const [name, value] of Object.entries(values)) await ctx.store.options.set(name, value);
+  return { json: ok };
+}
+
+/** GET configuration/check_capability?user_id=: whether the current user may edit that user's profile (to make them the site's person). */
+export async function checkCapability(ctx: Ctx) {
+  const raw = String(ctx.args.user_id);
+  if (!/^\d+$/.test(raw)) throw invalid('user_id', 'user_id is not of type integer.');
+  const user = await ctx.store.users.get(Number(raw));
+  if (!user) throw new RestError('rest_user_invalid_id', 'Invalid user ID.', 404);
+  const can = user.id === ctx.user!.id || ctx.can('edit_users');
+  return new RestResponse({ success: can, status: can ? 200 : 403 }, can ? 200 : 403);
+}
+
+export async function enableTracking(ctx: Ctx) {
+  await ctx.store.options.set(OPTION.tracking, ctx.args.tracking ? '1' : '0');
+  return ok;
+}
+
+export async function saveConfigurationState(ctx: Ctx) {
+  const steps = ctx.args.finishedSteps as unknown[];
+  const bad = steps.findIndex((s) => typeof s !== 'string' || s === '');
+  if (bad >= 0) throw invalid('finishedSteps', `finishedSteps[${bad}] is not a step name.`);
+  await ctx.store.options.set(OPTION.finishedSteps, JSON.stringify([...new Set(steps as string[])]));
+  return ok;
+}
+
+export async function getConfigurationState(ctx: Ctx) {
+  return { ...ok, data: await jsonOption<string[]>(ctx.store, OPTION.finishedSteps, []) };
+}

@@ -1,0 +1,71 @@
+import type { Ctx } from '../../../core/context.ts';
+import { RestError } from '../../../engine/errors.ts';
+import { RestResponse } from '../../../engine/types.ts';
+import { canEdit } from '../../../core/post-access.ts';
+import { indexedPostTypes } from '../indexables.ts';
+import seo from '../plugin.ts';
+
+/** Routes that read the site's content for the editor: file_size, available_posts, meta/search. */
+
+/**
+ * GET file_size?url=: the size of a media file of this site, from its attachment's metadata
+ * (`filesize` in `_wp_attachment_metadata`, as WordPress records it on upload). Another host, or a
+ * URL of no attachment with a known size, answers the plugin's failure shape with 404.
+ */
+export async function fileSize(ctx: Ctx) {
+  const failure = (response: string) => new RestResponse({ type: 'failure', response }, 404);
+  const raw = String(ctx.args.url);
+  let url: URL;
+  try {
+    url = new URL(raw, `${ctx.site.home}/`);
+  } catch {
+    return failure('The URL is not a valid URL.');
+  }
+  if (url.host.toLowerCase() !== new URL(`${ctx.site.home}/`).host.toLowerCase()) return failure(`The file ${raw} is not on this site, so its size cannot be read.`);
+  const id = await ctx.store.plugin(seo).attachmentIdByUrl(url.href);
+  const metadata = id === undefined ? undefined : await ctx.store.posts.meta.get(id, '_wp_attachment_metadata');
+  let size: unknown;
+  try {
+    size = metadata ? (JSON.parse(metadata) as { filesize?: unknown }).filesize : undefined;
+  } catch {
+    size = undefined;
+  }
+  if (typeof size !== 'number' || !Number.isFinite(size)) return failure(`The size of ${raw} is unknown: no media file of this site has that URL.`);
+  return { type: 'success', size_in_bytes: size };
+}
+
+/** At most this many posts in available_posts (a picker's list). */
+const AVAILABLE_LIMIT = 100;
+
+/** GET available_posts?search=&postType=page: published posts of a type as `[{id, title, slug}]`, searched as the site searches. */
+export async function availablePosts(ctx: Ctx) {
+  const postType = String(ctx.args.postType);
+  if (!indexedPostTypes(ctx.site).includes(postType)) throw new RestError('rest_invalid_param', 'Invalid parameter(s): postType', 400, { params: { postType: 'Invalid post type.' } });
+  const search = String(ctx.args.search ?? '').trim();
+  const { rows } = await ctx.store.posts.query({ types: [postType], statuses: ['publish'], search: search || undefined, offset: 0, limit: AVAILABLE_LIMIT });
+  return rows.map((p) => ({ id: p.id, title: p.title, slug: p.slug }));
+}
+
+const META_SEARCH_LIMIT = 25;
+/** A PHP-serialised value (an array, object or string the plugin would not show). */
+const SERIALIZED = /^(?:a|O|s|i|b|d):\d*[:;]/;
+
+/**
+ * GET meta/search?post_id=&query=: up to 25 meta entries of a post the user may edit whose key
+ * starts with `query`; without a query, keys starting with `_` (hidden meta) are left out.
+ */
+export async function metaSearch(ctx: Ctx) {
+  const raw = ctx.args.post_id;
+  if (raw === undefined || raw === null || raw === '') throw new RestError('rest_missing_callback_param', 'Missing parameter(s): post_id', 400, { params: ['post_id'] });
+  if (!/^\d+$/.test(String(raw))) throw new RestError('rest_invalid_param', 'Invalid parameter(s): post_id', 400, { params: { post_id: 'post_id is not of type integer.' } });
+  const post = await ctx.store.posts.get(Number(raw));
+  const type = post && ctx.site.types.postType(post.type);
+  if (!post || !type) throw new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
+  if (!canEdit(ctx, type, post)) throw new RestError('rest_forbidden', 'Sorry, you are not allowed to do that.', 403);
+  const query = typeof ctx.args.query === 'string' ? ctx.args.query : '';
+  const meta = Object.entries(await ctx.store.posts.meta.all(post.id))
+    .filter(([key, value]) => key.startsWith(query) && !(query === '' && key.startsWith('_')) && !SERIALIZED.test(value))
+    .slice(0, META_SEARCH_LIMIT)
+    .map(([key, value]) => ({ key, value }));
+  return { meta };
+}

@@ -1,0 +1,22 @@
+import type { Ctx } from '../../../core/context.ts';
+import { RestError } from '../../../engine/errors.ts';
+import { RestResponse } from '../../../engine/types.ts';
+import { sanitizeUrl } from '../../../engine/args.ts';
+import { headHtml, headJson, present } from '../head.ts';
+import { OPTION } from '../settings.ts';
+import { resolveUrl } from '../targets.ts';
+
+/**
+ * GET get_head?url= (Yoast's Indexables_Head_Route): the head of any URL of the site as
+ * `{html, json, status}`, with the HTTP status equal to `status`: 200 for a page the site shows,
+ * else the 404 page's head with 404. Public, as the plugin has it, while the headless endpoints
+ * setting is on.
+ */
+export async function getHead(ctx: Ctx) {
+  if ((await ctx.store.options.get(OPTION.headlessRest)) === '0') throw new RestError('rest_no_route', 'No route was found matching the URL and request method.', 404);
+  const raw = ctx.args.url;
+  const url = typeof raw === 'string' ? sanitizeUrl(raw) : '';
+  if (!url || !/^https?:/i.test(url)) throw new RestError('rest_invalid_param', 'Invalid parameter(s): url', 400, { params: { url: 'url is not a valid URL.' } });
+  const p = await present(ctx.store, ctx.site, await resolveUrl(ctx.store, ctx.site, url));
+  return new RestResponse({ html: headHtml(p, true), json: headJson(p), status: p.status }, p.status);
+}

@@ -1,0 +1,413 @@
+import { createHash } from 'node:crypto';
+import type { HeadMeta, Site } from '../../core/site.ts';
+import type { Store } from '../../store/index.ts';
+import type { PostRow } from '../../store/posts.ts';
+import type { UserRow } from '../../store/users.ts';
+import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from '../../site/format.ts';
+import { authorPermalink, termLink } from '../../site/permalinks.ts';
+import { formatLocalDate } from '../../site/templates.ts';
+import { Text, THRESHOLDS } from './analysis.ts';
+import { firstImage, parseContent } from './content.ts';
+import { replaceVars, type Vars } from './replace-vars.ts';
+import { META, META_KEYS, OPTION, templates, type TemplateKind } from './settings.ts';
+import { postPermalink, type Target } from './targets.ts';
+
+/**
+ * The head of a page (Yoast's presenters over a Meta_Tags_Context): title, description, robots,
+ * canonical, Open Graph, article times, author, X (Twitter) tags and the schema.org graph, made
+ * from the stored content and the plugin's settings. get_head answers it as `{html, json}`; the
+ * rendered site prints the same values (the title, description, canonical and robots through the
+ * theme, the rest through wp_head).
+ */
+
+export interface Presentation {
+  status: 200 | 404;
+  title: string;
+  description: string;
+  robots: Record<string, string>;
+  canonical?: string;
+  og: { locale: string; type: string; title: string; description: string; url: string; site_name: string; image?: string };
+  article: { publisher?: string; published_time?: string; modified_time?: string };
+  author?: string;
+  twitter: { card: string; title?: string; description?: string; image?: string; site?: string; misc?: Record<string, string> };
+  schema: { '@context': string; '@graph': Record<string, unknown>[] };
+}
+
+const LOCALE = 'en_US';
+const LANGUAGE = 'en-US';
+const INDEXABLE_ROBOTS = { 'max-snippet': 'max-snippet:-1', 'max-image-preview': 'max-image-preview:large', 'max-video-preview': 'max-video-preview:-1' };
+
+const isoDate = (gmt: string) => `${gmt.replace(' ', 'T')}+00:00`;
+
+/** The site's identity in the graph and the tags: the organisation or person it represents, and its social profiles. */
+interface Publisher {
+  node?: Record<string, unknown>;
+  id?: string;
+  sameAs: string[];
+  /** The organisation's profile on the first social site (article:publisher). */
+  profileA?: string;
+  /** The handle on the second social site (twitter:site). */
+  handleB?: string;
+  logo?: string;
+}
+
+function socialHandle(value: string): string | undefined {
+  const v = value.trim();
+  if (!v) return undefined;
+  const fromUrl = /^https?:\/\/[^/]+\/@?([A-Za-z0-9_]+)/.exec(v);
+  return `@${(fromUrl ? fromUrl[1] : v).replace(/^@/, '')}`;
+}
+
+const personId = (site: Site, user: Pick<UserRow, 'id' | 'login'>) => `${site.home}/#/schema/person/${createHash('sha256').update(`${user.login}${user.id}`).digest('hex').slice(0, 32)}`;
+
+function personNode(site: Site, user: UserRow): Record<string, unknown> {
+  return { '@type': 'Person', '@id': personId(site, user), name: user.display_name, url: authorPermalink(site, user) };
+}
+
+async function publisherOf(store: Store, site: Site): Promise<Publisher> {
+  const o = await store.options.getMany([OPTION.companyOrPerson, OPTION.companyName, OPTION.companyLogo, OPTION.personLogo, OPTION.personUserId, OPTION.socialSiteA, OPTION.socialSiteB, OPTION.otherSocialUrls]);
+  let others: string[] = [];
+  try {
+    const parsed = JSON.parse(o[OPTION.otherSocialUrls] ?? '[]') as unknown;
+    if (Array.isArray(parsed)) others = parsed.filter((x): x is string => typeof x === 'string' && x !== '');
+  } catch {
+    // an unreadable list names no profiles
+  }
+  const profileA = o[OPTION.socialSiteA] || undefined;
+  const handleB = socialHandle(o[OPTION.socialSiteB] ?? '');
+  const sameAs = [profileA, handleB ? `https://x.com/${handleB.slice(1)}` : undefined, ...others].filter((x): x is string => !!x);
+  const logoNode = (url: string, caption: string) => ({ '@type': 'ImageObject', inLanguage: LANGUAGE, '@id': `${site.home}/#/schema/logo/image/`, url, contentUrl: url, caption });
+  if (o[OPTION.companyOrPerson] === 'person') {
+    const user = await store.users.get(Number(o[OPTION.personUserId]) || 0);
+    if (!user) return { sameAs };
+    const logo = o[OPTION.personLogo] || undefined;
+    const id = personId(site, user);
+    const node = { '@type': ['Person', 'Organization'], '@id': id, name: user.display_name, ...(logo ? { image: logoNode(logo, user.display_name), logo: { '@id': `${site.home}/#/schema/logo/image/` } } : {}), url: authorPermalink(site, user), ...(sameAs.length ? { sameAs } : {}) };
+    return { node, id, sameAs, handleB, logo };
+  }
+  const name = o[OPTION.companyName] ?? '';
+  if (!name) return { sameAs, profileA, handleB };
+  const logo = o[OPTION.companyLogo] || undefined;
+  const id = `${site.home}/#organization`;
+  const node = { '@type': 'Organization', '@id': id, name, url: `${site.home}/`, ...(logo ? { logo: logoNode(logo, name), image: { '@id': `${site.home}/#/schema/logo/image/` } } : {}), ...(sameAs.length ? { sameAs } : {}) };
+  return { node, id, sameAs, profileA, handleB, logo };
+}
+
+/** What a post's head needs besides the row: its SEO meta, author, first category and text. */
+interface PostFacts {
+  meta: Record<string, string>;
+  author?: UserRow;
+  categories: { name: string; url: string }[];
+  tags: string[];
+  text: Text;
+  image?: string;
+  ancestors: PostRow[];
+}
+
+async function postFacts(store: Store, site: Site, post: PostRow): Promise<PostFacts> {
+  const [meta, author, terms] = await Promise.all([store.posts.meta.ofMany([post.id], META_KEYS), store.users.get(post.author), store.terms.termsOfPosts([post.id])]);
+  const categoryTax = site.types.taxonomy('category');
+  const own = terms.get(post.id) ?? [];
+  const categories = categoryTax ? await Promise.all(own.filter((t) => t.taxonomy === 'category').map(async (t) => ({ name: t.name, url: await termLink(store, site, categoryTax, t) }))) : [];
+  const content = parseContent(post.content);
+  const ancestors: PostRow[] = [];
+  const seen = new Set([post.id]);
+  for (let parent = post.parent; parent && !seen.has(parent); ) {
+    seen.add(parent);
+    const row = await store.posts.get(parent);
+    if (!row) break;
+    ancestors.unshift(row);
+    parent = row.parent;
+  }
+  return { meta: meta.get(post.id) ?? {}, author, categories, tags: own.filter((t) => t.taxonomy === 'post_tag').map((t) => t.name), text: new Text(content), image: firstImage(content, `${site.home}/`), ancestors };
+}
+
+/** The variables every template may use, and the page's own. */
+export function siteVars(site: Site, separator: string, paged: number): Vars {
+  return { sitename: site.info.name, sitedesc: site.info.description, sep: separator, page: paged > 1 ? `Page ${paged}` : '', currentyear: String(new Date().getUTCFullYear()) };
+}
+
+/** The %%variables%% of a post (its title, excerpt, author, category, keyphrase, type). */
+export function postVars(site: Site, post: PostRow, facts: { meta: Record<string, string>; authorName?: string; category?: string }): Vars {
+  const type = site.types.postType(post.type);
+  return {
+    title: post.title,
+    excerpt: stripAllTags(excerptText(post.excerpt, renderContent(post.content), 55, '')),
+    excerpt_only: post.excerpt,
+    name: facts.authorName ?? '',
+    category: facts.category ?? '',
+    primary_category: facts.category ?? '',
+    focuskw: facts.meta[META.focusKeyphrase] ?? '',
+    pt_single: type?.singular ?? '',
+    pt_plural: type?.name ?? '',
+    date: formatLocalDate('F j, Y', post.date),
+  };
+}
+
+/** The SEO title of a post: its own (variables replaced), else its type's template. */
+export function postTitle(titles: Record<string, string>, vars: Vars, post: PostRow, meta: Record<string, string>): string {
+  return replaceVars(meta[META.title] || titles[post.type] || titles.post, vars);
+}
+
+export async function present(store: Store, site: Site, target: Target): Promise<Presentation> {
+  const [{ titles, descriptions, separator }, publisher, blogPublic] = await Promise.all([templates(store), publisherOf(store, site), store.options.get('blog_public')]);
+  const paged = target.kind === '404' ? 1 : target.paged;
+  const vars = siteVars(site, separator, paged);
+  const home = `${site.home}/`;
+  const websiteId = `${site.home}/#website`;
+  const graph: Record<string, unknown>[] = [];
+  const crumbs: { name: string; url?: string }[] = [{ name: 'Home', url: home }];
+  let kind: TemplateKind;
+  let fallbackDescription = site.info.description;
+  let pageType: string | string[] = 'CollectionPage';
+  let ogType = 'website';
+  let noindex = target.kind === '404' || target.kind === 'search';
+  let nofollow = false;
+  let canonical: string | undefined = target.url;
+  let ogTitle: string | undefined;
+  let ogDescription: string | undefined;
+  let image: string | undefined = publisher.logo;
+  let twitter: Presentation['twitter'] = { card: 'summary_large_image' };
+  const article: Presentation['article'] = {};
+  let author: string | undefined;
+  let post: PostRow | undefined;
+  let facts: PostFacts | undefined;
+  let pageName: string | undefined;
+
+  switch (target.kind) {
+    case 'post': {
+      post = target.post;
+      facts = await postFacts(store, site, post);
+      Object.assign(vars, postVars(site, post, { meta: facts.meta, authorName: facts.author?.display_name, category: facts.categories[0]?.name }));
+      // a static front page is the home page: its title is the home's unless it has its own SEO title
+      kind = target.isFront ? 'home' : post.type === 'page' ? 'page' : 'post';
+      fallbackDescription = excerptText(post.excerpt, renderContent(post.content)) || site.info.description;
+      pageType = target.isPostsPage ? 'CollectionPage' : 'WebPage';
+      ogType = target.isFront || target.isPostsPage ? 'website' : 'article';
+      const m = facts.meta;
+      noindex = m[META.noindex] === '1';
+      nofollow = m[META.nofollow] === 'true';
+      if (m[META.canonical]) canonical = m[META.canonical];
+      ogTitle = m[META.ogTitle] || undefined;
+      ogDescription = m[META.ogDescription] || undefined;
+      image = m[META.ogImage] || facts.image || (target.isFront ? publisher.logo : undefined);
+      twitter = { card: 'summary_large_image', title: m[META.twitterTitle] || undefined, description: m[META.twitterDescription] || undefined, image: m[META.twitterImage] || undefined };
+      if (!target.isFront && !target.isPostsPage) {
+        if (publisher.profileA && publisher.node?.['@type'] === 'Organization') article.publisher = publisher.profileA;
+        if (post.type === 'post') article.published_time = isoDate(post.date_gmt);
+        if (post.modified_gmt !== post.date_gmt) article.modified_time = isoDate(post.modified_gmt);
+      }
+      if (post.type === 'post' && facts.author) {
+        author = facts.author.display_name;
+        const minutes = Math.max(1, Math.ceil(facts.text.words.length / THRESHOLDS.readingSpeedWordsPerMinute));
+        twitter.misc = { 'Written by': author, 'Est. reading time': `${minutes} minute${minutes === 1 ? '' : 's'}` };
+      }
+      if (!target.isFront) {
+        for (const a of facts.ancestors) crumbs.push({ name: a.title, url: await postPermalink(store, site, a) });
+        crumbs.push({ name: m[META.breadcrumbTitle] || post.title });
+      }
+      if (!target.isFront || m[META.title]) pageName = postTitle(titles, vars, post, m);
+      break;
+    }
+    case 'home':
+      kind = 'home';
+      break;
+    case 'term': {
+      kind = target.term.taxonomy === 'category' || target.term.taxonomy === 'post_tag' ? (target.term.taxonomy as TemplateKind) : 'term';
+      Object.assign(vars, { term_title: target.term.name, title: target.term.name, term_description: target.term.description });
+      fallbackDescription = target.term.description || site.info.description;
+      const ancestors: string[] = [];
+      for (let parent = target.term.parent; parent && !ancestors.includes(String(parent)); ) {
+        const row = await store.terms.get(parent);
+        if (!row) break;
+        crumbs.splice(1, 0, { name: row.name, url: await termLink(store, site, target.taxonomy, row) });
+        ancestors.push(String(parent));
+        parent = row.parent;
+      }
+      crumbs.push({ name: target.term.name });
+      break;
+    }
+    case 'author':
+      kind = 'author';
+      Object.assign(vars, { name: target.user.display_name, title: target.user.display_name });
+      pageType = 'ProfilePage';
+      crumbs.push({ name: `Archives for ${target.user.display_name}` });
+      break;
+    case 'date': {
+      kind = 'date';
+      const d = target.date;
+      const local = `${String(d.year).padStart(4, '0')}-${String(d.month ?? 1).padStart(2, '0')}-${String(d.day ?? 1).padStart(2, '0')} 00:00:00`;
+      vars.date = d.day ? formatLocalDate(site.options.date_format || 'F j, Y', local) : d.month ? formatLocalDate('F Y', local) : String(d.year);
+      crumbs.push({ name: `Archives for ${vars.date}` });
+      break;
+    }
+    case 'search':
+      kind = 'search';
+      vars.searchphrase = target.search;
+      pageType = ['CollectionPage', 'SearchResultsPage'];
+      canonical = undefined;
+      crumbs.push({ name: `You searched for ${target.search}` });
+      break;
+    case '404':
+      kind = '404';
+      canonical = undefined;
+      crumbs.push({ name: 'Error 404: Page not found' });
+      break;
+  }
+
+  const title = pageName ?? replaceVars(titles[kind] ?? '', vars);
+  const description = replaceVars((post && facts?.meta[META.description]) || descriptions[kind] || '', vars) || stripAllTags(fallbackDescription);
+  if (blogPublic === '0') (noindex = true), (nofollow = true);
+  const robots: Record<string, string> = { index: noindex ? 'noindex' : 'index', follow: nofollow ? 'nofollow' : 'follow', ...(noindex ? {} : INDEXABLE_ROBOTS) };
+  // a page that asks not to be indexed names no canonical URL (Yoast's canonical presenter)
+  if (noindex) canonical = undefined;
+  const url = canonical ?? target.url;
+
+  if (publisher.node) graph.push(publisher.node);
+  const website = {
+    '@type': 'WebSite',
+    '@id': websiteId,
+    url: home,
+    name: site.info.name,
+    description: site.info.description,
+    ...(publisher.id ? { publisher: { '@id': publisher.id } } : {}),
+    potentialAction: [{ '@type': 'SearchAction', target: { '@type': 'EntryPoint', urlTemplate: `${site.home}/?s={search_term_string}` }, 'query-input': { '@type': 'PropertyValueSpecification', valueRequired: true, valueName: 'search_term_string' } }],
+    inLanguage: LANGUAGE,
+  };
+  if (target.kind !== '404') {
+    const webpageId = url;
+    const breadcrumbId = `${url}#breadcrumb`;
+    const webpage: Record<string, unknown> = { '@type': pageType, '@id': webpageId, url, name: title, isPartOf: { '@id': websiteId } };
+    if (image) webpage.primaryImageOfPage = { '@id': `${url}#primaryimage` };
+    if (post) Object.assign(webpage, { datePublished: isoDate(post.date_gmt), dateModified: isoDate(post.modified_gmt) });
+    if (target.kind === 'post' && target.isFront && publisher.id) webpage.about = { '@id': publisher.id };
+    if (description) webpage.description = description;
+    Object.assign(webpage, { breadcrumb: { '@id': breadcrumbId }, inLanguage: LANGUAGE, potentialAction: [{ '@type': 'ReadAction', target: [url] }] });
+    if (post?.type === 'post' && facts && target.kind === 'post' && !target.isFront) {
+      const articleNode: Record<string, unknown> = {
+        '@type': 'Article',
+        '@id': `${url}#article`,
+        isPartOf: { '@id': webpageId },
+        ...(facts.author ? { author: { name: facts.author.display_name, '@id': personId(site, facts.author) } } : {}),
+        headline: post.title,
+        datePublished: isoDate(post.date_gmt),
+        dateModified: isoDate(post.modified_gmt),
+        mainEntityOfPage: { '@id': webpageId },
+        wordCount: facts.text.words.length,
+        ...(publisher.id ? { publisher: { '@id': publisher.id } } : {}),
+        ...(image ? { image: { '@id': `${url}#primaryimage` }, thumbnailUrl: image } : {}),
+        ...(facts.tags.length ? { keywords: facts.tags } : {}),
+        ...(facts.categories.length ? { articleSection: facts.categories.map((c) => c.name) } : {}),
+        inLanguage: LANGUAGE,
+      };
+      graph.push(articleNode);
+    }
+    graph.push(webpage);
+    if (image) graph.push({ '@type': 'ImageObject', inLanguage: LANGUAGE, '@id': `${url}#primaryimage`, url: image, contentUrl: image });
+    graph.push({
+      '@type': 'BreadcrumbList',
+      '@id': breadcrumbId,
+      itemListElement: crumbs.map((c, i) => ({ '@type': 'ListItem', position: i + 1, name: c.name, ...(c.url && i < crumbs.length - 1 ? { item: c.url } : {}) })),
+    });
+  }
+  graph.push(website);
+  if (post?.type === 'post' && facts?.author && target.kind === 'post' && !target.isFront && personId(site, facts.author) !== publisher.id) graph.push(personNode(site, facts.author));
+
+  ogTitle ??= title;
+  ogDescription ??= description;
+  if (publisher.handleB) twitter.site = publisher.handleB;
+  return {
+    status: target.kind === '404' ? 404 : 200,
+    title,
+    description,
+    robots,
+    canonical,
+    og: { locale: LOCALE, type: ogType, title: ogTitle, description: ogDescription, url, site_name: site.info.name, ...(image ? { image } : {}) },
+    article,
+    author,
+    twitter,
+    schema: { '@context': 'https://schema.org', '@graph': graph },
+  };
+}
+
+/** The page's title, description, canonical and robots as the theme prints them. */
+export function headMeta(p: Presentation): HeadMeta {
+  return { title: p.title, description: p.description, canonical: p.canonical, robots: Object.values(p.robots).join(', ') };
+}
+
+const IMAGE_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', avif: 'image/avif', svg: 'image/svg+xml' };
+
+function imageType(url: string): string | undefined {
+  const ext = /\.([a-z0-9]+)(?:[?#]|$)/i.exec(url)?.[1]?.toLowerCase();
+  return ext ? IMAGE_TYPES[ext] : undefined;
+}
+
+/** get_head's `json`: the presenters' keys (`:`, space and `-` as `_`), empty values left out. */
+export function headJson(p: Presentation): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    title: p.title,
+    description: p.description,
+    robots: p.robots,
+    canonical: p.canonical,
+    og_locale: p.og.locale,
+    og_type: p.og.type,
+    og_title: p.og.title,
+    og_description: p.og.description,
+    og_url: p.og.url,
+    og_site_name: p.og.site_name,
+    article_publisher: p.article.publisher,
+    article_published_time: p.article.published_time,
+    article_modified_time: p.article.modified_time,
+    og_image: p.og.image ? [{ url: p.og.image, ...(imageType(p.og.image) ? { type: imageType(p.og.image) } : {}) }] : undefined,
+    author: p.author,
+    twitter_card: p.twitter.card,
+    twitter_title: p.twitter.title,
+    twitter_description: p.twitter.description,
+    twitter_image: p.twitter.image,
+    twitter_site: p.twitter.site,
+    twitter_misc: p.twitter.misc,
+    schema: p.schema,
+  };
+  for (const [k, v] of Object.entries(out)) if (v === undefined || v === '') delete out[k];
+  return out;
+}
+
+const meta = (attr: 'name' | 'property', key: string, value: string | undefined) => (value ? `<meta ${attr}="${key}" content="${escapeAttr(value)}" />\n` : '');
+
+/** JSON inside <script>: `<` escaped so no text in it can close the element. */
+const scriptJson = (data: unknown) => JSON.stringify(data).replace(/</g, '\\u003c');
+
+/**
+ * The head's HTML as get_head answers it; `withThemeTags: false` leaves out the title, description,
+ * robots and canonical, which the rendered site's theme prints from headMeta.
+ */
+export function headHtml(p: Presentation, withThemeTags: boolean): string {
+  let html = '<!-- SEO meta tags (seo plugin) -->\n';
+  if (withThemeTags) {
+    html += `<title>${escapeHtml(p.title)}</title>\n`;
+    html += meta('name', 'description', p.description);
+    html += meta('name', 'robots', Object.values(p.robots).join(', '));
+    if (p.canonical) html += `<link rel="canonical" href="${escapeAttr(p.canonical)}" />\n`;
+  }
+  html += meta('property', 'og:locale', p.og.locale);
+  html += meta('property', 'og:type', p.og.type);
+  html += meta('property', 'og:title', p.og.title);
+  html += meta('property', 'og:description', p.og.description);
+  html += meta('property', 'og:url', p.og.url);
+  html += meta('property', 'og:site_name', p.og.site_name);
+  html += meta('property', 'article:publisher', p.article.publisher);
+  html += meta('property', 'article:published_time', p.article.published_time);
+  html += meta('property', 'article:modified_time', p.article.modified_time);
+  html += meta('property', 'og:image', p.og.image);
+  html += meta('name', 'author', p.author);
+  html += meta('name', 'twitter:card', p.twitter.card);
+  html += meta('name', 'twitter:title', p.twitter.title);
+  html += meta('name', 'twitter:description', p.twitter.description);
+  html += meta('name', 'twitter:image', p.twitter.image);
+  html += meta('name', 'twitter:site', p.twitter.site);
+  Object.entries(p.twitter.misc ?? {}).forEach(([label, data], i) => {
+    html += meta('name', `twitter:label${i + 1}`, label) + meta('name', `twitter:data${i + 1}`, data);
+  });
+  html += `<script type="application/ld+json" class="seo-schema-graph">${scriptJson(p.schema)}</script>\n`;
+  return `${html}<!-- / SEO meta tags -->\n`;
+}

@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import { definePlugin, type PluginDefinition } from '../../core/plugin.ts';
+import { registerSeoCommands } from './cli.ts';
+import { migrations } from './migrations.ts';
+import { SeoRepo, type SeoTables } from './repo.ts';
+import { POST_META, SETTINGS } from './settings.ts';
+import { seoSiteHooks } from './site.ts';
+
+/**
+ * SEO (Yoast SEO's role), served at seo/v1 (spec/namespaces/seo.yaml): indexables of every post,
+ * term, archive and general page with their SEO and readability analysis and link counts, the
+ * head of every page (title templates, robots, canonical, Open Graph, X, schema.org graph) on the
+ * rendered site and through get_head, the dashboards' scores, the first-time configuration and the
+ * plugin's per-user state. `cms-spec seo index` indexes the whole site.
+ */
+export const seo: PluginDefinition<SeoRepo> = definePlugin({
+  name: 'seo',
+  title: 'SEO',
+  version: '28.4.0',
+  description: 'Indexables, SEO and readability analysis, link counts, the head of every page with its schema.org graph, and the site’s search appearance settings.',
+  namespaces: ['seo/v1'],
+  migrations,
+  repo: (db) => new SeoRepo(db as Kysely<SeoTables>),
+  settings: SETTINGS,
+  capabilities: {
+    administrator: ['wpseo_manage_options', 'wpseo_bulk_edit', 'wpseo_edit_advanced_metadata'],
+    editor: ['wpseo_bulk_edit'],
+  },
+  postMeta: POST_META,
+  site: seoSiteHooks(),
+  async onContentChange(event, store) {
+    const repo = store.plugin(seo);
+    // a saved object is indexed again (and its links read again) by the next indexing run
+    if ('postId' in event) await (event.type === 'postSaved' ? repo.markStale('post', event.postId) : repo.deleteObject('post', event.postId));
+    else await (event.type === 'termSaved' ? repo.markStale('term', event.termId) : repo.deleteObject('term', event.termId));
+  },
+  caches: [{ entry: 'stored SEO dashboard answer', flush: (store) => store.plugin(seo).flushCache() }],
+  cli: (cli) => registerSeoCommands(cli, (store) => store.plugin(seo)),
+});
+
+export default seo;
