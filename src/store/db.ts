@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import type { Kysely, Migrator } from 'kysely';
+import type { DatabaseIntrospector, Kysely, Migrator } from 'kysely';
 import { kysely, sql } from './kysely.ts';
 import type { DB } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 import { PostgresAsSqlitePlugin } from './postgres-plugin.ts';
+import { SiteSchemaIntrospector } from './postgres-introspector.ts';
 import { isPostgres } from './portable.ts';
 
 export interface DatabaseOptions {
@@ -139,11 +140,18 @@ function pg(): Pg {
   return pgModule;
 }
 
+/** kysely's PostgreSQL dialect whose introspection (used by its migrator) sees the site's schema only. */
+class SiteSchemaPostgresDialect extends kysely.PostgresDialect {
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new SiteSchemaIntrospector(db);
+  }
+}
+
 function openPostgres(url: string, o: DatabaseOptions): Kysely<DB> {
   const { Pool } = pg();
   // a host that drops packets must fail the start (or the request) rather than hang it
   const pool = new Pool({ connectionString: url, max: o.poolSize ?? 10, connectionTimeoutMillis: 10_000 });
   // an idle client that loses its connection must not take the process down; the next query reconnects
   pool.on('error', () => {});
-  return new kysely.Kysely<DB>({ dialect: new kysely.PostgresDialect({ pool }), plugins: [new PostgresAsSqlitePlugin()] });
+  return new kysely.Kysely<DB>({ dialect: new SiteSchemaPostgresDialect({ pool }), plugins: [new PostgresAsSqlitePlugin()] });
 }

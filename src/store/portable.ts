@@ -20,13 +20,12 @@ export function addIdColumn<TB extends string, C extends string>(table: CreateTa
 }
 
 /**
- * The tables of this database (on PostgreSQL: of the schema the connection works in, where
- * kysely's introspection would list every schema's). Migrations that adopt or check tables use it.
+ * The tables of this database (on PostgreSQL: of the schema the site lives in, see
+ * postgres-introspector.ts), without kysely's migration bookkeeping. Migrations that adopt or
+ * check tables use it.
  */
 export async function tableNames(db: Kysely<any>): Promise<string[]> {
-  if (!isPostgres(db)) return (await db.introspection.getTables()).map((t) => t.name);
-  const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(db);
-  return rows.map((r) => r.name);
+  return (await db.introspection.getTables()).map((t) => t.name);
 }
 
 /**
