@@ -227,8 +227,11 @@ export const SEMRUSH = { clientId: 'yoast-site', clientSecret: 'semrush-client-s
 export interface OAuthServerState {
   /** Seconds issued access tokens live. */
   expiresIn: number;
+  /** The tokens the service takes now. */
   access: Set<string>;
   refresh: Set<string>;
+  /** Every token it ever issued. */
+  issued: string[];
 }
 
 function tokenEndpoint(state: OAuthServerState, client: { clientId: string; clientSecret: string }, acceptCode: (f: URLSearchParams) => boolean) {
@@ -244,13 +247,14 @@ function tokenEndpoint(state: OAuthServerState, client: { clientId: string; clie
     const refresh = `rt-${randomBytes(12).toString('hex')}`;
     state.access.add(access);
     state.refresh.add(refresh);
+    state.issued.push(access, refresh);
     return { body: { access_token: access, token_type: 'Bearer', expires_in: state.expiresIn, refresh_token: refresh } };
   };
 }
 
 /** oauth2/access_token (form-encoded, client credentials in the body) and api/v1/keywords/phrase_fullsearch (access_token in the query). */
 export function semrushApi(): FakeService & { state: OAuthServerState } {
-  const state: OAuthServerState = { expiresIn: 3600, access: new Set(), refresh: new Set() };
+  const state: OAuthServerState = { expiresIn: 3600, access: new Set(), refresh: new Set(), issued: [] };
   const service = new FakeService([
     ['POST', /^\/oauth2\/access_token$/, tokenEndpoint(state, SEMRUSH, (f) => f.get('code') === SEMRUSH.code)],
     [
@@ -282,7 +286,7 @@ export interface WincherState extends OAuthServerState {
  * given; connect/token takes that code only with the verifier whose S256 digest is the challenge.
  */
 export function wincherApi(): FakeService & { state: WincherState } {
-  const state: WincherState = { expiresIn: 3600, access: new Set(), refresh: new Set(), limit: 3, keywords: [], websiteIds: new Set(['4242']) };
+  const state: WincherState = { expiresIn: 3600, access: new Set(), refresh: new Set(), issued: [], limit: 3, keywords: [], websiteIds: new Set(['4242']) };
   const challenges = new Map<string, string>();
   let nextId = 100;
   const authed = (x: Exchange) => state.access.has(bearer(x));
