@@ -1,6 +1,10 @@
-// Runs every test file under test/ with node:test (Node 20 does not expand ** globs itself).
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// Runs the test files under test/ (or the ones named) with node:test (Node 20 does not expand **
+// globs itself): every file on SQLite, then, when CMS_SPEC_TEST_PG (or DATABASE_URL) names a
+// PostgreSQL database, every file that touches the store again on PostgreSQL (each test database
+// a schema of it, see test/helpers/store.ts). CMS_SPEC_TEST_STORE=postgres runs the files on
+// PostgreSQL only. Prints which stores ran; fails if any pass failed.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 function find(dir) {
@@ -11,7 +15,45 @@ function find(dir) {
   });
 }
 
+/** What a test reaches the store through: a server, a test database, the store itself, or the CLI on a database. */
+const STORE_USE = /helpers\/(server|store)\.ts|src\/store\/|src\/app\.ts|\/run\.ts'/;
+const RELATIVE_IMPORT = /from '(\.{1,2}\/[^']+\.ts)'/g;
+
+/** Whether a test file, or a test module it imports, uses the store. */
+function touchesStore(file, seen = new Set()) {
+  if (seen.has(file) || !existsSync(file)) return false;
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  if (STORE_USE.test(text)) return true;
+  for (const [, spec] of text.matchAll(RELATIVE_IMPORT)) {
+    const target = resolve(dirname(file), spec);
+    if (target.includes(`${join('/', 'test', '')}`) && touchesStore(target, seen)) return true;
+  }
+  return false;
+}
+
+function run(files, env) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', env: { ...process.env, ...env } });
+  return r.status ?? 1;
+}
+
 const only = process.argv.slice(2);
 const files = only.length ? only : find('test').sort();
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
-process.exit(r.status ?? 1);
+const postgres = process.env.CMS_SPEC_TEST_PG ?? process.env.DATABASE_URL;
+
+const passes = [];
+if (process.env.CMS_SPEC_TEST_STORE === 'postgres') {
+  // asked for PostgreSQL alone (while working on the store): the files as given, on it only
+  passes.push({ store: 'postgres', files, status: run(files, {}) });
+} else {
+  passes.push({ store: 'sqlite', files, status: run(files, { CMS_SPEC_TEST_STORE: 'sqlite' }) });
+  if (postgres) {
+    const onPostgres = files.filter((f) => touchesStore(resolve(f)));
+    passes.push({ store: 'postgres', files: onPostgres, status: onPostgres.length ? run(onPostgres, { CMS_SPEC_TEST_STORE: 'postgres', CMS_SPEC_TEST_PG: postgres }) : 0 });
+  }
+}
+
+console.log('\nStores tested:');
+for (const p of passes) console.log(`  ${p.store}: ${p.files.length} test files, ${p.status === 0 ? 'passed' : 'FAILED'}`);
+if (!passes.some((p) => p.store === 'postgres')) console.log('  postgres: not run (set CMS_SPEC_TEST_PG=postgres://user@host:port/db to run the store tests on PostgreSQL too)');
+process.exit(passes.every((p) => p.status === 0) ? 0 : 1);

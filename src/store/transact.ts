@@ -57,7 +57,8 @@ const LIKE_PATTERN_MAX = 50_000;
  */
 export function matchesText(db: Kysely<any>, column: Expression<string>, text: string, anyBefore = true, anyAfter = true): RawBuilder<SqlBool> {
   const pattern = `${anyBefore ? '%' : ''}${likeEscape(text)}${anyAfter ? '%' : ''}`;
-  if (isPostgres(db)) return sql<SqlBool>`${column} ilike ${pattern} escape '\\'`;
+  // backslash is PostgreSQL's own LIKE escape; naming it (ESCAPE) would hide the pattern from the planner, which then scans instead of using the trigram index
+  if (isPostgres(db)) return sql<SqlBool>`${column} ilike ${pattern}`;
   if (Buffer.byteLength(pattern) <= LIKE_PATTERN_MAX) return sql<SqlBool>`${column} like ${pattern} escape '\\'`;
   if (anyBefore && anyAfter) return sql<SqlBool>`instr(lower(${column}), lower(${text})) > 0`;
   if (anyAfter) return sql<SqlBool>`instr(lower(${column}), lower(${text})) = 1`;

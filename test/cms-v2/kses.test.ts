@@ -22,8 +22,15 @@ const TITLE = 'Hello <script>alert(4)</script><b onmouseover="alert(5)">bold</b>
 const EXCERPT = '<em onmouseover="alert(6)">Short</em>';
 const HOSTILE = ['<script', 'onerror', 'onclick', 'onmouseover', 'javascript:'];
 
+/**
+ * The page's own JSON-LD (the SEO plugin's schema graph) is the one script allowed: its JSON has
+ * every `<` escaped, so a `<` inside it (a tag breaking out) keeps it from being set aside.
+ */
+const JSON_LD = /<script type="application\/ld\+json"[^>]*>[^<]*<\/script>/g;
+
 const noneOf = (html: string, where: string) => {
-  for (const bad of HOSTILE) assert.ok(!html.includes(bad), `${where} still has ${bad}: ${html}`);
+  const rest = html.replace(JSON_LD, '');
+  for (const bad of HOSTILE) assert.ok(!rest.includes(bad), `${where} still has ${bad}: ${rest}`);
 };
 
 before(async () => {

@@ -13,6 +13,7 @@ export interface ArgInfo {
   default?: unknown;
   required?: boolean;
   items?: ArgInfo;
+  properties?: Record<string, ArgInfo>;
   format?: string;
 }
 
@@ -95,14 +96,17 @@ export function validValue(arg: ArgInfo): unknown {
   const type = Array.isArray(arg.type) ? arg.type.find((t) => t !== 'null') : arg.type;
   switch (type) {
     case 'integer':
+    case 'int':
     case 'number':
       return 1;
     case 'boolean':
+    case 'bool':
       return true;
     case 'array':
       return arg.items ? [validValue(arg.items)] : [];
     case 'object':
-      return {};
+      // its required properties, each with a valid value of its own
+      return Object.fromEntries(Object.entries(arg.properties ?? {}).filter(([, p]) => p.required).map(([name, p]) => [name, validValue(p)]));
     default:
       if (arg.format === 'date-time') return '2020-01-01T10:00:00';
       if (arg.format === 'uuid') return '8f14e45f-ceea-467e-a6c3-6e9b1f2f8c3d';

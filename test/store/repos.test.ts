@@ -1,6 +1,9 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openTestStore } from '../helpers/store.ts';
+import { CompiledQuery, type Kysely } from 'kysely';
+import { openTestStore, TEST_STORE } from '../helpers/store.ts';
+import { sql } from '../../src/store/kysely.ts';
+import { matchesText } from '../../src/store/transact.ts';
 
 type TestStore = Awaited<ReturnType<typeof openTestStore>>;
 
@@ -140,6 +143,23 @@ describe('posts query', () => {
     assert.deepEqual(page2.rows.map((r) => r.title), ['Banana bread', 'Apple pie recipe']);
     const beyond = await store.posts.query({ ...base, offset: 10, limit: 2 });
     assert.deepEqual(beyond, { rows: [], total: 4 });
+  });
+
+  test('on PostgreSQL, search is answered by the trigram indexes (same LIKE matches, no scan of every post)', { skip: TEST_STORE !== 'postgres' && 'PostgreSQL only' }, async () => {
+    const db = store.db as Kysely<any>;
+    // the condition the store's search puts on each term: the text in the title, excerpt or content
+    const query = db
+      .selectFrom('posts')
+      .select('id')
+      .where((eb) => eb.or(['title', 'excerpt', 'content'].map((column) => matchesText(db, eb.ref(column), 'jam_100%'))))
+      .compile();
+    const plan = await db.transaction().execute(async (trx) => {
+      // a table this small is cheaper to scan: ask whether the indexes can answer at all
+      await sql`set local enable_seqscan = off`.execute(trx);
+      return (await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]))).rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    for (const column of ['title', 'excerpt', 'content']) assert.match(plan, new RegExp(`Bitmap Index Scan on posts_${column}_trigrams`), plan);
+    assert.doesNotMatch(plan, /Seq Scan/, plan);
   });
 
   test('search matches each term in title, excerpt or content, ranks title matches first', async () => {

@@ -6,6 +6,7 @@ import * as appPasswords from './006-app-passwords.ts';
 import * as pluginMigrations from './007-plugin-migrations.ts';
 import * as sharedState from './008-shared-state.ts';
 import * as postOrderIndexes from './009-post-order-indexes.ts';
+import * as searchTrigrams from './010-search-trigrams.ts';
 
 /**
  * 004 and 005 created the snippets and oEmbed cache tables before those moved into their plugins
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '007-plugin-migrations': pluginMigrations,
   '008-shared-state': sharedState,
   '009-post-order-indexes': postOrderIndexes,
+  '010-search-trigrams': searchTrigrams,
 };

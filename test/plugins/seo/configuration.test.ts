@@ -215,8 +215,9 @@ describe('configuration and state routes', () => {
     for (const url of ['https://elsewhere.example/cup.jpg', `${site.home}/wp-content/uploads/none.jpg`]) {
       const { status, body } = await getJson(site, `${NS}/file_size?url=${encodeURIComponent(url)}`, { auth: site.admin });
       assert.equal(status, 404);
-      assert.equal(body.type, 'failure');
-      assert.equal(typeof body.response, 'string');
+      assert.equal(body.code, 'wpseo_file_size_unknown');
+      assert.equal(body.data.status, 404);
+      assert.ok(body.message.includes(url) || body.message.includes('not on this site'), body.message);
     }
     await assertError(await call('GET', 'file_size'), 400, 'rest_missing_callback_param');
   });

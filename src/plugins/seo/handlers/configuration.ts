@@ -57,19 +57,20 @@ export async function socialProfiles(ctx: Ctx) {
   const a = ctx.args;
   const failures: string[] = [];
   const values: Record<string, string> = {};
-  if (a.social_site_a !== undefined) {
+  // a JSON null is passed through unvalidated, as WordPress does: it leaves the profile as it is
+  if (a.social_site_a != null) {
     const v = String(a.social_site_a).trim();
     const url = v ? sanitizeUrl(v) : '';
     if (v && !/^https?:\/\//i.test(url)) failures.push('social_site_a');
     else values[OPTION.socialSiteA] = url;
   }
-  if (a.social_site_b !== undefined) {
+  if (a.social_site_b != null) {
     const v = String(a.social_site_b).trim();
     const handle = v ? (HANDLE.exec(v) ?? X_PROFILE.exec(v))?.[1] : '';
     if (handle === undefined) failures.push('social_site_b');
     else values[OPTION.socialSiteB] = handle;
   }
-  if (a.other_social_urls !== undefined) {
+  if (a.other_social_urls != null) {
     const urls: string[] = [];
     (a.other_social_urls as unknown[]).forEach((raw, i) => {
       const v = typeof raw === 'string' ? raw.trim() : '';

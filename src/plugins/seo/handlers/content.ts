@@ -1,6 +1,5 @@
 import type { Ctx } from '../../../core/context.ts';
 import { RestError } from '../../../engine/errors.ts';
-import { RestResponse } from '../../../engine/types.ts';
 import { canEdit } from '../../../core/post-access.ts';
 import { indexedPostTypes } from '../indexables.ts';
 import seo from '../plugin.ts';
@@ -10,18 +9,19 @@ import seo from '../plugin.ts';
 /**
  * GET file_size?url=: the size of a media file of this site, from its attachment's metadata
  * (`filesize` in `_wp_attachment_metadata`, as WordPress records it on upload). Another host, or a
- * URL of no attachment with a known size, answers the plugin's failure shape with 404.
+ * URL of no attachment with a known size, is a 404 `wpseo_file_size_unknown` (Yoast answers
+ * `{type: 'failure', response}`; here errors have WordPress's shape).
  */
 export async function fileSize(ctx: Ctx) {
-  const failure = (response: string) => new RestResponse({ type: 'failure', response }, 404);
+  const failure = (message: string) => new RestError('wpseo_file_size_unknown', message, 404);
   const raw = String(ctx.args.url);
   let url: URL;
   try {
     url = new URL(raw, `${ctx.site.home}/`);
   } catch {
-    return failure('The URL is not a valid URL.');
+    throw failure('The URL is not a valid URL.');
   }
-  if (url.host.toLowerCase() !== new URL(`${ctx.site.home}/`).host.toLowerCase()) return failure(`The file ${raw} is not on this site, so its size cannot be read.`);
+  if (url.host.toLowerCase() !== new URL(`${ctx.site.home}/`).host.toLowerCase()) throw failure(`The file ${raw} is not on this site, so its size cannot be read.`);
   const id = await ctx.store.plugin(seo).attachmentIdByUrl(url.href);
   const metadata = id === undefined ? undefined : await ctx.store.posts.meta.get(id, '_wp_attachment_metadata');
   let size: unknown;
@@ -30,7 +30,7 @@ export async function fileSize(ctx: Ctx) {
   } catch {
     size = undefined;
   }
-  if (typeof size !== 'number' || !Number.isFinite(size)) return failure(`The size of ${raw} is unknown: no media file of this site has that URL.`);
+  if (typeof size !== 'number' || !Number.isFinite(size)) throw failure(`The size of ${raw} is unknown: no media file of this site has that URL.`);
   return { type: 'success', size_in_bytes: size };
 }
 
