@@ -37,7 +37,7 @@ export const seo: PluginDefinition<SeoRepo> = definePlugin({
   },
   caches: [
     { entry: 'stored SEO dashboard answer', flush: (store) => store.plugin(seo).flushCache() },
-    { entry: 'kept answer of a remote SEO service', flush: (store) => store.plugin(seo).forgetRemote() },
+    { entry: 'remote SEO service answer', flush: (store) => store.plugin(seo).forgetRemote() },
   ],
   cli: (cli) => registerSeoCommands(cli, (store) => store.plugin(seo)),
   outbound: { hosts: (options) => serviceHosts(options) },
