@@ -133,6 +133,13 @@ describe('AI suggestions through an OpenAI-compatible chat-completions API', () 
     await configure({ seo_ai_monthly_limit: '0' });
   });
 
+  test('an answer in content parts, or in numbered lines instead of JSON, is read too', async () => {
+    api.failNext(/chat\/completions/, { body: { choices: [{ message: { role: 'assistant', content: [{ type: 'text', text: '["Tea at home", ' }, { type: 'text', text: '"Tea, brewed"]' }] } }] } });
+    assert.deepEqual(await ok(await call(site, 'ai_generator/get_suggestions', writer.auth, SUGGESTIONS)), ['Tea at home', 'Tea, brewed']);
+    api.failNext(/chat\/completions/, { body: { choices: [{ message: { role: 'assistant', content: '1. "Green tea, simply"\n2) Brew it well\n- Brew it well\n\n• Cooler water' } }] } });
+    assert.deepEqual(await ok(await call(site, 'ai_generator/get_suggestions', writer.auth, SUGGESTIONS)), ['Green tea, simply', 'Brew it well', 'Cooler water']);
+  });
+
   test('free sparks start once, the subscription cache is busted, consent is per user and can be revoked', async () => {
     assert.equal(await ok(await call(site, 'ai/free_sparks', writer.auth)), 'Free sparks successfully started.');
     const started = (await ok(await call(site, 'ai_generator/get_usage', writer.auth, {}))).freeSparksStartedOn;

@@ -145,6 +145,10 @@ describe('keyword-tool/*', () => {
     assert.equal(failed.data.provider_status, 500);
     assert.equal(semrush.hits(/phrase_fullsearch/), before + 4);
 
+    semrush.failNext(/phrase_fullsearch/, { status: 403, body: { error: 'forbidden', error_description: 'Your plan does not include the keyword database' } });
+    const forbidden = await assertError(await related('hojicha'), 400, 'wpseo_remote_forbidden');
+    assert.match(forbidden.message, /keyword research service denied access .*Your plan does not include the keyword database/);
+
     semrush.failNext(/phrase_fullsearch/, { status: 200, body: '<html>maintenance</html>' });
     await assertError(await related('yerba'), 502, 'wpseo_remote_invalid_response');
   });

@@ -307,6 +307,13 @@ interface ChatAnswer {
   usage?: { total_tokens?: unknown };
 }
 
+/** A message's text: a string, or the text parts of a list of content parts (some compatible servers answer those). */
+function messageText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('');
+}
+
 async function chatSuggestions(settings: AiSettings, req: SuggestionRequest): Promise<{ list: string[]; tokens: number }> {
   const { system, user } = prompt(req);
   if (!user) throw new RestError('rest_invalid_param', 'Invalid parameter(s): prompt_content', 400, { params: { prompt_content: 'prompt_content has no text to write suggestions from.' } });
@@ -314,11 +321,11 @@ async function chatSuggestions(settings: AiSettings, req: SuggestionRequest): Pr
   const answer = await settings.call.json<ChatAnswer | null>({
     method: 'POST',
     path,
-    json: { model: settings.model, messages: [{ role: 'system', content: system }, { role: 'user', content: user }], temperature: 0.7 },
+    // no sampling settings: the model's defaults (some models refuse any temperature but their own)
+    json: { model: settings.model, messages: [{ role: 'system', content: system }, { role: 'user', content: user }] },
     headers: { authorization: `Bearer ${settings.apiKey}` },
   });
-  const texts = (answer?.choices ?? []).map((c) => c?.message?.content).filter((c): c is string => typeof c === 'string');
-  const list = readSuggestions(texts.join('\n'));
+  const list = readSuggestions((answer?.choices ?? []).map((c) => messageText(c?.message?.content)).join('\n'));
   if (!list.length) throw settings.call.invalidAnswer(path, 'no suggestions');
   const tokens = answer?.usage?.total_tokens;
   return { list, tokens: typeof tokens === 'number' && tokens >= 0 ? Math.round(tokens) : 0 };
