@@ -11,6 +11,9 @@
  * | CMS_SPEC_OEMBED_CACHE_TTL       | 86400    | seconds a proxied oEmbed answer stays cached (WP: DAY_IN_SECONDS)     |
  * | CMS_SPEC_OEMBED_PROVIDERS       | (none)   | path of a JSON provider list, same format as src/oembed/providers.json,|
  * |                                 |          | tried before the built-in list                                         |
+ * | CMS_SPEC_SECRET_KEY             | (none)   | at least 32 characters: the key stored secrets (plugins' OAuth tokens)|
+ * |                                 |          | are sealed with, kept out of the database so that a copy of it alone  |
+ * |                                 |          | cannot open them; without it they are sealed with the site's secret   |
  *
  * Settings are read when first needed and re-read only when the environment changes, so a
  * process (or a test) that sets a variable before starting a server sees it without restarting.
@@ -27,6 +30,8 @@ export interface Config {
     cacheTtlSeconds: number;
     providersFile: string | null;
   };
+  /** CMS_SPEC_SECRET_KEY, or null when the server is given none. */
+  secretKey: string | null;
 }
 
 const VARIABLES = [
@@ -36,6 +41,7 @@ const VARIABLES = [
   'CMS_SPEC_OEMBED_MAX_BYTES',
   'CMS_SPEC_OEMBED_CACHE_TTL',
   'CMS_SPEC_OEMBED_PROVIDERS',
+  'CMS_SPEC_SECRET_KEY',
 ] as const;
 
 let cached: { key: string; config: Config } | null = null;
@@ -58,7 +64,16 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
       cacheTtlSeconds: positiveInt(env, 'CMS_SPEC_OEMBED_CACHE_TTL', 24 * 60 * 60),
       providersFile: env.CMS_SPEC_OEMBED_PROVIDERS?.trim() || null,
     },
+    secretKey: secretKey(env),
   };
+}
+
+/** A short key is as weak as no key, and said so at once rather than used. */
+function secretKey(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.CMS_SPEC_SECRET_KEY?.trim();
+  if (!raw) return null;
+  if (raw.length < 32) throw new Error('CMS_SPEC_SECRET_KEY must be at least 32 characters long');
+  return raw;
 }
 
 /** A bad value is a startup-visible mistake, not something to silently replace with the default. */

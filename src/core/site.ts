@@ -2,6 +2,7 @@ import type { Spec } from '../engine/spec.ts';
 import type { EngineHost } from '../engine/types.ts';
 import { Roles } from '../auth/roles.ts';
 import type { Store } from '../store/index.ts';
+import { offsetMinutes } from '../store/posts.ts';
 import { ContentTypes } from './content-types.ts';
 import { SharedState } from './shared-state.ts';
 import type { MediaLibrary } from './media.ts';
@@ -69,11 +70,17 @@ export interface PageContext {
 export interface PageView {
   store: Store;
   site: Site;
+  /** GET or HEAD. */
+  method: string;
   /** The path asked for, without the query. */
   path: string;
   status: number;
+  /** The answer's Content-Type ('' when none): a page is `text/html`, a feed or sitemap is not. */
+  contentType: string;
   /** The Referer header, '' when none. */
   referrer: string;
+  /** The User-Agent header, '' when none (a crawler names itself there). */
+  userAgent: string;
 }
 
 /** What a page's `<head>` says of it before plugins change it (document_title_parts, wp_robots, rel_canonical...). */
@@ -265,5 +272,11 @@ export class Site implements EngineHost {
   /** An absolute URL on the site itself. */
   url(path: string): string {
     return this.home + (path.startsWith('/') ? path : `/${path}`);
+  }
+
+  /** The site's calendar date ('YYYY-MM-DD') at an instant, on its clock (timezone_string, else gmt_offset). */
+  localDate(at: Date = new Date()): string {
+    const clock = { home: this.home, gmtOffsetHours: Number(this.info.gmt_offset) || 0, timezone: this.info.timezone_string };
+    return new Date(at.getTime() + offsetMinutes(clock, at) * 60000).toISOString().slice(0, 10);
   }
 }

@@ -42,12 +42,28 @@ export function createPageHandler(engine: Engine): PageHandler {
     if (req.path === STYLESHEET_PATH) return stylesheetResponse(req);
     if (isUploadPath(req.path)) return (await uploadResponse(engine.site, req)) ?? notFoundPage(engine, engine.site.url(req.path));
     const res = await renderSitePage(engine, req);
-    await pageViewed({ store: engine.store, site: engine.site, path: req.path, status: res.status, referrer: req.headers.referer ?? '' }, engine.log);
+    const view = {
+      store: engine.store,
+      site: engine.site,
+      method: req.method,
+      path: req.path,
+      status: res.status,
+      contentType: headerValue(res.headers, 'content-type'),
+      referrer: req.headers.referer ?? '',
+      userAgent: req.headers['user-agent'] ?? '',
+    };
+    await pageViewed(view, engine.log);
     return res;
   };
 }
 
 const TRAILING_SLASHES = /\/+$/;
+
+/** A response header by its lower-case name, whatever case the page set it in; '' when absent. */
+function headerValue(headers: Record<string, string>, name: string): string {
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;
+  return '';
+}
 
 function trimTrailingSlash(path: string): string {
   return path.length > 1 ? path.replace(TRAILING_SLASHES, '') : path;

@@ -503,7 +503,7 @@ async function uniqueSlugsOf(db: Kysely<DB>, rows: { slug: string; type: string;
 }
 
 /** What converting between site time and GMT needs: the options WordPress reads for it. */
-interface SiteClock {
+export interface SiteClock {
   home: string;
   gmtOffsetHours: number;
   timezone: string;
@@ -518,7 +518,7 @@ async function siteClock(db: Kysely<DB>): Promise<SiteClock> {
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** Minutes the site's clock is ahead of UTC at an instant (a named zone wins over gmt_offset, DST included). */
-function offsetMinutes(clock: SiteClock, at: Date): number {
+export function offsetMinutes(clock: SiteClock, at: Date): number {
   if (!clock.timezone) return Math.round(clock.gmtOffsetHours * 60);
   let fmt = zoneFormats.get(clock.timezone);
   if (!fmt) {

@@ -74,4 +74,31 @@ const createTables: Migration = {
   },
 };
 
-export const migrations: Record<string, Migration> = { '001-indexables-links-cache': createTables };
+/**
+ * The remote integrations' tables:
+ * - `seo_remote_cache`: answers of the remote services kept for a while (related keyphrases for a
+ *   day, the AI service's usage), apart from `seo_cache`, which every indexable change empties;
+ * - `seo_ai_usage`: AI suggestion requests and tokens per month, user and kind (content or store
+ *   products), which get_usage reports and the monthly limit is checked against.
+ */
+const createRemoteTables: Migration = {
+  async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('seo_remote_cache')
+      .addColumn('key', 'varchar(191)', (c) => c.primaryKey())
+      .addColumn('value', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'varchar(19)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('seo_ai_usage')
+      .addColumn('month', 'varchar(7)', (c) => c.notNull())
+      .addColumn('user_id', 'integer', (c) => c.notNull())
+      .addColumn('entity', 'varchar(16)', (c) => c.notNull())
+      .addColumn('requests', 'integer', (c) => c.notNull())
+      .addColumn('tokens', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('seo_ai_usage_key', ['month', 'entity', 'user_id'])
+      .execute();
+  },
+};
+
+export const migrations: Record<string, Migration> = { '001-indexables-links-cache': createTables, '002-remote-integrations': createRemoteTables };

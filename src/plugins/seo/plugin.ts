@@ -11,7 +11,8 @@ import { seoSiteHooks } from './site.ts';
  * term, archive and general page with their SEO and readability analysis and link counts, the
  * head of every page (title templates, robots, canonical, Open Graph, X, schema.org graph) on the
  * rendered site and through get_head, the dashboards' scores, the first-time configuration and the
- * plugin's per-user state. `cms-spec seo index` indexes the whole site.
+ * plugin's per-user state, and the remote integrations (AI suggestions, keyword research, rank
+ * tracking, search metrics: integrations/). `cms-spec seo index` indexes the whole site.
  */
 export const seo: PluginDefinition<SeoRepo> = definePlugin({
   name: 'seo',
@@ -34,8 +35,27 @@ export const seo: PluginDefinition<SeoRepo> = definePlugin({
     if ('postId' in event) await (event.type === 'postSaved' ? repo.markStale('post', event.postId) : repo.deleteObject('post', event.postId));
     else await (event.type === 'termSaved' ? repo.markStale('term', event.termId) : repo.deleteObject('term', event.termId));
   },
-  caches: [{ entry: 'stored SEO dashboard answer', flush: (store) => store.plugin(seo).flushCache() }],
+  caches: [
+    { entry: 'stored SEO dashboard answer', flush: (store) => store.plugin(seo).flushCache() },
+    { entry: 'remote SEO service answer', flush: (store) => store.plugin(seo).forgetRemote() },
+  ],
   cli: (cli) => registerSeoCommands(cli, (store) => store.plugin(seo)),
+  outbound: { hosts: (options) => serviceHosts(options) },
 });
+
+/** The hosts of the remote services whose base URLs are set. */
+function serviceHosts(options: Readonly<Record<string, string>>): string[] {
+  const urls = Object.keys(options).filter((name) => name.endsWith('_base_url') && options[name]);
+  const hosts = new Set<string>();
+  for (const name of urls) {
+    try {
+      const u = new URL(options[name]);
+      hosts.add(u.protocol === 'https:' && !u.port ? u.hostname : u.origin);
+    } catch {
+      // a base URL that is not one is reported when its service is called
+    }
+  }
+  return [...hosts];
+}
 
 export default seo;

@@ -2,6 +2,7 @@ import type { Generated, Insertable, Kysely, Selectable } from 'kysely';
 import type { PostMetaTable, PostsTable, TermRelationshipsTable, TermsTable } from '../../store/schema.ts';
 import type { PostRow } from '../../store/posts.ts';
 import type { TermRow } from '../../store/terms.ts';
+import { sql } from '../../store/kysely.ts';
 import { sqlDate } from '../../store/transact.ts';
 
 export interface IndexablesTable {
@@ -60,11 +61,21 @@ export interface CacheTable {
   expires_at: string;
 }
 
+export interface AiUsageTable {
+  month: string;
+  user_id: number;
+  entity: string;
+  requests: number;
+  tokens: number;
+}
+
 /** The plugin's tables, and the core's it reads to find what is not indexed yet. */
 export interface SeoTables {
   seo_indexables: IndexablesTable;
   seo_links: LinksTable;
   seo_cache: CacheTable;
+  seo_remote_cache: CacheTable;
+  seo_ai_usage: AiUsageTable;
   posts: PostsTable;
   terms: TermsTable;
   term_relationships: TermRelationshipsTable;
@@ -317,5 +328,61 @@ export class SeoRepo {
   async flushCache(): Promise<number> {
     const result = await this.db.deleteFrom('seo_cache').executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+
+  // --- the remote integrations ---
+
+  /** The distinct focus keyphrases of posts that are not trashed, lower-cased (what the rank tracker follows by default). */
+  async focusKeyphrases(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('seo_indexables')
+      .select((eb) => eb.fn('lower', ['primary_focus_keyword']).as('keyphrase'))
+      .distinct()
+      .where('object_type', '=', 'post')
+      .where('primary_focus_keyword', 'is not', null)
+      .where('primary_focus_keyword', '!=', '')
+      .where((eb) => eb.or([eb('post_status', 'is', null), eb('post_status', '!=', 'trash')]))
+      .orderBy('keyphrase')
+      .execute();
+    return rows.map((r) => String(r.keyphrase));
+  }
+
+  async remoteCached(key: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('seo_remote_cache').select('value').where('key', '=', key).where('expires_at', '>', sqlDate(new Date())).executeTakeFirst();
+    return row?.value;
+  }
+
+  async remoteCache(key: string, value: string, ttlSeconds: number): Promise<void> {
+    const now = new Date();
+    const expires_at = sqlDate(new Date(now.getTime() + ttlSeconds * 1000));
+    await this.db.insertInto('seo_remote_cache').values({ key, value, expires_at }).onConflict((oc) => oc.column('key').doUpdateSet({ value, expires_at })).execute();
+    // an expired answer is never read again; dropping them on write keeps the table small
+    await this.db.deleteFrom('seo_remote_cache').where('expires_at', '<=', sqlDate(now)).execute();
+  }
+
+  /** Drops the cached answers whose keys start with `prefix` (every one without); how many there were. */
+  async forgetRemote(prefix = ''): Promise<number> {
+    let q = this.db.deleteFrom('seo_remote_cache');
+    if (prefix) q = q.where(sql<string>`substr(${sql.ref('key')}, 1, ${sql.lit(prefix.length)})`, '=', prefix);
+    const result = await q.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** One more AI suggestion request of a user, with the tokens it took. */
+  async recordAiUsage(month: string, userId: number, entity: string, tokens: number): Promise<void> {
+    await this.db
+      .insertInto('seo_ai_usage')
+      .values({ month, user_id: userId, entity, requests: 1, tokens })
+      .onConflict((oc) =>
+        oc.columns(['month', 'entity', 'user_id']).doUpdateSet({ requests: (eb) => eb('seo_ai_usage.requests', '+', 1), tokens: (eb) => eb('seo_ai_usage.tokens', '+', tokens) }),
+      )
+      .execute();
+  }
+
+  /** A month's AI requests of one kind: the site's, and one user's requests and tokens. */
+  async aiUsage(month: string, entity: string, userId: number): Promise<{ site: number; requests: number; tokens: number }> {
+    const rows = await this.db.selectFrom('seo_ai_usage').select(['user_id', 'requests', 'tokens']).where('month', '=', month).where('entity', '=', entity).execute();
+    const own = rows.find((r) => Number(r.user_id) === userId);
+    return { site: rows.reduce((n, r) => n + Number(r.requests), 0), requests: Number(own?.requests ?? 0), tokens: Number(own?.tokens ?? 0) };
   }
 }

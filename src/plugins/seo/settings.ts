@@ -105,13 +105,26 @@ export const OPTION = {
   integrationActive: (integration: string) => `seo_${integration}_integration_active`,
 } as const;
 
-/** Lists the plugin keeps as data: the alerts a user may dismiss, the introductions, integrations, tracked actions, and the remote services of part 2. */
+/** A remote service of the integration routes: the options it needs and may be given. */
+export interface ServiceData {
+  name: string;
+  /** The integrations/set_active switch that turns its routes off, if any. */
+  integration: string | null;
+  /** Needed before it is called: option → what to set it to. */
+  settings: Record<string, string>;
+  /** Optional: option → its default and what it is. */
+  options: Record<string, { default: string; description: string }>;
+}
+
+export type ServiceId = 'ai' | 'keyword_tool' | 'rank_tracker' | 'search_metrics';
+
+/** Lists the plugin keeps as data: the alerts a user may dismiss, the introductions, integrations, tracked actions, and the remote services. */
 export interface StateData {
   dismissableAlerts: string[];
   introductions: string[];
   integrations: string[];
   trackedActions: string[];
-  services: Record<string, { name: string; settings: Record<string, string> }>;
+  services: Record<ServiceId, ServiceData>;
 }
 
 export const STATE: StateData = JSON.parse(readFileSync(new URL('./state.json', import.meta.url), 'utf8')) as StateData;
@@ -140,6 +153,7 @@ export const SETTINGS: Record<string, string> = {
   [OPTION.trackedActions]: '{}',
   ...Object.fromEntries(STATE.integrations.map((i) => [OPTION.integrationActive(i), '1'])),
   ...Object.fromEntries(Object.values(STATE.services).flatMap((s) => Object.keys(s.settings).map((name) => [name, '']))),
+  ...Object.fromEntries(Object.values(STATE.services).flatMap((s) => Object.entries(s.options).map(([name, o]) => [name, o.default]))),
 };
 
 /** A stored JSON option, or its fallback when unset or unreadable. */

@@ -236,12 +236,12 @@ describe('seo/v1 permissions', () => {
     );
   });
 
-  test('get_head and the AI callbacks are public', async () => {
+  test('get_head and the AI callbacks are public (a callback without a pending verification is the plugin’s own 401)', async () => {
     assert.equal((await site.call(`${NS}/get_head?url=${head}`)).status, 404, 'a URL of another host has the 404 head, for anyone');
     for (const route of ['ai_generator/callback', 'ai_generator/refresh_callback']) {
       const res = await site.call(`${NS}/${route}`, { method: 'POST', json: TOKEN_BODY });
-      assert.equal(res.status, 400);
-      assert.equal(((await res.json()) as Obj).code, 'wpseo_integration_not_configured');
+      assert.equal(res.status, 401);
+      assert.deepEqual(await res.json(), { code: 'wpseo_ai_unauthorized', message: 'Unauthorized.', data: { status: 401 } });
     }
   });
 });
