@@ -1,4 +1,4 @@
-import type { CreateTableBuilder, Kysely } from 'kysely';
+import type { CreateTableBuilder, Kysely, SelectQueryBuilder } from 'kysely';
 import { kysely, sql } from './kysely.ts';
 
 /**
@@ -35,4 +35,14 @@ export async function tableNames(db: Kysely<any>): Promise<string[]> {
  */
 export async function lockUntilCommit(db: Kysely<any>, key: string): Promise<void> {
   if (isPostgres(db)) await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
+}
+
+/**
+ * A select that, inside a transaction on PostgreSQL, also holds the rows it reads until the
+ * transaction ends (FOR UPDATE), so that a concurrent edit or delete of them waits instead of
+ * interleaving (a trash after a delete would write meta for a post that is gone). SQLite's
+ * writers take turns already, and outside a transaction a lock would end with the statement.
+ */
+export function forUpdate<DB, TB extends keyof DB, O>(db: Kysely<any>, query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
+  return db.isTransaction && isPostgres(db) ? query.forUpdate() : query;
 }

@@ -3,7 +3,7 @@ import { sql } from './kysely.ts';
 import type { DB, PostsTable } from './schema.ts';
 import { atomically, byteOrder, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates, sqlDate } from './transact.ts';
 import { MetaRepo } from './meta.ts';
-import { lockUntilCommit } from './portable.ts';
+import { forUpdate, lockUntilCommit } from './portable.ts';
 import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 
 export type PostRow = Selectable<PostsTable>;
@@ -121,10 +121,14 @@ export class PostsRepo {
     this.meta = new MetaRepo(db, 'post_meta');
   }
 
-  /** The row of this id; an id that is not an exact integer (a path's 30 digits) names none. */
-  async get(id: number): Promise<PostRow | undefined> {
+  /**
+   * The row of this id; an id that is not an exact integer (a path's 30 digits) names none.
+   * `lock`: a handler that reads it to change it, in a transaction, holds it till the end (see forUpdate).
+   */
+  async get(id: number, lock = false): Promise<PostRow | undefined> {
     if (!Number.isSafeInteger(id)) return undefined;
-    return this.db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
+    const query = this.db.selectFrom('posts').selectAll().where('id', '=', id);
+    return (lock ? forUpdate(this.db, query) : query).executeTakeFirst();
   }
 
   /** The posts with these ids, in the order of `ids` (unknown ids left out). */

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB, TermsTable } from './schema.ts';
-import { lockUntilCommit } from './portable.ts';
+import { forUpdate, lockUntilCommit } from './portable.ts';
 import { atomically, byteOrder, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates } from './transact.ts';
 
 export type TermRow = Selectable<TermsTable>;
@@ -68,10 +68,14 @@ export async function termIdsOfPosts(db: Kysely<DB>, postIds: number[]): Promise
 export class TermsRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
-  /** The row of this id; an id that is not an exact integer (a path's 30 digits) names none. */
-  async get(id: number): Promise<TermRow | undefined> {
+  /**
+   * The row of this id; an id that is not an exact integer (a path's 30 digits) names none.
+   * `lock`: a handler that reads it to change it, in a transaction, holds it till the end (see forUpdate).
+   */
+  async get(id: number, lock = false): Promise<TermRow | undefined> {
     if (!Number.isSafeInteger(id)) return undefined;
-    return this.db.selectFrom('terms').selectAll().where('id', '=', id).executeTakeFirst();
+    const query = this.db.selectFrom('terms').selectAll().where('id', '=', id);
+    return (lock ? forUpdate(this.db, query) : query).executeTakeFirst();
   }
 
   async getMany(ids: number[]): Promise<TermRow[]> {

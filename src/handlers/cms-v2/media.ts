@@ -29,8 +29,9 @@ const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp
 
 const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
 
-async function attachmentOfRoute(ctx: Ctx, store: Store = ctx.store): Promise<PostRow> {
-  const post = await store.posts.get(Number(ctx.args.id));
+/** The attachment the route's id names; `lock` for a read that a write in the same transaction follows (PostsRepo.get). */
+async function attachmentOfRoute(ctx: Ctx, store: Store = ctx.store, lock = false): Promise<PostRow> {
+  const post = await store.posts.get(Number(ctx.args.id), lock);
   if (!post || post.type !== 'attachment') throw invalidId();
   return post;
 }
@@ -296,7 +297,7 @@ export async function createMedia(ctx: Ctx) {
 export async function updateMedia(ctx: Ctx) {
   const type = routePostType(ctx);
   const post = await ctx.store.transaction(async (store) => {
-    const current = await attachmentOfRoute(ctx, store);
+    const current = await attachmentOfRoute(ctx, store, true);
     if (!canEdit(ctx, type, current)) throw denied(ctx, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
     const f = await fieldsOf(ctx, type, store, current);
     if (Object.keys(f).length) await store.posts.update(current.id, f);

@@ -70,8 +70,9 @@ const THUMBNAIL_KEY = '_thumbnail_id';
 const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
 
 /** A post of the route's type, or 404 as WordPress answers for any other type or a missing id. */
-async function postOfRoute(ctx: Ctx, type: PostTypeInfo, store: Store = ctx.store): Promise<PostRow> {
-  const post = await store.posts.get(Number(ctx.args.id));
+/** The post the route's id names, of the route's type; `lock` for a read that a write in the same transaction follows (PostsRepo.get). */
+async function postOfRoute(ctx: Ctx, type: PostTypeInfo, store: Store = ctx.store, lock = false): Promise<PostRow> {
+  const post = await store.posts.get(Number(ctx.args.id), lock);
   if (!post || post.type !== type.slug) throw invalidId();
   return post;
 }
@@ -342,7 +343,7 @@ export async function createPost(ctx: Ctx) {
 export async function updatePost(ctx: Ctx) {
   const type = routePostType(ctx);
   const post = await ctx.store.transaction(async (store) => {
-    const current = await postOfRoute(ctx, type, store);
+    const current = await postOfRoute(ctx, type, store, true);
     if (!canEdit(ctx, type, current)) throw denied(ctx, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
     const f = await fieldsOf(ctx, type, store, current);
     const terms = await termsOf(ctx, type, store);
@@ -366,13 +367,16 @@ export async function deletePost(ctx: Ctx) {
     await contentChanged(ctx, { type: 'postDeleted', postId: post.id, postType: post.type });
     return { deleted: true, previous };
   }
-  if (post.status === 'trash') throw new RestError('rest_already_trashed', 'The post has already been deleted.', 410);
-  // wp_trash_post: remember what the post was, so untrashing can bring it back
-  await ctx.store.transaction(async (store) => {
-    await store.posts.meta.set(post.id, '_wp_trash_meta_status', post.status);
-    await store.posts.meta.set(post.id, '_wp_trash_meta_time', String(Math.floor(Date.now() / 1000)));
-    await store.posts.update(post.id, { status: 'trash' });
+  // wp_trash_post: remember what the post was, so untrashing can bring it back; read again under a
+  // lock, as a request deleting or trashing it meanwhile must not interleave with these writes
+  const trashed = await ctx.store.transaction(async (store) => {
+    const current = await postOfRoute(ctx, type, store, true);
+    if (current.status === 'trash') throw new RestError('rest_already_trashed', 'The post has already been deleted.', 410);
+    await store.posts.meta.set(current.id, '_wp_trash_meta_status', current.status);
+    await store.posts.meta.set(current.id, '_wp_trash_meta_time', String(Math.floor(Date.now() / 1000)));
+    await store.posts.update(current.id, { status: 'trash' });
+    return (await store.posts.get(current.id))!;
   });
-  await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type });
-  return prepareOne(ctx, type, (await ctx.store.posts.get(post.id))!, 'edit');
+  await contentChanged(ctx, { type: 'postSaved', postId: trashed.id, postType: trashed.type });
+  return prepareOne(ctx, type, trashed, 'edit');
 }

@@ -43,8 +43,9 @@ async function prepareTerm(ctx: Ctx, tax: TaxonomyInfo, term: TermRow, context: 
   return out;
 }
 
-async function termOfRoute(ctx: Ctx, tax: TaxonomyInfo, store: Store = ctx.store): Promise<TermRow> {
-  const term = await store.terms.get(Number(ctx.args.id));
+/** The term the route's id names, of the route's taxonomy; `lock` for a read that a write in the same transaction follows (TermsRepo.get). */
+async function termOfRoute(ctx: Ctx, tax: TaxonomyInfo, store: Store = ctx.store, lock = false): Promise<TermRow> {
+  const term = await store.terms.get(Number(ctx.args.id), lock);
   if (!term || term.taxonomy !== tax.slug) throw invalidTerm();
   return term;
 }
@@ -134,7 +135,7 @@ export async function createTerm(ctx: Ctx) {
 export async function updateTerm(ctx: Ctx) {
   const tax = routeTaxonomy(ctx);
   const term = await ctx.store.transaction(async (store) => {
-    const current = await termOfRoute(ctx, tax, store);
+    const current = await termOfRoute(ctx, tax, store, true);
     const f = await termFieldsOf(ctx, tax, store, current);
     if (Object.keys(f).length) await store.terms.update(current.id, f);
     return (await store.terms.get(current.id))!;

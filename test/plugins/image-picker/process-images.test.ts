@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { useServer } from '../../helpers/server.ts';
 import { userAuth } from '../../helpers/auth.ts';
-import { routesOf, namespaceIndexRoute } from '../../helpers/index-routes.ts';
+import { routesOf, namespaceIndexRoute } from '../../helpers/route-index.ts';
 
 const FIFTY_MB = 50 * 1024 * 1024;
 

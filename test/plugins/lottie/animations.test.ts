@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer } from '../../helpers/server.ts';
-import { namespaceIndexRoute, routesOf } from '../../helpers/index-routes.ts';
+import { namespaceIndexRoute, routesOf } from '../../helpers/route-index.ts';
 import { userAuth } from '../../helpers/auth.ts';
 
 /** A Lottie animation as bodymovin exports it: a red dot moving across, 2 seconds at 30 fps. */

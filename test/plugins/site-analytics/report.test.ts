@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer } from '../../helpers/server.ts';
 import { userAuth } from '../../helpers/auth.ts';
-import { namespaceIndexRoute, routesOf } from '../../helpers/index-routes.ts';
+import { namespaceIndexRoute, routesOf } from '../../helpers/route-index.ts';
 
 /**
  * site-analytics/v1: its route index in both variants, the report's permission and arguments, and

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { useServer } from '../../helpers/server.ts';
 import { userAuth, type TestUser } from '../../helpers/auth.ts';
-import { namespaceIndexRoute, routesOf } from '../../helpers/index-routes.ts';
+import { namespaceIndexRoute, routesOf } from '../../helpers/route-index.ts';
 
 const CLEAN = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><defs><linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient></defs><path d="M0 0h24v24H0z" fill="url(#g)"/><use href="#g"/></svg>';
 
