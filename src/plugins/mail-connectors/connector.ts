@@ -1,13 +1,5 @@
 import { RestError } from '../../engine/errors.ts';
-import { guardedFetch } from '../../net/fetch.ts';
-import {
-  OutboundError,
-  OutboundForbiddenAddressError,
-  OutboundStatusError,
-  OutboundTimeoutError,
-  OutboundTooLargeError,
-  OutboundUrlError,
-} from '../../net/errors.ts';
+import { RemoteService, type ServiceIdentity } from '../../net/service.ts';
 import { at, mailchimpDataCentre, type Endpoint, type Provider, type ProviderApi, type Query } from './providers.ts';
 import type { ConnectorSettings } from './settings.ts';
 
@@ -74,12 +66,12 @@ export async function readConnector(p: Provider, settings: ConnectorSettings, re
   const auth = api.auth(key);
   Object.assign(query, extra, auth.query);
   const credentials = [key, ...Object.values(auth.headers ?? {}), ...Object.values(auth.query ?? {})];
-  const call = new ProviderCall(p, api, root, { accept: 'application/json', ...auth.headers }, credentials);
+  const call = new RemoteService(identityOf(p, api), root, { secrets: credentials, headers: auth.headers });
 
-  const { body, headers } = await call.get(endpoint.remote ?? path, query);
+  const { body, headers } = await call.exchange({ path: endpoint.remote ?? path, query });
   const list = at(body, endpoint.items);
   if ((api.unwrap || endpoint.reshape || endpoint.interestGroups) && !Array.isArray(list))
-    throw rest('kb_mail_invalid_response', `${api.label} answered ${path} without the list it should hold.`, 502, { provider: p.id });
+    throw call.invalidAnswer(path, 'no list where it should hold one');
   const items = Array.isArray(list) ? list : [];
 
   const groups = endpoint.interestGroups && trailingSlash;
@@ -166,10 +158,10 @@ function pagingQuery(api: ProviderApi, page: number, perPage: number): Query {
 }
 
 /** Mailchimp's interest groups: every interest of every category, titled "Category - Interest" (the real connector asks for 100 of each). */
-async function interestGroups(call: ProviderCall, categoriesPath: string, categories: unknown[]): Promise<{ id: unknown; title: string }[]> {
+async function interestGroups(call: RemoteService, categoriesPath: string, categories: unknown[]): Promise<{ id: unknown; title: string }[]> {
   const groups: { id: unknown; title: string }[] = [];
   for (const category of categories) {
-    const { body } = await call.get(`${categoriesPath}/${encodeURIComponent(String(at(category, 'id')))}/interests`, { count: '100' });
+    const body = await call.json({ path: `${categoriesPath}/${encodeURIComponent(String(at(category, 'id')))}/interests`, query: { count: '100' } });
     const interests = at(body, 'interests');
     if (!Array.isArray(interests)) continue;
     for (const interest of interests) groups.push({ id: at(interest, 'id'), title: `${String(at(category, 'title'))} - ${String(at(interest, 'name'))}` });
@@ -177,112 +169,17 @@ async function interestGroups(call: ProviderCall, categoriesPath: string, catego
   return groups;
 }
 
-/** The longest provider message a REST error repeats. */
-const MESSAGE_LIMIT = 300;
-/** Shorter "keys" are not real ones (the provider refuses them); replacing them would garble every answer. */
-const MIN_SECRET_LENGTH = 8;
-
-/** GET requests to one provider with one key, through the guarded client, failures turned into REST errors. */
-class ProviderCall {
-  constructor(
-    private readonly p: Provider,
-    private readonly api: ProviderApi,
-    private readonly root: string,
-    private readonly headers: Record<string, string>,
-    /** What carries the key (the key, its header values, its query values): never repeated from a provider's answer. */
-    private readonly secrets: string[],
-  ) {}
-
-  async get(path: string, query: Query): Promise<{ body: unknown; headers: Record<string, string> }> {
-    let url: URL;
-    try {
-      url = new URL(`${this.root}/${path}`);
-    } catch {
-      throw rest('kb_mail_invalid_base_url', `The ${this.p.title} connector's base URL is not a URL; set it again with \`cms-spec connector set ${this.p.id} --base-url …\`.`, 400, { provider: this.p.id });
-    }
-    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-    let text: string;
-    let headers: Record<string, string>;
-    try {
-      const res = await guardedFetch(url.href, { headers: this.headers });
-      text = res.text();
-      headers = res.headers;
-    } catch (e) {
-      throw this.failure(e, path);
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw rest('kb_mail_invalid_response', `${this.api.label} answered ${path} with something that is not JSON.`, 502, { provider: this.p.id });
-    }
-    return { body: this.scrub(body), headers };
-  }
-
-  /** A decoded answer with every credential value replaced in its strings, should a provider or gateway repeat one. */
-  private scrub(value: unknown): unknown {
-    if (typeof value === 'string') return this.redact(value);
-    if (Array.isArray(value)) return value.map((v) => this.scrub(v));
-    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.scrub(v)]));
-    return value;
-  }
-
-  private redact(text: string): string {
-    return this.secrets.reduce((t, s) => (s.length >= MIN_SECRET_LENGTH ? t.split(s).join('[redacted]') : t), text);
-  }
-
-  /** The REST error an outbound failure becomes: who failed, how, and what to do, never the key. */
-  private failure(e: unknown, path: string): unknown {
-    if (!(e instanceof OutboundError)) return e;
-    const { label } = this.api;
-    const data = { provider: this.p.id };
-    if (e instanceof OutboundStatusError) {
-      const said = this.providerMessage(e.body);
-      const detail = said ? `: “${said}”` : '';
-      const status = { ...data, provider_status: e.status };
-      if (e.status === 401)
-        return rest('kb_mail_provider_unauthorized', `${label} refused the ${this.p.keyName} (HTTP 401)${detail}. Check the key${this.p.key === 'request' ? ' passed in `apikey` or' : ''} stored with \`cms-spec connector set ${this.p.id}\`.`, 400, status);
-      if (e.status === 403) return rest('kb_mail_provider_forbidden', `${label} denied access to ${path} (HTTP 403)${detail}. The key may lack the permission or the plan for it.`, 400, status);
-      if (e.status === 404) return rest('kb_mail_provider_not_found', `${label} has nothing at ${path} (HTTP 404)${detail}.`, 404, status);
-      if (e.status === 429) {
-        const retryAfter = this.retryAfter(e.headers);
-        const err = rest('kb_mail_provider_rate_limited', `${label} is limiting requests (HTTP 429)${detail}. Try again ${retryAfter ? `in ${retryAfter} seconds` : 'later'}.`, 429, retryAfter ? { ...status, retry_after: Number(retryAfter) } : status);
-        if (retryAfter) err.headers['Retry-After'] = retryAfter;
-        return err;
-      }
-      if (e.status >= 500) return rest('kb_mail_provider_error', `${label} failed to answer ${path} (HTTP ${e.status})${detail}. Try again later.`, 502, status);
-      return rest('kb_mail_provider_rejected', `${label} rejected the request for ${path} (HTTP ${e.status})${detail}.`, 400, status);
-    }
-    if (e instanceof OutboundTimeoutError) return rest('kb_mail_provider_timeout', `${label} did not answer within ${e.timeoutMs} ms.`, 504, data);
-    if (e instanceof OutboundTooLargeError) return rest('kb_mail_provider_response_too_large', `${label}'s answer is larger than ${e.maxBytes} bytes.`, 502, data);
-    if (e instanceof OutboundForbiddenAddressError)
-      return rest('kb_mail_forbidden_address', `The ${this.p.title} connector's base URL points to ${e.host}, a non-public address this site does not call (CMS_SPEC_OUTBOUND_ALLOW can allow it).`, 400, data);
-    if (e instanceof OutboundUrlError) return rest('kb_mail_invalid_base_url', `The ${this.p.title} connector's base URL cannot be called: ${e.message}`, 400, data);
-    return rest('kb_mail_provider_unreachable', `${label} could not be reached: ${e.message}`, 502, data);
-  }
-
-  /** The human part of a provider's error answer (RFC 7807 `detail`, `message`, `error.message`, `errors[0].title`...), one line, without credentials. */
-  private providerMessage(body: string): string {
-    let decoded: unknown;
-    try {
-      decoded = JSON.parse(body);
-    } catch {
-      return '';
-    }
-    const errors = at(decoded, 'errors');
-    const first = Array.isArray(errors) ? errors[0] : undefined;
-    const candidates = [at(decoded, 'detail'), at(decoded, 'message'), at(decoded, 'error.message'), at(decoded, 'error'), at(first, 'title'), at(first, 'message')];
-    const said = candidates.find((c): c is string => typeof c === 'string' && c.trim() !== '') ?? '';
-    const line = this.redact(said).replace(/\s+/g, ' ').trim();
-    return line.length > MESSAGE_LIMIT ? `${line.slice(0, MESSAGE_LIMIT - 1)}…` : line;
-  }
-
-  /** Seconds to wait, from Retry-After or the provider's own reset header ("432 seconds" is read as 432). */
-  private retryAfter(headers: Readonly<Record<string, string>>): string | undefined {
-    for (const name of ['retry-after', this.api.resetHeader]) {
-      const seconds = name ? /^\s*(\d+)/.exec(headers[name] ?? '')?.[1] : undefined;
-      if (seconds) return seconds;
-    }
-    return undefined;
-  }
+/** Who a provider is to the shared remote-service client: its failures are `kb_mail_provider_*` errors that say how to fix the key or base URL. */
+function identityOf(p: Provider, api: ProviderApi): ServiceIdentity {
+  return {
+    name: api.label,
+    codes: 'kb_mail_provider',
+    data: { provider: p.id },
+    credentials: `the ${p.keyName}`,
+    fix: {
+      credentials: `Check the key${p.key === 'request' ? ' passed in `apikey` or' : ''} stored with \`cms-spec connector set ${p.id}\`.`,
+      baseUrl: `Set it again with \`cms-spec connector set ${p.id} --base-url …\`.`,
+    },
+    resetHeader: api.resetHeader,
+  };
 }

@@ -407,7 +407,7 @@ describe('the mail connectors against stand-ins of the providers’ APIs', () =>
       await configure(server, 'brevo', { baseUrl: 'http://10.1.2.3/v3' });
       const privateAddress = await ask<ErrorBody>('brevo', key('brevo', 'valid'), { endpoint: 'contacts/lists' });
       assert.equal(privateAddress.status, 400);
-      assert.equal(privateAddress.body.code, 'kb_mail_forbidden_address');
+      assert.equal(privateAddress.body.code, 'kb_mail_provider_forbidden_address');
       await configure(server, 'brevo', { baseUrl: baseUrlOf('brevo', fakes.brevo) });
     });
   });

@@ -6,7 +6,8 @@ import { OutboundStatusError } from '../../../net/errors.ts';
 import { parseContent } from '../content.ts';
 import seo from '../plugin.ts';
 import { readSealedUserMeta, writeSealedUserMeta } from './sealed.ts';
-import { ServiceCall, type ServiceRequest } from './service-call.ts';
+import type { RemoteService, ServiceRequest } from '../../../net/service.ts';
+import { seoService } from './service-call.ts';
 import { serviceValues } from './services.ts';
 
 /**
@@ -53,7 +54,7 @@ const sha256Hex = (s: string) => createHash('sha256').update(s).digest('hex');
 
 interface AiSettings {
   protocol: Protocol;
-  call: ServiceCall;
+  call: RemoteService;
   apiKey: string;
   model: string;
   /** Requests per month and kind; 0 for no limit. */
@@ -68,7 +69,7 @@ async function aiSettings(ctx: Ctx): Promise<AiSettings> {
   const limit = values.seo_ai_monthly_limit;
   if (!/^\d+$/.test(limit)) throw new RestError('wpseo_integration_misconfigured', 'The option seo_ai_monthly_limit must be a whole number (0 for no limit).', 400, { settings: ['seo_ai_monthly_limit'] });
   const apiKey = protocol === 'chat-completions' ? values.seo_ai_api_key : '';
-  return { protocol: protocol as Protocol, call: new ServiceCall('ai', values.seo_ai_base_url, [apiKey]), apiKey, model: values.seo_ai_model, monthlyLimit: Number(limit) };
+  return { protocol: protocol as Protocol, call: seoService('ai', values.seo_ai_base_url, [apiKey]), apiKey, model: values.seo_ai_model, monthlyLimit: Number(limit) };
 }
 
 // --- consent ---
@@ -156,7 +157,7 @@ const is = (e: unknown, status: number) => e instanceof OutboundStatusError && e
 class TokenFlow {
   constructor(
     private readonly ctx: Ctx,
-    private readonly call: ServiceCall,
+    private readonly call: RemoteService,
   ) {}
 
   private get userId(): number {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Ctx } from '../../../core/context.ts';
 import seo from '../plugin.ts';
 import { OAuthClient } from './oauth.ts';
-import { ServiceCall } from './service-call.ts';
+import { seoService } from './service-call.ts';
 import { requireIntegration, serviceValues } from './services.ts';
 
 /**
@@ -22,7 +22,7 @@ const PHRASE_QUERY = { export_columns: 'Ph,Nq,Td', display_limit: '10', display_
 
 async function connection(ctx: Ctx) {
   const values = await serviceValues(ctx.store, 'keyword_tool');
-  const call = new ServiceCall('keyword_tool', values.seo_keyword_tool_base_url);
+  const call = seoService('keyword_tool', values.seo_keyword_tool_base_url);
   const oauth = new OAuthClient(ctx.store, call, {
     service: 'keyword_tool',
     tokensOption: TOKENS_OPTION,

@@ -3,7 +3,7 @@ import { canEdit } from '../../../core/post-access.ts';
 import { RestError } from '../../../engine/errors.ts';
 import { rankOf } from '../analysis.ts';
 import seo from '../plugin.ts';
-import { ServiceCall } from './service-call.ts';
+import { seoService } from './service-call.ts';
 import { serviceValues } from './services.ts';
 
 /**
@@ -128,7 +128,7 @@ async function searchAnalytics(ctx: Ctx, startDate: string, endDate: string, dim
   if ((await ctx.store.options.get(CONSENT_OPTION)) !== '1')
     throw new RestError('wpseo_search_metrics_no_consent', 'The analytics connector has no consent to read search metrics: give it with POST seo/v1/analytics_connector_manage_consent {consent: true}.', 400);
   const token = values.seo_search_console_token;
-  const call = new ServiceCall('search_metrics', values.seo_search_console_base_url, [token]);
+  const call = seoService('search_metrics', values.seo_search_console_base_url, [token]);
   const property = values.seo_search_console_site_url || `${ctx.site.home}/`;
   const path = `webmasters/v3/sites/${encodeURIComponent(property)}/searchAnalytics/query`;
   const answer = await call.json<{ rows?: unknown } | null>({ method: 'POST', path, json: { startDate, endDate, dimensions: [dimension], rowLimit }, headers: { authorization: `Bearer ${token}` } });

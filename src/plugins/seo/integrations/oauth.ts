@@ -3,7 +3,7 @@ import { OutboundStatusError } from '../../../net/errors.ts';
 import type { Store } from '../../../store/index.ts';
 import type { ServiceId } from '../settings.ts';
 import { readSealedOption, writeSealedOption } from './sealed.ts';
-import type { ServiceCall, ServiceRequest } from './service-call.ts';
+import type { RemoteService, ServiceRequest } from '../../../net/service.ts';
 import { notConnected } from './services.ts';
 
 /** OAuth tokens as kept (sealed) in an option: times in seconds since the epoch. */
@@ -45,7 +45,7 @@ export class OAuthClient {
   constructor(
     private readonly store: Store,
     /** Calls to the OAuth server. */
-    private readonly auth: ServiceCall,
+    private readonly auth: RemoteService,
     private readonly cfg: OAuthClientConfig,
   ) {
     auth.remember(cfg.clientSecret);
@@ -66,7 +66,7 @@ export class OAuthClient {
   }
 
   /** A request to the service's API with the access token; a 401 refreshes the tokens and asks once more. */
-  async request<T>(api: ServiceCall, build: (accessToken: string) => ServiceRequest): Promise<T> {
+  async request<T>(api: RemoteService, build: (accessToken: string) => ServiceRequest): Promise<T> {
     let tokens = await this.tokens();
     api.remember(tokens.access_token);
     const first = build(tokens.access_token);
@@ -112,7 +112,7 @@ export class OAuthClient {
       const said = this.auth.providerMessage(e.body);
       const detail = said ? `: “${said}”` : '';
       if (refreshing === undefined)
-        throw new RestError('wpseo_oauth_authentication_failed', `The ${this.auth.name} did not accept the authorization code (HTTP ${e.status})${detail}. Ask for a new code and authenticate again.`, 400, {
+        throw new RestError('wpseo_oauth_authentication_failed', `${this.auth.title} did not accept the authorization code (HTTP ${e.status})${detail}. Ask for a new code and authenticate again.`, 400, {
           service: this.cfg.service,
           provider_status: e.status,
         });

@@ -4,7 +4,7 @@ import { RestError } from '../../../engine/errors.ts';
 import seo from '../plugin.ts';
 import { OAuthClient } from './oauth.ts';
 import { readSealedOption, writeSealedOption } from './sealed.ts';
-import { ServiceCall } from './service-call.ts';
+import { seoService } from './service-call.ts';
 import { notConnected, serviceValues } from './services.ts';
 
 /**
@@ -37,8 +37,8 @@ interface TrackedKeyword {
 
 async function connection(ctx: Ctx) {
   const values = await serviceValues(ctx.store, 'rank_tracker');
-  const api = new ServiceCall('rank_tracker', values.seo_rank_tracker_base_url);
-  const auth = new ServiceCall('rank_tracker', values.seo_rank_tracker_auth_base_url || values.seo_rank_tracker_base_url);
+  const api = seoService('rank_tracker', values.seo_rank_tracker_base_url);
+  const auth = seoService('rank_tracker', values.seo_rank_tracker_auth_base_url || values.seo_rank_tracker_base_url);
   const oauth = new OAuthClient(ctx.store, auth, {
     service: 'rank_tracker',
     tokensOption: TOKENS_OPTION,
