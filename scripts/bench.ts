@@ -361,6 +361,62 @@ async function routerScenario(o: Options, sizes: number[]): Promise<ScenarioResu
   }
 }
 
+/** The PostgreSQL server scenario 8 runs on: CMS_SPEC_BENCH_PG, else the development and CI one the tests use. */
+const BENCH_PG = process.env.CMS_SPEC_BENCH_PG ?? process.env.CMS_SPEC_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Runs one statement on the bench's PostgreSQL server, outside the scenario's schema. */
+async function onBenchPostgres(statement: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: BENCH_PG, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Scenario 3's post list on PostgreSQL (a schema of its own, seeded alike) served by one worker and
+ * by two (`--workers`, node:cluster): what a second process on the same machine adds. Both share
+ * the machine's cores with the load generator and the database, so the ratio is what this
+ * machine allows, not what a second machine would add.
+ */
+async function workersScenario(o: Options): Promise<ScenarioResult> {
+  const title = `GET /cms-json/cms/v2/posts?per_page=10&page=3&orderby=date on PostgreSQL (${o.posts} posts), 1 and 2 workers`;
+  const schema = `cms_spec_bench_${process.pid}`;
+  try {
+    await onBenchPostgres(`create schema ${schema}`);
+  } catch (e) {
+    const where = new URL(BENCH_PG);
+    where.password = '';
+    return { id: 8, title, contenders: [], ratios: [], figures: [], notes: [`not run: no PostgreSQL answered at ${where.href} (${(e as Error).message}); set CMS_SPEC_BENCH_PG`] };
+  }
+  const url = new URL(BENCH_PG);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const servers: ServerProcess[] = [];
+  try {
+    process.stderr.write(`seeding ${o.posts} posts on PostgreSQL...\n`);
+    await runCli(['seed', '--posts', String(o.posts), '--db', url.href, '--seed-random', '6']);
+    const path = '/cms-json/cms/v2/posts?per_page=10&page=3&orderby=date';
+    for (const workers of [1, 2]) servers.push(await cmsServer(8, `PostgreSQL, ${workers} worker${workers > 1 ? 's' : ''}`, ['--db', url.href, '--workers', String(workers)]));
+    const contenders = servers.map((server, i) => ({ name: `${i + 1} worker${i ? 's' : ''}`, server, path }));
+    await sameAnswers(contenders);
+    const figures = await duel(o, contenders);
+    return {
+      id: 8,
+      title,
+      contenders: figures,
+      ratios: [ratio('2 workers / 1 worker', figures[1], figures[0], 1.0)],
+      figures: [],
+      notes: ['One PostgreSQL pool per worker (--db-pool, 10); the bodies of both are checked to be identical.'],
+    };
+  } finally {
+    await stopAll(servers);
+    await onBenchPostgres(`drop schema ${schema} cascade`);
+  }
+}
+
 function rssScenario(): ScenarioResult {
   const figures: ScenarioResult['figures'] = [];
   const realSpec = (p: { scenario: number; label: string }) => p.label.startsWith('full spec') && !p.label.includes('×');
@@ -415,7 +471,7 @@ async function main(): Promise<void> {
     duration: quick ? 1 : Number(v.duration),
     rounds: quick ? 1 : Number(v.rounds),
     connections: quick ? 10 : Number(v.connections),
-    only: new Set((v.only ?? '1,2,3,4,5,6,7').split(',').map(Number)),
+    only: new Set((v.only ?? '1,2,3,4,5,6,7,8').split(',').map(Number)),
     quick,
     posts: quick ? 50 : Number(v.posts),
     spawns: quick ? 1 : 5,
@@ -447,7 +503,10 @@ async function main(): Promise<void> {
     await run(4, () => batchScenario(o, db));
     await run(5, () => startupScenario(o, db));
     await run(6, () => routerScenario(o, quick ? [20, 200, 2000] : [200, 2000, 20000]));
+    await run(8, () => workersScenario(o));
+    // last, as it reads the peaks of every cms-spec process the others started
     await run(7, () => rssScenario());
+    results.sort((a, b) => a.id - b.id);
   } finally {
     rmSync(TMP, { recursive: true, force: true });
   }
