@@ -93,7 +93,8 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
     else console.log(`cms-spec listening on ${app.url}`);
     if (!installed) {
       const warning = addressWarning(app.site.home, o.host, new URL(app.url).port, o.db);
-      if (warning) console.warn(warning);
+      if (warning && isWorker()) tellPrimary({ type: 'warning', message: warning });
+      else if (warning) console.warn(warning);
     }
     stopOnSignals(app, watch, Number(o.shutdownTimeout));
   } catch (e) {

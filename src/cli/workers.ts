@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 
 /** What a worker tells the primary. */
-export type WorkerMessage = { type: 'listening'; url: string } | { type: 'failed'; message: string };
+export type WorkerMessage = { type: 'listening'; url: string } | { type: 'failed'; message: string } | { type: 'warning'; message: string };
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -16,6 +16,8 @@ export async function runPrimary(workers: number, prepare: () => Promise<void>):
   let stopping = false;
   let listening = 0;
   let announced = false;
+  // every worker finds the same thing to warn about (the site's address): said once
+  const warned = new Set<string>();
   const fork = () => {
     const worker = cluster.fork();
     worker.on('message', (m: WorkerMessage) => {
@@ -24,6 +26,9 @@ export async function runPrimary(workers: number, prepare: () => Promise<void>):
         stopping = true;
         for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
         process.exitCode = 1;
+      } else if (m.type === 'warning' && !warned.has(m.message)) {
+        warned.add(m.message);
+        console.warn(m.message);
       } else if (m.type === 'listening' && !announced && ++listening === workers) {
         announced = true;
         console.log(`cms-spec listening on ${m.url} (${plural(workers, 'worker')})`);
