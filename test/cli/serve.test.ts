@@ -1,6 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
@@ -28,7 +28,7 @@ async function serve(args: string[]): Promise<Serving> {
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
   const api = await new Promise<string>((resolve, reject) => {
     const check = () => {
-      const m = /^cms-spec listening on (http:\/\/127\.0\.0\.1:\d+\/cms-json\/)$/m.exec(out);
+      const m = /^cms-spec listening on (http:\/\/127\.0\.0\.1:\d+\/cms-json\/)(?: \(\d+ workers\))?$/m.exec(out);
       if (m) resolve(m[1]);
     };
     child.stdout!.on('data', check);
@@ -146,6 +146,46 @@ describe('cms-spec serve', () => {
       await second.stop();
     }
     assert.doesNotMatch(second.err(), /Warning:/, 'everything it printed, once it has stopped');
+  });
+
+  test('--workers 2: one port and database for both, a dead worker replaced, the warning said once, all stopped on SIGTERM', async () => {
+    const db = join(dir, 'workers.sqlite');
+    ok(['seed', '--posts', '3', '--db', db, '--url', 'http://127.0.0.1:1']);
+    const s = await serve(['--db', db, '--workers', '2']);
+    try {
+      assert.match(s.out(), /listening on .* \(2 workers\)$/m);
+      // the primary's children that are workers (tsx also runs an esbuild service beside them)
+      const workers = () =>
+        execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(s.child.pid)])
+          .toString()
+          .trim()
+          .split('\n')
+          .filter((l) => !/esbuild/.test(l))
+          .map((l) => Number(l.trim().split(/\s+/)[0]));
+      assert.equal(workers().length, 2);
+      // many connections at once: both workers answer, from the same database
+      const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${s.api}cms/v2/posts`, { headers: { connection: 'close' } })));
+      const totals = new Set<string | null>();
+      for (const res of answers) {
+        assert.equal(res.status, 200);
+        totals.add(res.headers.get('x-wp-total'));
+        await res.text();
+      }
+      assert.equal(totals.size, 1, 'every answer counts the same posts');
+      assert.ok(Number([...totals][0]) >= 3, 'the seeded posts');
+      const [victim] = workers();
+      process.kill(victim, 'SIGKILL');
+      await eventually(s.err, new RegExp(`worker ${victim} stopped \\(SIGKILL\\); starting another`));
+      for (let i = 0; i < 200 && !(workers().length === 2 && !workers().includes(victim)); i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(workers().length, 2, 'the dead worker was replaced');
+      assert.equal((await fetch(`${s.api}cms/v2/posts`)).status, 200);
+      const warnings = s.err().split('\n').filter((l) => l.startsWith('Warning:'));
+      assert.equal(warnings.length, 1, `the address warning, once for all workers: ${s.err()}`);
+    } finally {
+      assert.equal(await s.stop(), 0);
+    }
+    assert.match(s.out(), /^SIGTERM: stopping 2 workers; each lets its requests in flight finish\.$/m);
+    assert.match(s.out(), /^Stopped: all 2 workers finished their requests and closed\.$/m);
   });
 
   test('SIGTERM: says what it waits for and that it stopped', async () => {
