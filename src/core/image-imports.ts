@@ -130,6 +130,8 @@ export interface MarkupImage {
   /** The attachment now holding it, and its URL on this site; 0 and '' when it could not be imported. */
   id: number;
   to: string;
+  /** True when this call downloaded it (a new attachment); false when it was imported before. */
+  created: boolean;
   error?: { code: string; message: string; status: number };
 }
 
@@ -153,10 +155,10 @@ export async function importImagesInMarkup(t: ImportTarget, markup: string, sour
     try {
       const name = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '').replace(/\.[a-z0-9]+$/i, '');
       const r = await t.site.media.importImage(t.store, t.site.home, { url, sourceKey: `${sourcePrefix}${url}`, author: t.author, filename: name || undefined, title: name || undefined });
-      return { url, id: r.id, to: r.url };
+      return { url, id: r.id, to: r.url, created: r.downloaded };
     } catch (e) {
       if (!(e instanceof RestError)) throw e;
-      return { url, id: 0, to: '', error: { code: e.code, message: e.message, status: e.status } };
+      return { url, id: 0, to: '', created: false, error: { code: e.code, message: e.message, status: e.status } };
     }
   });
   let out = markup;

@@ -1,0 +1,346 @@
+import type { Ctx } from '../../../core/context.ts';
+import { RestError } from '../../../engine/errors.ts';
+import { cachedAnswer, expectObject, libraryCall, type LibraryCall } from '../calls.ts';
+import { domainOf } from '../services.ts';
+import { create, createItems, itemsOf, setOption, undoImports, withImportedImages, type StarterItem } from '../starter-import.ts';
+
+/**
+ * The starter library's own routes (Kadence Starter Templates): its catalogues, and importing a
+ * starter site (pages, posts, products, events, menus, widgets, settings, images) into this one,
+ * all of which remove-content takes out again (src/plugins/design-library/starter-import.ts).
+ */
+
+const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
+
+/** The starter base service's API, for one starter site (`key`, its id) or for all. */
+const basePath = (site: string, path: string) => `${site ? `${encodeURIComponent(site)}/` : ''}wp-json/kadence-starter-base/v1/${path}`;
+
+/** A catalogue of a starter service, kept in the store (force_reload asks again); decoded. */
+async function catalogueOf(ctx: Ctx, base: 'starter' | 'base', path: string, query: Record<string, string> = {}) {
+  const call = await libraryCall(ctx);
+  const service = call.service('starter', base === 'starter' ? call.settings.starterUrl : call.settings.starterBaseUrl);
+  return cachedAnswer(call, `starter-${path}`, [base, path, query], { reload: Boolean(ctx.args.force_reload) }, async () => expectObject(service, path, await service.json({ path, query })));
+}
+
+/** The license query the starter catalogue is asked with (the real plugin's get_template_data). */
+async function licenseQuery(ctx: Ctx): Promise<Record<string, string>> {
+  const call = await libraryCall(ctx);
+  const q: Record<string, string> = { site: domainOf(ctx.site) };
+  const key = text(ctx.args.api_key) || call.settings.licenseKey;
+  const email = text(ctx.args.api_email) || call.settings.licenseEmail;
+  if (key) q.api_key = key;
+  if (email) q.api_email = email;
+  return q;
+}
+
+/** GET get: the starter template catalogue (through the REST envelope; the real plugin writes it raw and exits). */
+export async function catalogue(ctx: Ctx) {
+  return catalogueOf(ctx, 'starter', 'get/', await licenseQuery(ctx));
+}
+
+/** GET starter-help-docs: the help articles the wizard links to, from the starter service's `help-docs/` (`search` passes through). */
+export async function helpDocs(ctx: Ctx) {
+  const search = text(ctx.args.search);
+  return catalogueOf(ctx, 'starter', 'help-docs/', { page: String(ctx.args.page ?? 1), per_page: String(ctx.args.per_page ?? 10), ...(search ? { search } : {}) });
+}
+
+/** GET ai-base: the starter sites the AI wizard builds from (the base service's `sites`). */
+export const aiBase = (ctx: Ctx) => catalogueOf(ctx, 'base', basePath('', 'sites'));
+
+/** The starter site a content catalogue is asked for: `key` (the real plugin's site id; `library=soap` meant its g32 site). */
+const siteOf = (ctx: Ctx) => text(ctx.args.key) || (text(ctx.args.library) === 'soap' ? 'g32' : '');
+
+/** GET get-posts: a starter site's blog posts, to be chosen for install-posts. */
+export const getPosts = (ctx: Ctx) => catalogueOf(ctx, 'base', basePath(siteOf(ctx), 'posts'));
+/** POST get-products: a starter site's products. */
+export const getProducts = (ctx: Ctx) => catalogueOf(ctx, 'base', basePath(siteOf(ctx), 'products'));
+/** POST get-events: a starter site's events. */
+export const getEvents = (ctx: Ctx) => catalogueOf(ctx, 'base', basePath(siteOf(ctx), 'events'));
+
+/**
+ * GET get_auth_data: the site's domain and the license key it uses, masked (the real plugin
+ * answers the key itself; a key is a secret, and the wizard only needs to know there is one).
+ */
+export async function authData(ctx: Ctx) {
+  const { settings } = await libraryCall(ctx);
+  const key = settings.licenseKey;
+  return { domain: domainOf(ctx.site), key: key ? `${'•'.repeat(Math.max(0, key.length - 4))}${key.slice(-4)}` : '', has_key: key !== '' };
+}
+
+// --- importing ---
+
+/** POST install-pages: the starter's pages (`pages: [{title, content}]`) created, published, their images imported. */
+export async function installPages(ctx: Ctx) {
+  const items = itemsOf(ctx, 'pages', 'no_pages');
+  return createItems(await libraryCall(ctx), 'pages', items);
+}
+
+/**
+ * POST process-pages: the pages' markup with their images imported and rewritten, not created
+ * (what install-pages did in Kadence Starter Templates 2.1.2, for a client that creates them itself).
+ */
+export async function processPages(ctx: Ctx) {
+  const items = itemsOf(ctx, 'pages', 'no_pages');
+  const call = await libraryCall(ctx);
+  const out = [];
+  for (const item of items) out.push({ post_title: item.title, post_content: (await withImportedImages(call, item.content)).markup });
+  return out;
+}
+
+/** The terms of a taxonomy a post names (names, or {name, slug}), found by slug or created (and recorded); their ids. */
+async function termIds(call: LibraryCall, collection: 'categories' | 'tags', given: unknown): Promise<number[]> {
+  const ids: number[] = [];
+  for (const t of Array.isArray(given) ? given : []) {
+    const name = text(typeof t === 'object' && t ? (t as { name?: unknown }).name : t);
+    if (!name) continue;
+    const slug = text(typeof t === 'object' && t ? (t as { slug?: unknown }).slug : '') || name;
+    const found = await call.ctx.dispatch('GET', `/cms/v2/${collection}`, { search: name, per_page: 100 });
+    const existing = Array.isArray(found.data) ? (found.data as { id: number; name: string; slug: string }[]).find((x) => x.name === name || x.slug === slug) : undefined;
+    ids.push(existing ? existing.id : (await create(call, collection, { name, ...(slug !== name ? { slug } : {}) })).id);
+  }
+  return ids;
+}
+
+/** POST install-posts: the chosen blog posts (`posts: [{title, content, image?, categories?, tags?}]`) with their terms and featured images. */
+export async function installPosts(ctx: Ctx) {
+  const items = itemsOf(ctx, 'posts', 'no_posts');
+  const call = await libraryCall(ctx);
+  return createItems(call, 'posts', items, async (item: StarterItem) => {
+    const categories = await termIds(call, 'categories', item.raw.categories);
+    const tags = await termIds(call, 'tags', item.raw.tags);
+    return { ...(categories.length ? { categories } : {}), ...(tags.length ? { tags } : {}) };
+  });
+}
+
+/** Post types this plugin registers for a starter's shop, events, courses and donation forms (plugin.ts). */
+const STARTER_TYPES = { products: 'designkit_product', events: 'designkit_event', courses: 'designkit_course', forms: 'designkit_donation_form' } as const;
+
+/** POST install-products: the starter's products (`products: [{title, content, excerpt?, image?}]`) as designkit_product posts. */
+export const installProducts = async (ctx: Ctx) => createItems(await libraryCall(ctx), STARTER_TYPES.products, itemsOf(ctx, 'products', 'no_products'));
+/** POST install-events: the starter's events (`events: [...]`) as designkit_event posts. */
+export const installEvents = async (ctx: Ctx) => createItems(await libraryCall(ctx), STARTER_TYPES.events, itemsOf(ctx, 'events', 'no_events'));
+/** POST install-course: a starter's course and its lessons (`courses: [...]`) as designkit_course posts. */
+export const installCourse = async (ctx: Ctx) => createItems(await libraryCall(ctx), STARTER_TYPES.courses, itemsOf(ctx, 'courses', 'no_courses'));
+/** POST install-donation-form: a starter's donation forms (`forms: [...]`) as designkit_donation_form posts. */
+export const installDonationForm = async (ctx: Ctx) => createItems(await libraryCall(ctx), STARTER_TYPES.forms, itemsOf(ctx, 'forms', 'no_forms'));
+
+/** The block post types a starter's blocks refer to (headers, navigation, forms, queries): the block-queries plugin's. */
+const BLOCK_TYPES = new Set(['designkit_form', 'designkit_navigation', 'designkit_header', 'designkit_query', 'designkit_query_card']);
+
+/**
+ * POST install-block-cpt: the posts a starter's blocks refer to (`posts: [{post_type, title,
+ * content}]`, e.g. its header or its contact form), as those block post types; a type that is not
+ * one of them, or whose plugin (block-queries) is not active, is a 400.
+ */
+export async function installBlockCpt(ctx: Ctx) {
+  const items = itemsOf(ctx, 'posts', 'no_posts');
+  const call = await libraryCall(ctx);
+  const served = new Set(ctx.site.types.postTypes.map((t) => t.slug));
+  for (const item of items) {
+    const type = text(item.raw.post_type);
+    if (!BLOCK_TYPES.has(type)) throw new RestError('kb_starter_invalid_post_type', `"${type}" is not a block post type; use one of ${[...BLOCK_TYPES].join(', ')}.`, 400, { params: ['posts'] });
+    if (!served.has(type)) throw new RestError('kb_starter_post_type_inactive', `The post type ${type} belongs to the block-queries plugin, which is not active.`, 400, { plugin: 'block-queries' });
+  }
+  const made = [];
+  for (const item of items) made.push(...(await createItems(call, text(item.raw.post_type), [item])));
+  return made;
+}
+
+/**
+ * POST update-pages: of the pages given (`pages: [{id, title}]`, title a string or {rendered}),
+ * the one titled "Home" becomes the front page (page_on_front, show_on_front=page); the values
+ * before are restored by remove-content. Answers which page, or none.
+ */
+export async function updatePages(ctx: Ctx) {
+  const pages = ctx.args.pages;
+  if (!Array.isArray(pages) || !pages.length) throw new RestError('no_pages', 'There is nothing to update: send the pages as a non-empty list.', 400, { params: ['pages'] });
+  const titleOf = (p: Record<string, any>) => text(typeof p?.title === 'object' && p.title ? p.title.rendered : p?.title);
+  const home = pages.find((p) => titleOf(p) === 'Home');
+  const id = Number(home?.id);
+  if (!home) return { success: true, page_on_front: null };
+  const page = await ctx.dispatch('GET', `/cms/v2/pages/${id}`, {});
+  if (!Number.isInteger(id) || page.status >= 400) throw new RestError('kb_starter_invalid_page', `The page ${home.id} titled Home does not exist.`, 400, { params: ['pages'] });
+  const call = await libraryCall(ctx);
+  await setOption(call, 'page_on_front', String(id));
+  await setOption(call, 'show_on_front', 'page');
+  await ctx.site.optionsChanged();
+  return { success: true, page_on_front: id };
+}
+
+/** A starter site's part (navigation, widgets, settings) from the base service, as an object. */
+async function sitePart(call: LibraryCall, part: string): Promise<Record<string, any>> {
+  const site = text(call.ctx.args.key);
+  if (!site) throw new RestError('kb_design_library_missing_params', 'Missing parameter(s): key (the starter site to import from)', 400, { params: ['key'] });
+  const service = call.service('starter', call.settings.starterBaseUrl);
+  const path = basePath(site, part);
+  return expectObject(service, path, await service.json({ path }));
+}
+
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/**
+ * POST install-navigation: the starter's menus (`key`: its site) as navigation posts of
+ * navigation-link blocks (the block themes' menus), an item named as an imported page linking to
+ * it; each menu assigned to its location in the option nav_menu_locations.
+ */
+export async function installNavigation(ctx: Ctx) {
+  const call = await libraryCall(ctx);
+  const menus = await sitePart(call, 'navigation');
+  const pages = await ctx.dispatch('GET', '/cms/v2/pages', { per_page: 100, context: 'view' });
+  const pageByTitle = new Map((Array.isArray(pages.data) ? (pages.data as { id: number; link: string; title: { rendered: string } }[]) : []).map((p) => [p.title.rendered, p]));
+  const locations: Record<string, number> = JSON.parse((await ctx.store.options.get('nav_menu_locations')) || '{}');
+  const made = [];
+  for (const [location, menu] of Object.entries(menus)) {
+    if (!menu || typeof menu !== 'object' || !Array.isArray(menu.items)) continue;
+    const items = [...(menu.items as Record<string, any>[])].sort((a, b) => Number(a.menu_order) - Number(b.menu_order));
+    const link = (item: Record<string, any>) => {
+      const label = text(item.title);
+      const page = pageByTitle.get(label);
+      const attrs = page ? { label, type: 'page', id: page.id, url: page.link, kind: 'post-type' } : { label, url: text(item.url) || '#', kind: 'custom' };
+      return `<!-- wp:navigation-link ${JSON.stringify(attrs)} /-->`;
+    };
+    const children = (parent: unknown) => items.filter((i) => String(i.menu_item_parent ?? '0') === String(parent));
+    const render = (item: Record<string, any>): string => {
+      const sub = children(item.id);
+      if (!sub.length) return link(item);
+      return `<!-- wp:navigation-submenu {"label":"${escapeAttr(text(item.title))}","url":"${escapeAttr(text(item.url) || '#')}","kind":"custom"} -->${sub.map(render).join('')}<!-- /wp:navigation-submenu -->`;
+    };
+    const content = children(0).map(render).join('');
+    const name = text(menu.name) || location;
+    const id = await ctx.store.posts.insert({ type: 'cms_navigation', title: name, content, status: 'publish', author: ctx.user!.id });
+    await call.repo.recordImport({ kind: 'post', ref: String(id), previous: null });
+    locations[location] = id;
+    made.push({ id, location, name, items: items.length });
+  }
+  await setOption(call, 'nav_menu_locations', JSON.stringify(locations));
+  return made;
+}
+
+/**
+ * POST install-widgets: the starter's widgets (`key`: its site; {sidebar: {"<type>-<n>": settings}})
+ * stored as WordPress keeps them (sidebars_widgets, widget_<type>), `context` (the site's name)
+ * replacing the demo's placeholder names in their text.
+ */
+export async function installWidgets(ctx: Ctx) {
+  const call = await libraryCall(ctx);
+  const sidebars = await sitePart(call, 'widgets');
+  const siteName = text(ctx.args.context) || ctx.site.info.name;
+  const placement: Record<string, string[]> = {};
+  const byType: Record<string, Record<string, unknown>> = {};
+  for (const [sidebar, widgets] of Object.entries(sidebars)) {
+    if (sidebar === 'wp_inactive_widgets' || !widgets || typeof widgets !== 'object') continue;
+    placement[sidebar] = [];
+    for (const [instance, settings] of Object.entries(widgets as Record<string, unknown>)) {
+      const m = /^([a-z0-9_-]+?)-(\d+)$/.exec(instance);
+      if (!m || !settings || typeof settings !== 'object') continue;
+      const s = { ...(settings as Record<string, unknown>) };
+      if (typeof s.content === 'string') s.content = s.content.replace(/\b(Redwood|Laurel|Acorn|Cedar|Maple)\b/g, siteName);
+      (byType[m[1]] ??= {})[m[2]] = s;
+      placement[sidebar].push(instance);
+    }
+  }
+  const existing: Record<string, unknown> = JSON.parse((await ctx.store.options.get('sidebars_widgets')) || '{}');
+  // what the sidebars held before is kept, as inactive widgets (the real plugin moves them there too)
+  const inactive = Object.entries(existing).flatMap(([k, v]) => (k in placement && Array.isArray(v) ? (v as string[]) : []));
+  await setOption(call, 'sidebars_widgets', JSON.stringify({ ...existing, ...placement, wp_inactive_widgets: [...((existing.wp_inactive_widgets as string[]) ?? []), ...inactive] }));
+  for (const [type, instances] of Object.entries(byType)) {
+    const before: Record<string, unknown> = JSON.parse((await ctx.store.options.get(`widget_${type}`)) || '{}');
+    await setOption(call, `widget_${type}`, JSON.stringify({ ...before, ...instances }));
+  }
+  return { sidebars: Object.fromEntries(Object.entries(placement).map(([k, v]) => [k, v.length])) };
+}
+
+/** Site options a starter's settings may set: reading and media settings, not the site's identity or addresses. */
+const STARTER_OPTIONS = new Set(['posts_per_page', 'date_format', 'time_format', 'start_of_week', 'thumbnail_size_w', 'thumbnail_size_h', 'medium_size_w', 'medium_size_h', 'large_size_w', 'large_size_h', 'blogdescription']);
+
+/**
+ * POST install-settings: the starter's design (`key`: its site; {mods, wp_css, options}): its
+ * theme settings merged into theme_mods_designkit, its CSS as custom_css, and those of its options
+ * this site has (reading and media settings); the others are listed as skipped.
+ */
+export async function installSettings(ctx: Ctx) {
+  const call = await libraryCall(ctx);
+  const settings = await sitePart(call, 'settings');
+  const applied: string[] = [];
+  if (settings.mods && typeof settings.mods === 'object') {
+    const before = JSON.parse((await ctx.store.options.get('theme_mods_designkit')) || '{}');
+    await setOption(call, 'theme_mods_designkit', JSON.stringify({ ...before, ...settings.mods }));
+    applied.push('theme_mods_designkit');
+  }
+  if (typeof settings.wp_css === 'string' && settings.wp_css) {
+    await setOption(call, 'custom_css', settings.wp_css);
+    applied.push('custom_css');
+  }
+  const skipped: string[] = [];
+  for (const [name, value] of Object.entries((settings.options ?? {}) as Record<string, unknown>)) {
+    if (!STARTER_OPTIONS.has(name) || (typeof value !== 'string' && typeof value !== 'number')) {
+      skipped.push(name);
+      continue;
+    }
+    await setOption(call, name, String(value));
+    applied.push(name);
+  }
+  await ctx.site.optionsChanged();
+  return { applied, skipped };
+}
+
+/**
+ * GET remove-content: deletes everything the imports created (posts, pages, media, terms,
+ * menus) and puts back every option they changed, so the site is as before them.
+ */
+export async function removeContent(ctx: Ctx) {
+  return { success: true, ...(await undoImports(await libraryCall(ctx))) };
+}
+
+// --- plugins ---
+
+/**
+ * The plugins a starter names (Kadence's slugs) and those of this server that give a site what
+ * they gave it; a name of this server's own plugins stands for itself.
+ */
+const FEATURES: Record<string, readonly string[]> = {
+  'kadence-blocks': ['design-library', 'lottie', 'vectors', 'image-picker', 'block-queries', 'mail-connectors'],
+  'kadence-blocks-pro': ['block-queries', 'dynamic-content', 'vectors'],
+  'kadence-pro': ['block-queries'],
+  'kadence-starter-templates': ['design-library'],
+  'wordpress-seo': ['seo'],
+  'code-snippets': ['code-snippets'],
+};
+
+/**
+ * Activates the plugins a starter needs (`names`: Kadence slugs, or this server's plugin names);
+ * any this server does not have is a 400 naming it, and then nothing is activated.
+ */
+async function activate(ctx: Ctx, names: string[]) {
+  const have = new Set(ctx.site.plugins.list().map((p) => p.name));
+  const wanted = names.map((n) => n.trim().replace(/\/.*$/, '')).filter(Boolean);
+  const unknown = wanted.filter((n) => !FEATURES[n] && !have.has(n));
+  if (unknown.length)
+    throw new RestError('kb_starter_unknown_plugin', `This server has no plugin for ${unknown.join(', ')}; the starter's other features can still be imported.`, 400, { plugins: unknown });
+  const activated: string[] = [];
+  const active: string[] = [];
+  for (const name of [...new Set(wanted.flatMap((n) => FEATURES[n] ?? [n]))]) {
+    if (!have.has(name)) continue;
+    if (ctx.site.plugins.get(name)?.status === 'active') active.push(name);
+    else if ((await ctx.site.plugins.setActive(name, true)).status === 'active') activated.push(name);
+    else throw new RestError('kb_starter_activation_failed', `The plugin ${name} could not be activated: ${ctx.site.plugins.get(name)?.error ?? 'it stayed inactive'}.`, 409);
+  }
+  return { success: true, activated, already_active: active };
+}
+
+/** GET install-plugins: the starter's plugins (`plugins[]`) made active; `key` kept as the last import's. */
+export async function installPlugins(ctx: Ctx) {
+  const plugins = Array.isArray(ctx.args.plugins) ? (ctx.args.plugins as string[]) : [];
+  if (!plugins.length) throw new RestError('kb_design_library_missing_params', 'Name the plugins to install (plugins[]=…).', 400, { params: ['plugins'] });
+  const result = await activate(ctx, plugins);
+  const key = text(ctx.args.key);
+  if (key) await ctx.store.options.set('design_library_last_import', key);
+  return result;
+}
+
+/** GET install-plugin: one plugin (`plugin`) made active. */
+export async function installPlugin(ctx: Ctx) {
+  const plugin = text(ctx.args.plugin);
+  if (!plugin) throw new RestError('kb_design_library_missing_params', 'Missing parameter(s): plugin', 400, { params: ['plugin'] });
+  return activate(ctx, [plugin]);
+}
