@@ -30,7 +30,7 @@ export const designLibrary: PluginDefinition<DesignLibraryRepo> = definePlugin({
     starterType('designkit_product', 'Products', 'Product'),
     starterType('designkit_event', 'Events', 'Event'),
     starterType('designkit_course', 'Courses', 'Course'),
-    starterType('designkit_donation_form', 'Donation Forms', 'Donation Form'),
+    starterType('designkit_donation', 'Donation Forms', 'Donation Form'),
   ],
   caches: [
     { entry: 'cached design library answer', flush: (store) => store.plugin(designLibrary).clearCache() },

@@ -15,7 +15,9 @@ export interface Received {
  * Kadence's services as one local server, under prefixes: `/patterns/` (Kadence Cloud's pattern
  * library), `/custom/wp-json/kadence-cloud/v1/` (someone's own Kadence Cloud library, key
  * "CLOUD-KEY"), `/ai/` (the AI content service: jobs that answer 409 while they run, images,
- * verticals, intake, analytics), `/credits/`, and `/img/` (photos). Every request is recorded.
+ * verticals, intake, analytics), `/credits/`, `/starter/` (the starter catalogue and help docs),
+ * `/base/` (the starter sites: `site1` has posts, menus, widgets and settings; `broken` fails),
+ * and `/img/` (photos). Every request is recorded.
  */
 export class KadenceServices {
   server!: Server;
@@ -114,6 +116,26 @@ export class KadenceServices {
     if (p === '/ai/proxy/intake/suggest-keywords') return json(200, { keywords: [`${r.body.industry} near ${r.body.location}`] });
     if (p === '/ai/proxy/intake/search-query') return json(200, { query: `${r.body.industry} office` });
     if (p === '/ai/analytics/event') return this.analyticsDown ? json(503, { message: 'down' }) : json(200, { ok: true });
+    // the starter services
+    if (p === '/starter/get/') return json(200, [{ slug: 'site1', name: 'Dental starter', pages: ['home', 'about'] }]);
+    if (p === '/starter/help-docs/') return json(200, [{ title: 'Importing a starter', url: 'https://help.example/import', search: r.query.get('search') }]);
+    const base = '/wp-json/kadence-starter-base/v1/';
+    if (p === `/base${base}sites`) return json(200, { site1: { name: 'Dental starter' } });
+    if (p.startsWith('/base/broken/')) return json(500, { message: 'upstream failed' });
+    if (p === `/base/site1${base}posts`) return json(200, [{ title: 'Welcome', content: '<p>Hi</p>' }]);
+    if (p === `/base/site1${base}navigation`)
+      return json(200, {
+        primary: {
+          name: 'Main menu',
+          items: [
+            { id: 11, title: 'Home', menu_order: 1, menu_item_parent: '0' },
+            { id: 12, title: 'About', menu_order: 2, menu_item_parent: '0' },
+            { id: 13, title: 'Team', menu_order: 3, menu_item_parent: '12', url: 'https://demo.example/team/' },
+          ],
+        },
+      });
+    if (p === `/base/site1${base}widgets`) return json(200, { 'footer-1': { 'block-2': { content: '<p>Redwood Dental, since 1990</p>' } } });
+    if (p === `/base/site1${base}settings`) return json(200, { mods: { accent: '#336699' }, wp_css: '.x{color:red}', options: { posts_per_page: 7, siteurl: 'http://evil.example' } });
     if (p === '/credits/get-remaining') return json(200, r.query.get('key') === 'LICENSE-KEY-123' ? 1500 : 0);
     json(404, { code: 'rest_no_route', message: 'No route' });
   }

@@ -19,7 +19,7 @@ const basePath = (site: string, path: string) => `${site ? `${encodeURIComponent
 async function catalogueOf(ctx: Ctx, base: 'starter' | 'base', path: string, query: Record<string, string> = {}) {
   const call = await libraryCall(ctx);
   const service = call.service('starter', base === 'starter' ? call.settings.starterUrl : call.settings.starterBaseUrl);
-  return cachedAnswer(call, `starter-${path}`, [base, path, query], { reload: Boolean(ctx.args.force_reload) }, async () => expectObject(service, path, await service.json({ path, query })));
+  return cachedAnswer(call, 'starter-catalogue', [base, path, query], { reload: Boolean(ctx.args.force_reload) }, async () => expectObject(service, path, await service.json({ path, query })));
 }
 
 /** The license query the starter catalogue is asked with (the real plugin's get_template_data). */
@@ -113,7 +113,7 @@ export async function installPosts(ctx: Ctx) {
 }
 
 /** Post types this plugin registers for a starter's shop, events, courses and donation forms (plugin.ts). */
-const STARTER_TYPES = { products: 'designkit_product', events: 'designkit_event', courses: 'designkit_course', forms: 'designkit_donation_form' } as const;
+const STARTER_TYPES = { products: 'designkit_product', events: 'designkit_event', courses: 'designkit_course', forms: 'designkit_donation' } as const;
 
 /** POST install-products: the starter's products (`products: [{title, content, excerpt?, image?}]`) as designkit_product posts. */
 export const installProducts = async (ctx: Ctx) => createItems(await libraryCall(ctx), STARTER_TYPES.products, itemsOf(ctx, 'products', 'no_products'));
@@ -121,7 +121,7 @@ export const installProducts = async (ctx: Ctx) => createItems(await libraryCall
 export const installEvents = async (ctx: Ctx) => createItems(await libraryCall(ctx), STARTER_TYPES.events, itemsOf(ctx, 'events', 'no_events'));
 /** POST install-course: a starter's course and its lessons (`courses: [...]`) as designkit_course posts. */
 export const installCourse = async (ctx: Ctx) => createItems(await libraryCall(ctx), STARTER_TYPES.courses, itemsOf(ctx, 'courses', 'no_courses'));
-/** POST install-donation-form: a starter's donation forms (`forms: [...]`) as designkit_donation_form posts. */
+/** POST install-donation-form: a starter's donation forms (`forms: [...]`) as designkit_donation posts. */
 export const installDonationForm = async (ctx: Ctx) => createItems(await libraryCall(ctx), STARTER_TYPES.forms, itemsOf(ctx, 'forms', 'no_forms'));
 
 /** The block post types a starter's blocks refer to (headers, navigation, forms, queries): the block-queries plugin's. */

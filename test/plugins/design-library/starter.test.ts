@@ -1,0 +1,327 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { useServer } from '../../helpers/server.ts';
+import { adminAuth, userAuth } from '../../helpers/auth.ts';
+import { namespaceIndexRoute, routesOf } from '../../helpers/route-index.ts';
+import { setEnv } from '../../helpers/env.ts';
+import { KadenceServices } from './fakes.ts';
+
+const LICENSE = 'LICENSE-KEY-123';
+
+/** Set SL as the interface gives it: name → [type, default?, minimum?, maximum?, items?]. */
+const SET_SL: [string, string, unknown?, number?, number?][] = [
+  ['context', 'string'],
+  ['page', 'string'],
+  ['per_page', 'integer', 10, 1, 100],
+  ['search', 'string'],
+  ['library', 'string'],
+  ['library_url', 'string'],
+  ['force_reload', 'boolean', false],
+  ['key', 'string'],
+  ['api_key', 'string'],
+  ['api_email', 'string'],
+  ['product_id', 'string'],
+  ['plugins', 'array'],
+  ['plugin', 'string'],
+  ['industry', 'string'],
+  ['image_type', 'string'],
+  ['industries', 'array'],
+  ['image_sizes', 'array'],
+];
+
+/** The starter routes in registration order, with their methods. */
+const ROUTES: [string, string][] = [
+  ['get', 'GET'],
+  ['ai-base', 'GET'],
+  ['get-all-local-ai', 'GET'],
+  ['get-all-ai', 'GET'],
+  ['remove-content', 'GET'],
+  ['install-plugins', 'GET'],
+  ['install-plugin', 'GET'],
+  ['install-pages', 'POST'],
+  ['process-pages', 'POST'],
+  ['install-posts', 'POST'],
+  ['get-posts', 'GET'],
+  ['update-pages', 'POST'],
+  ['get-products', 'POST'],
+  ['install-products', 'POST'],
+  ['get-events', 'POST'],
+  ['install-events', 'POST'],
+  ['install-course', 'POST'],
+  ['install-donation-form', 'POST'],
+  ['install-block-cpt', 'POST'],
+  ['install-settings', 'POST'],
+  ['install-navigation', 'POST'],
+  ['install-widgets', 'POST'],
+  ['get_remaining_credits', 'GET'],
+  ['get_auth_data', 'GET'],
+  ['get_initial_jobs', 'GET'],
+  ['has_initial_jobs', 'GET'],
+  ['get_remaining_jobs', 'GET'],
+  ['get_local_contexts', 'GET'],
+  ['get_images', 'GET'],
+  ['get_image_collections', 'GET'],
+  ['get_search_query', 'POST'],
+  ['get_verticals', 'GET'],
+  ['get_keywords', 'POST'],
+  ['process_images', 'POST'],
+];
+
+/** An arg as the index shows it, without its description (the interface gives none). */
+function arg(type: string, def?: unknown, min?: number, max?: number) {
+  const a: Record<string, unknown> = { type };
+  if (type === 'array' && def === 'strings') a.items = { type: 'string' };
+  else if (def !== undefined) a.default = def;
+  if (min !== undefined) a.minimum = min;
+  if (max !== undefined) a.maximum = max;
+  a.required = false;
+  return a;
+}
+
+function setSl() {
+  return Object.fromEntries(SET_SL.map(([name, type, def, min, max]) => [name, name === 'plugins' ? arg(type, 'strings') : arg(type, def, min, max)]));
+}
+
+function withoutDescriptions(routes: Record<string, any>) {
+  for (const r of Object.values(routes)) for (const e of r.endpoints) if (!Array.isArray(e.args)) for (const a of Object.values(e.args as Record<string, any>)) delete a.description;
+  return routes;
+}
+
+describe('designkit-starter-library/v1 (Variant B)', () => {
+  const services = new KadenceServices();
+  let restoreEnv = () => {};
+  before(() => (restoreEnv = setEnv({ CMS_SPEC_OUTBOUND_ALLOW: '127.0.0.1' })));
+  after(() => restoreEnv());
+  const site = useServer({ variant: 'B' }, async (s) => {
+    await services.start();
+    const o = s.app.store.options;
+    await o.set('design_library_starter_url', `${services.base}/starter/`);
+    await o.set('design_library_starter_base_url', `${services.base}/base/`);
+    await o.set('design_library_ai_url', `${services.base}/ai/`);
+    await o.set('design_library_license_key', LICENSE);
+  });
+  after(() => services.close());
+  let admin: string;
+  before(async () => {
+    admin = await adminAuth(site);
+  });
+  const call = async (path: string, json?: unknown, auth = admin) => {
+    const res = await site.call(`designkit-starter-library/v1/${path}`, json === undefined ? { auth } : { method: 'POST', json, auth });
+    return { status: res.status, body: await res.json() };
+  };
+
+  it('is in the Variant B index exactly as the interface lists it', async () => {
+    const expected: Record<string, unknown> = {
+      '/designkit-starter-library/v1': namespaceIndexRoute('designkit-starter-library/v1'),
+      '/designkit-starter-library/v1/starter-help-docs': {
+        methods: ['GET'],
+        endpoints: [
+          {
+            methods: ['GET'],
+            args: {
+              context: arg('string'),
+              page: arg('integer', 1, 1),
+              per_page: arg('integer', 10, 1, 100),
+              search: arg('string'),
+              library: arg('string'),
+              force_reload: arg('boolean', false),
+              key: arg('string'),
+            },
+          },
+        ],
+      },
+      '/designkit-starter-library/v1/handle_event': { methods: ['POST'], endpoints: [{ methods: ['POST'], args: { event_label: arg('string'), event_data: arg('object') } }] },
+    };
+    for (const [path, method] of ROUTES) expected[`/designkit-starter-library/v1/${path}`] = { methods: [method], endpoints: [{ methods: [method], args: setSl() }] };
+    const got = withoutDescriptions(await routesOf(site, /^\/designkit-starter-library\//));
+    assert.deepEqual(got, expected);
+    assert.deepEqual(Object.keys(got), Object.keys(expected), 'in registration order');
+  });
+
+  it('needs manage_options: anonymous 401, an editor 403', async () => {
+    assert.equal((await site.call('designkit-starter-library/v1/get')).status, 401);
+    const editor = await userAuth(site, 'editor');
+    const refused = await call('get', undefined, editor.auth);
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.code, 'rest_forbidden');
+  });
+
+  it('serves the starter catalogue, help docs and starter sites, kept in the store', async () => {
+    const first = await call('get');
+    assert.equal(first.status, 200);
+    assert.deepEqual(first.body, [{ slug: 'site1', name: 'Dental starter', pages: ['home', 'about'] }]);
+    assert.equal(services.last('/starter/get/')!.query.get('api_key'), LICENSE);
+    await call('get');
+    assert.equal(services.hits('/starter/get/'), 1);
+    await call('get?force_reload=true');
+    assert.equal(services.hits('/starter/get/'), 2);
+    assert.equal((await call('starter-help-docs?search=import')).body[0].search, 'import');
+    assert.deepEqual((await call('ai-base')).body, { site1: { name: 'Dental starter' } });
+    assert.deepEqual((await call('get-posts?key=site1')).body, [{ title: 'Welcome', content: '<p>Hi</p>' }]);
+  });
+
+  it('says which license it uses without giving the key away', async () => {
+    const res = await call('get_auth_data');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.domain, new URL(site.home).host);
+    assert.equal(res.body.has_key, true);
+    assert.ok(res.body.key.endsWith('-123'));
+    assert.doesNotMatch(JSON.stringify(res.body), new RegExp(LICENSE));
+  });
+
+  /** Every REST answer a visitor or the admin would notice the import in. */
+  async function snapshot() {
+    const out: Record<string, unknown> = {};
+    for (const path of ['', 'cms/v2/posts?context=edit&per_page=100', 'cms/v2/pages?context=edit&per_page=100', 'cms/v2/media?context=edit&per_page=100', 'cms/v2/categories?per_page=100', 'cms/v2/tags?per_page=100', 'cms/v2/settings', 'cms/v2/designkit_header?per_page=100']) {
+      const res = await site.call(path, { auth: admin });
+      const body = await res.json();
+      if (path === '') delete body.routes;
+      out[path] = { status: res.status, total: res.headers.get('x-wp-total'), body };
+    }
+    return out;
+  }
+
+  it('imports a starter (pages, posts, menus, widgets, settings, images) and remove-content takes it all out again', async () => {
+    const before = await snapshot();
+    const photo = `${services.base}/img/hero.jpg`;
+    const pages = await call('install-pages', {
+      pages: [
+        { title: 'Home', content: `<!-- wp:image --><figure class="wp-block-image"><img src="${photo}" alt=""/></figure><!-- /wp:image --><p>Welcome to Acme</p>` },
+        { title: 'About', content: '<p>About Acme</p>' },
+      ],
+      image_library: [],
+    });
+    assert.equal(pages.status, 200);
+    assert.equal(pages.body.length, 2);
+    const home = pages.body[0];
+    assert.equal(home.images.length, 1);
+    const homePage = await (await site.call(`cms/v2/pages/${home.id}?context=edit`, { auth: admin })).json();
+    assert.equal(homePage.status, 'publish');
+    assert.doesNotMatch(homePage.content.raw, /\/img\/hero\.jpg/);
+    const media = await (await site.call(`cms/v2/media/${home.images[0].id}`, { auth: admin })).json();
+    assert.ok(homePage.content.raw.includes(media.source_url), 'the page shows the imported copy');
+
+    const posts = await call('install-posts', { posts: [{ title: 'Fresh news', content: '<p>News</p>', image: `${services.base}/img/news.jpg`, categories: ['Updates'], tags: [{ name: 'Smiles', slug: 'smiles' }] }] });
+    assert.equal(posts.status, 200);
+    const post = await (await site.call(`cms/v2/posts/${posts.body[0].id}`, { auth: admin })).json();
+    assert.ok(post.featured_media > 0);
+    const [category] = await (await site.call(`cms/v2/categories?include=${post.categories.join(',')}`, { auth: admin })).json();
+    assert.equal(category.name, 'Updates');
+    assert.equal(post.tags.length, 1);
+
+    const nav = await call('install-navigation', { goals: [] });
+    assert.equal(nav.status, 400, 'the starter site to import from is required');
+    const navigation = await call('install-navigation?key=site1', { goals: [] });
+    assert.equal(navigation.status, 200);
+    assert.deepEqual(navigation.body.map((m: { location: string; items: number }) => [m.location, m.items]), [['primary', 3]]);
+    const menu = await site.app.store.posts.get(navigation.body[0].id);
+    assert.match(menu!.content, new RegExp(`"label":"Home","type":"page","id":${home.id}`));
+    assert.match(menu!.content, /wp:navigation-submenu \{"label":"About".*"label":"Team".*"url":"https:\/\/demo\.example\/team\/"/);
+
+    const widgets = await call('install-widgets?key=site1&context=Acme', {});
+    assert.deepEqual(widgets.body, { sidebars: { 'footer-1': 1 } });
+    assert.match(String(await site.app.store.options.get('widget_block')), /Acme Dental, since 1990/);
+
+    const settings = await call('install-settings?key=site1', {});
+    assert.deepEqual(settings.body, { applied: ['theme_mods_designkit', 'custom_css', 'posts_per_page'], skipped: ['siteurl'] });
+    const stored = await (await site.call('cms/v2/settings', { auth: admin })).json();
+    assert.equal(stored.posts_per_page, 7);
+
+    const front = await call('update-pages', { pages: [{ id: pages.body[1].id, title: { rendered: 'About' } }, { id: home.id, title: { rendered: 'Home' } }] });
+    assert.deepEqual(front.body, { success: true, page_on_front: home.id });
+    const index = await (await site.call('')).json();
+    assert.equal(index.page_on_front, home.id);
+    assert.equal(index.show_on_front, 'page');
+
+    const removed = await call('remove-content');
+    assert.equal(removed.status, 200);
+    assert.equal(removed.body.success, true);
+    assert.ok(removed.body.deleted >= 7, JSON.stringify(removed.body));
+    assert.deepEqual(await snapshot(), before, 'the site answers as before the import');
+    assert.equal(await site.app.store.posts.get(navigation.body[0].id), undefined, 'the menu is gone');
+    assert.equal(await site.app.store.options.get('widget_block'), undefined);
+    const again = await call('remove-content');
+    assert.deepEqual(again.body, { success: true, deleted: 0, restored_options: 0 });
+  });
+
+  it('imports products, events, courses, donation forms and block posts as their post types', async () => {
+    for (const [route, field, type] of [
+      ['install-products', 'products', 'designkit_product'],
+      ['install-events', 'events', 'designkit_event'],
+      ['install-course', 'courses', 'designkit_course'],
+      ['install-donation-form', 'forms', 'designkit_donation'],
+    ]) {
+      const res = await call(route, { [field]: [{ title: `A ${type}`, content: '<p>x</p>', excerpt: 'short' }] });
+      assert.equal(res.status, 200, route);
+      const made = await (await site.call(`cms/v2/${type}/${res.body[0].id}`, { auth: admin })).json();
+      assert.equal(made.title.rendered, `A ${type}`);
+      const empty = await call(route, { [field]: [] });
+      assert.equal(empty.status, 400, route);
+      assert.match(empty.body.code, /^no_/);
+    }
+    const header = await call('install-block-cpt', { posts: [{ post_type: 'designkit_header', title: 'Starter header', content: '<p>h</p>' }] });
+    assert.equal(header.status, 200);
+    const wrong = await call('install-block-cpt', { posts: [{ post_type: 'post', title: 'x', content: '' }] });
+    assert.equal(wrong.status, 400);
+    assert.equal(wrong.body.code, 'kb_starter_invalid_post_type');
+    await call('remove-content');
+    assert.equal((await (await site.call('cms/v2/designkit_header', { auth: admin })).json()).length, 0);
+  });
+
+  it('refuses bad import requests with 400s that say what is wrong', async () => {
+    for (const [route, json, code] of [
+      ['install-pages', {}, 'no_pages'],
+      ['install-pages', { pages: 'Home' }, 'no_pages'],
+      ['install-pages', { pages: [{ content: '<p>no title</p>' }] }, 'rest_invalid_param'],
+      ['install-pages', { pages: [42] }, 'rest_invalid_param'],
+      ['install-posts', { posts: [] }, 'no_posts'],
+      ['update-pages', { pages: [] }, 'no_pages'],
+      ['update-pages', { pages: [{ id: 999999, title: 'Home' }] }, 'kb_starter_invalid_page'],
+    ] as const) {
+      const res = await call(route, json);
+      assert.equal(res.status, 400, `${route} ${JSON.stringify(json)}`);
+      assert.equal(res.body.code, code, `${route} ${JSON.stringify(json)}`);
+      assert.equal(res.body.data.status, 400);
+    }
+    const failing = await call('install-settings?key=broken', {});
+    assert.equal(failing.status, 502);
+    assert.equal(failing.body.code, 'kb_design_library_error');
+    assert.equal(failing.body.data.service, 'starter');
+  });
+
+  it('refuses a starter service on a private address', async () => {
+    await site.app.store.options.set('design_library_starter_base_url', 'http://10.1.2.3/');
+    try {
+      const res = await call('install-navigation?key=site1', {});
+      assert.equal(res.status, 400);
+      assert.equal(res.body.code, 'kb_design_library_forbidden_address');
+    } finally {
+      await site.app.store.options.set('design_library_starter_base_url', `${services.base}/base/`);
+    }
+  });
+
+  it('activates the plugins a starter needs, and refuses one this server does not have', async () => {
+    const off = await site.call('cms/v2/plugins/seo/seo', { method: 'POST', json: { status: 'inactive' }, auth: admin });
+    assert.equal(off.status, 200);
+    const unknown = await call('install-plugins?plugins[]=wordpress-seo&plugins[]=woocommerce');
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.body.code, 'kb_starter_unknown_plugin');
+    assert.deepEqual(unknown.body.data.plugins, ['woocommerce']);
+    assert.equal((await (await site.call('cms/v2/plugins/seo/seo', { auth: admin })).json()).status, 'inactive', 'nothing was activated');
+    const res = await call('install-plugins?plugins[]=wordpress-seo&plugins[]=kadence-blocks&key=site1');
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.activated, ['seo']);
+    assert.ok(res.body.already_active.includes('design-library'));
+    assert.equal((await site.call('seo/v1')).status, 200, 'the SEO routes are served again');
+    const one = await call('install-plugin?plugin=code-snippets');
+    assert.equal(one.status, 200);
+    assert.equal((await call('install-plugin')).status, 400);
+  });
+
+  it('shares the design library’s AI jobs: has_initial_jobs and get-all-local-ai read the store', async () => {
+    const none = await call('has_initial_jobs');
+    assert.deepEqual(none.body, { has_jobs: false, ready: false, contexts: {} });
+    const local = await call('get-all-local-ai');
+    assert.deepEqual(local.body, { ready: true, contexts: {} });
+  });
+});
