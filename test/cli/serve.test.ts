@@ -1,53 +1,11 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, fails, ok, ROOT } from './run.ts';
-
-interface Serving {
-  child: ChildProcess;
-  api: string;
-  origin: string;
-  /** Everything printed so far. */
-  out(): string;
-  err(): string;
-  /** Sends SIGTERM and resolves with the exit code once the process is gone. */
-  stop(): Promise<number | null>;
-}
-
-/** Starts `cms-spec serve` (no terminal, so the log is off unless asked for) and waits for its ready line. */
-async function serve(args: string[]): Promise<Serving> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-  const api = await new Promise<string>((resolve, reject) => {
-    const check = () => {
-      const m = /^cms-spec listening on (http:\/\/127\.0\.0\.1:\d+\/cms-json\/)(?: \(\d+ workers\))?$/m.exec(out);
-      if (m) resolve(m[1]);
-    };
-    child.stdout!.on('data', check);
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${out}\n${err}`)));
-  });
-  return {
-    child,
-    api,
-    origin: new URL(api).origin,
-    out: () => out,
-    err: () => err,
-    async stop() {
-      if (child.exitCode !== null) return child.exitCode;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      return (await exited)[0] as number | null;
-    },
-  };
-}
+import { fails, ok, serve } from './run.ts';
 
 /** Waits until `text()` matches, for output that arrives after a request finished. */
 async function eventually(text: () => string, pattern: RegExp): Promise<string> {

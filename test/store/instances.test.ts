@@ -1,0 +1,90 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createAppPassword } from '../../src/auth/app-passwords.ts';
+import { Store } from '../../src/store/index.ts';
+import { serve, type Serving } from '../cli/run.ts';
+import { basicAuth } from '../helpers/server.ts';
+import { postgresAnswers, testDatabase, type TestDatabase } from '../helpers/store.ts';
+
+/**
+ * Scale-out: two instances of the server (separate processes, as on two machines) in front of one
+ * PostgreSQL database. What one changes, the other serves at its next request; concurrent writes
+ * through both lose nothing; the failed-login throttle counts across both.
+ */
+describe('two instances on one PostgreSQL', { skip: !(await postgresAnswers()) && 'no PostgreSQL answers on the test server' }, () => {
+  let db: TestDatabase;
+  let a: Serving;
+  let b: Serving;
+  let admin: string;
+  before(async () => {
+    db = await testDatabase('postgres');
+    a = await serve(['--db', db.location]);
+    b = await serve(['--db', db.location]);
+    const store = await Store.open(db.location);
+    try {
+      const user = (await store.users.byLogin('admin'))!;
+      admin = basicAuth('admin', (await createAppPassword(store, user.id, { name: 'instances test' })).password);
+    } finally {
+      await store.close();
+    }
+  });
+  after(async () => {
+    await a?.stop();
+    await b?.stop();
+    await db?.drop();
+  });
+  const call = (s: Serving, path: string, init: { method?: string; json?: unknown; auth?: string } = {}) =>
+    fetch(s.api + path, {
+      method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
+      headers: { ...(init.auth ? { authorization: init.auth } : {}), ...(init.json === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: init.json === undefined ? undefined : JSON.stringify(init.json),
+    });
+
+  it('a settings change on one is served by the other at its next request', async () => {
+    assert.equal((await (await call(b, '')).json()).name, 'cms-spec');
+    const res = await call(a, 'cms/v2/settings', { json: { title: 'Shared site', description: 'One database' }, auth: admin });
+    assert.equal(res.status, 200);
+    const index = await (await call(b, '')).json();
+    assert.equal(index.name, 'Shared site');
+    assert.equal(index.description, 'One database');
+  });
+
+  it('a plugin deactivated on one is gone from the other, and back when activated there', async () => {
+    assert.equal((await call(b, 'seo/v1')).status, 200);
+    assert.equal((await call(a, 'cms/v2/plugins/seo/seo', { json: { status: 'inactive' }, auth: admin })).status, 200);
+    const gone = await call(b, 'seo/v1');
+    assert.equal(gone.status, 404);
+    assert.equal((await gone.json()).code, 'rest_no_route');
+    assert.equal((await call(b, 'cms/v2/plugins/seo/seo', { json: { status: 'active' }, auth: admin })).status, 200);
+    assert.equal((await call(a, 'seo/v1')).status, 200);
+  });
+
+  it('four clients writing through both instances at once lose nothing', async () => {
+    const total = async (s: Serving) => Number((await call(s, 'cms/v2/posts?per_page=1')).headers.get('x-wp-total'));
+    const before = await total(a);
+    const PER_CLIENT = 15;
+    const client = async (n: number) => {
+      const ids: number[] = [];
+      for (let i = 0; i < PER_CLIENT; i++) {
+        const res = await call(i % 2 ? a : b, 'cms/v2/posts', { json: { title: `client ${n} post ${i}`, status: 'publish' }, auth: admin });
+        assert.equal(res.status, 201, await res.clone().text());
+        ids.push((await res.json()).id);
+      }
+      return ids;
+    };
+    const ids = (await Promise.all([0, 1, 2, 3].map(client))).flat();
+    assert.equal(new Set(ids).size, 4 * PER_CLIENT, 'every post has its own id');
+    assert.equal(await total(a), before + 4 * PER_CLIENT);
+    assert.equal(await total(b), before + 4 * PER_CLIENT);
+  });
+
+  it('the throttle for bad passwords counts failures on both instances together', async () => {
+    const wrong = basicAuth('admin', 'not the password');
+    for (let i = 0; i < 5; i++) assert.equal((await call(i % 2 ? a : b, 'cms/v2/users/me', { auth: wrong })).status, 401);
+    for (const s of [a, b]) {
+      const refused = await call(s, 'cms/v2/users/me', { auth: wrong });
+      assert.equal(refused.status, 429);
+      assert.equal((await refused.json()).code, 'too_many_failed_logins');
+    }
+  });
+});
