@@ -2,17 +2,17 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer } from '../../helpers/server.ts';
 import { adminAuth, userAuth } from '../../helpers/auth.ts';
-import { namespaceIndexRoute, routesOf } from '../../helpers/route-index.ts';
+import { assertNamespace, type Arg } from '../../helpers/route-index.ts';
 import { setEnv } from '../../helpers/env.ts';
 import { KadenceServices } from './fakes.ts';
 
 const LICENSE = 'LICENSE-KEY-123';
 
-/** Set SL as the interface gives it: name → [type, default?, minimum?, maximum?, items?]. */
-const SET_SL: [string, string, unknown?, number?, number?][] = [
+/** Set SL as the interface gives it (`plugins` is a list of strings: checked below). */
+const SET_SL: Arg[] = [
   ['context', 'string'],
   ['page', 'string'],
-  ['per_page', 'integer', 10, 1, 100],
+  ['per_page', 'integer', 10, { minimum: 1, maximum: 100 }],
   ['search', 'string'],
   ['library', 'string'],
   ['library_url', 'string'],
@@ -67,26 +67,6 @@ const ROUTES: [string, string][] = [
   ['process_images', 'POST'],
 ];
 
-/** An arg as the index shows it, without its description (the interface gives none). */
-function arg(type: string, def?: unknown, min?: number, max?: number) {
-  const a: Record<string, unknown> = { type };
-  if (type === 'array' && def === 'strings') a.items = { type: 'string' };
-  else if (def !== undefined) a.default = def;
-  if (min !== undefined) a.minimum = min;
-  if (max !== undefined) a.maximum = max;
-  a.required = false;
-  return a;
-}
-
-function setSl() {
-  return Object.fromEntries(SET_SL.map(([name, type, def, min, max]) => [name, name === 'plugins' ? arg(type, 'strings') : arg(type, def, min, max)]));
-}
-
-function withoutDescriptions(routes: Record<string, any>) {
-  for (const r of Object.values(routes)) for (const e of r.endpoints) if (!Array.isArray(e.args)) for (const a of Object.values(e.args as Record<string, any>)) delete a.description;
-  return routes;
-}
-
 describe('designkit-starter-library/v1 (Variant B)', () => {
   const services = new KadenceServices();
   let restoreEnv = () => {};
@@ -111,31 +91,18 @@ describe('designkit-starter-library/v1 (Variant B)', () => {
   };
 
   it('is in the Variant B index exactly as the interface lists it', async () => {
-    const expected: Record<string, unknown> = {
-      '/designkit-starter-library/v1': namespaceIndexRoute('designkit-starter-library/v1'),
-      '/designkit-starter-library/v1/starter-help-docs': {
-        methods: ['GET'],
-        endpoints: [
-          {
-            methods: ['GET'],
-            args: {
-              context: arg('string'),
-              page: arg('integer', 1, 1),
-              per_page: arg('integer', 10, 1, 100),
-              search: arg('string'),
-              library: arg('string'),
-              force_reload: arg('boolean', false),
-              key: arg('string'),
-            },
-          },
-        ],
-      },
-      '/designkit-starter-library/v1/handle_event': { methods: ['POST'], endpoints: [{ methods: ['POST'], args: { event_label: arg('string'), event_data: arg('object') } }] },
+    const args: Record<string, Arg[]> = {
+      '/starter-help-docs': [['context', 'string'], ['page', 'integer', 1, { minimum: 1 }], ['per_page', 'integer', 10, { minimum: 1, maximum: 100 }], ['search', 'string'], ['library', 'string'], ['force_reload', 'boolean', false], ['key', 'string']],
+      '/handle_event': [['event_label', 'string'], ['event_data', 'object']],
     };
-    for (const [path, method] of ROUTES) expected[`/designkit-starter-library/v1/${path}`] = { methods: [method], endpoints: [{ methods: [method], args: setSl() }] };
-    const got = withoutDescriptions(await routesOf(site, /^\/designkit-starter-library\//));
-    assert.deepEqual(got, expected);
-    assert.deepEqual(Object.keys(got), Object.keys(expected), 'in registration order');
+    const methods: Record<string, string> = { '/handle_event': 'POST' };
+    for (const [path, method] of ROUTES) {
+      args[`/${path}`] = SET_SL;
+      methods[`/${path}`] = method;
+    }
+    await assertNamespace(site, 'designkit-starter-library/v1', args, methods);
+    const index = await (await site.call('')).json();
+    assert.deepEqual(index.routes['/designkit-starter-library/v1/install-plugins'].endpoints[0].args.plugins.items, { type: 'string' });
   });
 
   it('needs manage_options: anonymous 401, an editor 403', async () => {
