@@ -157,7 +157,7 @@ describe('wp-cli-like commands on a site database', () => {
       await s.plugin(oembed).set('a', { html: 'x' }, 3600);
       await s.plugin(oembed).set('b', { html: 'y' }, 3600);
     });
-    assert.equal(ok(['cache', 'flush', ...dbArgs]).trim(), 'Success: The cache was flushed (0 cached link previews, 2 cached oEmbed answers, 0 stored SEO dashboard answers, 0 remote SEO service answers dropped).');
+    assert.equal(ok(['cache', 'flush', ...dbArgs]).trim(), 'Success: The cache was flushed (0 cached link previews, 0 cached design library answers, 2 cached oEmbed answers, 0 stored SEO dashboard answers, 0 remote SEO service answers dropped).');
     await withDb(db, async (s) => assert.equal(await s.plugin(oembed).get('a'), undefined));
   });
 

@@ -32,10 +32,8 @@ export const designLibrary: PluginDefinition<DesignLibraryRepo> = definePlugin({
     starterType('designkit_course', 'Courses', 'Course'),
     starterType('designkit_donation', 'Donation Forms', 'Donation Form'),
   ],
-  caches: [
-    { entry: 'cached design library answer', flush: (store) => store.plugin(designLibrary).clearCache() },
-    { entry: 'AI content job', flush: (store) => store.plugin(designLibrary).clearJobs() },
-  ],
+  // the AI jobs are not a cache: their content was paid for in credits (the reset route forgets them)
+  caches: [{ entry: 'cached design library answer', flush: (store) => store.plugin(designLibrary).clearCache() }],
   outbound: { hosts: hostsOf },
 });
 
