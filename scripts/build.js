@@ -4,6 +4,7 @@
 // this (prepare). Plain JavaScript, because bin/cms-spec.js calls distIsFresh() before any loader.
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const PROJECT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -11,6 +12,35 @@ const STAMP = '.source-state.json';
 
 /** Relative `.ts` specifiers in static imports, re-exports and dynamic imports. */
 const TS_SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\.ts\2/g;
+
+/**
+ * Dependencies every start loads that come as hundreds of small CommonJS modules (kysely's build
+ * alone is 262): resolving, reading and wrapping each cost more start-up time than running them.
+ * Each is bundled into one file, dist/vendor/<name>.cjs, and dist/'s imports and requires of it
+ * point there. The sources (run by tsx and the tests) use the packages as installed.
+ */
+const VENDORED = ['kysely', 'ajv', 'yaml'];
+const VENDORED_SPECIFIER = new RegExp(`(\\bfrom\\s*|\\bimport\\s*\\(\\s*|\\)\\s*\\(\\s*|\\brequire\\s*\\(\\s*)(['"])(${VENDORED.join('|')})\\2`, 'g');
+
+async function bundleVendored(esbuild, out) {
+  const require = createRequire(import.meta.url);
+  await esbuild.build({
+    entryPoints: Object.fromEntries(VENDORED.map((name) => [name, require.resolve(name)])),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outdir: out,
+    outExtension: { '.js': '.cjs' },
+    logLevel: 'error',
+  });
+}
+
+/** A dist/ file's code with its vendored specifiers pointing into dist/vendor/. */
+function toVendored(code, rel) {
+  const up = dirname(rel) === '.' ? './' : `${relative(dirname(rel), '.')}/`;
+  return code.replace(VENDORED_SPECIFIER, (_, before, quote, name) => `${before}${quote}${up}vendor/${name}.cjs${quote}`);
+}
 
 function sourceFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -39,7 +69,7 @@ export function distIsFresh(root = PROJECT) {
 
 /** Writes dist/ next to the old one and swaps it in, so a process starting meanwhile never sees half a build. */
 export async function build(root = PROJECT) {
-  const { transform } = await import('esbuild');
+  const esbuild = await import('esbuild');
   const src = join(root, 'src');
   const dist = join(root, 'dist');
   const files = sourceFiles(src);
@@ -54,9 +84,10 @@ export async function build(root = PROJECT) {
         copyFileSync(file, out);
         continue;
       }
-      const { code } = await transform(readFileSync(file, 'utf8'), { loader: 'ts', format: 'esm', target: 'esnext', sourcefile: rel });
-      writeFileSync(out.replace(/\.ts$/, '.js'), code.replace(TS_SPECIFIER, '$1$2$3.js$2'));
+      const { code } = await esbuild.transform(readFileSync(file, 'utf8'), { loader: 'ts', format: 'esm', target: 'esnext', sourcefile: rel });
+      writeFileSync(out.replace(/\.ts$/, '.js'), toVendored(code.replace(TS_SPECIFIER, '$1$2$3.js$2'), rel));
     }
+    await bundleVendored(esbuild, join(staging, 'vendor'));
     writeFileSync(join(staging, STAMP), JSON.stringify(state));
   } catch (e) {
     rmSync(staging, { recursive: true, force: true });

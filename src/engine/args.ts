@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { Ajv } from './ajv.ts';
 import { isIP } from 'node:net';
 import type { ArgDescriptor } from './spec.ts';
 import { invalidParams, listJoin, missingParams, type ParamFailure, RestError } from './errors.ts';
@@ -158,8 +159,10 @@ function addWordPressFormats(ajv: Ajv) {
   ajv.addFormat('hex-color', /^#([A-Fa-f0-9]{3}){1,2}$/);
 }
 
-// Ajv's code optimiser costs more at start-up than it saves on validators this small.
-const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, coerceTypes: false, useDefaults: false, validateFormats: true, code: { optimize: false } });
+// Ajv's code optimiser costs more at start-up than it saves on validators this small. Nor is each
+// schema checked against JSON Schema's meta-schema as it compiles (compiling the meta-schema alone
+// takes 50 ms): `cms-spec lint` checks every arg that way (`validatorNow`).
+const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, coerceTypes: false, useDefaults: false, validateFormats: true, validateSchema: false, code: { optimize: false } });
 addWordPressFormats(ajv);
 
 // --- Ajv errors into WordPress messages ---
@@ -347,7 +350,14 @@ function withoutNulls(params: Record<string, unknown>, names: string[]): Record<
   return out;
 }
 
-export function compileArgs(args: Record<string, ArgDescriptor>): CompiledArgs {
+/**
+ * Compiles one arg set (an endpoint's, a post meta key's, an ability's). Its Ajv validator, most
+ * of the cost (about a millisecond and a half per distinct set), is compiled at the first
+ * `apply`, so a server starts without compiling what nobody calls. `cms-spec lint` checks each
+ * schema against the meta-schema and compiles it at once (`validatorNow`), so a schema Ajv
+ * refuses fails CI, not a request.
+ */
+export function compileArgs(args: Record<string, ArgDescriptor>, { validatorNow = false } = {}): CompiledArgs {
   const names = Object.keys(args);
   const defaults = names.filter((n) => args[n].default !== undefined && args[n].default !== null).map((n) => [n, args[n].default] as [string, unknown]);
   const required = names.filter((n) => args[n].required === true);
@@ -355,7 +365,10 @@ export function compileArgs(args: Record<string, ArgDescriptor>): CompiledArgs {
   const sanitizers = names.map((n) => [n, compileSanitizer(args[n])] as const).filter((x): x is readonly [string, Coercer] => x[1] !== null);
   const properties: Record<string, unknown> = {};
   for (const n of names) properties[n] = toAjvSchema(args[n]);
-  const validate: ValidateFunction | null = names.length ? validatorFor({ type: 'object', properties }) : null;
+  const schema = { type: 'object', properties };
+  const compile = () => (names.length ? validatorFor(schema) : null);
+  if (validatorNow && !ajv.validateSchema(schema)) throw new Error(ajv.errorsText(ajv.errors));
+  let validateOnce: ValidateFunction | null | undefined = validatorNow ? compile() : undefined;
   const index: CompiledArgs['index'] = names.length ? Object.fromEntries(names.map((n) => [n, indexDescriptor(args[n])])) : [];
 
   return {
@@ -367,6 +380,7 @@ export function compileArgs(args: Record<string, ArgDescriptor>): CompiledArgs {
       let missing: string[] | null = null;
       for (const n of required) if (params[n] === undefined || params[n] === null) (missing ??= []).push(n);
       if (missing) throw missingParams(missing);
+      const validate = validateOnce === undefined ? (validateOnce = compile()) : validateOnce;
       if (!validate) return;
       // JSON null counts as absent in WordPress (isset), so it is neither coerced nor checked: the
       // rare request with a null param is checked on a copy without it, every other one in place.

@@ -114,7 +114,8 @@ function describeRoute(route: RouteSpec, endpoints: CompiledEndpoint[], restUrl:
 
 /**
  * Compiles the routes one variant serves (already filtered to it): validators, router and
- * descriptors, all built here and never per request. Handler modules must have been loaded.
+ * descriptors, built here (each validator at its endpoint's first request) and never per
+ * request. Handler modules must have been loaded.
  */
 export async function compileRoutes(routes: readonly RouteSpec[], variant: Variant, modules: HandlerModules, builtins: Builtins, restUrl: (p: string) => string): Promise<RouteTable> {
   const router = new Router<CompiledRoute>();

@@ -38,8 +38,8 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
   private readonly variantRoutes: RouteSpec[];
   private readonly modules = new HandlerModules();
   private readonly builtins: Builtins;
-  private rootIndex!: PrebuiltJson;
-  private namespaceIndexes = new Map<string, PrebuiltJson>();
+  /** The root and namespace index documents, serialised at their first request after a change. */
+  private indexes: { root: PrebuiltJson; namespaces: Map<string, PrebuiltJson> } | null = null;
   /** The Allow header for an anonymous caller, per route (the common case, computed once per table). */
   private anonymousAllow = new Map<CompiledRoute, string>();
   private readonly listeners: (() => void)[] = [];
@@ -52,8 +52,8 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     this.log = o.log;
     this.variantRoutes = routesForVariant(o.spec, o.variant);
     this.builtins = new Map<string, Handler>([
-      ['@index', () => this.rootIndex],
-      ['@namespace_index', (ctx) => this.namespaceIndexes.get(String(ctx.args.namespace)) ?? invalidNamespace()],
+      ['@index', () => this.builtIndexes().root],
+      ['@namespace_index', (ctx) => this.builtIndexes().namespaces.get(String(ctx.args.namespace)) ?? invalidNamespace()],
       ['@batch', batchHandler<S>(this)],
     ]);
     o.host.onChange(() => this.rebuildIndexes());
@@ -111,14 +111,25 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
   }
 
   /** Serialises the indexes once; called whenever the table or the host's description changes. */
+  /**
+   * After a change of the routes or of the site's address: the descriptors' links now, the index
+   * documents at their next request (a start, which changes both twice, serialises them once).
+   */
   private rebuildIndexes(): void {
     if (!this.table) return;
     relinkRoutes(this.table, (p) => this.restUrl(p));
+    this.indexes = null;
+    for (const l of this.listeners) l();
+  }
+
+  private builtIndexes(): NonNullable<Engine['indexes']> {
+    if (this.indexes) return this.indexes;
     const routes: Record<string, unknown> = {};
     for (const r of this.table.routes) routes[r.key] = r.descriptor;
-    this.rootIndex = PrebuiltJson.of(this.site.rootIndex(this.table.namespaces, routes));
-    this.namespaceIndexes = new Map(this.table.namespaces.map((ns) => [ns, PrebuiltJson.of(buildNamespaceIndex(ns, this.table, this.site.apiRoot))]));
-    for (const l of this.listeners) l();
+    return (this.indexes = {
+      root: PrebuiltJson.of(this.site.rootIndex(this.table.namespaces, routes)),
+      namespaces: new Map(this.table.namespaces.map((ns) => [ns, PrebuiltJson.of(buildNamespaceIndex(ns, this.table, this.site.apiRoot))])),
+    });
   }
 
   /** rest_url(): the absolute URL of an API path. */

@@ -286,7 +286,7 @@ function checkCompiledArg(name: string, arg: ArgDescriptor, at: SourcePos, repor
 function compiledArgProblem(name: string, arg: ArgDescriptor): [string, string] | null {
   let compiled;
   try {
-    compiled = compileArgs({ [name]: arg });
+    compiled = compileArgs({ [name]: arg }, { validatorNow: true });
   } catch (e) {
     return ['arg-schema-valid', `arg '${name}': its schema does not compile: ${(e as Error).message}`];
   }
@@ -346,7 +346,7 @@ function checkAbilities(spec: Spec, report: Report): void {
 
 function checkResponseSchema(route: RouteSpec, e: EndpointSpec, report: Report): void {
   try {
-    compileArgs({ response: e.response as ArgDescriptor });
+    compileArgs({ response: e.response as ArgDescriptor }, { validatorNow: true });
   } catch (err) {
     report(e.responsePos ?? e.pos, 'response-schema', `the response schema of ${e.methods.join(',')} ${route.key} does not compile: ${(err as Error).message}`);
   }

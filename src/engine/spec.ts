@@ -1,8 +1,11 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
-import { join, resolve, relative } from 'node:path';
-import { parseDocument, LineCounter, isMap, isSeq, type Document, type Node } from 'yaml';
-import { Ajv, type ErrorObject } from 'ajv';
+import { dirname, join, resolve, relative } from 'node:path';
+import { createRequire } from 'node:module';
+import type { Document, LineCounter, Node } from 'yaml';
+import type { ErrorObject } from 'ajv';
+import { Ajv } from './ajv.ts';
 import { diagnostic, SpecError, type Diagnostic } from './diagnostics.ts';
+import { cachedParse } from './parse-cache.ts';
 
 export type Variant = 'A' | 'B';
 export const ALL_VARIANTS: Variant[] = ['A', 'B'];
@@ -41,9 +44,10 @@ export interface AbilityCategorySpec {
 export interface EndpointSpec {
   methods: string[];
   handler: string;
-  permission: string | undefined;
+  /** Unset when the spec declares none (lint reports it); the spec is plain JSON, so absent rather than undefined. */
+  permission?: string;
   /** The refusal a caller without the permission gets (a permission callback's own WP_Error). */
-  forbidden: { code: string; message: string } | undefined;
+  forbidden?: { code: string; message: string };
   args: Record<string, ArgDescriptor>;
   allowBatch: boolean;
   variants: Variant[];
@@ -129,7 +133,12 @@ const BUILTIN_BATCH = '@batch';
 export const BUILTIN_NAMESPACE_INDEX = '@namespace_index';
 export const BUILTIN_HANDLERS = new Set([BUILTIN_INDEX, BUILTIN_BATCH, BUILTIN_NAMESPACE_INDEX]);
 
+// loaded on first use: a start whose spec is in the spec cache parses no YAML
+let yamlModule: typeof import('yaml') | undefined;
+const yaml = () => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
+
 function readYaml(file: string, shortName: string, problems: Diagnostic[]): LoadedYaml | null {
+  const { LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines, keepSourceTokens: false });
   if (doc.errors.length) {
@@ -141,6 +150,7 @@ function readYaml(file: string, shortName: string, problems: Diagnostic[]): Load
 }
 
 function lineAt(y: LoadedYaml, path: (string | number)[]): number {
+  const { isMap, isSeq } = yaml();
   for (let n = path.length; n >= 0; n--) {
     const node = (n === 0 ? y.doc.contents : y.doc.getIn(path.slice(0, n), true)) as Node | null | undefined;
     if (node && typeof node === 'object' && 'range' in node && node.range) return y.lines.linePos(node.range[0]).line;
@@ -244,8 +254,8 @@ function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: st
     return {
       methods: normaliseMethods(e.methods),
       handler: String(e.handler ?? ''),
-      permission: e.permission === undefined ? undefined : String(e.permission),
-      forbidden: e.forbidden ? { code: 'rest_forbidden', ...(e.forbidden as { code?: string; message: string }) } : undefined,
+      ...(e.permission === undefined ? {} : { permission: String(e.permission) }),
+      ...(e.forbidden ? { forbidden: { code: 'rest_forbidden', ...(e.forbidden as { code?: string; message: string }) } } : {}),
       args,
       allowBatch: e.allow_batch === undefined ? routeBatch : Boolean((e.allow_batch as Record<string, unknown> | null)?.v1),
       variants: variantsOf(e.variants, routeVariants),
@@ -323,7 +333,6 @@ function namespaceIndexRoute(ns: NamespaceSpec): RouteSpec {
         methods: ['GET'],
         handler: BUILTIN_NAMESPACE_INDEX,
         permission: 'public',
-        forbidden: undefined,
         args: { namespace: { default: ns.name }, context: { default: 'view' } },
         allowBatch: false,
         variants: ns.variants,
@@ -342,11 +351,43 @@ function namespaceIndexRoute(ns: NamespaceSpec): RouteSpec {
  */
 export function loadSpec(specDir: string): Spec {
   const dir = resolve(specDir);
+  const files = specFiles(dir);
+  const schemas = ['namespace.schema.json', 'site.schema.json'].map((f) => join(files.schemaDir, f));
+  const loaded = cachedParse({ kind: 'spec', loader: import.meta.filename, files: [files.siteFile, ...schemas, ...files.namespaceFiles] }, () => parseSpec(dir, files));
+  const routes: RouteSpec[] = [...loaded.rootRoutes];
+  for (const ns of loaded.namespaces) routes.push(namespaceIndexRoute(ns), ...ns.routes);
+  const { rootRoutes: _, ...spec } = loaded;
+  return { ...spec, routes };
+}
+
+/** The files a spec folder is made of. */
+interface SpecFiles {
+  siteFile: string;
+  /** The spec's own schemas: the folder's `schema/` if it has one, else the engine's. */
+  schemaDir: string;
+  /** `namespaces/*.yaml`, sorted. */
+  namespaceFiles: string[];
+}
+
+function specFiles(dir: string): SpecFiles {
+  const nsDir = join(dir, 'namespaces');
+  return {
+    siteFile: join(dir, 'site.yaml'),
+    schemaDir: existsSync(join(dir, 'schema')) ? join(dir, 'schema') : resolve(import.meta.dirname, '../../spec/schema'),
+    namespaceFiles: existsSync(nsDir) ? readdirSync(nsDir).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => join(nsDir, f)) : [],
+  };
+}
+
+/**
+ * A spec as parsed, before its route list is put together: plain JSON, kept by the spec cache.
+ * (The route list holds the namespaces' own route objects, which a JSON copy would duplicate.)
+ */
+type ParsedSpec = Omit<Spec, 'routes'> & { rootRoutes: RouteSpec[] };
+
+function parseSpec(dir: string, { siteFile, schemaDir, namespaceFiles }: SpecFiles): ParsedSpec {
   const problems: Diagnostic[] = [];
-  const schemaDir = existsSync(join(dir, 'schema')) ? join(dir, 'schema') : resolve(import.meta.dirname, '../../spec/schema');
   const short = (f: string) => relative(process.cwd(), f) || f;
 
-  const siteFile = join(dir, 'site.yaml');
   if (!existsSync(siteFile)) throw new SpecError([diagnostic({ file: short(siteFile), line: 1 }, 'spec-schema', 'site.yaml not found')]);
   const site = readYaml(siteFile, short(siteFile), problems);
   if (site) checkAgainstSchema(site, schemaDir, 'site.schema.json', problems);
@@ -356,17 +397,15 @@ export function loadSpec(specDir: string): Spec {
   // paths in a spec file are relative to the folder of that file
   const defaultHandlers = resolve(dir, String(sv.handlers ?? '../src/handlers'));
   const globalSets = (sv.arg_sets ?? {}) as ArgSets;
-  const nsDir = join(dir, 'namespaces');
-  const files = existsSync(nsDir) ? readdirSync(nsDir).filter((f) => /\.ya?ml$/.test(f)).sort() : [];
   const namespaces: NamespaceSpec[] = [];
-  for (const f of files) {
-    const y = readYaml(join(nsDir, f), short(join(nsDir, f)), problems);
+  for (const file of namespaceFiles) {
+    const y = readYaml(file, short(file), problems);
     if (!y || !checkAgainstSchema(y, schemaDir, 'namespace.schema.json', problems)) continue;
     const v = y.value;
     const name = String(v.namespace);
     const variants = variantsOf(v.variants, ALL_VARIANTS);
     const sets = { ...globalSets, ...((v.arg_sets ?? {}) as ArgSets) };
-    const handlersDir = typeof v.handlers === 'string' ? resolve(nsDir, v.handlers) : defaultHandlers;
+    const handlersDir = typeof v.handlers === 'string' ? resolve(dirname(file), v.handlers) : defaultHandlers;
     const routes = Object.entries((v.routes ?? {}) as Record<string, Record<string, unknown>>).map(([path, raw]) =>
       buildRoute(y, ['routes', path], name, handlersDir, path, raw ?? {}, sets, variants, problems),
     );
@@ -390,16 +429,13 @@ export function loadSpec(specDir: string): Spec {
   );
   if (problems.length) throw new SpecError(problems);
 
-  const routes: RouteSpec[] = [...rootRoutes];
-  for (const ns of namespaces) routes.push(namespaceIndexRoute(ns), ...ns.routes);
-
   return {
     dir,
     apiPrefix: String(sv.api_prefix ?? 'cms-json').replace(/^\/|\/$/g, ''),
     handlersDir: defaultHandlers,
     settings: sv,
     namespaces,
-    routes,
+    rootRoutes,
     abilityCategories: abilityCategoriesOf(site),
   };
 }

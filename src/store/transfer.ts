@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { Ajv } from 'ajv';
+import { Ajv } from '../engine/ajv.ts';
 import { sql } from './kysely.ts';
 import { coreMigrationsRun } from './db.ts';
 import { isPostgres, tableNames } from './portable.ts';

@@ -1,4 +1,5 @@
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type sanitizeHtml from 'sanitize-html';
 import type { Ctx } from '../../core/context.ts';
 import { attachmentImageSrc } from '../../core/attachment-image.ts';
 import { canEdit, readablePost } from '../../core/post-access.ts';
@@ -41,14 +42,26 @@ export type Content = string | number | ImageData | ImageData[] | string[];
 
 const IMAGE_SIZES = new Set(['large', 'medium', 'thumbnail', 'medium_large']);
 
-/** What a post's HTML may hold when shown: WordPress's post tags, no scripts, handlers or styles. */
-const POST_HTML: sanitizeHtml.IOptions = {
-  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'figure', 'figcaption', 'del', 'ins', 'sub', 'sup', 'span'],
-  allowedAttributes: { a: ['href', 'title', 'rel', 'target'], img: ['src', 'alt', 'width', 'height', 'title'], '*': ['class', 'id'] },
-  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
-};
+/** sanitize-html with what a post's HTML may hold when shown: WordPress's post tags, no scripts, handlers or styles. */
+let postHtml: { sanitize: typeof sanitizeHtml; options: sanitizeHtml.IOptions } | undefined;
 
-export const sanitizePostHtml = (html: string) => sanitizeHtml(html, POST_HTML);
+function postHtmlSanitizer(): NonNullable<typeof postHtml> {
+  // loaded on first use, as kses loads it: its parser is dozens of modules no start should wait for
+  const sanitize = createRequire(import.meta.url)('sanitize-html') as typeof sanitizeHtml;
+  return {
+    sanitize,
+    options: {
+      allowedTags: [...sanitize.defaults.allowedTags, 'img', 'figure', 'figcaption', 'del', 'ins', 'sub', 'sup', 'span'],
+      allowedAttributes: { a: ['href', 'title', 'rel', 'target'], img: ['src', 'alt', 'width', 'height', 'title'], '*': ['class', 'id'] },
+      allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+    },
+  };
+}
+
+export function sanitizePostHtml(html: string): string {
+  const { sanitize, options } = (postHtml ??= postHtmlSanitizer());
+  return sanitize(html, options);
+}
 
 /** esc_url for a link or image URL: http(s) or a relative path, else nothing. */
 export function safeUrl(url: string): string {

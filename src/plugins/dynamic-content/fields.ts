@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
 import type { RegisteredMeta } from '../../core/content-types.ts';
 import type { Spec } from '../../engine/spec.ts';
+import { cachedParse } from '../../engine/parse-cache.ts';
 
 /**
  * The custom fields dynamic content reads: field groups declared in `spec/fields/*.yaml`, as a
@@ -75,23 +76,23 @@ const loaded = new Map<string, readonly FieldGroup[]>();
 
 /** The field groups of a spec folder (`fields/*.yaml`, by file name), read once; none when it has no such folder. */
 export function fieldGroups(spec: Pick<Spec, 'dir'>): readonly FieldGroup[] {
-  let groups = loaded.get(spec.dir);
-  if (groups) return groups;
+  const known = loaded.get(spec.dir);
+  if (known) return known;
   const dir = join(spec.dir, 'fields');
-  groups = existsSync(dir)
-    ? readdirSync(dir)
-        .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
-        .sort()
-        .map((f) => {
-          let raw: unknown;
-          try {
-            raw = parse(readFileSync(join(dir, f), 'utf8'));
-          } catch (e) {
-            fail(f, e instanceof Error ? e.message.split('\n')[0] : String(e));
-          }
-          return groupOf(f, raw);
-        })
-    : [];
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.yaml') || f.endsWith('.yml')).sort() : [];
+  // kept parsed between starts, as the spec is: the YAML parser need not load at all
+  const groups: readonly FieldGroup[] = cachedParse({ kind: 'fields', loader: import.meta.filename, files: files.map((f) => join(dir, f)) }, () => {
+    const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+    return files.map((f) => {
+      let raw: unknown;
+      try {
+        raw = parse(readFileSync(join(dir, f), 'utf8'));
+      } catch (e) {
+        fail(f, e instanceof Error ? e.message.split('\n')[0] : String(e));
+      }
+      return groupOf(f, raw);
+    });
+  });
   const seen = new Map<string, string>();
   for (const g of groups) {
     for (const field of g.fields) {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 
 /**
  * Lottie documents checked against the Lottie Animation Community's specification schema, with its
@@ -31,7 +31,8 @@ function lottieValidator(): LottieValidator {
     LottieValidator: new (ajv: unknown, schema: unknown) => LottieValidator;
     get_schema_path(): string;
   };
-  return (validator = new Validator(Ajv2020, JSON.parse(readFileSync(get_schema_path(), 'utf8'))));
+  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 };
+  return (validator = new Validator(Ajv, JSON.parse(readFileSync(get_schema_path(), 'utf8'))));
 }
 
 /** The problems that make `data` no Lottie animation, as `path: message` lines; empty when it is one. */
