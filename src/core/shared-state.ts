@@ -27,12 +27,14 @@ export class SharedState {
 
   /**
    * Tells the other instances that this one changed what the topic covers, in the store the
-   * change was made in (a handler passes ctx.store, which may be a batch's transaction).
+   * change was made in (a handler passes ctx.store, which may be a batch's transaction: the
+   * version then moves once, as it commits).
    */
   async changed(topic: string, store: Store = this.store): Promise<void> {
-    const next = await store.shared.bump(topic);
-    // if another instance bumped it meanwhile, sync() catches up with that change too
-    if (next === this.version(topic) + 1) this.seen.set(topic, next);
+    await store.topicChanged(topic, (next) => {
+      // if another instance bumped it meanwhile, sync() catches up with that change too
+      if (next === this.version(topic) + 1) this.seen.set(topic, next);
+    });
   }
 
   /** Takes the versions as they are now; called before the state they cover is first read, so no later change is missed. */

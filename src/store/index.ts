@@ -36,12 +36,19 @@ export class Store {
   readonly database: DatabaseRepo;
   /** The plugins' repositories made for this store (and so for its transaction), by plugin name. */
   private readonly pluginRepos = new Map<string, unknown>();
+  /**
+   * In a transaction (or a batch step's savepoint): the shared-state topics its writes changed,
+   * each with what to tell once its version has moved. Bumped once per topic as it commits (25
+   * snippets created in one batch move one version, not 25); a step rolled back drops its own.
+   */
+  private readonly changedTopics: Map<string, (version: number) => void> | null;
 
   constructor(
     readonly db: Kysely<DB>,
     /** True when `db` is already a transaction: nested transaction() calls then run inline. */
     private readonly inTransaction = false,
   ) {
+    this.changedTopics = inTransaction ? new Map() : null;
     this.options = new OptionsRepo(db);
     this.users = new UsersRepo(db);
     this.posts = new PostsRepo(db);
@@ -82,7 +89,25 @@ export class Store {
   /** Runs `fn` in one transaction with a Store bound to it; a throw rolls everything back. */
   transaction<T>(fn: (store: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return fn(this);
-    return inTransaction(this.db, (trx) => fn(new Store(trx, true)));
+    return inTransaction(this.db, async (trx) => {
+      const store = new Store(trx, true);
+      const result = await fn(store);
+      await store.bumpChangedTopics();
+      return result;
+    });
+  }
+
+  /**
+   * Moves a shared-state topic's version on, with the write that changed what it covers: at once
+   * outside a transaction, else as the transaction commits. `moved` gets the new version.
+   */
+  async topicChanged(topic: string, moved: (version: number) => void): Promise<void> {
+    if (this.changedTopics) this.changedTopics.set(topic, moved);
+    else moved(await this.shared.bump(topic));
+  }
+
+  private async bumpChangedTopics(): Promise<void> {
+    for (const [topic, moved] of this.changedTopics!) moved(await this.shared.bump(topic));
   }
 
   /**
@@ -97,22 +122,27 @@ export class Store {
 
   private async stepsOnce<R>(count: number, step: (store: Store, i: number) => Promise<{ value: R; keep: boolean }>): Promise<R[]> {
     const trx = await this.db.startTransaction().execute();
+    const whole = new Store(trx, true);
     const results: R[] = [];
     try {
       for (let i = 0; i < count; i++) {
         const name = `step${i}`;
         const sp = await trx.savepoint(name).execute();
+        const stepStore = new Store(sp, true);
         let outcome: { value: R; keep: boolean };
         try {
-          outcome = await step(new Store(sp, true), i);
+          outcome = await step(stepStore, i);
         } catch (e) {
           await sp.rollbackToSavepoint(name).execute();
           throw e;
         }
-        if (outcome.keep) await sp.releaseSavepoint(name).execute();
-        else await sp.rollbackToSavepoint(name).execute();
+        if (outcome.keep) {
+          await sp.releaseSavepoint(name).execute();
+          for (const [topic, moved] of stepStore.changedTopics!) whole.changedTopics!.set(topic, moved);
+        } else await sp.rollbackToSavepoint(name).execute();
         results.push(outcome.value);
       }
+      await whole.bumpChangedTopics();
       await trx.commit().execute();
       return results;
     } catch (e) {

@@ -376,3 +376,50 @@ describe('users repo', () => {
     assert.equal(await store.posts.get(kept), undefined, 'without reassigning, the posts go too');
   });
 });
+
+describe('shared-state versions move with the writes that change them', () => {
+  let store: TestStore;
+  before(async () => {
+    store = await freshStore();
+  });
+  after(() => store.dropDatabase());
+
+  const version = async (topic: string) => (await store.shared.versions())[topic] ?? 0;
+  const told: [string, number][] = [];
+  const tell = (topic: string) => (v: number) => told.push([topic, v]);
+
+  test('outside a transaction the version moves at once', async () => {
+    await store.topicChanged('t-now', tell('t-now'));
+    assert.equal(await version('t-now'), 1);
+    assert.deepEqual(told.splice(0), [['t-now', 1]]);
+  });
+
+  test('a transaction moves each topic once, as it commits; a rolled-back one moves nothing', async () => {
+    await store.transaction(async (trx) => {
+      for (let i = 0; i < 5; i++) await trx.topicChanged('t-trx', tell('t-trx'));
+      assert.equal(told.length, 0, 'not before the commit');
+    });
+    assert.equal(await version('t-trx'), 1);
+    assert.deepEqual(told.splice(0), [['t-trx', 1]]);
+    await assert.rejects(
+      store.transaction(async (trx) => {
+        await trx.topicChanged('t-trx', tell('t-trx'));
+        throw new Error('undone');
+      }),
+      /undone/,
+    );
+    assert.equal(await version('t-trx'), 1);
+    assert.equal(told.length, 0);
+  });
+
+  test('batch steps: the kept steps move their topics once; a step undone moves none of its own', async () => {
+    await store.steps(4, async (step, i) => {
+      await step.topicChanged('t-kept', tell('t-kept'));
+      if (i === 2) await step.topicChanged('t-undone', tell('t-undone'));
+      return { value: i, keep: i !== 2 };
+    });
+    assert.equal(await version('t-kept'), 1);
+    assert.equal(await version('t-undone'), 0);
+    assert.deepEqual(told.splice(0), [['t-kept', 1]]);
+  });
+});

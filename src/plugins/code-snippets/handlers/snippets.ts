@@ -8,7 +8,7 @@ import { normaliseCode, typeOfScope } from '../scopes.ts';
 import { snippetShape } from '../shape.ts';
 import { ACTIVE_SNIPPETS_TOPIC } from '../site.ts';
 import { validateCode } from '../validate.ts';
-import type { Snippet, SnippetFields } from '../repo.ts';
+import type { Snippet, SnippetFields, SnippetsRepo } from '../repo.ts';
 
 // Params these routes read without declaring them, so the index shows the routes as the interface
 // gives them; checked with the engine's own WordPress semantics and messages.
@@ -63,10 +63,17 @@ function edited(base: Omit<SnippetFields, 'modified'>, args: Record<string, any>
   return next;
 }
 
-/** Every write goes through here so the rendered site sees it, on this instance and any other sharing the database. */
-async function changed<T>(ctx: Ctx, result: T): Promise<T> {
-  await ctx.site.shared.changed(ACTIVE_SNIPPETS_TOPIC, ctx.store);
-  return result;
+/**
+ * Every write goes through here so the rendered site sees it, on this instance and any other
+ * sharing the database: the write and the version the others watch move in one transaction (one
+ * commit, so one flush to disk; inside a batch, the batch's own).
+ */
+function write<T>(ctx: Ctx, change: (repo: SnippetsRepo) => Promise<T>): Promise<T> {
+  return ctx.store.transaction(async (store) => {
+    const result = await change(store.plugin(codeSnippets));
+    await ctx.site.shared.changed(ACTIVE_SNIPPETS_TOPIC, store);
+    return result;
+  });
 }
 
 export async function list(ctx: Ctx) {
@@ -83,8 +90,8 @@ export async function list(ctx: Ctx) {
 }
 
 export async function create(ctx: Ctx) {
-  const saved = await snippets(ctx).create(edited(snippetShape(ctx.site.spec).defaults(), ctx.args));
-  return changed(ctx, present(ctx, saved));
+  const saved = await write(ctx, (repo) => repo.create(edited(snippetShape(ctx.site.spec).defaults(), ctx.args)));
+  return present(ctx, saved);
 }
 
 export async function get(ctx: Ctx) {
@@ -93,15 +100,15 @@ export async function get(ctx: Ctx) {
 
 export async function update(ctx: Ctx) {
   const existing = await snippetOf(ctx, cannotUpdate);
-  const saved = await snippets(ctx).update(existing.id, edited(existing, ctx.args));
+  const saved = await write(ctx, (repo) => repo.update(existing.id, edited(existing, ctx.args)));
   if (!saved) throw cannotUpdate();
-  return changed(ctx, present(ctx, saved));
+  return present(ctx, saved);
 }
 
 export async function remove(ctx: Ctx) {
   const existing = await snippetOf(ctx, notFound('rest_cannot_delete'));
-  if (!(await snippets(ctx).delete(existing.id))) throw notFound('rest_cannot_delete')();
-  return changed(ctx, { deleted: true, previous: present(ctx, existing) });
+  if (!(await write(ctx, (repo) => repo.delete(existing.id)))) throw notFound('rest_cannot_delete')();
+  return { deleted: true, previous: present(ctx, existing) };
 }
 
 export function schema(ctx: Ctx) {
@@ -109,9 +116,9 @@ export function schema(ctx: Ctx) {
 }
 
 async function setActive(ctx: Ctx, snippet: Snippet, active: boolean) {
-  const saved = await snippets(ctx).update(snippet.id, { ...snippet, active, modified: now() });
+  const saved = await write(ctx, (repo) => repo.update(snippet.id, { ...snippet, active, modified: now() }));
   if (!saved) throw notFound('rest_cannot_activate')();
-  return changed(ctx, present(ctx, saved));
+  return present(ctx, saved);
 }
 
 export async function activate(ctx: Ctx) {
