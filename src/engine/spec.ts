@@ -398,18 +398,20 @@ function parseSpec(dir: string, { siteFile, schemaDir, namespaceFiles }: SpecFil
   const defaultHandlers = resolve(dir, String(sv.handlers ?? '../src/handlers'));
   const globalSets = (sv.arg_sets ?? {}) as ArgSets;
   const namespaces: NamespaceSpec[] = [];
-  for (const file of namespaceFiles) {
-    const y = readYaml(file, short(file), problems);
-    if (!y || !checkAgainstSchema(y, schemaDir, 'namespace.schema.json', problems)) continue;
+  const loaded = namespaceFiles.map((file) => readYaml(file, short(file), problems)).filter((y): y is LoadedYaml => !!y && checkAgainstSchema(y, schemaDir, 'namespace.schema.json', problems));
+  // a namespace's head file (`namespace:`) first, then its parts (`extends:`) in file-name order:
+  // a part shares the head's arg sets, variants and handler folder unless it names its own
+  const heads = new Map<string, { y: LoadedYaml; ns: NamespaceSpec; sets: ArgSets }>();
+  for (const y of loaded.filter((f) => f.value.namespace !== undefined)) {
     const v = y.value;
     const name = String(v.namespace);
     const variants = variantsOf(v.variants, ALL_VARIANTS);
     const sets = { ...globalSets, ...((v.arg_sets ?? {}) as ArgSets) };
-    const handlersDir = typeof v.handlers === 'string' ? resolve(dirname(file), v.handlers) : defaultHandlers;
+    const handlersDir = typeof v.handlers === 'string' ? resolve(dirname(y.file), v.handlers) : defaultHandlers;
     const routes = Object.entries((v.routes ?? {}) as Record<string, Record<string, unknown>>).map(([path, raw]) =>
       buildRoute(y, ['routes', path], name, handlersDir, path, raw ?? {}, sets, variants, problems),
     );
-    namespaces.push({
+    const ns: NamespaceSpec = {
       name,
       variants,
       routes,
@@ -417,7 +419,26 @@ function parseSpec(dir: string, { siteFile, schemaDir, namespaceFiles }: SpecFil
       schemas: (v.schemas ?? {}) as NamespaceSpec['schemas'],
       abilityCategories: abilityCategoriesOf(y),
       pos: { file: y.file, line: lineAt(y, ['namespace']) },
-    });
+    };
+    if (heads.has(name)) problems.push(diagnostic(ns.pos, 'spec-schema', `namespace ${name} is already declared in ${heads.get(name)!.y.file}; a further file of it says 'extends: ${name}'`));
+    else heads.set(name, { y, ns, sets });
+    namespaces.push(ns);
+  }
+  for (const y of loaded.filter((f) => f.value.extends !== undefined)) {
+    const v = y.value;
+    const head = heads.get(String(v.extends));
+    if (!head) {
+      problems.push(diagnostic({ file: y.file, line: lineAt(y, ['extends']) }, 'spec-schema', `extends ${String(v.extends)}, which no file declares with 'namespace:'`));
+      continue;
+    }
+    const { ns } = head;
+    const sets = { ...head.sets, ...((v.arg_sets ?? {}) as ArgSets) };
+    const handlersDir = typeof v.handlers === 'string' ? resolve(dirname(y.file), v.handlers) : ns.handlersDir;
+    for (const [path, raw] of Object.entries((v.routes ?? {}) as Record<string, Record<string, unknown>>)) {
+      ns.routes.push(buildRoute(y, ['routes', path], ns.name, handlersDir, path, raw ?? {}, sets, ns.variants, problems));
+    }
+    Object.assign(ns.schemas, (v.schemas ?? {}) as NamespaceSpec['schemas']);
+    ns.abilityCategories.push(...abilityCategoriesOf(y));
   }
 
   const order = ((sv.namespace_order ?? []) as string[]).map(String);

@@ -43,7 +43,16 @@ describe('route index of the fixture spec (variant A)', () => {
       '/', '/batch/v1', '/fixture/v1', '/fixture/v1/echo', '/fixture/v1/echo/(?P<id>[\\d]+)', '/fixture/v1/options',
       '/fixture/v1/options/(?P<name>[\\w-]+)', '/fixture/v1/unbatched/(?P<name>[\\w-]+)', '/fixture/v1/admin-only',
       '/fixture/v1/twice', '/fixture/v1/boom', '/fixture/v1/slow', '/fixture/v1/only-a',
+      '/fixture/v1/from-part',
     ]);
+  });
+
+  test("a further file of a namespace (extends:) adds its routes after the head's, with the head's arg sets", async () => {
+    assert.deepEqual(index.routes['/fixture/v1/from-part'].endpoints[0].args, { word: { type: 'string', enum: ['hello', 'world'], required: true } });
+    assert.equal((await server.call('fixture/v1/from-part?word=hello')).status, 200);
+    const bad = await server.call('fixture/v1/from-part?word=nope');
+    assert.equal(bad.status, 400);
+    assert.equal((await bad.json()).code, 'rest_invalid_param');
   });
 
   test("routes['/'] is what WordPress serves", () => {
