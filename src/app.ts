@@ -9,6 +9,7 @@ import type { PluginRegistry } from './core/plugins.ts';
 import { installContent, type InstallResult } from './core/install.ts';
 import { openSite } from './core/open.ts';
 import { withReadiness } from './core/readiness.ts';
+import { Scheduler } from './core/cron.ts';
 import type { Store } from './store/index.ts';
 import { createAuthenticator } from './auth/index.ts';
 import { createPageHandler } from './site/pages.ts';
@@ -49,6 +50,8 @@ export interface RunningApp {
   store: Store;
   site: Site;
   plugins: PluginRegistry;
+  /** The site's scheduled work (scheduled posts, trash, plugins' jobs), running while the app does. */
+  scheduler: Scheduler;
   spec: Spec;
   url: string;
   /** Stops listening, lets requests in flight finish until the shutdown deadline, then closes what is left. */
@@ -97,16 +100,23 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     const install = await installContent(store, site);
     await o.onFirstRun?.({ store, site, install });
   }
+  // posts that came due while no instance ran are published before the app says it is up
+  const scheduler = new Scheduler({ store, site, log: o.log });
+  site.scheduler = scheduler;
+  await scheduler.start();
   return {
     server,
     engine,
     store,
     site,
     plugins,
+    scheduler,
     spec,
     url: `http://${host}:${port}/${spec.apiPrefix}/`,
     async close() {
       const started = Date.now();
+      // no job starts while the server stops; one under way finishes before the database closes
+      const stopping = scheduler.stop();
       const open = await new Promise<number>((resolve) => server.getConnections((_, n) => resolve(n ?? 0)));
       let forced = 0;
       await new Promise<void>((resolve) => {
@@ -122,6 +132,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
         });
         server.closeIdleConnections();
       });
+      await stopping;
       await store.close();
       return { open, forced, waitedMs: Date.now() - started };
     },

@@ -8,6 +8,7 @@ import { registerOptionCommands } from './options.ts';
 import { registerCacheCommands } from './cache.ts';
 import { registerPluginCommands, registerPluginProvidedCommands } from './plugins.ts';
 import { registerTransferCommands } from './transfer.ts';
+import { registerCronCommands } from './cron.ts';
 import { LOG_FORMATS } from './access-log.ts';
 import { positiveInt } from './errors.ts';
 import { specOption, variantOption } from './site-store.ts';
@@ -47,6 +48,8 @@ program
   .description('list the routes of a variant')
   .addOption(specOption())
   .addOption(variantOption())
+  .option('--namespace <ns>', 'only the routes of this namespace (and its index route)')
+  .addOption(new Option('--format <format>', 'text: one endpoint a line; markdown: one route a row with its methods and what it follows').choices(['text', 'markdown']).default('text'))
   .action(async (o) => (await import('./routes.ts')).routesCommand(o));
 
 registerSeedCommand(program);
@@ -56,6 +59,7 @@ registerOptionCommands(program);
 registerCacheCommands(program);
 registerPluginCommands(program);
 registerTransferCommands(program);
+registerCronCommands(program);
 
 // The plugins' own commands are read only when the command line names none of the core's (or asks for help).
 const asked = process.argv[2];

@@ -1,13 +1,21 @@
 import type { Logger } from '../engine/types.ts';
 import type { Store } from '../store/index.ts';
 import type { ContentEvent, Site } from './site.ts';
+import { menusAfterChange } from './menus.ts';
 
 /**
  * Tells the active plugins about a change to stored content, after it is made: each listener runs
  * in turn with the store the change was made in (a batch's transaction included); one that throws
- * is logged and the rest still run, as a failing save_post callback does not undo the save.
+ * is logged and the rest still run, as a failing save_post callback does not undo the save. The
+ * scheduler is told last, so a post scheduled or rescheduled is published at its new time.
  */
 export async function contentChanged(on: { store: Store; site: Site; log: Logger }, event: ContentEvent): Promise<void> {
+  // the core's own reaction first: menus follow the pages, posts and terms they link to
+  try {
+    await menusAfterChange(on.store, on.site, event);
+  } catch (e) {
+    on.log.error(`menus failed on ${event.type}: ${e instanceof Error ? e.message : String(e)}`);
+  }
   for (const { plugin, listener } of on.site.contentListeners) {
     try {
       await listener(event, on.store, on.site);
@@ -15,4 +23,5 @@ export async function contentChanged(on: { store: Store; site: Site; log: Logger
       on.log.error(`plugin ${plugin} failed on ${event.type}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
+  on.site.scheduler?.contentChanged(event);
 }

@@ -339,8 +339,11 @@ export class MediaLibrary {
     }
   }
 
-  /** The registered sizes smaller than the original, each written beside it as `name-WxH.ext` (sizes of equal dimensions share one file). */
-  private async makeSizes(store: Store, original: string, image: Metadata, mime: string, written: string[]): Promise<Record<string, SizeMeta>> {
+  /**
+   * The registered sizes smaller than the original (or those of them named in `only`), each
+   * written beside it as `name-WxH.ext` (sizes of equal dimensions share one file).
+   */
+  private async makeSizes(store: Store, original: string, image: Metadata, mime: string, written: string[], only?: ReadonlySet<string>): Promise<Record<string, SizeMeta>> {
     const sharp = await loadSharp();
     const { stem, ext } = splitName(basename(original));
     const sizes: Record<string, SizeMeta> = {};
@@ -348,6 +351,7 @@ export class MediaLibrary {
     // an animated GIF is resized as its first frame, as WordPress's editors do
     const source = await sharp(original).rotate().toBuffer();
     for (const size of await this.imageSizes(store)) {
+      if (only && !only.has(size.name)) continue;
       const dims = resizeDimensions(image.width ?? 0, image.height ?? 0, size);
       if (!dims) continue;
       const [w, h] = dims;
@@ -365,6 +369,105 @@ export class MediaLibrary {
       sizes[size.name] = { ...entry };
     }
     return sizes;
+  }
+
+  /** The image file of an attachment and its stored metadata, or null when it is no image this library made sizes for. */
+  private async imageOf(store: Store, post: PostRow): Promise<{ relative: string; path: string; metadata: AttachmentMetadata | null } | null> {
+    if (!RASTER_MIMES.has(post.mime_type)) return null;
+    const relative = await store.posts.meta.get(post.id, ATTACHED_FILE);
+    const path = relative ? this.pathOf(relative) : null;
+    if (!relative || !path || !existsSync(path)) return null;
+    return { relative, path, metadata: await this.metadataOf(store, post.id) };
+  }
+
+  /**
+   * wp_update_image_subsizes: makes the sizes an image lacks (all of them, with its dimensions,
+   * when it has no metadata, as after an upload that failed half-way) and stores the metadata.
+   * An attachment that is no image, or whose file is gone, is left as it is.
+   */
+  async createMissingSizes(store: Store, post: PostRow): Promise<void> {
+    const found = await this.imageOf(store, post);
+    if (!found) return;
+    const image = await this.readImage(found.path);
+    if (!image?.width || !image.height) return;
+    const current = found.metadata;
+    const metadata: AttachmentMetadata = current?.width
+      ? { ...current, sizes: { ...current.sizes } }
+      : { width: image.width, height: image.height, file: found.relative, filesize: (await stat(found.path)).size, sizes: {}, image_meta: imageMeta(image) };
+    const wanted = (await this.imageSizes(store)).filter((s) => !metadata.sizes[s.name] && resizeDimensions(metadata.width!, metadata.height!, s));
+    if (current?.width && !wanted.length) return;
+    const written: string[] = [];
+    try {
+      Object.assign(metadata.sizes, await this.makeSizes(store, found.path, image, post.mime_type, written, new Set(wanted.map((s) => s.name))));
+      await store.posts.meta.set(post.id, ATTACHMENT_METADATA, JSON.stringify(metadata));
+    } catch (e) {
+      await Promise.all(written.map((f) => rm(f, { force: true })));
+      throw e;
+    }
+  }
+
+  /**
+   * wp_image_file_matches_image_meta: whether a URL names the attachment's file or one of its
+   * sizes (what the editor shows and sends back as `src`).
+   */
+  async fileMatches(store: Store, post: PostRow, url: string): Promise<boolean> {
+    const found = await this.imageOf(store, post);
+    if (!found?.metadata) return false;
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(url).pathname);
+    } catch {
+      return false;
+    }
+    const folder = dirname(found.relative);
+    const files = [found.relative, ...Object.values(found.metadata.sizes ?? {}).map((s) => `${folder}/${s.file}`)];
+    return files.some((f) => path.endsWith(`/${f}`));
+  }
+
+  /**
+   * WP_REST_Attachments_Controller::edit_media_item's image work: applies the edits in order to
+   * the attachment's image (rotations clockwise in degrees, crops in percentages of the image as
+   * it is at that step) and adds the result to the library as a new attachment named
+   * `{name}-edited.{ext}` that keeps the original's title, caption, description and alt text and
+   * records it as its `parent_image`. Returns the new attachment's id; null when the attachment
+   * is no image that can be edited.
+   */
+  async editImage(store: Store, home: string, post: PostRow, edits: readonly ImageEdit[], author: number): Promise<number | null> {
+    const found = await this.imageOf(store, post);
+    if (!found?.metadata) return null;
+    const sharp = await loadSharp();
+    let current = await sharp(found.path).rotate().toBuffer({ resolveWithObject: true });
+    for (const edit of edits) {
+      if (edit.type === 'rotate') {
+        const angle = edit.angle % 360;
+        if (angle === 0) continue;
+        current = await sharp(current.data).rotate(angle, { background: { r: 0, g: 0, b: 0, alpha: 0 } }).toBuffer({ resolveWithObject: true });
+      } else {
+        const { width, height } = current.info;
+        const box = cropBox(width, height, edit);
+        if (!box) throw new RestError('rest_image_crop_failed', 'Unable to crop this image.', 400);
+        current = await sharp(current.data).extract(box).toBuffer({ resolveWithObject: true });
+      }
+    }
+    const { stem, ext } = splitName(basename(found.relative));
+    // editing an edited image makes another `-edited` one, not `-edited-edited`
+    const name = /-edited(-\d+)?$/.test(stem) ? stem.replace(/-edited(-\d+)?$/, '-edited') : `${stem}-edited`;
+    const temp = await this.tempFile();
+    try {
+      await sharp(current.data).toFormat(RASTER_FORMAT_OF[post.mime_type]).toFile(temp);
+      const [caption, description, alt] = [post.excerpt, post.content, await store.posts.meta.get(post.id, IMAGE_ALT)];
+      const id = await this.add(store, home, { path: temp, filename: `${name}.${ext}`, author, title: post.title, caption, description, alt });
+      const metadata = (await this.metadataOf(store, id))!;
+      // the original's image_meta fills what the edited file lacks; it is upright now
+      const merged: Record<string, unknown> = { ...metadata.image_meta };
+      for (const [key, value] of Object.entries(found.metadata.image_meta ?? {})) if (isEmptyValue(merged[key]) && !isEmptyValue(value)) merged[key] = value;
+      if (!isEmptyValue(merged.orientation)) merged.orientation = 1;
+      const edited = { ...metadata, image_meta: merged, parent_image: { attachment_id: post.id, file: found.relative } };
+      await store.posts.meta.set(id, ATTACHMENT_METADATA, JSON.stringify(edited));
+      return id;
+    } finally {
+      await rm(temp, { force: true });
+    }
   }
 
   /** The stored metadata of an attachment, or null when it has none (or it is not JSON). */
@@ -457,6 +560,29 @@ function imageMeta(image: Metadata): Record<string, unknown> {
     shutter_speed: '0', title: '', orientation: String(image.orientation ?? 0), keywords: [],
   };
 }
+
+/** One step of an image edit: a clockwise rotation in degrees, or a crop in percentages of the image. */
+export type ImageEdit = { type: 'rotate'; angle: number } | { type: 'crop'; left: number; top: number; width: number; height: number };
+
+/** sharp's output format for each editable type. */
+const RASTER_FORMAT_OF: Readonly<Record<string, 'jpeg' | 'png' | 'gif' | 'webp' | 'heif'>> = Object.fromEntries(
+  Object.entries(RASTER).map(([format, r]) => [r.mime, format as 'jpeg' | 'png' | 'gif' | 'webp' | 'heif']),
+);
+
+/**
+ * A crop in percentages as pixels of a width x height image (WordPress rounds each), kept inside
+ * the image; null when nothing of the image would be left.
+ */
+function cropBox(width: number, height: number, c: { left: number; top: number; width: number; height: number }): { left: number; top: number; width: number; height: number } | null {
+  const left = Math.min(Math.max(Math.round((width * c.left) / 100), 0), width);
+  const top = Math.min(Math.max(Math.round((height * c.top) / 100), 0), height);
+  const w = Math.min(Math.round((width * c.width) / 100), width - left);
+  const h = Math.min(Math.round((height * c.height) / 100), height - top);
+  return w >= 1 && h >= 1 ? { left, top, width: w, height: h } : null;
+}
+
+/** PHP's empty() for a metadata value: '', '0', 0, false, null, an empty list. */
+const isEmptyValue = (v: unknown) => v === undefined || v === null || v === '' || v === '0' || v === 0 || v === false || (Array.isArray(v) && v.length === 0);
 
 /** An outbound failure of an import as the REST error its caller answers (download_url's errors, with statuses). */
 export function importFailure(e: unknown, limit: number): RestError {

@@ -4,8 +4,9 @@ import type { Grants } from '../auth/roles.ts';
 import type { Spec } from '../engine/spec.ts';
 import type { Store } from '../store/index.ts';
 import type { PostTypeInfo, TaxonomyInfo } from './content-types.ts';
-import type { ContentEvent, Site, SiteHooks } from './site.ts';
+import type { ContentEvent, CronJob, Site, SiteHooks } from './site.ts';
 import type { RegisteredMeta } from './content-types.ts';
+import type { BlockPattern, BlockPatternCategory, BlockTypeDefinition } from './blocks.ts';
 
 /** What a plugin's CLI command runs against: the installed site, opened for the command with its plugins started. */
 export interface CliSite {
@@ -68,6 +69,11 @@ export interface PluginDefinition<R = unknown> {
   postMeta?: readonly RegisteredMeta[] | ((spec: Spec) => readonly RegisteredMeta[]);
   /** Adds its commands to `cms-spec` (`cms-spec seo index`...); they run with the installed site open, and only while the plugin is active. */
   cli?(cli: PluginCli): void;
+  /**
+   * Its recurring work (wp_schedule_event), run while it is active by the site's scheduler, each
+   * run once across the instances sharing the database; `cms-spec cron list` shows them.
+   */
+  jobs?: readonly CronJob[];
   /** What it caches in the store, for `cms-spec cache flush`: each cache says what one entry is and empties itself. */
   caches?: readonly { entry: string; flush(store: Store): Promise<number> }[];
   /** Options it owns, with the defaults written when it is first activated (add_option: existing values are kept). */
@@ -77,6 +83,11 @@ export interface PluginDefinition<R = unknown> {
   /** Post types and taxonomies it registers, while active. */
   postTypes?: readonly PostTypeInfo[];
   taxonomies?: readonly TaxonomyInfo[];
+  /** Block types it registers (register_block_type), while active: listed at cms/v2/block-types, rendered in content (dynamic ones by their `render`). */
+  blocks?: readonly BlockTypeDefinition[];
+  /** Block patterns and pattern categories it registers, while active (cms/v2/block-patterns). */
+  patterns?: readonly BlockPattern[];
+  patternCategories?: readonly BlockPatternCategory[];
   /**
    * What it asks of the outbound-fetch guard (src/net): the hosts it talks to with the site's
    * current settings (for site health's reachability check), and its own limits where they differ

@@ -9,6 +9,7 @@ import type { Spec } from '../engine/spec.ts';
 import type { Logger } from '../engine/types.ts';
 import type { Store } from '../store/index.ts';
 import { ContentTypes, type RegisteredMeta } from './content-types.ts';
+import { BlockRegistry } from './blocks.ts';
 import { tablePrefix, type PluginDefinition } from './plugin.ts';
 import type { PluginControl, PluginStatus, Site } from './site.ts';
 
@@ -51,6 +52,11 @@ function contractProblem(name: string, def: unknown): string | null {
   if (d.repo !== undefined && typeof d.repo !== 'function') return 'its repo must be a function of the database';
   if (d.postMeta !== undefined && !Array.isArray(d.postMeta) && typeof d.postMeta !== 'function') return 'its postMeta must be a list of keys or a function of the spec';
   if (d.migrations !== undefined && (typeof d.migrations !== 'object' || Object.values(d.migrations).some((m) => typeof m?.up !== 'function'))) return 'each of its migrations must have an up() function';
+  if (d.jobs !== undefined && !(Array.isArray(d.jobs) && d.jobs.every((j) => typeof j?.hook === 'string' && j.hook && Number.isInteger(j.interval) && j.interval > 0 && typeof j.run === 'function')))
+    return 'each of its jobs must have a hook, an interval in whole seconds and a run() function';
+  // register_block_type's rule for names, which block-renderer's route also relies on
+  if (d.blocks !== undefined && !(Array.isArray(d.blocks) && d.blocks.every((b) => typeof b?.name === 'string' && /^[a-z0-9-]+\/[a-z0-9-]+$/.test(b.name) && typeof b.title === 'string' && (b.render === undefined || typeof b.render === 'function'))))
+    return 'each of its blocks must have a name (namespace/name, lower-case letters, digits and hyphens), a title and, when dynamic, a render() function';
   return null;
 }
 
@@ -243,7 +249,9 @@ export class PluginRegistry implements PluginControl {
     await this.engine.serve([...core, ...active.flatMap((d) => d.namespaces ?? [])]);
     this.site.hooks = active.filter((d) => d.site).map((d) => ({ plugin: d.name, hooks: d.site! }));
     this.site.contentListeners = active.filter((d) => d.onContentChange).map((d) => ({ plugin: d.name, listener: d.onContentChange!.bind(d) }));
+    this.site.jobs = active.flatMap((d) => d.jobs ?? []);
     this.site.roles = new Roles(active.flatMap((d) => (d.capabilities ? [d.capabilities] : [])));
+    this.site.blocks = new BlockRegistry(active.map((d) => ({ owner: d.name, blocks: d.blocks, patterns: d.patterns, patternCategories: d.patternCategories })), this.log);
   }
 
   list(): PluginStatus[] {

@@ -22,6 +22,9 @@ export const canEdit = (ctx: Ctx, type: PostTypeInfo, post: PostRow) => may('edi
 
 /** map_meta_cap for read_post. */
 export function canRead(ctx: Ctx, type: PostTypeInfo, post: PostRow): boolean {
+  // a type whose `read` is mapped to another capability (wp_block's edit_posts) is read by its holders only, even published
+  const read = type.capabilities?.read;
+  if (read && !ctx.can(read)) return false;
   if (post.status === 'publish') return true;
   if (post.status === 'private') return isOwn(ctx, post) || ctx.can(cap(type, 'read_private_posts'));
   return canEdit(ctx, type, post);

@@ -1,9 +1,10 @@
 import type { Spec } from '../engine/spec.ts';
-import type { EngineHost } from '../engine/types.ts';
+import type { EngineHost, Logger } from '../engine/types.ts';
 import { Roles } from '../auth/roles.ts';
 import type { Store } from '../store/index.ts';
 import { offsetMinutes } from '../store/posts.ts';
 import { ContentTypes } from './content-types.ts';
+import { BlockRegistry } from './blocks.ts';
 import { SharedState } from './shared-state.ts';
 import type { MediaLibrary } from './media.ts';
 
@@ -95,7 +96,8 @@ export interface HeadMeta {
 
 /** A change to stored content, told to the active plugins after it is made (save_post, delete_post, edited_term...). */
 export type ContentEvent =
-  | { type: 'postSaved' | 'postDeleted'; postId: number; postType: string }
+  /** `previousStatus`: a saved post's status before the save ('new' for a new post), when its writer tells (wp_transition_post_status). */
+  | { type: 'postSaved' | 'postDeleted'; postId: number; postType: string; previousStatus?: string }
   | { type: 'termSaved' | 'termDeleted'; termId: number; taxonomy: string };
 
 /** A plugin's hooks into the rendered site: wp_head, wp_footer, the_content, and a page view. */
@@ -122,6 +124,22 @@ export interface NamedSiteHooks {
 export interface NamedContentListener {
   plugin: string;
   listener(event: ContentEvent, store: Store, site: Site): Promise<void> | void;
+}
+
+/** What a job runs with: the site's store (a job wanting a transaction opens its own), the site, and its log. */
+export interface JobContext {
+  store: Store;
+  site: Site;
+  log: Logger;
+}
+
+/** A recurring job of the scheduler (src/core/cron.ts; a WordPress cron event with a schedule): the core's, or a plugin's (its definition's `jobs`). */
+export interface CronJob {
+  /** Its name, as WordPress names cron hooks (`wp_scheduled_delete`); one job per hook on a site. */
+  hook: string;
+  /** Seconds between runs: WordPress's schedules are hourly (3600), twicedaily (43200), daily (86400) and weekly (604800). */
+  interval: number;
+  run(job: JobContext): Promise<void>;
 }
 
 /** A plugin as WordPress's plugins screen and `wp/v2/plugins` show it. */
@@ -182,7 +200,13 @@ export class Site implements EngineHost {
   types = new ContentTypes();
   roles = new Roles();
   hooks: readonly NamedSiteHooks[] = [];
+  /** The block types, patterns and pattern categories of the core and the active plugins; renders block content. */
+  blocks = new BlockRegistry();
   contentListeners: readonly NamedContentListener[] = [];
+  /** The active plugins' recurring jobs (their definitions' `jobs`), run by the scheduler. */
+  jobs: readonly CronJob[] = [];
+  /** The scheduler of a serving instance, told of content changes so a post scheduled through it is published on time. */
+  scheduler?: { contentChanged(event: ContentEvent): void };
   /** Set once the plugin registry has started. */
   plugins!: PluginControl;
   /** Versions of what instances sharing the database keep in memory (see shared-state.ts). */

@@ -81,6 +81,16 @@ function compileCoercer(schema: ArgDescriptor): Coercer {
         return v;
     }
   };
+  // anyOf/oneOf: once coerced to its type, the value takes the coercion of the first alternative it fits (rest_find_one_matching_schema)
+  const alternatives = ((schema.oneOf ?? schema.anyOf) as ArgDescriptor[] | undefined)?.map((alt) => [typesOf(alt), compileCoercer(alt)] as const);
+  if (alternatives) {
+    const own = compileCoercer({ ...schema, oneOf: undefined, anyOf: undefined });
+    return (v) => {
+      const coerced = own(v);
+      const alt = alternatives.find(([t]) => t.length === 0 || t.some((x) => FITS[x]?.(coerced)));
+      return alt ? alt[1](coerced) : coerced;
+    };
+  }
   if (types.length === 0) return (v) => v;
   if (types.length === 1) {
     const [t] = types;
@@ -243,7 +253,10 @@ function toFailure(param: string, e: ErrorObject): ParamFailure {
     case 'anyOf':
       return fail('rest_no_matching_schema', `${name} does not match any of the expected formats.`);
     case 'oneOf':
-      return fail('rest_one_of_multiple_matches', `${name} matches more than one of the expected formats.`);
+      // Ajv reports both ways a oneOf fails under one keyword: several matches name the ones that passed
+      return Array.isArray(p.passingSchemas)
+        ? fail('rest_one_of_multiple_matches', `${name} matches more than one of the expected formats.`)
+        : fail('rest_no_matching_schema', `${name} does not match any of the expected formats.`);
     default:
       return fail('rest_invalid_param', `${name} is invalid.`);
   }

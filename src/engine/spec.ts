@@ -92,6 +92,8 @@ export interface RouteSpec {
    * `<name>` in its path and config replaced by the instance's value.
    */
   each?: string;
+  /** What the route's behaviour follows (`follows:` of the route or its file), for the docs: `WordPress 6.1 WP_REST_Comments_Controller`. Not served. */
+  follows?: string;
 }
 
 export interface NamespaceSpec {
@@ -236,6 +238,7 @@ function normaliseMethods(m: unknown): string[] {
 }
 
 function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: string, handlersDir: string, path: string, raw: Record<string, unknown>, sets: ArgSets, nsVariants: Variant[], problems: Diagnostic[]): RouteSpec {
+  const follows = typeof raw.follows === 'string' ? raw.follows : typeof y.value.follows === 'string' ? y.value.follows : undefined;
   const params = (raw.params ?? {}) as Record<string, string>;
   const fullPath = namespace ? `/${namespace}${path === '/' ? '' : path}` : path;
   const routeVariants = variantsOf(raw.variants, nsVariants);
@@ -270,7 +273,7 @@ function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: st
   });
   const config = (raw.config ?? {}) as Record<string, unknown>;
   const each = typeof raw.each === 'string' ? { each: raw.each } : {};
-  return { namespace, path, fullPath, key: toRouteKey(fullPath, params), params, config, handlersDir, endpoints, pos, ...each };
+  return { namespace, path, fullPath, key: toRouteKey(fullPath, params), params, config, handlersDir, endpoints, pos, ...each, ...(follows ? { follows } : {}) };
 }
 
 const PLACEHOLDER = /<(\w+)>/g;
@@ -324,6 +327,7 @@ function namespaceIndexRoute(ns: NamespaceSpec): RouteSpec {
     path: '/',
     fullPath,
     key: fullPath,
+    follows: 'WordPress 6.1 WP_REST_Server::get_namespace_index',
     params: {},
     config: {},
     handlersDir: ns.handlersDir,

@@ -134,9 +134,10 @@ export const escapeAttr = escapeHtml;
 const BLOCK_DELIMITER = /<!--\s+\/?wp:[^>]*?-->\n?/g;
 
 /**
- * The core part of the_content: block content (do_blocks) keeps its markup with the block
- * delimiters removed and is not autop'd, as WordPress unhooks wpautop for it; classic content gets
- * wpautop. Plugin filters (site extensions) run after this.
+ * Content as text is read from it (excerpts, analysis): block content keeps its markup with the
+ * block delimiters removed and is not autop'd, as WordPress unhooks wpautop for it; classic content
+ * gets wpautop. the_content itself renders through the block registry (src/core/blocks.ts), which
+ * also runs the dynamic blocks and does the same for everything else.
  */
 export function renderContent(raw: string): string {
   return raw.includes('<!-- wp:') ? raw.replace(BLOCK_DELIMITER, '') : wpautop(raw);

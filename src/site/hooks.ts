@@ -1,15 +1,15 @@
 import type { Logger } from '../engine/types.ts';
 import type { HeadMeta, NamedSiteHooks, PageContext, PageView } from '../core/site.ts';
-import { excerptText, renderContent, wpautop } from './format.ts';
+import { excerptText, wpautop } from './format.ts';
 
 // A plugin hook that throws is logged and skipped, so one broken plugin does not take the page down.
 function reportFailure(log: Logger, ext: NamedSiteHooks, hook: string, e: unknown): void {
   log.error(`site hook ${hook} of plugin ${ext.plugin} failed: ${e instanceof Error ? e.message : String(e)}`);
 }
 
-/** the_content: core formatting, then every active plugin's content filter in order. */
+/** the_content: do_blocks (or wpautop for classic content), then every active plugin's content filter in order. */
 export async function theContent(raw: string, ctx: PageContext, log: Logger): Promise<string> {
-  let html = renderContent(raw);
+  let html = await ctx.site.blocks.render(raw, ctx);
   for (const ext of ctx.site.hooks) {
     if (!ext.hooks.content) continue;
     try {

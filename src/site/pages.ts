@@ -12,7 +12,8 @@ import { articleHtml, documentHtml, embedHtml, formatLocalDate, listHtml, navHtm
 import { parseSiteRequest, type SiteRequest } from './request.ts';
 import { planList, type ListPlan } from './archives.ts';
 import { feedResponse, type FeedPost } from './feeds.ts';
-import { robotsResponse, sitemapResponse } from './sitemaps.ts';
+import { robotsResponse, sitemapResponse, sitemapXmlRedirect } from './sitemaps.ts';
+import { COMMENT_POST_PATH, commentFeedItems, commentPost, commentsSection } from './comments.ts';
 import { siteChrome, STYLESHEET_PATH, stylesheetResponse, stylesheetUrl } from './theme.ts';
 import { isUploadPath, uploadResponse } from './uploads.ts';
 
@@ -72,12 +73,15 @@ function trimTrailingSlash(path: string): string {
 async function renderSitePage(engine: Engine, req: PageRequest): Promise<PageResponse> {
   const { site } = engine;
   const path = req.path === '/index.php' ? '/' : req.path;
+  if (path === new URL(site.url(COMMENT_POST_PATH)).pathname) return commentPost(engine, req, (post) => postUrl(engine.store, site, post));
   const request = parseSiteRequest(site, path, req.query);
   switch (request.kind) {
     case 'robots':
       return robotsResponse(engine);
     case 'sitemap':
       return (await sitemapResponse(engine, request.name, request.subtype, request.page)) ?? notFoundPage(engine, site.url(req.path));
+    case 'sitemap-xml':
+      return (await sitemapXmlRedirect(engine)) ?? notFoundPage(engine, site.url(req.path));
     case 'comments-feed':
       return commentsFeed(engine, req, request.feed);
     case 'missing':
@@ -91,11 +95,15 @@ async function renderSitePage(engine: Engine, req: PageRequest): Promise<PageRes
 
 async function singularRequest(engine: Engine, req: PageRequest, path: string, target: PermalinkTarget, paged: number, embed: boolean, feed?: FeedType): Promise<PageResponse> {
   const { site, store } = engine;
-  // a post's own feed is its comments feed, which this site has no comments for
-  const resolved = feed ? { kind: 'missing' as const } : await resolve(store, site, target, path, paged, embed);
+  // a post's own feed is its comments feed, found at the post's own path
+  const resolved = await resolve(store, site, target, feed ? path.replace(FEED_SUFFIX, '/') : path, paged, embed);
+  if (feed) {
+    if (resolved.kind === 'redirect') return redirect(feedPermalink(site, resolved.to, feed));
+    return resolved.kind === 'single' ? postCommentsFeed(engine, req, resolved.post, resolved.url, feed) : notFoundPage(engine, site.url(req.path));
+  }
   if (resolved.kind === 'redirect') return redirect(resolved.to);
   if (embed) return embedPage(engine, req, resolved.kind === 'single' ? resolved : null);
-  if (resolved.kind === 'single') return singlePage(engine, resolved.post, resolved.url);
+  if (resolved.kind === 'single') return singlePage(engine, req, resolved.post, resolved.url);
   if (resolved.kind === 'list') {
     // the page that shows the posts: the blog's plan at the page's URL (a plan without vars is never null)
     const blog = (await planList(store, site, {}))!;
@@ -325,12 +333,13 @@ async function themedDocument(engine: Engine, ctx: PageContext, parts: Pick<Docu
   });
 }
 
-async function singlePage(engine: Engine, post: PostRow, url: string): Promise<PageResponse> {
+async function singlePage(engine: Engine, req: PageRequest, post: PostRow, url: string): Promise<PageResponse> {
   const { site, store } = engine;
   const ctx: PageContext = { store, site, kind: post.type === 'page' ? 'page' : 'post', postId: post.id, url };
   const [shown] = await showPosts(engine, [post], ctx, false);
   const isFront = url === `${site.home}/`;
-  const main = articleHtml(shown, true) + (post.type === 'post' ? `\n${await adjacentNav(store, site, post)}` : '');
+  const discussion = await commentsSection(engine, req, post, url);
+  const main = articleHtml(shown, true) + (discussion.html ? `\n${discussion.html}` : '') + (post.type === 'post' ? `\n${await adjacentNav(store, site, post)}` : '');
   const html = await themedDocument(engine, ctx, {
     title: isFront ? `${site.info.name} – ${site.info.description}` : `${shown.title || site.info.name} – ${site.info.name}`,
     description: shown.excerpt || site.info.description,
@@ -338,8 +347,12 @@ async function singlePage(engine: Engine, post: PostRow, url: string): Promise<P
     restAlternate: site.restUrl(restPath(post)),
     bodyClass: post.type === 'page' ? `page page-id-${post.id}${isFront ? ' home' : ''}` : `single single-post postid-${post.id}`,
     main,
+    // feed_links_extra: a post that takes or has comments announces its comments feed
+    feeds: discussion.html ? [{ text: `${site.info.name} » ${post.title} Comments Feed`, url: feedPermalink(site, url, 'rss2') }] : [],
   });
-  return htmlResponse(200, html, restLink(site, post));
+  const res = htmlResponse(200, html, restLink(site, post));
+  if (discussion.setCookie) res.headers['Set-Cookie'] = discussion.setCookie;
+  return res;
 }
 
 /** get_the_post_navigation: the published posts just before and just after this one by date. */
@@ -429,17 +442,36 @@ async function listFeed(engine: Engine, req: PageRequest, plan: ListPlan, type: 
   });
 }
 
-/** The comments feed: valid and empty, as the site has no comments yet. */
+/** The end of a feed's path under pretty permalinks: `feed/`, `feed/rss2/`, `feed/atom/`. */
+const FEED_SUFFIX = /\/feed(?:\/(?:rss2|atom))?\/?$/;
+
+/** A post's comments feed (`{permalink}feed/`): its newest approved comments. */
+async function postCommentsFeed(engine: Engine, req: PageRequest, post: PostRow, url: string, type: FeedType): Promise<PageResponse> {
+  const { site, store } = engine;
+  const posts = await commentFeedItems(engine, (p) => postUrl(store, site, p), post);
+  return feedResponse(req, {
+    type,
+    title: `Comments on: ${post.title}`,
+    description: site.info.description,
+    pageUrl: url,
+    selfUrl: feedPermalink(site, url, type),
+    posts,
+    updated: posts[0]?.published ?? gmtDate(post.modified_gmt),
+  });
+}
+
+/** The comments feed: the newest approved comments on the site's published posts and pages. */
 async function commentsFeed(engine: Engine, req: PageRequest, type: FeedType): Promise<PageResponse> {
   const { site, store } = engine;
+  const posts = await commentFeedItems(engine, (post) => postUrl(store, site, post));
   return feedResponse(req, {
     type,
     title: `Comments for ${site.info.name}`,
     description: site.info.description,
     pageUrl: `${site.home}/`,
     selfUrl: commentsFeedPermalink(site, type),
-    posts: [],
-    updated: await lastModified(store),
+    posts,
+    updated: posts[0]?.published ?? (await lastModified(store)),
   });
 }
 

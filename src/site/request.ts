@@ -31,6 +31,8 @@ export type SiteRequest =
   | { kind: 'comments-feed'; feed: FeedType }
   | { kind: 'sitemap'; name: string; subtype: string; page: number }
   | { kind: 'robots' }
+  /** `/sitemap.xml`, a page WordPress finds nothing at but redirects to the sitemap index (redirect_sitemapxml). */
+  | { kind: 'sitemap-xml' }
   | { kind: 'missing' };
 
 const DIGITS = /^\d+$/;
@@ -127,6 +129,7 @@ export function parseSiteRequest(site: Site, path: string, query: Record<string,
   if (pretty && segments.length === 1) {
     const m = SITEMAP_FILE.exec(segments[0]);
     if (m) return { kind: 'sitemap', name: m[1] ?? 'index', subtype: m[2] ?? '', page: Number(m[3] ?? 1) };
+    if (segments[0] === 'sitemap.xml') return { kind: 'sitemap-xml' };
   }
 
   let embed = queryString(query, 'embed') === 'true';

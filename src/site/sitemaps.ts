@@ -69,7 +69,7 @@ async function indexDocument(store: Store, site: Site): Promise<string> {
     const count = total + (type === 'page' && site.info.show_on_front !== 'page' ? 1 : 0);
     for (let p = 1; p <= pagesOf(count); p++) locs.push(sitemapUrl(site, 'posts', type, p));
   }
-  for (const { slug: taxonomy } of site.types.taxonomies) {
+  for (const { slug: taxonomy } of site.types.taxonomies.filter((t) => t.viewable)) {
     const { total } = await store.terms.query({ taxonomy, hideEmpty: true, offset: 0, limit: 0 });
     for (let p = 1; p <= pagesOf(total); p++) locs.push(sitemapUrl(site, 'taxonomies', taxonomy, p));
   }
@@ -98,7 +98,7 @@ async function entriesOf(store: Store, site: Site, name: string, subtype: string
     }
     return entries.length ? entries : null;
   }
-  if (name === 'taxonomies' && site.types.taxonomy(subtype)) {
+  if (name === 'taxonomies' && site.types.taxonomy(subtype)?.viewable) {
     const tax = site.types.taxonomy(subtype)!;
     const { rows } = await store.terms.query({ taxonomy: subtype, hideEmpty: true, orderby: 'id', order: 'asc', offset, limit: URLS_PER_SITEMAP });
     const entries: SitemapEntry[] = [];
@@ -119,6 +119,16 @@ export async function sitemapResponse(engine: Engine, name: string, subtype: str
   if (name === 'index') return subtype ? null : xmlResponse(await indexDocument(store, site));
   const entries = await entriesOf(store, site, name, subtype, page);
   return entries ? xmlResponse(urlset(entries)) : null;
+}
+
+/**
+ * redirect_sitemapxml: `/sitemap.xml`, where crawlers look first, sends them on to the index with
+ * wp_safe_redirect's 302, on a site that has sitemaps; null (a 404) on one that has none.
+ */
+export async function sitemapXmlRedirect(engine: Engine): Promise<PageResponse | null> {
+  const { store, site } = engine;
+  if (!(await isPublic(store))) return null;
+  return { status: 302, headers: { Location: sitemapUrl(site, 'index'), 'Content-Type': 'text/html; charset=UTF-8' }, body: '' };
 }
 
 /**

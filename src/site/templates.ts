@@ -1,4 +1,5 @@
 import { escapeAttr, escapeHtml } from './format.ts';
+import { menuHtml, type MenuLink, type ShownMenu } from './menus.ts';
 
 /**
  * The default theme's HTML, as plain string templates: one document shell (header with the menu,
@@ -41,12 +42,18 @@ export interface ShownPost {
 
 /** What every themed page shows around its main column: the menu and the widgets area. */
 export interface SiteChrome {
-  /** The published top-level pages, in menu order; `current` marks the page being shown. */
-  menu: (NavLink & { current: boolean })[];
-  recentPosts: NavLink[];
-  categories: NavLink[];
-  /** The search box keeps the text searched for. */
-  search: string;
+  /** The header menu: the primary location's menu, else the published top-level pages in menu order; `current` marks the page being shown. */
+  menu: MenuLink[];
+  /** The primary menu's slug (its `<ul>` id), when a menu is assigned there. */
+  menuSlug?: string;
+  /** The footer location's menu, when one is assigned there. */
+  footerMenu?: ShownMenu;
+  /** The sidebar's widgets, rendered (trusted HTML, see site/widgets.ts); none: no widgets area. */
+  widgets: string[];
+  /** The site's own footer template part, rendered (trusted HTML, see site/template-parts.ts); null: the theme's footer. */
+  footerPart: string | null;
+  /** The site's global styles, a style element on a line of its own after the theme's stylesheet (site/global-styles.ts); '' when it has none. */
+  globalStyles: string;
 }
 
 export interface DocumentParts {
@@ -84,7 +91,7 @@ export function documentHtml(d: DocumentParts): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(d.title)}</title>
 <meta name="description" content="${escapeAttr(d.description)}">
-${d.robots ? `<meta name="robots" content="${escapeAttr(d.robots)}">\n` : ''}${d.canonical ? `<link rel="canonical" href="${escapeAttr(d.canonical)}">\n` : ''}<link rel="stylesheet" id="theme-style" href="${escapeAttr(d.stylesheet)}" media="all">${feeds}
+${d.robots ? `<meta name="robots" content="${escapeAttr(d.robots)}">\n` : ''}${d.canonical ? `<link rel="canonical" href="${escapeAttr(d.canonical)}">\n` : ''}<link rel="stylesheet" id="theme-style" href="${escapeAttr(d.stylesheet)}" media="all">${d.chrome.globalStyles}${feeds}
 <link rel="https://api.w.org/" href="${escapeAttr(d.site.apiRoot)}">${alternate}
 ${d.head}</head>
 <body class="${escapeAttr(d.bodyClass)}">
@@ -94,21 +101,27 @@ ${siteHeader(d.site, d.chrome)}
 <main id="main" class="site-main">
 ${d.main}
 </main>
-${sidebarHtml(d.site, d.chrome)}
+${sidebarHtml(d.chrome)}
 </div>
-<footer class="site-footer">
-<p><a href="${escapeAttr(d.site.home + '/')}">${escapeHtml(d.site.name)}</a>${d.site.tagline ? ` &middot; ${escapeHtml(d.site.tagline)}` : ''}</p>
-<p class="site-info">${d.feeds.map((f) => link(f)).join(' &middot; ')}</p>
-</footer>
+${footerHtml(d)}
 ${d.footer}</body>
 </html>
 `;
 }
 
+/** The theme's footer, or the footer template part the site stores in its place (as the template-part block wraps it). */
+function footerHtml(d: DocumentParts): string {
+  if (d.chrome.footerPart !== null) return `<footer class="wp-block-template-part site-footer">\n${d.chrome.footerPart}</footer>`;
+  return `<footer class="site-footer">
+${d.chrome.footerMenu ? `${menuHtml('footer-navigation', 'Footer menu', d.chrome.footerMenu.items, d.chrome.footerMenu.slug)}\n` : ''}<p><a href="${escapeAttr(d.site.home + '/')}">${escapeHtml(d.site.name)}</a>${d.site.tagline ? ` &middot; ${escapeHtml(d.site.tagline)}` : ''}</p>
+<p class="site-info">${d.feeds.map((f) => link(f)).join(' &middot; ')}</p>
+</footer>`;
+}
+
 function siteHeader(site: SiteIdentity, chrome: SiteChrome): string {
   const tagline = site.tagline ? `\n<p class="site-description">${escapeHtml(site.tagline)}</p>` : '';
-  const items = chrome.menu.map((m) => `<li>${link(m, m.current ? ' aria-current="page"' : '')}</li>`).join('');
-  const menu = items ? `\n<nav class="main-navigation" aria-label="Main menu"><ul class="menu">${items}</ul></nav>` : '';
+  const nav = menuHtml('main-navigation', 'Main menu', chrome.menu, chrome.menuSlug);
+  const menu = nav ? `\n${nav}` : '';
   return `<header class="site-header">
 <div class="site-branding">
 <p class="site-title"><a href="${escapeAttr(site.home + '/')}" rel="home">${escapeHtml(site.name)}</a></p>${tagline}
@@ -125,22 +138,11 @@ export function searchFormHtml(site: SiteIdentity, value: string, id: string): s
 </form>`;
 }
 
-function widget(title: string, body: string): string {
-  return `<section class="widget">
-<h2 class="widget-title">${escapeHtml(title)}</h2>
-${body}
-</section>`;
-}
-
-const linkList = (links: NavLink[]) => `<ul>${links.map((l) => `<li>${link(l)}</li>`).join('')}</ul>`;
-
-/** The widgets area: search, recent posts, categories (WordPress's default widgets). */
-function sidebarHtml(site: SiteIdentity, chrome: SiteChrome): string {
-  const widgets = [widget('Search', searchFormHtml(site, chrome.search, 'sidebar-search'))];
-  if (chrome.recentPosts.length) widgets.push(widget('Recent Posts', linkList(chrome.recentPosts)));
-  if (chrome.categories.length) widgets.push(widget('Categories', linkList(chrome.categories)));
+/** The widgets area, as a theme shows it only while its sidebar has widgets (is_active_sidebar). */
+function sidebarHtml(chrome: SiteChrome): string {
+  if (!chrome.widgets.length) return '';
   return `<aside class="widget-area" aria-label="Sidebar">
-${widgets.join('\n')}
+${chrome.widgets.join('\n')}
 </aside>`;
 }
 

@@ -3,10 +3,14 @@ import { readFileSync } from 'node:fs';
 import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
 import type { PostRow } from '../store/posts.ts';
-import type { TermRow } from '../store/terms.ts';
 import type { PageRequest, PageResponse } from '../engine/server.ts';
-import { permalink, termPermalink } from './permalinks.ts';
+import { permalink } from './permalinks.ts';
+import { newEnv, sidebarWidgetsHtml } from './widgets.ts';
+import { THEME_SIDEBAR } from '../core/widgets.ts';
 import type { NavLink, SiteChrome } from './templates.ts';
+import { locationMenus } from './menus.ts';
+import { footerPartHtml } from './template-parts.ts';
+import { globalStylesHtml } from './global-styles.ts';
 
 /** Where the default theme's stylesheet is served (WordPress keeps themes under wp-content/themes). */
 export const STYLESHEET_PATH = '/cms-content/themes/default/style.css';
@@ -36,46 +40,28 @@ export function stylesheetResponse(req: PageRequest): PageResponse {
   return { status: 200, headers: { ...headers, 'Content-Length': String(stylesheet.length) }, body: stylesheet };
 }
 
-const RECENT_POSTS = 5;
 const MENU_PAGES = 100;
 
 /**
- * The menu and widgets of every themed page: the published top-level pages (wp_page_menu, by
- * menu order then title), the five latest posts (Recent Posts widget) and the categories that
- * have posts, by name (Categories widget).
+ * The menus and widgets of every themed page: the menu assigned to the primary location, else the
+ * published top-level pages (wp_page_menu, by menu order then title); the footer location's menu
+ * when one is assigned (site/menus.ts); the widgets of the theme's sidebar, as stored (site/widgets.ts), and the
+ * footer template part and global styles the site stores, if any (site/template-parts.ts, global-styles.ts).
  */
 export async function siteChrome(store: Store, site: Site, currentUrl: string, search: string): Promise<SiteChrome> {
-  const category = site.types.taxonomy('category')!;
-  const [pages, recent, categories] = await Promise.all([
-    store.posts.query({ types: ['page'], statuses: ['publish'], parent: [0], orderby: 'menu_order', order: 'asc', offset: 0, limit: MENU_PAGES }),
-    store.posts.query({ types: ['post'], statuses: ['publish'], orderby: 'date', order: 'desc', offset: 0, limit: RECENT_POSTS }),
-    store.terms.query({ taxonomy: 'category', hideEmpty: true, orderby: 'name', order: 'asc', offset: 0, limit: Number.MAX_SAFE_INTEGER }),
+  const [{ primary, footer: footerMenu }, widgets, footerPart, globalStyles] = await Promise.all([
+    locationMenus(store, site, currentUrl),
+    sidebarWidgetsHtml(newEnv(store, site, search), THEME_SIDEBAR),
+    footerPartHtml(store, site, currentUrl),
+    globalStylesHtml(store),
   ]);
+  if (primary) return { menu: primary.items, menuSlug: primary.slug, footerMenu, widgets, footerPart, globalStyles };
+  const pages = await store.posts.query({ types: ['page'], statuses: ['publish'], parent: [0], orderby: 'menu_order', order: 'asc', offset: 0, limit: MENU_PAGES });
   const postLink = (p: PostRow): NavLink => ({ url: permalink(site, { id: p.id, type: p.type, slug: p.slug, status: p.status, date: p.date }), text: p.title || '(no title)' });
   const byOrderThenTitle = [...pages.rows].sort((a, b) => a.menu_order - b.menu_order || a.title.localeCompare(b.title));
   const menu = byOrderThenTitle.map((p) => {
     const item = postLink(p);
-    return { ...item, current: item.url === currentUrl };
+    return { ...item, current: item.url === currentUrl, classes: [], children: [] };
   });
-  const byId = new Map(categories.rows.map((t) => [t.id, t]));
-  const ancestorSlugs = async (t: TermRow): Promise<string[]> => {
-    const slugs: string[] = [];
-    const seen = new Set([t.id]);
-    for (let parent = t.parent; parent && !seen.has(parent); ) {
-      const p = byId.get(parent);
-      if (!p) return store.terms.ancestorSlugs(t); // an ancestor without posts is not listed
-      seen.add(parent);
-      slugs.unshift(p.slug);
-      parent = p.parent;
-    }
-    return slugs;
-  };
-  const categoryLinks: NavLink[] = [];
-  for (const t of categories.rows) categoryLinks.push({ url: termPermalink(site, category, t, await ancestorSlugs(t)), text: t.name });
-  return {
-    menu,
-    recentPosts: recent.rows.map(postLink),
-    categories: categoryLinks,
-    search,
-  };
+  return { menu, footerMenu, widgets, footerPart, globalStyles };
 }

@@ -4,8 +4,11 @@ import { OptionsRepo } from './options.ts';
 import { UsersRepo } from './users.ts';
 import { PostsRepo } from './posts.ts';
 import { TermsRepo } from './terms.ts';
+import { CommentsRepo } from './comments.ts';
 import { AppPasswordsRepo } from './app-passwords.ts';
 import { SharedStateRepo } from './shared-state.ts';
+import { CronRepo } from './cron.ts';
+import { ArchivesRepo } from './archives.ts';
 import { openDatabase, type DatabaseOptions } from './db.ts';
 import { sql } from './kysely.ts';
 import { isPostgres } from './portable.ts';
@@ -30,8 +33,13 @@ export class Store {
   readonly users: UsersRepo;
   readonly posts: PostsRepo;
   readonly terms: TermsRepo;
+  readonly comments: CommentsRepo;
   readonly appPasswords: AppPasswordsRepo;
   readonly shared: SharedStateRepo;
+  /** The scheduler's events and what its jobs look for (src/core/cron.ts). */
+  readonly cron: CronRepo;
+  /** Date archives of published posts (wp_get_archives). */
+  readonly archives: ArchivesRepo;
   /** The database itself: integrity, writability, size, file (site health). */
   readonly database: DatabaseRepo;
   /** The plugins' repositories made for this store (and so for its transaction), by plugin name. */
@@ -53,8 +61,11 @@ export class Store {
     this.users = new UsersRepo(db);
     this.posts = new PostsRepo(db);
     this.terms = new TermsRepo(db);
+    this.comments = new CommentsRepo(db);
     this.appPasswords = new AppPasswordsRepo(db);
     this.shared = new SharedStateRepo(db);
+    this.cron = new CronRepo(db);
+    this.archives = new ArchivesRepo(db);
     this.database = new DatabaseRepo(db);
   }
 

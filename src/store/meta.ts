@@ -4,7 +4,7 @@ import { sql } from './kysely.ts';
 import { atomically } from './transact.ts';
 
 /** The meta tables and the column naming what each row belongs to. */
-const OWNER = { post_meta: 'post_id', user_meta: 'user_id' } as const;
+const OWNER = { post_meta: 'post_id', user_meta: 'user_id', comment_meta: 'comment_id' } as const;
 type MetaTableName = keyof typeof OWNER;
 
 /** The shape both meta tables share, under one name, so one piece of code serves both. */

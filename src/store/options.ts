@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from './schema.ts';
+import { lockUntilCommit } from './portable.ts';
+import { atomically } from './transact.ts';
 
 /** Site options as name → string value, as WordPress keeps them. */
 export class OptionsRepo {
@@ -19,6 +21,20 @@ export class OptionsRepo {
   /** Every option, by name (`cms-spec option list`). */
   async all(): Promise<{ name: string; value: string }[]> {
     return this.db.selectFrom('options').select(['name', 'value']).orderBy('name').execute();
+  }
+
+  /**
+   * Read-modify-write of one option (a theme mod, a list of ids): `change` gets the stored value
+   * and returns the new one, with concurrent writers of the same option taking turns.
+   */
+  async update(name: string, change: (current: string | undefined) => string): Promise<string> {
+    return atomically(this.db, async (db) => {
+      await lockUntilCommit(db, `option:${name}`);
+      const row = await db.selectFrom('options').select('value').where('name', '=', name).executeTakeFirst();
+      const value = change(row?.value);
+      await db.insertInto('options').values({ name, value }).onConflict((oc) => oc.column('name').doUpdateSet({ value })).execute();
+      return value;
+    });
   }
 
   async set(name: string, value: string): Promise<void> {

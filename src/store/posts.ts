@@ -23,6 +23,8 @@ export interface PostQuery {
   authors?: number[];
   authorsExclude?: number[];
   slugs?: string[];
+  /** Exact titles (WP_Query's `title`). */
+  titles?: string[];
   parent?: number[];
   parentExclude?: number[];
   menuOrder?: number;
@@ -67,6 +69,9 @@ const POST_SLUGS_LOCK = 'posts:slugs';
 
 /** Statuses whose posts keep no unique slug until published, as in wp_insert_post. */
 const SLUGLESS_STATUSES: ReadonlySet<string> = new Set(['draft', 'pending', 'auto-draft']);
+
+/** wp_unique_post_slug leaves these slugs as given: unpublished posts', and revisions' (`{id}-revision-v1` is shared by all of a post's revisions). */
+const keepsSlug = (type: string, status: string) => SLUGLESS_STATUSES.has(status) || (type === 'revision' && status === 'inherit');
 
 // WP_Query::get_search_stopwords (English)
 const SEARCH_STOPWORDS: ReadonlySet<string> = new Set(
@@ -283,6 +288,7 @@ export class PostsRepo {
     if (q.authors?.length) c.push(eb('author', 'in', q.authors));
     if (q.authorsExclude?.length) c.push(eb('author', 'not in', q.authorsExclude));
     if (q.slugs?.length) c.push(eb('slug', 'in', q.slugs));
+    if (q.titles?.length) c.push(eb('title', 'in', q.titles));
     if (q.parent?.length) c.push(eb('parent', 'in', q.parent));
     if (q.parentExclude?.length) c.push(eb('parent', 'not in', q.parentExclude));
     if (q.menuOrder !== undefined) c.push(eb('menu_order', '=', q.menuOrder));
@@ -320,7 +326,7 @@ export class PostsRepo {
       const parent = p.parent ?? 0;
       const wanted = sanitizeSlug(p.slug ?? '') || (SLUGLESS_STATUSES.has(status) ? '' : sanitizeSlug(p.title ?? ''));
       await lockUntilCommit(db, POST_SLUGS_LOCK);
-      const slug = wanted && !SLUGLESS_STATUSES.has(status) ? await uniquePostSlug(db, wanted, type, parent) : wanted;
+      const slug = wanted && !keepsSlug(type, status) ? await uniquePostSlug(db, wanted, type, parent) : wanted;
       const { id } = await db
         .insertInto('posts')
         .values({ ...p, type, status, parent, slug, date: dates.local, date_gmt: dates.gmt, modified: modified.local, modified_gmt: modified.gmt })
@@ -397,7 +403,7 @@ export class PostsRepo {
       }
       const next = { ...current, ...values };
       await lockUntilCommit(db, POST_SLUGS_LOCK);
-      if (!SLUGLESS_STATUSES.has(next.status)) {
+      if (!keepsSlug(next.type, next.status)) {
         const wanted = sanitizeSlug(next.slug) || sanitizeSlug(next.title) || String(id);
         const changed = wanted !== current.slug || next.type !== current.type || next.parent !== current.parent || SLUGLESS_STATUSES.has(current.status);
         if (changed) values.slug = await uniquePostSlug(db, wanted, next.type, next.parent, id);
@@ -414,15 +420,67 @@ export class PostsRepo {
     await this.deleteMany([id]);
   }
 
-  async deleteMany(ids: number[]): Promise<void> {
-    if (!ids.length) return;
+  async deleteMany(posts: number[]): Promise<void> {
+    if (!posts.length) return;
     await atomically(this.db, async (db) => {
+      // wp_delete_post deletes the post's revisions and autosaves with it
+      const revisions = await db.selectFrom('posts').select('id').where('parent', 'in', posts).where('type', '=', 'revision').execute();
+      const ids = [...posts, ...revisions.map((r) => r.id)];
       const termIds = await termIdsOfPosts(db, ids);
       await db.deleteFrom('term_relationships').where('post_id', 'in', ids).execute();
       await db.deleteFrom('post_meta').where('post_id', 'in', ids).execute();
+      // wp_delete_post takes the post's comments with it (their meta follows by its foreign key)
+      await db.deleteFrom('comments').where('post', 'in', ids).execute();
       await db.deleteFrom('posts').where('id', 'in', ids).execute();
       await recountTerms(db, termIds);
     });
+  }
+
+  /**
+   * wp_get_latest_revision_id_and_total_count for each post: how many revisions (autosaves
+   * included) it has and which is the newest (by date, then id), for posts that have any.
+   */
+  async revisionCounts(parents: number[]): Promise<Map<number, { count: number; latestId: number }>> {
+    const out = new Map<number, { count: number; latestId: number }>();
+    if (!parents.length) return out;
+    const revisions = (eb: ExpressionBuilder<DB, 'posts'>) => eb.and([eb('posts.type', '=', 'revision'), eb('posts.status', '=', 'inherit'), eb('posts.parent', 'in', parents)]);
+    const counts = await this.db
+      .selectFrom('posts')
+      .select(['parent', (eb) => eb.fn.countAll<number>().as('n')])
+      .where(revisions)
+      .groupBy('parent')
+      .execute();
+    // the newest: no revision of the same post is later, or as late with a greater id
+    const newest = await this.db
+      .selectFrom('posts')
+      .select(['id', 'parent'])
+      .where(revisions)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('posts as later')
+              .select('later.id')
+              .whereRef('later.parent', '=', 'posts.parent')
+              .where('later.type', '=', 'revision')
+              .where('later.status', '=', 'inherit')
+              .where((eb) => eb.or([eb('later.date', '>', eb.ref('posts.date')), eb.and([eb('later.date', '=', eb.ref('posts.date')), eb('later.id', '>', eb.ref('posts.id'))])])),
+          ),
+        ),
+      )
+      .execute();
+    const latest = new Map(newest.map((r) => [r.parent, r.id]));
+    for (const c of counts) out.set(c.parent, { count: Number(c.n), latestId: latest.get(c.parent) ?? 0 });
+    return out;
+  }
+
+  /**
+   * The newest revision of a post with this slug (`{id}-revision-v1` for revisions,
+   * `{id}-autosave-v1` for autosaves), of one author when given (wp_get_post_autosave).
+   */
+  newestRevision(parent: number, slug: string, author?: number): Promise<PostRow | undefined> {
+    let q = this.db.selectFrom('posts').selectAll().where('parent', '=', parent).where('type', '=', 'revision').where('status', '=', 'inherit').where('slug', '=', slug);
+    if (author !== undefined) q = q.where('author', '=', author);
+    return q.orderBy('date', 'desc').orderBy('id', 'desc').executeTakeFirst();
   }
 
   /** Posts per status of one type (wp_count_posts). */
@@ -513,7 +571,7 @@ export interface SiteClock {
   timezone: string;
 }
 
-async function siteClock(db: Kysely<DB>): Promise<SiteClock> {
+export async function siteClock(db: Kysely<DB>): Promise<SiteClock> {
   const rows = await db.selectFrom('options').select(['name', 'value']).where('name', 'in', ['home', 'gmt_offset', 'timezone_string']).execute();
   const o = Object.fromEntries(rows.map((r) => [r.name, r.value]));
   return { home: (o.home ?? '').replace(/\/+$/, ''), gmtOffsetHours: Number(o.gmt_offset) || 0, timezone: o.timezone_string ?? '' };
@@ -541,7 +599,7 @@ export function offsetMinutes(clock: SiteClock, at: Date): number {
 const parseSqlDate = (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
 
 /** get_gmt_from_date / get_date_from_gmt: whichever of the pair is missing follows from the other (or now). */
-function fillDates(clock: SiteClock, local: string | undefined, gmt: string | undefined, now: Date): { local: string; gmt: string } {
+export function fillDates(clock: SiteClock, local: string | undefined, gmt: string | undefined, now: Date): { local: string; gmt: string } {
   if (local && gmt) return { local, gmt };
   if (gmt) {
     const at = parseSqlDate(gmt);

@@ -61,6 +61,30 @@ export interface PostsTable {
   comment_count: Generated<number>;
 }
 
+/** Comments (wp_comments). `approved`: '1', '0', 'spam', 'trash' or 'post-trashed'. Dates are 'YYYY-MM-DD HH:MM:SS'. */
+export interface CommentsTable {
+  id: Generated<number>;
+  post: Generated<number>;
+  parent: Generated<number>;
+  /** The commenting user's id, 0 for a visitor. */
+  author: Generated<number>;
+  author_name: Generated<string>;
+  author_email: Generated<string>;
+  author_url: Generated<string>;
+  author_ip: Generated<string>;
+  author_user_agent: Generated<string>;
+  date: string;
+  date_gmt: string;
+  content: Generated<string>;
+  karma: Generated<number>;
+  approved: Generated<string>;
+  type: Generated<string>;
+}
+
+export interface CommentMetaTable extends MetaTable {
+  comment_id: number;
+}
+
 export interface TermsTable {
   id: Generated<number>;
   taxonomy: string;
@@ -114,16 +138,27 @@ export interface LoginFailuresTable {
   at: number;
 }
 
+/** A recurring job of the scheduler (WordPress's cron events): times are unix seconds. */
+export interface CronEventsTable {
+  hook: string;
+  interval_seconds: number;
+  next_run: number;
+  last_run: number | null;
+}
+
 export interface DB {
   options: OptionsTable;
   users: UsersTable;
   user_meta: UserMetaTable;
   posts: PostsTable;
   post_meta: PostMetaTable;
+  comments: CommentsTable;
+  comment_meta: CommentMetaTable;
   terms: TermsTable;
   term_relationships: TermRelationshipsTable;
   app_passwords: AppPasswordsTable;
   plugin_migrations: PluginMigrationsTable;
   state_versions: StateVersionsTable;
   login_failures: LoginFailuresTable;
+  cron_events: CronEventsTable;
 }

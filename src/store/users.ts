@@ -3,7 +3,8 @@ import { sql } from './kysely.ts';
 import type { DB, UsersTable } from './schema.ts';
 import { atomically, byteOrder, matchesText, sanitizeSlug, sqlDate } from './transact.ts';
 import { MetaRepo } from './meta.ts';
-import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
+import { orderOfIds } from './terms.ts';
+import { PostsRepo } from './posts.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -136,6 +137,18 @@ export class UsersRepo {
     return { rows: await rows.orderBy('id', dir).limit(q.limit).offset(q.offset).execute(), total: Number(total) };
   }
 
+  /** How many accounts hold a role (the last administrator is kept). */
+  async countWithRole(role: string): Promise<number> {
+    const { n } = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '=', role).executeTakeFirstOrThrow();
+    return Number(n);
+  }
+
+  /** Whether an account other than the one with this login has the nicename (wp_insert_user's check). */
+  async nicenameTaken(nicename: string, exceptLogin: string): Promise<boolean> {
+    const row = await this.db.selectFrom('users').select('id').where('nicename', '=', nicename).where('login', '!=', exceptLogin).executeTakeFirst();
+    return row !== undefined;
+  }
+
   async insert(u: NewUser): Promise<number> {
     const nicename = sanitizeSlug(u.nicename ?? u.login).slice(0, 50) || sanitizeSlug(u.login) || u.login.toLowerCase();
     const { id } = await this.db
@@ -161,25 +174,19 @@ export class UsersRepo {
   }
 
   /**
-   * wp_delete_user: the user's posts go to `reassignTo` when given, else they are deleted with
-   * their meta and terms; the user's meta goes with the user.
+   * wp_delete_user: the user's posts go to `reassignTo` when given, else they are deleted as
+   * wp_delete_post deletes them (meta, terms, comments, revisions); the user's meta goes with the
+   * user. Returns the posts it moved or deleted, so that callers can tell whoever follows content
+   * changes.
    */
-  async delete(id: number, reassignTo?: number): Promise<void> {
-    await atomically(this.db, async (db) => {
-      if (reassignTo !== undefined) {
-        await db.updateTable('posts').set({ author: reassignTo }).where('author', '=', id).execute();
-      } else {
-        const postIds = (await db.selectFrom('posts').select('id').where('author', '=', id).execute()).map((r) => r.id);
-        if (postIds.length) {
-          const termIds = await termIdsOfPosts(db, postIds);
-          await db.deleteFrom('term_relationships').where('post_id', 'in', postIds).execute();
-          await db.deleteFrom('post_meta').where('post_id', 'in', postIds).execute();
-          await db.deleteFrom('posts').where('id', 'in', postIds).execute();
-          await recountTerms(db, termIds);
-        }
-      }
+  async delete(id: number, reassignTo?: number): Promise<{ id: number; type: string }[]> {
+    return atomically(this.db, async (db) => {
+      const posts = await db.selectFrom('posts').select(['id', 'type']).where('author', '=', id).execute();
+      if (reassignTo !== undefined) await db.updateTable('posts').set({ author: reassignTo }).where('author', '=', id).execute();
+      else await new PostsRepo(db).deleteMany(posts.map((r) => r.id));
       await db.deleteFrom('user_meta').where('user_id', '=', id).execute();
       await db.deleteFrom('users').where('id', '=', id).execute();
+      return posts;
     });
   }
 }

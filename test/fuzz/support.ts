@@ -30,7 +30,17 @@ export interface PathValues {
   byCollection: Record<string, string>;
 }
 
-const PATH_VARIABLE = /\(\?P<(\w+)>((?:[^()]|\((?:[^()])*\))*)\)/g;
+// a variable's regex may nest groups two deep (templates' `(?P<id>([^\/:…]+(?:\/[^\/:…]+)?)[\/\w-]+)`)
+const PATH_VARIABLE = /\(\?P<(\w+)>((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)/g;
+
+/** Whether a path variable's pattern takes the whole value (a variable spanning two segments, block-renderer's `namespace/name`, takes no 'x'). */
+function takes(pattern: string, value: string): boolean {
+  try {
+    return new RegExp(`^(?:${pattern})$`).test(value);
+  } catch {
+    return true;
+  }
+}
 
 /** The route key with each `(?P<name>regex)` filled: a known value where there is one, else one the regex takes. */
 export function fillPath(key: string, values: PathValues, override?: string): string {
@@ -39,7 +49,7 @@ export function fillPath(key: string, values: PathValues, override?: string): st
     const collection = key.slice(0, offset).replace(/\/$/, '');
     if (values.byName[name] !== undefined) return values.byName[name];
     if (pattern.includes('\\d') && values.byCollection[collection] !== undefined) return values.byCollection[collection];
-    return pattern.includes('\\d') ? '1' : 'x';
+    return pattern.includes('\\d') ? '1' : takes(pattern, 'x') ? 'x' : 'x/x';
   });
 }
 
@@ -173,8 +183,11 @@ export interface FuzzRequest {
   headers?: Record<string, string>;
 }
 
-/** The 5xx answers WordPress itself gives: deleting a term without force (WP_REST_Terms_Controller::delete_item). */
-const WORDPRESS_5XX = new Set(['501 rest_trash_not_supported']);
+/**
+ * The 5xx answers WordPress itself gives: deleting a term without force (WP_REST_Terms_Controller::delete_item),
+ * and the block and pattern directories of a site whose requests to WordPress.org are blocked.
+ */
+const WORDPRESS_5XX = new Set(['501 rest_trash_not_supported', '500 plugins_api_failed', '500 http_request_not_executed']);
 
 const errorCode = (text: string) => {
   try {
@@ -225,15 +238,25 @@ export async function pool<T>(items: T[], size: number, run: (item: T) => Promis
   await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
 }
 
-/** What is stored, as an administrator reads it back through the API: every collection a write route changes. */
-export async function storedState(server: TestServer, admin: string, variant: string): Promise<Record<string, unknown>> {
+/**
+ * What is stored, as an administrator reads it back through the API: every collection a write route
+ * changes. `self` is a caller's own account, which WordPress lets them edit (users/me): of it only
+ * what they may not change themselves is compared (login, roles, capabilities).
+ */
+export async function storedState(server: TestServer, admin: string, variant: string, self?: number): Promise<Record<string, unknown>> {
   const paths = [
     'cms/v2/posts?status=any&context=edit&per_page=100',
     'cms/v2/pages?status=any&context=edit&per_page=100',
     'cms/v2/categories?context=edit&per_page=100&hide_empty=false',
     'cms/v2/tags?context=edit&per_page=100',
-    'cms/v2/users?context=edit&per_page=100',
+    ...(self === undefined
+      ? ['cms/v2/users?context=edit&per_page=100']
+      : [`cms/v2/users?context=edit&per_page=100&exclude=${self}`, `cms/v2/users/${self}?context=edit&_fields=id,username,roles,capabilities`]),
     'cms/v2/settings',
+    'cms/v2/menus?context=edit&per_page=100',
+    'cms/v2/menu-items?status=any&context=edit&per_page=100',
+    'cms/v2/menu-locations',
+    'cms/v2/navigation?status=any&context=edit&per_page=100',
     ...(variant === 'A' ? ['code-snippets/v1/snippets'] : []),
   ];
   const state: Record<string, unknown> = {};

@@ -6,7 +6,7 @@ import { RestResponse, type UploadedFile } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
 import { cap, type PostTypeInfo } from '../../core/content-types.ts';
 import { contentChanged } from '../../core/events.ts';
-import { ATTACHED_FILE, IMAGE_ALT, resizeDimensions, type AttachmentMetadata } from '../../core/media.ts';
+import { ATTACHED_FILE, IMAGE_ALT, resizeDimensions, type AttachmentMetadata, type ImageEdit } from '../../core/media.ts';
 import { listQueryOf, queryPosts, rawText, statusesFor } from '../../core/post-list.ts';
 import { canEdit, may, readablePost } from '../../core/post-access.ts';
 import { metaOfPosts, writePostMeta } from '../../core/post-meta.ts';
@@ -320,4 +320,54 @@ export async function deleteMedia(ctx: Ctx) {
   await ctx.store.posts.delete(post.id);
   await contentChanged(ctx, { type: 'postDeleted', postId: post.id, postType: post.type });
   return { deleted: true, previous };
+}
+
+// --- the block editor's image work: post-process and edit ---
+
+/** update_item_permissions_check, as post-process and edit ask it: the attachment exists and the caller may edit it. */
+async function editableAttachment(ctx: Ctx, type: PostTypeInfo): Promise<PostRow> {
+  const post = await attachmentOfRoute(ctx);
+  if (!canEdit(ctx, type, post)) throw denied(ctx, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+  return post;
+}
+
+/** POST media/{id}/post-process: `create-image-subsizes` makes the sizes the image lacks; answers the attachment (edit context). */
+export async function postProcessMedia(ctx: Ctx) {
+  const type = routePostType(ctx);
+  const post = await editableAttachment(ctx, type);
+  if (ctx.args.action === 'create-image-subsizes') await ctx.site.media.createMissingSizes(ctx.store, post);
+  return prepareOne(ctx, type, (await ctx.store.posts.get(post.id))!, 'edit');
+}
+
+/** The types WordPress's image editor edits. */
+const EDITABLE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+/** The edits asked for: `modifiers` when given, else the deprecated `rotation` and `x`/`y`/`width`/`height`. */
+function editsOf(ctx: Ctx): ImageEdit[] {
+  const a = ctx.args;
+  if (Array.isArray(a.modifiers)) {
+    return (a.modifiers as { type: string; args: Record<string, number> }[]).map((m) =>
+      m.type === 'rotate' ? { type: 'rotate', angle: m.args.angle } : { type: 'crop', left: m.args.left, top: m.args.top, width: m.args.width, height: m.args.height },
+    );
+  }
+  const edits: ImageEdit[] = [];
+  if (a.rotation) edits.push({ type: 'rotate', angle: a.rotation });
+  if ([a.x, a.y, a.width, a.height].every((v) => typeof v === 'number')) edits.push({ type: 'crop', left: a.x, top: a.y, width: a.width, height: a.height });
+  if (!edits.length) throw new RestError('rest_image_not_edited', 'The image was not edited. Edit the image before applying the changes.', 400);
+  return edits;
+}
+
+/** POST media/{id}/edit: applies the edits to the image and saves the result as a new attachment (201, view context). */
+export async function editMedia(ctx: Ctx) {
+  const type = routePostType(ctx);
+  const post = await editableAttachment(ctx, type);
+  if (!(await ctx.site.media.fileMatches(ctx.store, post, String(ctx.args.src))))
+    throw new RestError('rest_unknown_attachment', 'Unable to get meta information for file.', 404);
+  if (!EDITABLE_TYPES.has(post.mime_type)) throw new RestError('rest_cannot_edit_file_type', 'This type of file cannot be edited.', 400);
+  const id = await ctx.site.media.editImage(ctx.store, ctx.site.home, post, editsOf(ctx), ctx.user!.id);
+  if (id === null) throw new RestError('rest_unknown_attachment', 'Unable to get meta information for file.', 404);
+  const created = (await ctx.store.posts.get(id))!;
+  await contentChanged(ctx, { type: 'postSaved', postId: id, postType: created.type });
+  const data = await prepareOne(ctx, type, created, contextOf(ctx));
+  return new RestResponse(data, 201, { Location: nsUrl(ctx, `${type.restBase}/${id}`), 'X-WP-Upload-Attachment-ID': String(id) });
 }

@@ -1,10 +1,9 @@
 import { RestError } from '../../engine/errors.ts';
 import { RestResponse } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
-import { kses, type KsesContext } from '../../site/kses.ts';
 import { permalink } from '../../site/permalinks.ts';
 import type { Store } from '../../store/index.ts';
-import type { NewPost, PostPatch, PostQuery, PostRow } from '../../store/posts.ts';
+import type { NewPost, PostQuery, PostRow } from '../../store/posts.ts';
 import type { TermRow } from '../../store/terms.ts';
 import { sanitizeSlug } from '../../store/transact.ts';
 import { cap, type PostTypeInfo } from '../../core/content-types.ts';
@@ -12,8 +11,10 @@ import { canEdit, canRead, may } from '../../core/post-access.ts';
 import { contentChanged } from '../../core/events.ts';
 import { metaOfPosts, writePostMeta } from '../../core/post-meta.ts';
 import { renderedExcerpt, theContent } from '../../site/hooks.ts';
-import { collection, contextOf, CURIES, denied, nsUrl, pageOf, parseDateArg, pick, renderedTitle, restDate, routePostType, type Context } from '../../core/rest.ts';
-import { listQueryOf, queryPosts, rawText, statusesFor } from '../../core/post-list.ts';
+import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, renderedTitle, restDate, routePostType, type Context } from '../../core/rest.ts';
+import { listQueryOf, queryPosts, statusesFor } from '../../core/post-list.ts';
+import { postFieldsOf } from '../../core/post-fields.ts';
+import { saveRevision, versionLinks } from '../../core/revisions.ts';
 
 /** Field order of each context, as WP_REST_Posts_Controller's schema gives them. */
 const POST_FIELDS: Record<Context, readonly string[]> = {
@@ -29,7 +30,7 @@ const PAGE_FIELDS: Record<Context, readonly string[]> = {
 
 /**
  * The fields of any other type, in the schema's order, as WordPress derives them from what the type
- * supports: the content fields of its supports, `parent` when hierarchical, its taxonomies'
+ * supports: the content fields of its supports (`meta` with custom-fields), `parent` when hierarchical, its taxonomies'
  * term lists, and the editor's permalink fields only for a viewable type.
  */
 function typeFields(type: PostTypeInfo, context: Context): readonly string[] {
@@ -45,7 +46,7 @@ function typeFields(type: PostTypeInfo, context: Context): readonly string[] {
   if (s.has('comments')) fields.push('comment_status', 'ping_status');
   fields.push('template');
   if (s.has('post-formats')) fields.push('format');
-  fields.push('meta');
+  if (s.has('custom-fields')) fields.push('meta');
   if (type.taxonomies.includes('category')) fields.push('categories');
   if (type.taxonomies.includes('post_tag')) fields.push('tags');
   if (context === 'edit' && type.viewable) fields.push('permalink_template', 'generated_slug');
@@ -64,7 +65,6 @@ function fieldsOfType(type: PostTypeInfo, context: Context): readonly string[] {
   return fields[context];
 }
 
-const PUBLISHING = new Set(['publish', 'future', 'private']);
 const THUMBNAIL_KEY = '_thumbnail_id';
 
 const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
@@ -84,18 +84,21 @@ interface Related {
   thumbnails: Map<number, number>;
   /** The registered meta of each post (empty when none is registered for the type). */
   meta: Map<number, Record<string, unknown>>;
+  /** Each post's revision count and newest revision, for its version-history links. */
+  revisions: Map<number, { count: number; latestId: number }>;
 }
 
 async function relatedOf(ctx: Ctx, store: Store, type: PostTypeInfo, posts: PostRow[]): Promise<Related> {
   const ids = posts.map((p) => p.id);
-  const [terms, stored, meta] = await Promise.all([
+  const [terms, stored, meta, revisions] = await Promise.all([
     type.taxonomies.length ? store.terms.termsOfPosts(ids) : Promise.resolve(new Map<number, TermRow[]>()),
     store.posts.meta.ofMany(ids, [THUMBNAIL_KEY]),
     metaOfPosts(store, (t) => ctx.site.types.postMeta(t), posts),
+    store.posts.revisionCounts(ids),
   ]);
   const thumbnails = new Map<number, number>();
   for (const [id, m] of stored) if (m[THUMBNAIL_KEY]) thumbnails.set(id, Number(m[THUMBNAIL_KEY]) || 0);
-  return { terms, thumbnails, meta };
+  return { terms, thumbnails, meta, revisions };
 }
 
 async function parentPathOf(store: Store, post: PostRow): Promise<string | undefined> {
@@ -104,6 +107,9 @@ async function parentPathOf(store: Store, post: PostRow): Promise<string | undef
   return slugs.length ? slugs.join('/') : undefined;
 }
 
+/** block_version: 1 for content written in blocks. */
+const blockVersion = (content: string) => (content.includes('<!-- wp:') ? 1 : 0);
+
 /** prepare_item_for_response: the post in WordPress's shape for the context, with its links. */
 async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context: Context, related: Related): Promise<Record<string, unknown>> {
   const link = permalink(ctx.site, { id: post.id, type: post.type, slug: post.slug, status: post.status, date: post.date, parentPath: await parentPathOf(ctx.store, post) });
@@ -111,7 +117,8 @@ async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context:
   // can_access_password_content: the right password, or the right to edit the post
   const locked = post.password !== '' && !(edit && canEdit(ctx, type, post)) && ctx.args.password !== post.password;
   const kind = type.slug === 'page' ? 'page' : 'post';
-  const contentHtml = locked ? '' : await theContent(post.content, { store: ctx.store, site: ctx.site, kind, postId: post.id, url: link }, ctx.log);
+  // a reusable block's markup is never rendered on its own (WP_REST_Blocks_Controller)
+  const contentHtml = locked || type.rawMarkup ? '' : await theContent(post.content, { store: ctx.store, site: ctx.site, kind, postId: post.id, url: link }, ctx.log);
   const terms = related.terms.get(post.id) ?? [];
   const data: Record<string, unknown> = {
     id: post.id,
@@ -125,8 +132,13 @@ async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context:
     status: post.status,
     type: post.type,
     link,
-    title: edit ? { raw: post.title, rendered: renderedTitle(post) } : { rendered: renderedTitle(post) },
-    content: edit ? { raw: post.content, rendered: contentHtml, protected: post.password !== '', block_version: post.content.includes('<!-- wp:') ? 1 : 0 } : { rendered: contentHtml, protected: post.password !== '' },
+    title: type.rawMarkup
+      ? // raw in view and edit context alone: an embedded block's title keeps nothing, PHP's empty array
+        context === 'embed' ? [] : { raw: post.title }
+      : edit ? { raw: post.title, rendered: renderedTitle(post) } : { rendered: renderedTitle(post) },
+    content: type.rawMarkup
+      ? { raw: post.content, protected: post.password !== '', ...(edit ? { block_version: blockVersion(post.content) } : {}) }
+      : edit ? { raw: post.content, rendered: contentHtml, protected: post.password !== '', block_version: blockVersion(post.content) } : { rendered: contentHtml, protected: post.password !== '' },
     excerpt: edit
       ? { raw: post.excerpt, rendered: locked ? '' : renderedExcerpt(post.excerpt, contentHtml), protected: post.password !== '' }
       : { rendered: locked ? '' : renderedExcerpt(post.excerpt, contentHtml), protected: post.password !== '' },
@@ -165,13 +177,17 @@ function postLinks(ctx: Ctx, type: PostTypeInfo, post: PostRow, related: Related
     self: [{ href: nsUrl(ctx, `${type.restBase}/${post.id}`) }],
     collection: [{ href: nsUrl(ctx, type.restBase) }],
     about: [{ href: nsUrl(ctx, `types/${type.slug}`) }],
-    author: [{ embeddable: true, href: nsUrl(ctx, `users/${post.author}`) }],
   };
+  // the author of types that have authors (a navigation menu has none)
+  if (type.supports.includes('author') && post.author) links.author = [{ embeddable: true, href: nsUrl(ctx, `users/${post.author}`) }];
+  // the post's comments, for types that take them (WordPress also gives every attachment the link)
+  if (type.supports.includes('comments') || type.slug === 'attachment') links.replies = [{ embeddable: true, href: `${nsUrl(ctx, 'comments')}?post=${post.id}` }];
+  Object.assign(links, versionLinks(ctx, type, post, related.revisions.get(post.id)));
   if (type.slug === 'page' && post.parent) links.up = [{ embeddable: true, href: nsUrl(ctx, `${type.restBase}/${post.parent}`) }];
   const media = related.thumbnails.get(post.id);
   if (media) links['wp:featuredmedia'] = [{ embeddable: true, href: nsUrl(ctx, `media/${media}`) }];
   if (type.taxonomies.length) {
-    links['wp:term'] = type.taxonomies.map((slug) => ({ taxonomy: slug, embeddable: true, href: nsUrl(ctx, `${slug === 'category' ? 'categories' : 'tags'}?post=${post.id}`) }));
+    links['wp:term'] = type.taxonomies.map((slug) => ({ taxonomy: slug, embeddable: true, href: nsUrl(ctx, `${ctx.site.types.taxonomy(slug)?.restBase ?? slug}?post=${post.id}`) }));
   }
   links.curies = CURIES;
   return links;
@@ -211,64 +227,6 @@ export async function getPost(ctx: Ctx) {
 }
 
 // --- writing ---
-
-/** What the caller may store: without unfiltered_html, kses filters it as title_save_pre and content_save_pre do. */
-async function saved(ctx: Ctx, text: string | undefined, context: KsesContext): Promise<string | undefined> {
-  return text === undefined || ctx.can('unfiltered_html') ? text : kses(text, context);
-}
-
-/** The columns a create or update request sets, checked the way WordPress checks each one. */
-async function fieldsOf(ctx: Ctx, type: PostTypeInfo, store: Store, current?: PostRow): Promise<PostPatch> {
-  const a = ctx.args;
-  const f: PostPatch = {};
-  const title = await saved(ctx, rawText(a.title), 'data');
-  const content = await saved(ctx, rawText(a.content), 'post');
-  const excerpt = await saved(ctx, rawText(a.excerpt), 'post');
-  if (title !== undefined) f.title = title;
-  if (content !== undefined) f.content = content;
-  if (excerpt !== undefined) f.excerpt = excerpt;
-  if (typeof a.slug === 'string') f.slug = a.slug;
-  if (typeof a.password === 'string') f.password = a.password;
-  if (typeof a.comment_status === 'string') f.comment_status = a.comment_status;
-  if (typeof a.ping_status === 'string') f.ping_status = a.ping_status;
-  if (typeof a.date === 'string') {
-    const d = parseDateArg(a.date);
-    if (d.utc) f.date_gmt = d.wall;
-    else f.date = d.wall;
-  }
-  if (typeof a.date_gmt === 'string') f.date_gmt = parseDateArg(a.date_gmt).wall;
-  if (typeof a.template === 'string') {
-    // no theme templates are registered here, so only the default template is valid
-    if (a.template !== '') throw new RestError('rest_invalid_param', 'Invalid parameter(s): template', 400, { params: { template: 'Invalid template.' } });
-    f.template = '';
-  }
-  if (typeof a.format === 'string' && type.slug === 'post') f.format = a.format === 'standard' ? '' : a.format;
-  if (typeof a.menu_order === 'number' && type.hierarchical) f.menu_order = a.menu_order;
-  if (typeof a.parent === 'number' && type.hierarchical) {
-    if (a.parent !== 0) {
-      const parent = await store.posts.get(a.parent);
-      if (!parent || parent.type !== type.slug || parent.id === current?.id) throw new RestError('rest_post_invalid_id', 'Invalid post parent ID.', 400);
-    }
-    f.parent = a.parent;
-  }
-  if (typeof a.author === 'number' && a.author !== (current?.author ?? ctx.user?.id)) {
-    if (!ctx.can(cap(type, 'edit_others_posts')))
-      throw denied(ctx, 'rest_cannot_edit_others', `Sorry, you are not allowed to ${current ? 'update' : 'create'} posts as this user.`);
-    if (!(await store.users.get(a.author))) throw new RestError('rest_invalid_author', 'Invalid author ID.', 400);
-    f.author = a.author;
-  }
-  if (typeof a.status === 'string') {
-    if (PUBLISHING.has(a.status) && a.status !== current?.status && !ctx.can(cap(type, 'publish_posts')))
-      throw denied(ctx, 'rest_cannot_publish', 'Sorry, you are not allowed to publish posts in this post type.');
-    f.status = a.status;
-  }
-  if (typeof a.sticky === 'boolean' && type.slug === 'post') {
-    if (a.sticky !== (current?.sticky === 1) && !(ctx.can('edit_others_posts') && ctx.can('publish_posts')))
-      throw denied(ctx, 'rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.');
-    f.sticky = a.sticky ? 1 : 0;
-  }
-  return f;
-}
 
 /** The term lists a request assigns, each id checked to exist in its taxonomy (check_assign_terms_permission). */
 async function termsOf(ctx: Ctx, type: PostTypeInfo, store: Store): Promise<Map<string, number[]>> {
@@ -311,7 +269,7 @@ export async function createPost(ctx: Ctx) {
   const type = routePostType(ctx);
   if (ctx.args.id !== undefined) throw new RestError('rest_post_exists', 'Cannot create existing post.', 400);
   const post = await ctx.store.transaction(async (store) => {
-    const f = await fieldsOf(ctx, type, store);
+    const f = await postFieldsOf(ctx, type, store);
     if (!f.title && !f.content && !f.excerpt) throw new RestError('empty_content', 'Content, title, and excerpt are empty.', 400);
     const terms = await termsOf(ctx, type, store);
     const defaults = await store.options.getMany(['default_comment_status', 'default_ping_status', 'default_category']);
@@ -335,25 +293,30 @@ export async function createPost(ctx: Ctx) {
     await writeMeta(ctx, type, store, id);
     return settleSchedule(store, id);
   });
-  await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type });
+  await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type, previousStatus: 'new' });
   const data = await prepareOne(ctx, type, post, 'edit');
   return new RestResponse(data, 201, { Location: nsUrl(ctx, `${type.restBase}/${post.id}`) });
 }
 
 export async function updatePost(ctx: Ctx) {
   const type = routePostType(ctx);
+  let previousStatus = '';
   const post = await ctx.store.transaction(async (store) => {
     const current = await postOfRoute(ctx, type, store, true);
+    previousStatus = current.status;
     if (!canEdit(ctx, type, current)) throw denied(ctx, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
-    const f = await fieldsOf(ctx, type, store, current);
+    const f = await postFieldsOf(ctx, type, store, current);
     const terms = await termsOf(ctx, type, store);
     if (Object.keys(f).length || ctx.args.featured_media !== undefined || terms.size) await store.posts.update(current.id, f);
     for (const [taxonomy, ids] of terms) await store.terms.setPostTerms(current.id, taxonomy, ids);
     await setFeaturedMedia(ctx, store, current.id);
     await writeMeta(ctx, type, store, current.id);
-    return settleSchedule(store, current.id);
+    const saved = await settleSchedule(store, current.id);
+    // every update (wp_update_post) may save a revision, after its terms and meta
+    await saveRevision(store, type, saved, ctx.user?.id ?? 0);
+    return saved;
   });
-  await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type });
+  await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type, previousStatus });
   return prepareOne(ctx, type, post, 'edit');
 }
 

@@ -38,17 +38,18 @@ function prepareType(ctx: Ctx, t: PostTypeInfo, context: Context): Record<string
 
 function prepareTaxonomy(ctx: Ctx, t: TaxonomyInfo, context: Context): Record<string, unknown> {
   const data: Record<string, unknown> = {
-    capabilities: { manage_terms: 'manage_categories', edit_terms: 'manage_categories', delete_terms: 'manage_categories', assign_terms: 'edit_posts' },
+    capabilities: t.capabilities,
     description: t.description,
     hierarchical: t.hierarchical,
     labels: { name: t.name, singular_name: t.singular, all_items: `All ${t.name}`, edit_item: `Edit ${t.singular}`, add_new_item: `Add New ${t.singular}` },
     name: t.name,
     slug: t.slug,
-    show_cloud: !t.hierarchical,
+    // show_tagcloud follows show_ui, which only the viewable taxonomies have here
+    show_cloud: t.viewable && !t.hierarchical,
     types: t.types,
     rest_base: t.restBase,
     rest_namespace: NS,
-    visibility: { public: true, publicly_queryable: true, show_admin_column: true, show_in_nav_menus: true, show_in_quick_edit: true, show_ui: true },
+    visibility: { public: t.viewable, publicly_queryable: t.viewable, show_admin_column: t.viewable, show_in_nav_menus: t.viewable, show_in_quick_edit: t.viewable, show_ui: t.viewable },
   };
   const out = pick(data, TAX_FIELDS[context]);
   out._links = { collection: [{ href: nsUrl(ctx, 'taxonomies') }], 'wp:items': [{ href: nsUrl(ctx, t.restBase) }], curies: CURIES };
@@ -71,13 +72,15 @@ export function getType(ctx: Ctx) {
   return prepareType(ctx, t, context);
 }
 
+/** In edit context WordPress lists only the taxonomies whose terms the user may assign, and refuses when there is none. */
 export function listTaxonomies(ctx: Ctx) {
   const context = contextOf(ctx);
-  if (context === 'edit' && !ctx.can('manage_categories'))
-    throw denied(ctx, 'rest_cannot_view', 'Sorry, you are not allowed to manage terms in this taxonomy.');
   const forType = typeof ctx.args.type === 'string' ? ctx.args.type : undefined;
+  const listed = ctx.site.types.taxonomies.filter((t) => (!forType || t.types.includes(forType)) && (context !== 'edit' || ctx.can(t.capabilities.assign_terms)));
+  if (context === 'edit' && !listed.length)
+    throw denied(ctx, 'rest_cannot_view', 'Sorry, you are not allowed to manage terms in this taxonomy.');
   const out: Record<string, unknown> = {};
-  for (const t of ctx.site.types.taxonomies) if (!forType || t.types.includes(forType)) out[t.slug] = prepareTaxonomy(ctx, t, context);
+  for (const t of listed) out[t.slug] = prepareTaxonomy(ctx, t, context);
   return out;
 }
 
@@ -85,6 +88,6 @@ export function getTaxonomy(ctx: Ctx) {
   const t = ctx.site.types.taxonomy(String(ctx.args.taxonomy));
   if (!t) throw new RestError('rest_taxonomy_invalid', 'Invalid taxonomy.', 404);
   const context = contextOf(ctx);
-  if (context === 'edit' && !ctx.can('manage_categories')) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to manage terms in this taxonomy.');
+  if (context === 'edit' && !ctx.can(t.capabilities.assign_terms)) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to manage terms in this taxonomy.');
   return prepareTaxonomy(ctx, t, context);
 }

@@ -1,7 +1,16 @@
-import { RestError } from '../../engine/errors.ts';
+import { invalidParams, RestError, type ParamFailure } from '../../engine/errors.ts';
+import { RestResponse } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
-import type { UserQuery, UserRow, UserSearchColumn } from '../../store/users.ts';
+import { contentChanged } from '../../core/events.ts';
+import type { Store } from '../../store/index.ts';
+import type { UserPatch, UserQuery, UserRow, UserSearchColumn } from '../../store/users.ts';
+import { sanitizeSlug } from '../../store/transact.ts';
+import { sanitizeName as sanitizeTextField } from '../../auth/app-passwords.ts';
+import { hashPassword } from '../../auth/passwords.ts';
+import { isRole, ROLES } from '../../auth/roles.ts';
+import { isValidUsername, LOGIN_MAX, NICENAME_MAX, passwordProblem, sanitizeUserStrict, uniqueNicename } from '../../auth/users.ts';
 import { avatarUrls, collection, contextOf, denied, nsUrl, pageOf, pick, restDate, type Context } from '../../core/rest.ts';
+import { kses } from '../../site/kses.ts';
 import { authorPermalink } from '../../site/permalinks.ts';
 
 const VIEW_FIELDS = ['id', 'name', 'url', 'description', 'link', 'slug', 'avatar_urls', 'meta'];
@@ -11,6 +20,9 @@ const FIELDS: Record<Context, string[]> = { view: VIEW_FIELDS, edit: EDIT_FIELDS
 
 /** Post types whose published posts make an author public (show_in_rest types). */
 const publicTypes = (ctx: Ctx) => ctx.site.types.postTypes.filter((t) => t.viewable && t.slug !== 'attachment').map((t) => t.slug);
+
+/** The user meta key of the block editor's persisted preferences (registered meta, JSON-encoded). */
+const PREFERENCES = 'persisted_preferences';
 
 async function prepareUser(ctx: Ctx, user: UserRow, context: Context): Promise<Record<string, unknown>> {
   const meta = async (key: string) => (await ctx.store.users.meta.get(user.id, key)) ?? '';
@@ -29,12 +41,14 @@ async function prepareUser(ctx: Ctx, user: UserRow, context: Context): Promise<R
     locale: edit ? (await meta('locale')) || 'en_US' : '',
     nickname: edit ? (await meta('nickname')) || user.login : '',
     slug: user.nicename,
-    roles: [user.role],
+    // an account whose role was taken away has none (roles: [])
+    roles: user.role ? [user.role] : [],
     registered_date: `${restDate(user.registered)}+00:00`,
-    capabilities: { ...caps, [user.role]: true },
-    extra_capabilities: { [user.role]: true },
+    capabilities: user.role ? { ...caps, [user.role]: true } : {},
+    extra_capabilities: user.role ? { [user.role]: true } : {},
     avatar_urls: avatarUrls(user.email),
-    meta: [],
+    // persisted_preferences is registered for the edit context only; other contexts show no meta
+    meta: edit ? { persisted_preferences: JSON.parse((await meta(PREFERENCES)) || '[]') } : [],
   };
   const out = pick(data, FIELDS[context]);
   out._links = { self: [{ href: nsUrl(ctx, `users/${user.id}`) }], collection: [{ href: nsUrl(ctx, 'users') }] };
@@ -56,6 +70,7 @@ export async function listUsers(ctx: Ctx) {
     if (context === 'edit') throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to list users.');
     if (a.orderby === 'email' || a.orderby === 'registered_date') throw denied(ctx, 'rest_forbidden_orderby', 'Sorry, you are not allowed to order users by this parameter.');
     if (Array.isArray(a.roles) && a.roles.length) throw denied(ctx, 'rest_user_cannot_view', 'Sorry, you are not allowed to filter users by role.');
+    if (Array.isArray(a.capabilities) && a.capabilities.length) throw denied(ctx, 'rest_user_cannot_view', 'Sorry, you are not allowed to filter users by capability.');
     if (a.who === 'authors') throw denied(ctx, 'rest_forbidden_who', 'Sorry, you are not allowed to query users by this parameter.');
   }
   // WordPress shows strangers only people who published something
@@ -64,12 +79,20 @@ export async function listUsers(ctx: Ctx) {
   else if (Array.isArray(a.has_published_posts) && a.has_published_posts.length) published = a.has_published_posts as string[];
   const page = pageOf(ctx);
   const list = (v: unknown) => (Array.isArray(v) && v.length ? (v as never[]) : undefined);
+  let roles: string[] | undefined = a.who === 'authors' ? ['administrator', 'editor', 'author', 'contributor'] : list(a.roles);
+  const caps: string[] | undefined = list(a.capabilities);
+  if (caps) {
+    // capability__in: accounts hold their capabilities through their role (a role's own name counts, as in the stored caps)
+    const holding = ROLES.filter((r) => caps.some((c) => c === r || ctx.site.roles.capabilitiesOf(r).has(c)));
+    roles = roles ? roles.filter((r) => holding.includes(r)) : holding;
+    if (!roles.length) return collection(ctx, [], 0, page);
+  }
   const { rows, total } = await ctx.store.users.list({
     search: a.search ? `*${a.search}*` : undefined,
     searchColumns: canList ? undefined : PUBLIC_SEARCH_COLUMNS,
     include: list(a.include),
     exclude: list(a.exclude),
-    roles: a.who === 'authors' ? ['administrator', 'editor', 'author', 'contributor'] : list(a.roles),
+    roles,
     slugs: list(a.slug),
     hasPublishedPosts: published,
     orderby: ORDERBY[a.orderby as string] ?? 'name',
@@ -99,4 +122,195 @@ export async function getCurrentUser(ctx: Ctx) {
   const user = await ctx.store.users.get(ctx.user.id);
   if (!user) throw new RestError('rest_not_logged_in', 'You are not currently logged in.', 401);
   return prepareUser(ctx, user, contextOf(ctx));
+}
+
+// --- writing: WP_REST_Users_Controller::create_item, update_item, delete_item ---
+
+const invalidUserId = () => new RestError('rest_user_invalid_id', 'Invalid user ID.', 404);
+
+/**
+ * The args' sanitize callbacks (check_username, check_user_password), which WordPress runs with
+ * validation: their refusals are a rest_invalid_param naming each param.
+ */
+function checkCredentials(ctx: Ctx): void {
+  const failures = new Map<string, ParamFailure>();
+  const fail = (param: string, code: string, message: string) => failures.set(param, { code, message, data: { status: 400 } });
+  const { username, password } = ctx.args;
+  if (typeof username === 'string' && !isValidUsername(username))
+    fail('username', 'rest_user_invalid_username', 'This username is invalid because it uses illegal characters. Please enter a valid username.');
+  const problem = typeof password === 'string' ? passwordProblem(password) : undefined;
+  if (problem) fail('password', 'rest_user_invalid_password', problem);
+  if (failures.size) throw invalidParams(failures);
+}
+
+/** The one role an account is given from `roles` (accounts hold one role here: the first named), '' for none. */
+const roleOf = (roles: string[]) => roles[0] ?? '';
+
+/**
+ * check_role_update: every role must exist, and nobody may give themselves a role without
+ * edit_users; also, the site's last administrator keeps that role.
+ */
+async function checkRoleUpdate(ctx: Ctx, store: Store, target: UserRow | undefined, roles: string[]): Promise<void> {
+  for (const role of roles) if (!isRole(role)) throw new RestError('rest_user_invalid_role', `The role ${role} does not exist.`, 400);
+  const self = target !== undefined && target.id === ctx.user?.id;
+  const keepsEditUsers = (role: string) => ctx.site.roles.capabilitiesOf(role).has('edit_users');
+  const demotesSelf = self && (!roles.length || !roles.every(keepsEditUsers));
+  const demotesLastAdministrator = target !== undefined && roleOf(roles) !== 'administrator' && (await isLastAdministrator(store, target));
+  if (demotesSelf || demotesLastAdministrator) throw denied(ctx, 'rest_user_invalid_role', 'Sorry, you are not allowed to give users that role.');
+}
+
+const isLastAdministrator = async (store: Store, user: UserRow) => user.role === 'administrator' && (await store.users.countWithRole('administrator')) <= 1;
+
+/**
+ * wp_insert_user's nicename: the requested slug (sanitize_title, as the arg is sanitised, then
+ * sanitize_user), refused past 50 characters; when that leaves nothing, the login's first 50
+ * characters made a slug.
+ */
+function nicenameFor(slug: unknown, login: string): string {
+  const wanted = typeof slug === 'string' ? sanitizeUserStrict(sanitizeSlug(slug)) : '';
+  if ([...wanted].length > NICENAME_MAX) throw new RestError('user_nicename_too_long', 'Nicename may not be longer than 50 characters.', 400);
+  return sanitizeSlug(wanted) || sanitizeSlug([...login].slice(0, NICENAME_MAX).join(''));
+}
+
+/** The user meta a request sets (first and last name, nickname, description, locale, the editor's preferences). */
+async function metaOf(ctx: Ctx, login: string): Promise<Record<string, string>> {
+  const a = ctx.args;
+  const out: Record<string, string> = {};
+  for (const key of ['first_name', 'last_name', 'nickname'] as const) if (typeof a[key] === 'string') out[key] = sanitizeTextField(a[key]);
+  // an empty nickname is the login, as wp_insert_user makes it
+  if (out.nickname === '') out.nickname = login;
+  // pre_user_description: kses for people who may not post unfiltered HTML
+  if (typeof a.description === 'string') out.description = ctx.can('unfiltered_html') ? a.description.trim() : (await kses(a.description, 'data')).trim();
+  if (typeof a.locale === 'string') out.locale = a.locale;
+  const prefs = (a.meta as Record<string, unknown> | undefined)?.persisted_preferences;
+  if (prefs !== undefined && prefs !== null && typeof prefs === 'object') out[PREFERENCES] = JSON.stringify(prefs);
+  return out;
+}
+
+async function writeMeta(store: Store, userId: number, meta: Record<string, string>): Promise<void> {
+  for (const [key, value] of Object.entries(meta)) await store.users.meta.set(userId, key, value);
+}
+
+/** An email another account already has (email_exists, case-insensitive). */
+const emailOwner = async (store: Store, email: string) => (await store.users.byEmail(email))?.id;
+
+export async function createUser(ctx: Ctx) {
+  checkCredentials(ctx);
+  const a = ctx.args;
+  const roles = Array.isArray(a.roles) ? (a.roles as string[]) : undefined;
+  if (roles?.length) await checkRoleUpdate(ctx, ctx.store, undefined, roles);
+  const login = String(a.username).trim();
+  if ([...login].length > LOGIN_MAX) throw new RestError('user_login_too_long', 'Username may not be longer than 60 characters.', 400);
+  const email = String(a.email).trim();
+  const meta = await metaOf(ctx, login);
+  // scrypt takes a while: hashed before the transaction, which then holds its locks briefly
+  const passwordHash = await hashPassword(String(a.password));
+  const id = await ctx.store.transaction(async (store) => {
+    // wp_insert_user's refusals carry no status in WordPress (a 500); they are the caller's mistakes, so 400 here
+    if (await store.users.byLogin(login)) throw new RestError('existing_user_login', 'Sorry, that username already exists!', 400);
+    if (await emailOwner(store, email)) throw new RestError('existing_user_email', 'Sorry, that email address is already used!', 400);
+    const nicename = await uniqueNicename(store, nicenameFor(a.slug, login), login);
+    const first = meta.first_name ?? '';
+    const last = meta.last_name ?? '';
+    const name = typeof a.name === 'string' ? sanitizeTextField(a.name) : '';
+    const userId = await store.users.insert({
+      login,
+      email,
+      // wp_insert_user's display name: as given, else from the first and last names, else the login
+      display_name: name || (first && last ? `${first} ${last}` : first || last || login),
+      nicename,
+      role: roles ? roleOf(roles) : await defaultRole(store),
+      password_hash: passwordHash,
+      url: typeof a.url === 'string' ? a.url : '',
+    });
+    await writeMeta(store, userId, { nickname: login, ...meta });
+    return userId;
+  });
+  const user = (await ctx.store.users.get(id))!;
+  return new RestResponse(await prepareUser(ctx, user, 'edit'), 201, { Location: nsUrl(ctx, `users/${id}`) });
+}
+
+/** get_option('default_role'): the role new accounts get, subscriber unless the site names another. */
+async function defaultRole(store: Store): Promise<string> {
+  const role = await store.options.get('default_role');
+  return role && isRole(role) ? role : 'subscriber';
+}
+
+/** update_item_permissions_check: roles need promote_users (and only that when nothing else changes); the rest edit_user. */
+function checkMayUpdate(ctx: Ctx, target: UserRow): void {
+  const sent = Object.keys(ctx.args).filter((k) => k !== 'id' && ctx.args[k] !== undefined);
+  if (ctx.args.roles !== undefined) {
+    if (!ctx.can('promote_users')) throw denied(ctx, 'rest_cannot_edit_roles', 'Sorry, you are not allowed to edit roles of this user.');
+    if (sent.length === 1) return;
+  }
+  // edit_user: one's own account needs no capability, anyone else's edit_users
+  if (ctx.user?.id !== target.id && !ctx.can('edit_users')) throw denied(ctx, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this user.');
+}
+
+async function updateAccount(ctx: Ctx, id: number) {
+  checkCredentials(ctx);
+  const a = ctx.args;
+  const passwordHash = typeof a.password === 'string' ? await hashPassword(a.password) : undefined;
+  const user = await ctx.store.transaction(async (store) => {
+    const current = await store.users.get(id);
+    if (!current) throw invalidUserId();
+    checkMayUpdate(ctx, current);
+    const meta = await metaOf(ctx, current.login);
+    const email = typeof a.email === 'string' ? a.email.trim() : undefined;
+    if (email) {
+      const owner = await emailOwner(store, email);
+      if (owner !== undefined && owner !== current.id) throw new RestError('rest_user_invalid_email', 'Invalid email address.', 400);
+    }
+    if (typeof a.username === 'string' && a.username !== '' && a.username !== current.login)
+      throw new RestError('rest_user_invalid_argument', "Username isn't editable.", 400);
+    const patch: UserPatch = {};
+    if (typeof a.slug === 'string') {
+      const slug = sanitizeSlug(a.slug);
+      if (slug && slug !== current.nicename && (await store.users.bySlug(slug))) throw new RestError('rest_user_invalid_slug', 'Invalid slug.', 400);
+      patch.nicename = await uniqueNicename(store, nicenameFor(slug, current.login), current.login);
+    }
+    const roles = Array.isArray(a.roles) ? (a.roles as string[]) : undefined;
+    if (roles) {
+      await checkRoleUpdate(ctx, store, current, roles);
+      patch.role = roleOf(roles);
+    }
+    if (email !== undefined) patch.email = email;
+    // an empty display name is the login, as wp_insert_user makes it
+    if (typeof a.name === 'string') patch.display_name = sanitizeTextField(a.name) || current.login;
+    if (typeof a.url === 'string') patch.url = a.url;
+    // a new password ends the account's sessions (they are bound to the hash); application passwords stay, as in WordPress
+    if (passwordHash !== undefined) patch.password_hash = passwordHash;
+    await store.users.update(current.id, patch);
+    await writeMeta(store, current.id, meta);
+    return (await store.users.get(current.id))!;
+  });
+  return prepareUser(ctx, user, 'edit');
+}
+
+export const updateUser = (ctx: Ctx) => updateAccount(ctx, Number(ctx.args.id));
+
+export function updateCurrentUser(ctx: Ctx) {
+  if (!ctx.user) throw new RestError('rest_not_logged_in', 'You are not currently logged in.', 401);
+  return updateAccount(ctx, ctx.user.id);
+}
+
+async function deleteAccount(ctx: Ctx, id: number) {
+  const user = await ctx.store.users.get(id);
+  if (!user) throw invalidUserId();
+  if (ctx.args.force !== true) throw new RestError('rest_trash_not_supported', "Users do not support trashing. Set 'force' to true to delete users.", 501);
+  // absint: 0 deletes the user's posts with them, any other number names the heir
+  const reassign = Math.abs(Number(ctx.args.reassign));
+  if (reassign && (reassign === id || !(await ctx.store.users.get(reassign)))) throw new RestError('rest_user_invalid_reassign', 'Invalid user ID for reassignment.', 400);
+  if (await isLastAdministrator(ctx.store, user)) throw denied(ctx, 'rest_user_cannot_delete', 'Sorry, you are not allowed to delete this user.');
+  const previous = await prepareUser(ctx, user, 'edit');
+  const posts = await ctx.store.users.delete(id, reassign || undefined);
+  for (const post of posts) await contentChanged(ctx, { type: reassign ? 'postSaved' : 'postDeleted', postId: post.id, postType: post.type });
+  return { deleted: true, previous };
+}
+
+export const deleteUser = (ctx: Ctx) => deleteAccount(ctx, Number(ctx.args.id));
+
+export function deleteCurrentUser(ctx: Ctx) {
+  if (!ctx.user) throw new RestError('rest_not_logged_in', 'You are not currently logged in.', 401);
+  return deleteAccount(ctx, ctx.user.id);
 }

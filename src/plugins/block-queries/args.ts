@@ -54,8 +54,8 @@ export function taxonomyOf(ctx: Ctx, slug: string, param: string): TaxonomyInfo 
   return tax;
 }
 
-/** The taxonomies of a post type that pickers show (public, with a UI: every registered one here). */
-export const taxonomiesOfType = (ctx: Ctx, type: string): TaxonomyInfo[] => ctx.site.types.taxonomies.filter((t) => t.types.includes(type));
+/** The taxonomies of a post type that pickers show (public, with a UI: the viewable ones). */
+export const taxonomiesOfType = (ctx: Ctx, type: string): TaxonomyInfo[] => ctx.site.types.taxonomies.filter((t) => t.viewable && t.types.includes(type));
 
 /**
  * What the term and taxonomy lists page: the whole list unless the request names `page` or

@@ -76,6 +76,12 @@ export class DesignLibraryRepo {
       .execute();
   }
 
+  /** Drops the answers that have expired; answers how many there were. */
+  async purgeExpired(): Promise<number> {
+    const r = await this.db.deleteFrom('design_library_cache').where('expires_at', '<=', epoch()).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
   /** Empties the cache; answers how many entries there were. */
   async clearCache(): Promise<number> {
     const r = await this.db.deleteFrom('design_library_cache').executeTakeFirst();

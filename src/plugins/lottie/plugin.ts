@@ -1,8 +1,8 @@
 import { editorType } from '../../core/content-types.ts';
 import { definePlugin } from '../../core/plugin.ts';
+import { LOTTIE_TYPE, lottieBlock } from './block.ts';
 
-/** The post type animations are stored as (Kadence's kadence_lottie): readable and deletable at cms/v2/designkit_lottie. */
-export const LOTTIE_TYPE = 'designkit_lottie';
+export { LOTTIE_TYPE };
 
 /**
  * Lottie animations (Kadence Blocks' kb-lottieanimation/v1): an editor uploads a Lottie document,
@@ -17,6 +17,7 @@ const lottie = definePlugin({
   author: 'cms-spec',
   namespaces: ['kb-lottieanimation/v1'],
   postTypes: [editorType(LOTTIE_TYPE, 'Lottie Animations', 'Lottie Animation')],
+  blocks: [lottieBlock],
 });
 
 export default lottie;

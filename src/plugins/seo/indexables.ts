@@ -27,7 +27,7 @@ export const indexedPostTypes = (site: Site): string[] => site.types.postTypes.f
 /** The post types with an archive page of their own (register_post_type's has_archive). */
 export const archivedPostTypes = (site: Site): PostTypeInfo[] => site.types.postTypes.filter((t) => t.viewable && t.hasArchive);
 
-export const indexedTaxonomies = (site: Site): string[] => site.types.taxonomies.map((t) => t.slug);
+export const indexedTaxonomies = (site: Site): string[] => site.types.taxonomies.filter((t) => t.viewable).map((t) => t.slug);
 
 /** A post type archive's URL: `{home}/{type}/`, or `?post_type=` with plain permalinks. */
 export const postTypeArchiveUrl = (site: Site, type: PostTypeInfo) => (site.options.permalink_structure ? `${site.home}/${type.slug}/` : `${site.home}/?post_type=${type.slug}`);
@@ -98,7 +98,7 @@ export async function buildPostIndexables(store: Store, site: Site, posts: PostR
 /** A term's indexable: its archive URL, and the readability of its description (terms carry no keyphrase here). */
 export async function buildTermIndexable(store: Store, site: Site, term: TermRow): Promise<IndexableFields | null> {
   const taxonomy = site.types.taxonomy(term.taxonomy);
-  if (!taxonomy) return null;
+  if (!taxonomy?.viewable) return null;
   const readability = readabilityAnalysis(new Text(parseContent(term.description)));
   return {
     object_type: 'term',

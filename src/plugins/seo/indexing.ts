@@ -101,6 +101,20 @@ async function resolveTargets(store: Store, site: Site, repo: SeoRepo, links: Ne
   }
 }
 
+/**
+ * Yoast's background indexing (the wpseo_indexable_index_batch cron event, every fifteen minutes):
+ * one batch of each indexing action, each in its own transaction, so a site edited outside the
+ * dashboard keeps its indexables current without anyone running the indexing.
+ */
+export async function indexInBackground(store: Store, site: Site, repoOf: (store: Store) => SeoRepo): Promise<void> {
+  await store.transaction((s) => indexPosts(s, site, repoOf(s), LIMITS.posts));
+  await store.transaction((s) => indexTerms(s, site, repoOf(s), LIMITS.terms));
+  await store.transaction((s) => indexPostTypeArchives(site, repoOf(s), LIMITS.postTypeArchives));
+  await store.transaction((s) => indexGeneral(site, repoOf(s)));
+  await store.transaction((s) => indexLinks(s, site, repoOf(s), 'post', LIMITS.links));
+  await store.transaction((s) => indexLinks(s, site, repoOf(s), 'term', LIMITS.links));
+}
+
 /** How much indexing is left, per action (the indexing notification's count; the CLI's progress total). */
 export async function remaining(site: Site, repo: SeoRepo): Promise<{ posts: number; terms: number; postTypeArchives: number; general: number; postLinks: number; termLinks: number }> {
   const archivesDone = await repo.indexedSubTypes('post-type-archive');

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { definePlugin, type PluginDefinition } from '../../core/plugin.ts';
 import { registerSeoCommands } from './cli.ts';
+import { indexInBackground } from './indexing.ts';
 import { migrations } from './migrations.ts';
 import { SeoRepo, type SeoTables } from './repo.ts';
 import { POST_META, SETTINGS } from './settings.ts';
@@ -35,6 +36,8 @@ export const seo: PluginDefinition<SeoRepo> = definePlugin({
     if ('postId' in event) await (event.type === 'postSaved' ? repo.markStale('post', event.postId) : repo.deleteObject('post', event.postId));
     else await (event.type === 'termSaved' ? repo.markStale('term', event.termId) : repo.deleteObject('term', event.termId));
   },
+  // Yoast's Background_Indexing_Integration: what was saved since is indexed a batch at a time
+  jobs: [{ hook: 'wpseo_indexable_index_batch', interval: 15 * 60, run: ({ store, site }) => indexInBackground(store, site, (s) => s.plugin(seo)) }],
   caches: [
     { entry: 'stored SEO dashboard answer', flush: (store) => store.plugin(seo).flushCache() },
     { entry: 'remote SEO service answer', flush: (store) => store.plugin(seo).forgetRemote() },

@@ -1,5 +1,6 @@
 import { editorType } from '../../core/content-types.ts';
 import { definePlugin } from '../../core/plugin.ts';
+import { vectorBlock } from './block.ts';
 
 /** Sanitised SVGs of the Vector block (Kadence's kadence_vector): at cms/v2/designkit_vector. */
 export const VECTOR_TYPE = 'designkit_vector';
@@ -22,6 +23,7 @@ const vectors = definePlugin({
   author: 'cms-spec',
   namespaces: ['kb-vector/v1', 'kb-custom-svg/v1'],
   postTypes: [editorType(VECTOR_TYPE, 'Vectors', 'Vector'), editorType(CUSTOM_SVG_TYPE, 'Custom SVGs', 'Custom SVG')],
+  blocks: [vectorBlock(VECTOR_TYPE)],
   settings: {
     [SEARCH_URL_OPTION]: 'https://patterns.startertemplatecloud.com/wp-json/kadence-blocks-endpoints/v1/svg-api',
     [LICENSE_KEY_OPTION]: '',

@@ -7,6 +7,9 @@ import * as pluginMigrations from './007-plugin-migrations.ts';
 import * as sharedState from './008-shared-state.ts';
 import * as postOrderIndexes from './009-post-order-indexes.ts';
 import * as searchTrigrams from './010-search-trigrams.ts';
+import * as cron from './016-cron.ts';
+import * as comments from './011-comments.ts';
+import * as revisions from './012-revisions.ts';
 
 /**
  * 004 and 005 created the snippets and oEmbed cache tables before those moved into their plugins
@@ -28,4 +31,7 @@ export const migrations: Record<string, Migration> = {
   '008-shared-state': sharedState,
   '009-post-order-indexes': postOrderIndexes,
   '010-search-trigrams': searchTrigrams,
+  '011-comments': comments,
+  '012-revisions': revisions,
+  '016-cron': cron,
 };

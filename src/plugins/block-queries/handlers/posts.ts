@@ -20,7 +20,7 @@ export async function proPostQuery(ctx: Ctx) {
 
 /** The taxonomy filter args of the pickers: each taxonomy's REST base (`categories`, `tags`, `menus` for navigation menus). */
 function termFilters(ctx: Ctx): PostQuery['termIds'] {
-  const bases = [...ctx.site.types.taxonomies.map((t) => ({ base: t.restBase, taxonomy: t.slug })), { base: 'menus', taxonomy: 'nav_menu' }];
+  const bases = ctx.site.types.taxonomies.map((t) => ({ base: t.restBase, taxonomy: t.slug }));
   const filters = bases.map(({ base, taxonomy }) => ({ taxonomy, ids: idList(ctx.args[base]) })).filter((f) => f.ids.length);
   return filters.length ? filters : undefined;
 }

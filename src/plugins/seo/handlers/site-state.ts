@@ -31,7 +31,7 @@ export async function saveWorkouts(ctx: Ctx) {
 /** The post types (or taxonomies) the site shows that nobody has dismissed as new yet; the first look records what exists as known. */
 async function seenContentTypes(ctx: Ctx, kind: 'post_type' | 'taxonomy'): Promise<{ all: string[]; seen: string[]; option: string }> {
   const option = kind === 'post_type' ? OPTION.seenPostTypes : OPTION.seenTaxonomies;
-  const all = kind === 'post_type' ? ctx.site.types.postTypes.filter((t) => t.viewable).map((t) => t.slug) : ctx.site.types.taxonomies.map((t) => t.slug);
+  const all = kind === 'post_type' ? ctx.site.types.postTypes.filter((t) => t.viewable).map((t) => t.slug) : ctx.site.types.taxonomies.filter((t) => t.viewable).map((t) => t.slug);
   const stored = await ctx.store.options.get(option);
   if (stored === undefined || stored === '') {
     await ctx.store.options.set(option, JSON.stringify(all));

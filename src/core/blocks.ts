@@ -1,0 +1,359 @@
+import { compileArgs, type CompiledArgs } from '../engine/args.ts';
+import type { Logger } from '../engine/types.ts';
+import { renderContent } from '../site/format.ts';
+import { CORE_BLOCKS } from '../site/core-blocks.ts';
+import type { PageContext } from './site.ts';
+
+/**
+ * The block registry: WordPress's WP_Block_Type_Registry, WP_Block_Patterns_Registry and
+ * WP_Block_Pattern_Categories_Registry as data, and do_blocks. The core's blocks, patterns and
+ * pattern categories (src/site/core-blocks.ts) come first, then each active plugin's (its
+ * definition's `blocks`, `patterns`, `patternCategories`), in load order. The site's the_content,
+ * the REST `content.rendered` and `block-renderer` all render through `render` / `renderBlock`.
+ */
+
+/** One attribute of a block type, as block.json writes it: a JSON Schema with WordPress's sourcing keys. */
+export interface BlockAttribute {
+  type?: string | string[];
+  enum?: unknown[];
+  default?: unknown;
+  /** Where the editor reads it from the saved markup (`html`, `attribute`, `text`...); the server ignores it. */
+  source?: string;
+  selector?: string;
+  attribute?: string;
+  [key: string]: unknown;
+}
+
+/** What a dynamic block's render callback gets besides its attributes: the page it renders on. */
+export type BlockRenderContext = PageContext;
+
+/** A parsed block with its attributes as prepared for rendering (validated, defaults filled). */
+export interface RenderedBlock {
+  name: string;
+  attributes: Record<string, unknown>;
+  /** The block's inner content, already rendered (its inner blocks included). */
+  content: string;
+}
+
+/** A block type (register_block_type with block.json's fields). Without `render` it is static: its saved markup is its output. */
+export interface BlockTypeDefinition {
+  /** `namespace/name`. */
+  name: string;
+  title: string;
+  description?: string;
+  category?: string;
+  /** A dashicon name or an SVG. */
+  icon?: string;
+  keywords?: readonly string[];
+  parent?: readonly string[];
+  ancestor?: readonly string[];
+  /** block.json's apiVersion (1 when unset, as WordPress). */
+  apiVersion?: number;
+  textdomain?: string;
+  attributes?: Readonly<Record<string, BlockAttribute>>;
+  providesContext?: Readonly<Record<string, string>>;
+  usesContext?: readonly string[];
+  supports?: Readonly<Record<string, unknown>>;
+  styles?: readonly { name: string; label: string; isDefault?: boolean }[];
+  example?: Readonly<Record<string, unknown>>;
+  variations?: readonly Readonly<Record<string, unknown>>[];
+  editorScriptHandles?: readonly string[];
+  scriptHandles?: readonly string[];
+  viewScriptHandles?: readonly string[];
+  editorStyleHandles?: readonly string[];
+  styleHandles?: readonly string[];
+  /** The render callback of a dynamic block: its HTML from its attributes and rendered inner content. */
+  render?(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> | string;
+}
+
+/** A block pattern (register_block_pattern). */
+export interface BlockPattern {
+  /** `namespace/name`. */
+  name: string;
+  title: string;
+  content: string;
+  description?: string;
+  viewportWidth?: number;
+  blockTypes?: readonly string[];
+  postTypes?: readonly string[];
+  categories?: readonly string[];
+  keywords?: readonly string[];
+  inserter?: boolean;
+}
+
+/** A block pattern category (register_block_pattern_category). */
+export interface BlockPatternCategory {
+  name: string;
+  label: string;
+}
+
+/** What the core or one plugin registers. */
+export interface BlockSet {
+  /** Who registered it, for failure reports (`core` or the plugin's name). */
+  owner: string;
+  blocks?: readonly BlockTypeDefinition[];
+  patterns?: readonly BlockPattern[];
+  patternCategories?: readonly BlockPatternCategory[];
+}
+
+// --- parse_blocks ---
+
+/** A block as parse_blocks finds it: its name, its attributes as written, and its inner parts (text and blocks, in order). */
+export interface ParsedBlock {
+  name: string;
+  attrs: Record<string, unknown>;
+  inner: (string | ParsedBlock)[];
+}
+
+/**
+ * The inside of a block delimiter comment, as WordPress's block parser reads them: `wp:name {json}`,
+ * the closer `/wp:name` and the void `wp:name {json} /`, with an optional namespace (`core/` when
+ * none is written). Block attributes are serialised with `--` escaped, so a delimiter ends at the
+ * first `-->`.
+ */
+const DELIMITER_BODY = /^\s+(\/)?wp:([a-z][a-z0-9_-]*\/)?([a-z][a-z0-9_-]*)\s+(\{[^]*\}\s+)?(\/)?$/;
+
+const attrsOf = (json: string | undefined): Record<string, unknown> => {
+  if (!json) return {};
+  try {
+    const value = JSON.parse(json) as unknown;
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+/**
+ * parse_blocks: the document as text and blocks, in one pass over its comments (linear in its
+ * length). A closer ends the innermost open block (as WordPress's parser does, whatever name it
+ * carries); a closer with nothing open is dropped; blocks left open at the end are closed there.
+ * A newline right after a delimiter goes with it, as the site has always printed block markup
+ * without the line the delimiter stood on.
+ */
+export function parseBlocks(document: string): (string | ParsedBlock)[] {
+  const root: (string | ParsedBlock)[] = [];
+  const stack: ParsedBlock[] = [];
+  const into = () => (stack.length ? stack[stack.length - 1].inner : root);
+  let at = 0;
+  for (let open = document.indexOf('<!--'); open >= 0; ) {
+    const close = document.indexOf('-->', open + 4);
+    if (close < 0) break;
+    const m = DELIMITER_BODY.exec(document.slice(open + 4, close));
+    const end = close + 3;
+    if (m) {
+      if (open > at) into().push(document.slice(at, open));
+      at = document[end] === '\n' ? end + 1 : end;
+      const [, closer, namespace, name, json, isVoid] = m;
+      if (closer) {
+        const done = stack.pop();
+        if (done) into().push(done);
+      } else {
+        const block: ParsedBlock = { name: `${namespace ?? 'core/'}${name}`, attrs: attrsOf(json?.trim()), inner: [] };
+        if (isVoid) into().push(block);
+        else stack.push(block);
+      }
+    }
+    open = document.indexOf('<!--', end);
+  }
+  if (at < document.length) into().push(document.slice(at));
+  while (stack.length) {
+    const done = stack.pop()!;
+    into().push(done);
+  }
+  return root;
+}
+
+// --- attributes ---
+
+/** The attribute every block has (WP_Block_Type::GLOBAL_ATTRIBUTES). */
+const GLOBAL_ATTRIBUTES: Readonly<Record<string, BlockAttribute>> = { lock: { type: 'object' } };
+
+const supported = (supports: Readonly<Record<string, unknown>>, key: string, fallback = false): boolean => {
+  const v = supports[key];
+  return v === undefined ? fallback : v !== false;
+};
+
+const feature = (value: unknown, key: string, fallback: boolean): boolean => {
+  if (value === true) return fallback;
+  if (value && typeof value === 'object') {
+    const v = (value as Record<string, unknown>)[key];
+    return v === undefined ? fallback : v !== false;
+  }
+  return false;
+};
+
+/**
+ * The attributes the block supports add (WP_Block_Supports::register_attributes), in the order
+ * WordPress registers the supports: alignment, border, colors, the custom class name, duotone,
+ * layout, spacing, typography, each adding what it stores.
+ */
+function supportAttributes(supports: Readonly<Record<string, unknown>>): Record<string, BlockAttribute> {
+  const out: Record<string, BlockAttribute> = {};
+  const style = () => (out.style ??= { type: 'object' });
+  if (supported(supports, 'align')) out.align = { type: 'string', enum: ['left', 'center', 'right', 'wide', 'full', ''] };
+  const border = supports.__experimentalBorder;
+  if (border) {
+    style();
+    if (feature(border, 'color', false)) out.borderColor = { type: 'string' };
+  }
+  const color = supports.color;
+  if (color) {
+    style();
+    if (feature(color, 'background', true)) out.backgroundColor = { type: 'string' };
+    if (feature(color, 'text', true)) out.textColor = { type: 'string' };
+    if (feature(color, 'gradients', false)) out.gradient = { type: 'string' };
+  }
+  if (supported(supports, 'customClassName', true)) out.className = { type: 'string' };
+  if (color && feature(color, '__experimentalDuotone', false)) style();
+  if (supported(supports, '__experimentalLayout') || supported(supports, 'layout')) out.layout = { type: 'object' };
+  if (supports.spacing) style();
+  const typography = supports.typography;
+  if (typography && typeof typography === 'object') {
+    const t = typography as Record<string, unknown>;
+    style();
+    if (t.fontSize) out.fontSize = { type: 'string' };
+    if (t.__experimentalFontFamily) out.fontFamily = { type: 'string' };
+  }
+  return out;
+}
+
+const typeMatches = (type: string, v: unknown): boolean => {
+  switch (type) {
+    case 'string':
+      return typeof v === 'string';
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'integer':
+      return typeof v === 'number' && Number.isInteger(v);
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'array':
+      return Array.isArray(v);
+    case 'object':
+      return v !== null && typeof v === 'object' && !Array.isArray(v);
+    case 'null':
+      return v === null;
+    default:
+      return true;
+  }
+};
+
+/** Whether a stored value fits its attribute's type and enum (what prepare_attributes_for_render checks). */
+function fits(schema: BlockAttribute, v: unknown): boolean {
+  const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.length && !types.some((t) => typeMatches(t, v))) return false;
+  return !schema.enum || schema.enum.some((e) => e === v);
+}
+
+// --- the registry ---
+
+interface Registered {
+  def: BlockTypeDefinition;
+  owner: string;
+  attributes: Record<string, BlockAttribute>;
+  /** The validator of block-renderer's `attributes` for this block, compiled at first use. */
+  args?: CompiledArgs;
+}
+
+export class BlockRegistry {
+  private readonly types = new Map<string, Registered>();
+  readonly patterns: readonly BlockPattern[];
+  readonly patternCategories: readonly BlockPatternCategory[];
+
+  /** The core's set, then `sets` in order; a later block, pattern or category of a name already registered is ignored, as WordPress refuses it. */
+  constructor(
+    sets: readonly BlockSet[] = [],
+    private readonly log?: Logger,
+  ) {
+    const all = [CORE_BLOCKS, ...sets];
+    for (const set of all)
+      for (const def of set.blocks ?? []) {
+        if (this.types.has(def.name)) continue;
+        const attributes: Record<string, BlockAttribute> = { ...def.attributes };
+        for (const [k, v] of Object.entries({ ...GLOBAL_ATTRIBUTES, ...supportAttributes(def.supports ?? {}) })) if (!(k in attributes)) attributes[k] = v;
+        this.types.set(def.name, { def, owner: set.owner, attributes });
+      }
+    const unique = <T extends { name: string }>(items: T[]) => {
+      const seen = new Set<string>();
+      return items.filter((i) => !seen.has(i.name) && seen.add(i.name));
+    };
+    this.patterns = unique(all.flatMap((s) => [...(s.patterns ?? [])]));
+    this.patternCategories = unique(all.flatMap((s) => [...(s.patternCategories ?? [])]));
+  }
+
+  /** Every registered block type, in registration order. */
+  all(): BlockTypeDefinition[] {
+    return [...this.types.values()].map((r) => r.def);
+  }
+
+  get(name: string): BlockTypeDefinition | undefined {
+    return this.types.get(name)?.def;
+  }
+
+  /** WP_Block_Type::get_attributes: block.json's, the global `lock`, and those its supports add. */
+  attributesOf(name: string): Record<string, BlockAttribute> | undefined {
+    return this.types.get(name)?.attributes;
+  }
+
+  /**
+   * Attributes sent for a block, checked against its attribute schema with no other properties
+   * allowed and coerced as WordPress sanitizes them (block-renderer's validate and sanitize
+   * callbacks): a WordPress rest_invalid_param when they do not fit.
+   */
+  checkAttributes(name: string, attributes: Record<string, unknown>): Record<string, unknown> {
+    const r = this.types.get(name);
+    if (!r) return attributes;
+    r.args ??= compileArgs({ attributes: { type: 'object', properties: r.attributes, additionalProperties: false } });
+    const params = { attributes };
+    r.args.apply(params);
+    return params.attributes;
+  }
+
+  /**
+   * WP_Block_Type::prepare_attributes_for_render: a value that does not fit its schema is
+   * dropped, a missing one takes its default; attributes the type does not declare are kept.
+   */
+  prepareAttributes(name: string, given: Record<string, unknown>): Record<string, unknown> {
+    const r = this.types.get(name);
+    if (!r) return given;
+    const out: Record<string, unknown> = { ...given };
+    for (const [key, schema] of Object.entries(r.attributes)) {
+      if (key in out && !fits(schema, out[key])) delete out[key];
+      if (!(key in out) && schema.default !== undefined) out[key] = structuredClone(schema.default);
+    }
+    return out;
+  }
+
+  /**
+   * do_blocks: block markup rendered (static blocks as saved, without their delimiters; dynamic
+   * ones by their render callback); content without blocks gets wpautop, as WordPress does.
+   */
+  async render(content: string, ctx: BlockRenderContext): Promise<string> {
+    if (!content.includes('<!-- wp:')) return renderContent(content);
+    return this.renderParts(parseBlocks(content), ctx);
+  }
+
+  /** render_block of one block given by name and attributes, with no inner content (block-renderer). */
+  renderBlock(name: string, attributes: Record<string, unknown>, ctx: BlockRenderContext): Promise<string> {
+    return this.renderParsed({ name, attrs: attributes, inner: [] }, ctx);
+  }
+
+  private async renderParts(parts: readonly (string | ParsedBlock)[], ctx: BlockRenderContext): Promise<string> {
+    let html = '';
+    for (const part of parts) html += typeof part === 'string' ? part : await this.renderParsed(part, ctx);
+    return html;
+  }
+
+  private async renderParsed(block: ParsedBlock, ctx: BlockRenderContext): Promise<string> {
+    const content = await this.renderParts(block.inner, ctx);
+    const r = this.types.get(block.name);
+    if (!r?.def.render) return content;
+    try {
+      return await r.def.render({ name: block.name, attributes: this.prepareAttributes(block.name, block.attrs), content }, ctx);
+    } catch (e) {
+      // a failing block renders as nothing, so one broken plugin does not take the page down
+      this.log?.error(`block ${block.name} of ${r.owner} failed to render: ${e instanceof Error ? e.message : String(e)}`);
+      return '';
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import { RestError } from '../../engine/errors.ts';
+import type { Ctx } from '../../core/context.ts';
+import type { PostTypeInfo } from '../../core/content-types.ts';
+import { contentChanged } from '../../core/events.ts';
+import { canEdit } from '../../core/post-access.ts';
+import { postFieldsOf } from '../../core/post-fields.ts';
+import { contextOf, denied, routePostType } from '../../core/rest.ts';
+import { autosaveSlug, prepareRevision, revisionedFieldsDiffer, revisionParent, type RevisionFields } from '../../core/revisions.ts';
+import type { PostRow } from '../../store/posts.ts';
+import { sqlDate } from '../../store/transact.ts';
+
+/**
+ * WP_REST_Autosaves_Controller: `{rest_base}/{id}/autosaves` and `{rest_base}/{parent}/autosaves/{id}`
+ * of every post type but attachments. An autosave by the author of a draft saves the draft itself;
+ * any other is kept as one autosave revision per user, replaced by the next.
+ */
+
+const invalidPost = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
+
+/** The route's post, which the caller must be allowed to edit to see its autosaves. */
+async function readableParent(ctx: Ctx, type: PostTypeInfo, id: unknown, message: string): Promise<PostRow> {
+  const parent = await revisionParent(ctx, type, id);
+  if (!canEdit(ctx, type, parent)) throw denied(ctx, 'rest_cannot_read', message);
+  return parent;
+}
+
+export async function listAutosaves(ctx: Ctx) {
+  const type = routePostType(ctx);
+  const parent = await readableParent(ctx, type, ctx.args.id, 'Sorry, you are not allowed to view autosaves of this post.');
+  if (ctx.request.head) return [];
+  const { rows } = await ctx.store.posts.query({
+    types: ['revision'], statuses: ['inherit'], parent: [parent.id], slugs: [autosaveSlug(parent.id)], orderby: 'date', order: 'desc', offset: 0, limit: Number.MAX_SAFE_INTEGER,
+  });
+  const context = contextOf(ctx);
+  return Promise.all(rows.map((r) => prepareRevision(ctx, type, parent, r, context, true)));
+}
+
+export async function getAutosave(ctx: Ctx) {
+  const type = routePostType(ctx);
+  const parent = await readableParent(ctx, type, ctx.args.parent, 'Sorry, you are not allowed to view revisions of this post.');
+  const id = Number(ctx.args.id);
+  const autosave = id > 0 ? await ctx.store.posts.get(id) : undefined;
+  if (!autosave || autosave.type !== 'revision' || autosave.parent !== parent.id || autosave.slug !== autosaveSlug(parent.id))
+    throw new RestError('rest_post_no_autosave', 'There is no autosave revision for this post.', 404);
+  return prepareRevision(ctx, type, parent, autosave, contextOf(ctx), true);
+}
+
+type Outcome = { post: PostRow; saved: PostRow } | { unchanged: true };
+
+export async function createAutosave(ctx: Ctx) {
+  const type = routePostType(ctx);
+  const user = ctx.user?.id ?? 0;
+  const outcome = await ctx.store.transaction(async (store): Promise<Outcome> => {
+    const post = await store.posts.get(Number(ctx.args.id), true);
+    if (!post || post.type !== type.slug) throw invalidPost();
+    if (!canEdit(ctx, type, post)) throw denied(ctx, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+    const f = await postFieldsOf(ctx, type, store, post);
+    if ((post.status === 'draft' || post.status === 'auto-draft') && post.author === user) {
+      // the author's own draft is saved in place, without a revision
+      if (Object.keys(f).length) await store.posts.update(post.id, f);
+      const saved = (await store.posts.get(post.id))!;
+      return { post: saved, saved };
+    }
+    // the autosave holds the post's revisioned fields with the request's changes (the others are the post's)
+    const fields: RevisionFields = { title: f.title ?? post.title, content: f.content ?? post.content, excerpt: f.excerpt ?? post.excerpt };
+    const old = await store.posts.newestRevision(post.id, autosaveSlug(post.id), user);
+    if (old) {
+      if (!revisionedFieldsDiffer(fields, post)) {
+        // an autosave that would only repeat the post is dropped, as WordPress drops it
+        await store.posts.delete(old.id);
+        return { unchanged: true };
+      }
+      await store.posts.update(old.id, { ...fields, author: user, date_gmt: sqlDate(new Date()) });
+      return { post, saved: (await store.posts.get(old.id))! };
+    }
+    const id = await store.posts.insert({ type: 'revision', status: 'inherit', parent: post.id, slug: autosaveSlug(post.id), author: user, ...fields });
+    return { post, saved: (await store.posts.get(id))! };
+  });
+  if ('unchanged' in outcome) throw new RestError('rest_autosave_no_changes', 'There is nothing to save. The autosave and the post content are the same.', 400);
+  if (outcome.saved.id === outcome.post.id) await contentChanged(ctx, { type: 'postSaved', postId: outcome.post.id, postType: outcome.post.type });
+  return prepareRevision(ctx, type, outcome.post, outcome.saved, 'edit', true);
+}

@@ -1,0 +1,37 @@
+import { RestError } from '../../engine/errors.ts';
+import { RestResponse } from '../../engine/types.ts';
+import type { Ctx } from '../../core/context.ts';
+import { editsSomeType } from '../../core/editor-access.ts';
+import { denied } from '../../core/rest.ts';
+
+/**
+ * The block directory and the pattern directory (WP_REST_Block_Directory_Controller,
+ * WP_REST_Pattern_Directory_Controller, 6.1). Both relay a search to WordPress.org; this server
+ * makes no request there, so each answers what WordPress answers when its outbound HTTP is
+ * blocked (WP_HTTP_BLOCK_EXTERNAL): WP_Http's `http_request_not_executed`, which plugins_api
+ * wraps in its own error. The controllers add status 500 to the error they get.
+ */
+
+const BLOCKED = 'User has blocked requests through HTTP.';
+
+/** GET block-directory/search: plugins_api's failure, with the request's error message kept as earlier error data. */
+export function searchBlockDirectory(ctx: Ctx) {
+  // the route asks for install_plugins; WordPress wants activate_plugins as well
+  if (!ctx.can('activate_plugins')) throw denied(ctx, 'rest_block_directory_cannot_view', 'Sorry, you are not allowed to browse the block directory.');
+  return new RestResponse(
+    {
+      code: 'plugins_api_failed',
+      message:
+        'An unexpected error occurred. Something may be wrong with WordPress.org or this server&#8217;s configuration. If you continue to have problems, please try the <a href="https://wordpress.org/support/forums/">support forums</a>.',
+      data: { status: 500 },
+      additional_data: [BLOCKED],
+    },
+    500,
+  );
+}
+
+/** GET pattern-directory/patterns: the blocked request's own error. */
+export function listDirectoryPatterns(ctx: Ctx) {
+  if (!editsSomeType(ctx)) throw denied(ctx, 'rest_pattern_directory_cannot_view', 'Sorry, you are not allowed to browse the local block pattern directory.');
+  throw new RestError('http_request_not_executed', BLOCKED, 500);
+}
