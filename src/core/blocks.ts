@@ -1,8 +1,6 @@
 import { compileArgs, type CompiledArgs } from '../engine/args.ts';
 import type { Logger } from '../engine/types.ts';
 import { renderContent } from '../site/format.ts';
-import { CORE_BLOCKS } from '../site/core-blocks.ts';
-import type { PageContext } from './site.ts';
 
 /**
  * The block registry: WordPress's WP_Block_Type_Registry, WP_Block_Patterns_Registry and
@@ -25,7 +23,11 @@ export interface BlockAttribute {
 }
 
 /** What a dynamic block's render callback gets besides its attributes: the page it renders on. */
-export type BlockRenderContext = PageContext;
+/**
+ * The page being rendered. Empty here so that this registry imports nothing of the site: core/site.ts
+ * merges its PageContext into it (declaration merging, as Fastify's decorators type themselves).
+ */
+export interface BlockRenderContext {}
 
 /** A parsed block with its attributes as prepared for rendering (validated, defaults filled). */
 export interface RenderedBlock {
@@ -260,13 +262,12 @@ export class BlockRegistry {
   readonly patterns: readonly BlockPattern[];
   readonly patternCategories: readonly BlockPatternCategory[];
 
-  /** The core's set, then `sets` in order; a later block, pattern or category of a name already registered is ignored, as WordPress refuses it. */
+  /** The sets in order (the core's first); a later block, pattern or category of a name already registered is ignored, as WordPress refuses it. */
   constructor(
     sets: readonly BlockSet[] = [],
     private readonly log?: Logger,
   ) {
-    const all = [CORE_BLOCKS, ...sets];
-    for (const set of all)
+    for (const set of sets)
       for (const def of set.blocks ?? []) {
         if (this.types.has(def.name)) continue;
         const attributes: Record<string, BlockAttribute> = { ...def.attributes };
@@ -277,8 +278,8 @@ export class BlockRegistry {
       const seen = new Set<string>();
       return items.filter((i) => !seen.has(i.name) && seen.add(i.name));
     };
-    this.patterns = unique(all.flatMap((s) => [...(s.patterns ?? [])]));
-    this.patternCategories = unique(all.flatMap((s) => [...(s.patternCategories ?? [])]));
+    this.patterns = unique(sets.flatMap((s) => [...(s.patterns ?? [])]));
+    this.patternCategories = unique(sets.flatMap((s) => [...(s.patternCategories ?? [])]));
   }
 
   /** Every registered block type, in registration order. */

@@ -10,6 +10,7 @@ import type { Logger } from '../engine/types.ts';
 import type { Store } from '../store/index.ts';
 import { ContentTypes, type RegisteredMeta } from './content-types.ts';
 import { BlockRegistry } from './blocks.ts';
+import { CORE_BLOCKS } from '../site/core-blocks.ts';
 import { tablePrefix, type PluginDefinition } from './plugin.ts';
 import type { PluginControl, PluginStatus, Site } from './site.ts';
 
@@ -251,7 +252,7 @@ export class PluginRegistry implements PluginControl {
     this.site.contentListeners = active.filter((d) => d.onContentChange).map((d) => ({ plugin: d.name, listener: d.onContentChange!.bind(d) }));
     this.site.jobs = active.flatMap((d) => d.jobs ?? []);
     this.site.roles = new Roles(active.flatMap((d) => (d.capabilities ? [d.capabilities] : [])));
-    this.site.blocks = new BlockRegistry(active.map((d) => ({ owner: d.name, blocks: d.blocks, patterns: d.patterns, patternCategories: d.patternCategories })), this.log);
+    this.site.blocks = new BlockRegistry([CORE_BLOCKS, ...active.map((d) => ({ owner: d.name, blocks: d.blocks, patterns: d.patterns, patternCategories: d.patternCategories }))], this.log);
   }
 
   list(): PluginStatus[] {

@@ -56,6 +56,11 @@ function siteDefaults(spec: Spec): SiteInfo {
 }
 
 /** What a server-rendered page is about, handed to every plugin's site hooks. */
+// the block registry renders on the pages this describes (see BlockRenderContext)
+declare module './blocks.ts' {
+  interface BlockRenderContext extends PageContext {}
+}
+
 export interface PageContext {
   store: Store;
   site: Site;
@@ -200,7 +205,10 @@ export class Site implements EngineHost {
   types = new ContentTypes();
   roles = new Roles();
   hooks: readonly NamedSiteHooks[] = [];
-  /** The block types, patterns and pattern categories of the core and the active plugins; renders block content. */
+  /**
+   * The block types, patterns and pattern categories of the core and the active plugins; renders
+   * block content. Empty until the plugin registry starts, which registers the core's blocks first.
+   */
   blocks = new BlockRegistry();
   contentListeners: readonly NamedContentListener[] = [];
   /** The active plugins' recurring jobs (their definitions' `jobs`), run by the scheduler. */

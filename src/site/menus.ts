@@ -2,7 +2,6 @@ import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
 import { MENU_ITEM_TYPE, MENU_LOCATIONS, MENU_TAXONOMY, menuLocations, setupMenuItems, type MenuItem } from '../core/menus.ts';
 import { escapeAttr, escapeHtml } from './format.ts';
-import type { NavLink } from './templates.ts';
 
 /**
  * The theme's classic menus on the page (wp_nav_menu with Walker_Nav_Menu): the menu assigned to a
@@ -11,6 +10,12 @@ import type { NavLink } from './templates.ts';
  */
 
 /** A menu entry as the templates show it. */
+/** A link the theme shows: a menu entry, a term, an adjacent post, a feed. */
+export interface NavLink {
+  url: string;
+  text: string;
+}
+
 export interface MenuLink extends NavLink {
   current: boolean;
   /** The `<li>` classes (menu-item, menu-item-type-*, current-menu-item...); none for a page-list entry. */

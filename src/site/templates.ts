@@ -1,5 +1,5 @@
 import { escapeAttr, escapeHtml } from './format.ts';
-import { menuHtml, type MenuLink, type ShownMenu } from './menus.ts';
+import { menuHtml, type MenuLink, type NavLink, type ShownMenu } from './menus.ts';
 
 /**
  * The default theme's HTML, as plain string templates: one document shell (header with the menu,
@@ -16,10 +16,7 @@ export interface SiteIdentity {
 }
 
 /** A link with its text (menu items, widget entries, terms, feeds). */
-export interface NavLink {
-  url: string;
-  text: string;
-}
+export type { NavLink } from './menus.ts';
 
 /** A post or page as the templates show it; everything already resolved to display values. */
 export interface ShownPost {

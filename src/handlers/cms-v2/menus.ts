@@ -4,12 +4,12 @@ import type { Ctx } from '../../core/context.ts';
 import { escapeHtml } from '../../site/format.ts';
 import { kses } from '../../site/kses.ts';
 import type { Store } from '../../store/index.ts';
-import type { TermQuery, TermRow } from '../../store/terms.ts';
+import type { TermRow } from '../../store/terms.ts';
 import { cap } from '../../core/content-types.ts';
-import { readablePost } from '../../core/post-access.ts';
+import { checkListContext, queryTermsOfRoute } from '../../core/term-list.ts';
 import { contentChanged } from '../../core/events.ts';
 import { autoAddMenus, changeMenuLocations, deleteMenu as deleteNavMenu, locationsOfMenu, MENU_LOCATIONS, MENU_TAXONOMY, menuLocations, setAutoAdd } from '../../core/menus.ts';
-import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, routeTaxonomy, type Context } from '../../core/rest.ts';
+import { collection, contextOf, CURIES, denied, nsUrl, pick, routeTaxonomy, type Context } from '../../core/rest.ts';
 
 /** WP_REST_Menus_Controller's schema: a term without count, link, taxonomy (and parent), plus locations and auto_add. */
 const FIELDS: Record<Context, readonly string[]> = {
@@ -67,37 +67,12 @@ async function menuOfRoute(ctx: Ctx): Promise<TermRow> {
   return term;
 }
 
-const ORDERBY: Record<string, TermQuery['orderby']> = {
-  id: 'id', include: 'include', name: 'name', slug: 'slug', include_slugs: 'slug', term_group: 'term_group', description: 'description', count: 'count',
-};
-
 export async function listMenus(ctx: Ctx) {
   const tax = routeTaxonomy(ctx);
-  const a = ctx.args;
   const context = contextOf(ctx);
-  if (context === 'edit' && !ctx.can(tax.capabilities.edit_terms))
-    throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit terms in this taxonomy.');
+  checkListContext(ctx, tax);
   requireReadAccess(ctx);
-  if (typeof a.post === 'number') {
-    const post = await ctx.store.posts.get(a.post);
-    if (!post) throw new RestError('rest_post_invalid_id', 'Invalid post ID.', 400);
-    if (!readablePost(ctx, post)) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to view terms for this post.');
-  }
-  const page = pageOf(ctx);
-  const list = (v: unknown) => (Array.isArray(v) && v.length ? (v as never[]) : undefined);
-  const { rows, total } = await ctx.store.terms.query({
-    taxonomy: tax.slug,
-    search: a.search || undefined,
-    include: list(a.include),
-    exclude: list(a.exclude),
-    slugs: list(a.slug),
-    hideEmpty: a.hide_empty === true,
-    post: typeof a.post === 'number' ? a.post : undefined,
-    orderby: ORDERBY[a.orderby as string] ?? 'name',
-    order: a.order === 'desc' && a.orderby !== 'include' ? 'desc' : 'asc',
-    offset: page.offset,
-    limit: page.perPage,
-  });
+  const { rows, total, page } = await queryTermsOfRoute(ctx, tax);
   const state = await menuState(ctx);
   return collection(ctx, ctx.request.head ? [] : rows.map((t) => prepareMenu(ctx, t, context, state)), total, page);
 }

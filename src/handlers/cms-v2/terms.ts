@@ -3,13 +3,13 @@ import { RestResponse } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
 import { kses } from '../../site/kses.ts';
 import type { Store } from '../../store/index.ts';
-import type { TermPatch, TermQuery, TermRow } from '../../store/terms.ts';
+import type { TermPatch, TermRow } from '../../store/terms.ts';
 import { sanitizeSlug } from '../../store/transact.ts';
 import type { TaxonomyInfo } from '../../core/content-types.ts';
-import { readablePost } from '../../core/post-access.ts';
+import { checkListContext, queryTermsOfRoute } from '../../core/term-list.ts';
 import { contentChanged } from '../../core/events.ts';
 import { termLink } from '../../site/permalinks.ts';
-import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, routeTaxonomy, type Context } from '../../core/rest.ts';
+import { collection, contextOf, CURIES, denied, nsUrl, pick, routeTaxonomy, type Context } from '../../core/rest.ts';
 
 const HIERARCHICAL_FIELDS = ['id', 'count', 'description', 'link', 'name', 'slug', 'taxonomy', 'parent', 'meta'];
 const FLAT_FIELDS = ['id', 'count', 'description', 'link', 'name', 'slug', 'taxonomy', 'meta'];
@@ -50,37 +50,11 @@ async function termOfRoute(ctx: Ctx, tax: TaxonomyInfo, store: Store = ctx.store
   return term;
 }
 
-const ORDERBY: Record<string, TermQuery['orderby']> = {
-  id: 'id', include: 'include', name: 'name', slug: 'slug', include_slugs: 'slug', term_group: 'term_group', description: 'description', count: 'count',
-};
-
 export async function listTerms(ctx: Ctx) {
   const tax = routeTaxonomy(ctx);
-  const a = ctx.args;
   const context = contextOf(ctx);
-  if (context === 'edit' && !ctx.can('manage_categories'))
-    throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit terms in this taxonomy.');
-  if (typeof a.post === 'number') {
-    const post = await ctx.store.posts.get(a.post);
-    if (!post) throw new RestError('rest_post_invalid_id', 'Invalid post ID.', 400);
-    if (!readablePost(ctx, post)) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to view terms for this post.');
-  }
-  const page = pageOf(ctx);
-  const list = (v: unknown) => (Array.isArray(v) && v.length ? (v as never[]) : undefined);
-  const { rows, total } = await ctx.store.terms.query({
-    taxonomy: tax.slug,
-    search: a.search || undefined,
-    include: list(a.include),
-    exclude: list(a.exclude),
-    slugs: list(a.slug),
-    parent: tax.hierarchical && typeof a.parent === 'number' ? a.parent : undefined,
-    hideEmpty: a.hide_empty === true,
-    post: typeof a.post === 'number' ? a.post : undefined,
-    orderby: ORDERBY[a.orderby as string] ?? 'name',
-    order: a.order === 'desc' && a.orderby !== 'include' ? 'desc' : 'asc',
-    offset: page.offset,
-    limit: page.perPage,
-  });
+  checkListContext(ctx, tax);
+  const { rows, total, page } = await queryTermsOfRoute(ctx, tax);
   return collection(ctx, ctx.request.head ? [] : await Promise.all(rows.map((t) => prepareTerm(ctx, tax, t, context))), total, page);
 }
 
