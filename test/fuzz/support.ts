@@ -1,3 +1,4 @@
+import { Agent, fetch, type Response } from 'undici';
 import type { TestServer } from '../helpers/server.ts';
 
 /** What the fuzz reads from the live index for one route. */
@@ -201,6 +202,14 @@ const errorCode = (text: string) => {
 const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
+ * The fuzz's own connections, never kept idle for long: a connection the server closes after its
+ * 5 s keep-alive while the client picks it for the next request fails that request on the client's
+ * side ("fetch failed", the server never saw it), which a loaded machine made happen between the
+ * fuzz's set-up and its first requests. Kept 1 s, a connection is dropped well before that.
+ */
+const FUZZ_AGENT = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 });
+
+/**
  * Sends one request and returns what is wrong with the answer, if anything: a 5xx, an error body
  * not in WordPress's shape (`{code, message, data: {status}}` with the HTTP status), or no answer.
  */
@@ -211,10 +220,11 @@ export async function problemWith(server: TestServer, r: FuzzRequest): Promise<s
   let res: Response;
   let text: string;
   try {
-    res = await fetch(server.api + r.path, { method: r.method, headers, body: r.body as BodyInit | undefined, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    res = await fetch(server.api + r.path, { method: r.method, headers, body: r.body as string | Uint8Array | undefined, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), dispatcher: FUZZ_AGENT });
     text = await res.text();
   } catch (e) {
-    return `${r.label}: no answer (${(e as Error).name}: ${(e as Error).message})`;
+    const cause = (e as Error).cause as { code?: string; message?: string } | undefined;
+    return `${r.label}: no answer (${(e as Error).name}: ${(e as Error).message}${cause ? ` — ${cause.code ?? ''} ${cause.message ?? ''}` : ''})`;
   }
   if (res.status >= 500 && !WORDPRESS_5XX.has(`${res.status} ${errorCode(text)}`)) return `${r.label}: ${res.status} ${text.slice(0, 300)}`;
   if (res.status < 400) return null;

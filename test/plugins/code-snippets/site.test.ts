@@ -66,7 +66,7 @@ describe('active snippets on the rendered site', () => {
     );
     const { body } = await pageHtml(server, `/?p=${id}`);
     assert.equal(body.split('<aside class="card">Card body</aside>').length - 1, 2, 'both shortcode forms render the snippet');
-    assert.ok(!body.includes('hidden'), 'an inactive snippet renders nothing');
+    assert.ok(!body.includes('<aside>hidden</aside>'), 'an inactive snippet renders nothing');
     assert.ok(!body.includes(`[code_snippet id=${inactive.id}]`) && !body.includes('[code_snippet id=999999]'), 'inactive and unknown shortcodes are removed');
     assert.ok(!body.includes(`[code_snippet id=${css.id}]`), 'only content snippets render through the shortcode');
     assert.ok(body.includes(`[code_snippet id=${shown.id}]`), 'the escaped form stays literal');
