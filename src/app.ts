@@ -40,6 +40,8 @@ export interface AppOptions {
   log: Logger;
   /** The site's address when the database is new; defaults to the address the server listens on. */
   url?: string;
+  /** Whether the API also answers at the spec's aliases (WordPress's `/wp-json/`); default CMS_SPEC_WP_COMPAT, else on. */
+  wpCompat?: boolean;
   /** Told once, on the first start of a new database, after the site is installed. */
   onFirstRun?: (ctx: { store: Store; site: Site; install: InstallResult }) => Promise<void>;
 }

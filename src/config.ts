@@ -14,6 +14,8 @@
  * | CMS_SPEC_SECRET_KEY             | (none)   | at least 32 characters: the key stored secrets (plugins' OAuth tokens)|
  * |                                 |          | are sealed with, kept out of the database so that a copy of it alone  |
  * |                                 |          | cannot open them; without it they are sealed with the site's secret   |
+ * | CMS_SPEC_WP_COMPAT              | on       | `off`: the API answers only at its own root, not at the aliases of    |
+ * |                                 |          | site.yaml's api_aliases (`/wp-json/` with `wp/v2`); `serve --wp-compat`|
  *
  * Settings are read when first needed and re-read only when the environment changes, so a
  * process (or a test) that sets a variable before starting a server sees it without restarting.
@@ -32,6 +34,8 @@ export interface Config {
   };
   /** CMS_SPEC_SECRET_KEY, or null when the server is given none. */
   secretKey: string | null;
+  /** CMS_SPEC_WP_COMPAT: whether the API answers at its aliases (WordPress's `/wp-json/`) too. */
+  wpCompat: boolean;
 }
 
 const VARIABLES = [
@@ -42,6 +46,7 @@ const VARIABLES = [
   'CMS_SPEC_OEMBED_CACHE_TTL',
   'CMS_SPEC_OEMBED_PROVIDERS',
   'CMS_SPEC_SECRET_KEY',
+  'CMS_SPEC_WP_COMPAT',
 ] as const;
 
 let cached: { key: string; config: Config } | null = null;
@@ -65,7 +70,15 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
       providersFile: env.CMS_SPEC_OEMBED_PROVIDERS?.trim() || null,
     },
     secretKey: secretKey(env),
+    wpCompat: onOff(env, 'CMS_SPEC_WP_COMPAT', true),
   };
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (raw !== 'on' && raw !== 'off') throw new Error(`${name} must be 'on' or 'off', got '${raw}'`);
+  return raw === 'on';
 }
 
 /** A short key is as weak as no key, and said so at once rather than used. */

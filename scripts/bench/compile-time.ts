@@ -4,6 +4,7 @@
  */
 import { loadSpec, routesForVariant } from '../../src/engine/spec.ts';
 import { compileRoutes, HandlerModules } from '../../src/engine/compile.ts';
+import { ApiRoot } from '../../src/engine/api-root.ts';
 import { formatDiagnostic } from '../../src/engine/diagnostics.ts';
 
 const specDir = process.argv[2];
@@ -17,6 +18,8 @@ const builtins = new Map(['@index', '@namespace_index', '@batch'].map((name) => 
 const problems = await modules.load(routes, builtins);
 if (problems.length) throw new Error(problems.map(formatDiagnostic).join('\n'));
 const t2 = performance.now();
-const table = await compileRoutes(routes, 'A', modules, builtins, (p) => `http://127.0.0.1/cms-json${p}`);
+const root = new ApiRoot('cms-json');
+root.url = 'http://127.0.0.1/cms-json/';
+const table = await compileRoutes(routes, 'A', modules, builtins, [root]);
 const t3 = performance.now();
 console.log(JSON.stringify({ routes: table.routes.length, loadSpecMs: t1 - t0, loadHandlersMs: t2 - t1, compileMs: t3 - t2 }));

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { namespaceYamlCopy, siteYamlCopy } from '../spec-copy.ts';
 import { ROOT } from './lib.ts';
 
-const NAMESPACE_LINE = /^namespace:\s*(\S+)\s*$/m;
+/** The namespace a file declares (`namespace:`) or adds routes to (`extends:`): each copy renames it alike. */
+const NAMESPACE_LINE = /^(namespace|extends):\s*(\S+)\s*$/m;
 
 function writeSite(dir: string, fromDir: string, handlers?: string): void {
   mkdirSync(join(dir, 'namespaces'), { recursive: true });
@@ -21,7 +22,7 @@ export function scaledSpec(copies: number, dir: string): string {
   for (const file of readdirSync(join(specDir, 'namespaces')).filter((f) => f.endsWith('.yaml'))) {
     const text = namespaceYamlCopy(join(specDir, 'namespaces', file));
     for (let c = 1; c <= copies; c++) {
-      const renamed = c === 1 ? text : text.replace(NAMESPACE_LINE, (_, ns: string) => `namespace: ${ns.replace(/^[^/]+/, (first) => `${first}${c}`)}`);
+      const renamed = c === 1 ? text : text.replace(NAMESPACE_LINE, (_, key: string, ns: string) => `${key}: ${ns.replace(/^[^/]+/, (first) => `${first}${c}`)}`);
       writeFileSync(join(dir, 'namespaces', `${c}-${file}`), renamed);
     }
   }

@@ -34,6 +34,7 @@ program
   .addOption(new Option('--keep-alive-timeout <ms>', 'how long an idle connection stays open').env('CMS_SPEC_KEEP_ALIVE_TIMEOUT_MS').default('5000').argParser(positiveInt('--keep-alive-timeout')))
   .addOption(new Option('--shutdown-timeout <ms>', 'on SIGINT/SIGTERM, how long requests in flight may finish before their connections are closed').env('CMS_SPEC_SHUTDOWN_TIMEOUT_MS').default('10000').argParser(positiveInt('--shutdown-timeout')))
   .addOption(new Option('--log-format <format>', 'access and server log: pretty (default on a terminal), json, or off (default otherwise)').env('CMS_SPEC_LOG_FORMAT').choices([...LOG_FORMATS]))
+  .addOption(new Option('--wp-compat <on|off>', "also answer at WordPress's address, /wp-json/ with wp/v2 (default on, or CMS_SPEC_WP_COMPAT)").choices(['on', 'off']))
   .action(async (o) => (await import('./serve.ts')).serveCommand(o));
 
 program

@@ -25,6 +25,7 @@ export interface ServeOptions {
   workers: string;
   dbPool: string;
   logFormat?: LogFormat;
+  wpCompat?: 'on' | 'off';
 }
 
 function portOf(value: string): number {
@@ -82,6 +83,7 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
       sharedStore: isWorker() ? true : undefined,
       poolSize: Number(o.dbPool),
       url: o.url,
+      wpCompat: o.wpCompat === undefined ? undefined : o.wpCompat === 'on',
       log: log.server,
       onFirstRun: ({ store, install }) => {
         installed = true;

@@ -1,6 +1,5 @@
 import { compileArgs, type CompiledArgs } from '../engine/args.ts';
 import type { Logger } from '../engine/types.ts';
-import { renderContent } from '../site/format.ts';
 
 /**
  * The block registry: WordPress's WP_Block_Type_Registry, WP_Block_Patterns_Registry and
@@ -100,6 +99,9 @@ export interface BlockSet {
 
 // --- parse_blocks ---
 
+/** has_blocks: whether the content holds block markup (then the_content does not wpautop it). */
+export const hasBlocks = (content: string): boolean => content.includes('<!-- wp:');
+
 /** A block as parse_blocks finds it: its name, its attributes as written, and its inner parts (text and blocks, in order). */
 export interface ParsedBlock {
   name: string;
@@ -129,8 +131,8 @@ const attrsOf = (json: string | undefined): Record<string, unknown> => {
  * parse_blocks: the document as text and blocks, in one pass over its comments (linear in its
  * length). A closer ends the innermost open block (as WordPress's parser does, whatever name it
  * carries); a closer with nothing open is dropped; blocks left open at the end are closed there.
- * A newline right after a delimiter goes with it, as the site has always printed block markup
- * without the line the delimiter stood on.
+ * The text around delimiters is kept whole, newlines included: WordPress renders a serialised
+ * paragraph as `\n<p>…</p>\n` and the blank line between two blocks as `\n\n`.
  */
 export function parseBlocks(document: string): (string | ParsedBlock)[] {
   const root: (string | ParsedBlock)[] = [];
@@ -144,7 +146,7 @@ export function parseBlocks(document: string): (string | ParsedBlock)[] {
     const end = close + 3;
     if (m) {
       if (open > at) into().push(document.slice(at, open));
-      at = document[end] === '\n' ? end + 1 : end;
+      at = end;
       const [, closer, namespace, name, json, isVoid] = m;
       if (closer) {
         const done = stack.pop();
@@ -249,6 +251,10 @@ function fits(schema: BlockAttribute, v: unknown): boolean {
 
 // --- the registry ---
 
+/** excerpt_remove_blocks' lists: the blocks whose text an excerpt keeps, and the wrappers it looks into. */
+const EXCERPT_INNER_BLOCKS = new Set(['core/freeform', 'core/heading', 'core/html', 'core/list', 'core/media-text', 'core/paragraph', 'core/preformatted', 'core/pullquote', 'core/quote', 'core/table', 'core/verse']);
+const EXCERPT_WRAPPER_BLOCKS = new Set(['core/columns', 'core/column', 'core/group']);
+
 interface Registered {
   def: BlockTypeDefinition;
   owner: string;
@@ -327,11 +333,40 @@ export class BlockRegistry {
 
   /**
    * do_blocks: block markup rendered (static blocks as saved, without their delimiters; dynamic
-   * ones by their render callback); content without blocks gets wpautop, as WordPress does.
+   * ones by their render callback); content without blocks comes back as it is (the_content's
+   * wpautop then formats it, see src/site/hooks.ts).
    */
   async render(content: string, ctx: BlockRenderContext): Promise<string> {
-    if (!content.includes('<!-- wp:')) return renderContent(content);
+    if (!hasBlocks(content)) return content;
     return this.renderParts(parseBlocks(content), ctx);
+  }
+
+  /**
+   * excerpt_remove_blocks (WordPress 6.1): the content an excerpt is made from, rendered: the
+   * top-level blocks whose text belongs in an excerpt (and classic text), a wrapper block by its
+   * allowed inner blocks alone, a block with any other or nested inner block left out.
+   */
+  async renderForExcerpt(content: string, ctx: BlockRenderContext): Promise<string> {
+    let html = '';
+    for (const part of parseBlocks(content)) {
+      if (typeof part === 'string') html += part;
+      else if (EXCERPT_WRAPPER_BLOCKS.has(part.name) && part.inner.some((p) => typeof p !== 'string')) html += await this.renderExcerptInner(part, ctx);
+      else if (EXCERPT_INNER_BLOCKS.has(part.name) || EXCERPT_WRAPPER_BLOCKS.has(part.name)) {
+        const inner = part.inner.filter((p): p is ParsedBlock => typeof p !== 'string');
+        if (inner.every((b) => EXCERPT_INNER_BLOCKS.has(b.name) && !b.inner.some((p) => typeof p !== 'string'))) html += await this.renderParsed(part, ctx);
+      }
+    }
+    return html;
+  }
+
+  /** _excerpt_render_inner_blocks: a wrapper's allowed inner blocks, wrappers among them by their own. */
+  private async renderExcerptInner(block: ParsedBlock, ctx: BlockRenderContext): Promise<string> {
+    let html = '';
+    for (const inner of block.inner) {
+      if (typeof inner === 'string' || !(EXCERPT_INNER_BLOCKS.has(inner.name) || EXCERPT_WRAPPER_BLOCKS.has(inner.name))) continue;
+      html += inner.inner.some((p) => typeof p !== 'string') ? await this.renderExcerptInner(inner, ctx) : await this.renderParsed(inner, ctx);
+    }
+    return html;
   }
 
   /** render_block of one block given by name and attributes, with no inner content (block-renderer). */

@@ -1,3 +1,4 @@
+import { config } from '../config.ts';
 import { Engine } from '../engine/engine.ts';
 import { loadSpec, type Spec, type Variant } from '../engine/spec.ts';
 import type { Logger } from '../engine/types.ts';
@@ -24,24 +25,25 @@ export interface OpenSite extends StartedSite {
  * plugins started (their migrations run, the routes compiled). Spec or core handler problems
  * throw SpecError; a broken plugin is reported through `log` and left inactive.
  */
-export async function startSite(o: { spec: Spec; store: Store; variant: Variant; log: Logger; media: MediaSettings }): Promise<StartedSite> {
+export async function startSite(o: { spec: Spec; store: Store; variant: Variant; log: Logger; media: MediaSettings; wpCompat?: boolean }): Promise<StartedSite> {
   const { spec, store } = o;
   const site = new Site(spec, store);
   site.media = new MediaLibrary(o.media);
   await site.shared.start();
   await site.refresh();
-  const engine = new Engine({ spec, variant: o.variant, host: site, store, log: o.log });
+  // the spec's aliases (WordPress's /wp-json/) answer unless the server or CMS_SPEC_WP_COMPAT says off
+  const engine = new Engine({ spec, variant: o.variant, host: site, store, log: o.log, aliases: o.wpCompat ?? config().wpCompat });
   const plugins = await PluginRegistry.start({ engine, store, site, log: o.log });
   return { spec, store, site, engine, plugins };
 }
 
 /** The spec loaded and the store opened and migrated, then `startSite`: the server and the CLI both start here. */
-export async function openSite(o: { specDir: string; dbPath: string; variant: Variant; log: Logger; poolSize?: number; uploadsDir?: string; uploadLimit?: number }): Promise<OpenSite> {
+export async function openSite(o: { specDir: string; dbPath: string; variant: Variant; log: Logger; poolSize?: number; uploadsDir?: string; uploadLimit?: number; wpCompat?: boolean }): Promise<OpenSite> {
   const spec = loadSpec(o.specDir);
   const store = await Store.open(o.dbPath, { poolSize: o.poolSize });
   const media = mediaSettingsFor(o.dbPath, o);
   try {
-    return { ...(await startSite({ spec, store, variant: o.variant, log: o.log, media })), close: () => store.close() };
+    return { ...(await startSite({ spec, store, variant: o.variant, log: o.log, media, wpCompat: o.wpCompat })), close: () => store.close() };
   } catch (e) {
     await store.close();
     throw e;

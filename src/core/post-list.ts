@@ -1,5 +1,5 @@
-import { RestError } from '../engine/errors.ts';
-import type { PostQuery, PostRow } from '../store/posts.ts';
+import { invalidParams, RestError } from '../engine/errors.ts';
+import type { PostQuery, PostRow, TaxQuery } from '../store/posts.ts';
 import { cap, type PostTypeInfo } from './content-types.ts';
 import type { Ctx } from './context.ts';
 import { denied, parseDateArg, type Page } from './rest.ts';
@@ -17,15 +17,17 @@ export const rawText = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : v && typeof v === 'object' && typeof (v as { raw?: unknown }).raw === 'string' ? (v as { raw: string }).raw : undefined;
 
 /**
- * sanitize_post_statuses: the statuses asked for (`fallback` when none), where anything but the
- * type's public status needs the right to edit (or, for private, to read private) posts of the type.
+ * sanitize_post_statuses: the statuses asked for (`fallback`, the arg's default, when none), where
+ * anything but the default needs the right to edit (or, for private, to read private) posts of the
+ * type. Its refusal is a sanitize callback's: WP_REST_Request::sanitize_params reports it as an
+ * invalid `status` (400), the refusal itself (401 or 403) in the details, before any permission check.
  */
 export function statusesFor(ctx: Ctx, type: PostTypeInfo, fallback: string[]): string[] {
   const asked = (ctx.args.status === undefined ? fallback : Array.isArray(ctx.args.status) ? ctx.args.status : [ctx.args.status]) as string[];
   for (const s of asked) {
-    if (s === 'publish' || (s === 'inherit' && type.slug === 'attachment')) continue;
+    if (fallback.includes(s)) continue;
     if (!(ctx.can(cap(type, 'edit_posts')) || (s === 'private' && ctx.can(cap(type, 'read_private_posts')))))
-      throw denied(ctx, 'rest_forbidden_status', 'Status is forbidden.');
+      throw invalidParams(new Map([['status', denied(ctx, 'rest_forbidden_status', 'Status is forbidden.').toBody()]]));
   }
   return [...new Set(asked.flatMap((s) => (s === 'any' ? ANY_STATUSES : [s])))];
 }
@@ -58,10 +60,6 @@ export function listQueryOf(ctx: Ctx, type: PostTypeInfo, statuses: string[], pa
     parent: nonEmpty(a.parent),
     parentExclude: nonEmpty(a.parent_exclude),
     menuOrder: typeof a.menu_order === 'number' ? a.menu_order : undefined,
-    categories: nonEmpty(a.categories),
-    categoriesExclude: nonEmpty(a.categories_exclude),
-    tags: nonEmpty(a.tags),
-    tagsExclude: nonEmpty(a.tags_exclude),
     after: wallOf(a.after),
     before: wallOf(a.before),
     modifiedAfter: wallOf(a.modified_after),
@@ -78,10 +76,41 @@ export function listQueryOf(ctx: Ctx, type: PostTypeInfo, statuses: string[], pa
 
 /** Runs a collection's query; `orderby=include_slugs` keeps the order the slugs were given in. */
 export async function queryPosts(ctx: Ctx, q: PostQuery): Promise<{ rows: PostRow[]; total: number }> {
-  const found = await ctx.store.posts.query(q);
+  const taxQuery = await taxQueryOf(ctx);
+  const found = await ctx.store.posts.query(taxQuery ? { ...q, taxQuery } : q);
   if (ctx.args.orderby === 'include_slugs' && q.slugs) {
     const rank = new Map(q.slugs.map((s, i) => [s, i]));
     found.rows.sort((x, y) => (rank.get(x.slug) ?? 0) - (rank.get(y.slug) ?? 0));
   }
   return found;
+}
+
+/** The REST arg of each taxonomy a post collection filters by (its rest_base), and the taxonomy. */
+const TAXONOMY_ARGS = [['categories', 'category'], ['tags', 'post_tag']] as const;
+
+interface TermFilter {
+  terms?: number[];
+  include_children?: boolean;
+  operator?: 'AND' | 'OR';
+}
+
+/**
+ * WP_REST_Posts_Controller::prepare_tax_query: each taxonomy's arg (a list of term ids, or
+ * `{terms, include_children, operator}`) and its `_exclude`, with the children of a hierarchical
+ * taxonomy's terms when asked (WP_Tax_Query::clean_query), joined as `tax_relation` says.
+ */
+async function taxQueryOf(ctx: Ctx): Promise<TaxQuery | undefined> {
+  const clauses: TaxQuery['clauses'] = [];
+  for (const [base, taxonomy] of TAXONOMY_ARGS) {
+    for (const exclude of [false, true]) {
+      const arg = ctx.args[exclude ? `${base}_exclude` : base] as number[] | TermFilter | undefined;
+      if (!arg) continue;
+      const filter: TermFilter = Array.isArray(arg) ? { terms: arg } : arg;
+      let ids = filter.terms ?? [];
+      if (!ids.length) continue;
+      if (filter.include_children) ids = [...ids, ...(await Promise.all(ids.map((id) => ctx.store.terms.descendantIds(taxonomy, id)))).flat()];
+      clauses.push({ ids, operator: exclude ? 'NOT IN' : filter.operator === 'AND' ? 'AND' : 'IN' });
+    }
+  }
+  return clauses.length ? { relation: ctx.args.tax_relation === 'OR' ? 'OR' : 'AND', clauses } : undefined;
 }

@@ -28,8 +28,18 @@ function decode(m: CompiledMeta, stored: string | undefined): unknown {
   }
 }
 
-/** The `meta` object of posts, keyed by post id: every registered key of each post's type. */
-export async function metaOfPosts(store: Store, registered: (postType: string) => readonly CompiledMeta[], posts: readonly { id: number; type: string }[]): Promise<Map<number, Record<string, unknown>>> {
+/** The registered keys `meta` shows: those no plugin shows under a REST field of its own. */
+export const inMeta = (registered: readonly CompiledMeta[]) => registered.filter((m) => m.restField === undefined);
+
+/** The registered keys each plugin REST field shows, by field name, in registration order. */
+export function restFieldsOf(registered: readonly CompiledMeta[]): Map<string, CompiledMeta[]> {
+  const fields = new Map<string, CompiledMeta[]>();
+  for (const m of registered) if (m.restField !== undefined) fields.set(m.restField, [...(fields.get(m.restField) ?? []), m]);
+  return fields;
+}
+
+/** Every registered key's value of each post, keyed by post id then by key. */
+async function valuesOfPosts(store: Store, registered: (postType: string) => readonly CompiledMeta[], posts: readonly { id: number; type: string }[]): Promise<Map<number, Record<string, unknown>>> {
   const keys = [...new Set(posts.flatMap((p) => registered(p.type).map((m) => m.key)))];
   const out = new Map<number, Record<string, unknown>>();
   if (!keys.length) return out;
@@ -42,24 +52,58 @@ export async function metaOfPosts(store: Store, registered: (postType: string) =
 }
 
 /**
- * Writes the registered keys present in a request's `meta` (others are ignored, as WordPress
- * ignores unregistered meta); null deletes a key. Every value is checked before any is written.
+ * The `meta` object of posts, keyed by post id: every key registered for `meta` of each post's
+ * type. A post whose type has none is left out: its `meta` is WordPress's empty array.
  */
-export async function writePostMeta(store: Store, registered: readonly CompiledMeta[], postId: number, input: unknown, can: (cap: string) => boolean, loggedIn: boolean): Promise<void> {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) return;
+export function metaOfPosts(store: Store, registered: (postType: string) => readonly CompiledMeta[], posts: readonly { id: number; type: string }[]): Promise<Map<number, Record<string, unknown>>> {
+  return valuesOfPosts(store, (t) => inMeta(registered(t)), posts.filter((p) => inMeta(registered(p.type)).length));
+}
+
+/** The plugins' REST fields of posts, keyed by post id: each field an object of its keys' values. */
+export async function restFieldsOfPosts(store: Store, registered: (postType: string) => readonly CompiledMeta[], posts: readonly { id: number; type: string }[]): Promise<Map<number, Record<string, Record<string, unknown>>>> {
+  const shown = (t: string) => registered(t).filter((m) => m.restField !== undefined);
+  const values = await valuesOfPosts(store, shown, posts.filter((p) => shown(p.type).length));
+  const out = new Map<number, Record<string, Record<string, unknown>>>();
+  for (const p of posts) {
+    const byKey = values.get(p.id);
+    if (!byKey) continue;
+    const fields: Record<string, Record<string, unknown>> = {};
+    for (const m of shown(p.type)) (fields[m.restField!] ??= {})[m.key] = byKey[m.key];
+    out.set(p.id, fields);
+  }
+  return out;
+}
+
+/**
+ * The writes a request asks of these keys (one object of them: `meta`, or a plugin's REST field),
+ * each checked: others are ignored, as WordPress ignores unregistered meta; null deletes a key.
+ */
+function checkedWrites(keys: readonly CompiledMeta[], input: unknown, can: (cap: string) => boolean, loggedIn: boolean): [CompiledMeta, unknown][] {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return [];
   const given = input as Record<string, unknown>;
   const writes: [CompiledMeta, unknown][] = [];
-  for (const m of registered) {
+  for (const m of keys) {
     if (!(m.key in given)) continue;
     const cap = m.writeCap ?? (m.key.startsWith('_') ? 'edit_others_posts' : undefined);
     if (cap && !can(cap)) throw new RestError('rest_cannot_update', `Sorry, you are not allowed to edit the ${m.key} custom field.`, authStatus(loggedIn), { key: m.key });
     const value = given[m.key];
     if (value !== null) {
-      const params = { [`meta.${m.key}`]: value };
+      const name = `${m.restField ?? 'meta'}.${m.key}`;
+      const params = { [name]: value };
       m.args.apply(params);
-      writes.push([m, params[`meta.${m.key}`]]);
+      writes.push([m, params[name]]);
     } else writes.push([m, null]);
   }
+  return writes;
+}
+
+/**
+ * Writes the registered keys a request's args carry: in `meta`, or in the REST field a plugin
+ * shows them under. Every value is checked before any is written.
+ */
+export async function writePostMeta(store: Store, registered: readonly CompiledMeta[], postId: number, args: Record<string, unknown>, can: (cap: string) => boolean, loggedIn: boolean): Promise<void> {
+  const writes = checkedWrites(inMeta(registered), args.meta, can, loggedIn);
+  for (const [field, keys] of restFieldsOf(registered)) writes.push(...checkedWrites(keys, args[field], can, loggedIn));
   for (const [m, value] of writes) {
     if (value === null) await store.posts.meta.delete(postId, m.key);
     else await store.posts.meta.set(postId, m.key, isStringType(m) ? String(value) : JSON.stringify(value));

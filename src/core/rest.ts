@@ -3,6 +3,7 @@ import { RestError, authStatus } from '../engine/errors.ts';
 import { RestResponse } from '../engine/types.ts';
 import type { PostTypeInfo, TaxonomyInfo } from './content-types.ts';
 import type { Ctx } from './context.ts';
+import { theTitle } from '../site/format.ts';
 
 /**
  * What REST handlers share, core's and plugins' alike: contexts, dates, paging with WordPress's
@@ -13,8 +14,8 @@ export type Context = 'view' | 'embed' | 'edit';
 
 export const NS = 'cms/v2';
 
-/** A REST URL in the core content namespace. */
-export const nsUrl = (ctx: Ctx, path: string) => ctx.site.restUrl(`${NS}/${path}`);
+/** A REST URL in the core content namespace, under the root and namespace name the request came in on. */
+export const nsUrl = (ctx: Ctx, path: string) => ctx.api.restUrl(`${NS}/${path}`);
 
 /** The post type a route serves, as its spec declares it (`config: {post_type: page}`), as WordPress builds one controller per type. */
 export function routePostType(ctx: Ctx): PostTypeInfo {
@@ -58,11 +59,11 @@ export function parseDateArg(value: string): { wall: string; utc: boolean } {
   return { wall: d.toISOString().slice(0, 19).replace('T', ' '), utc: true };
 }
 
-/** get_the_title: a private post's title says so, a password-protected one's too. */
+/** get_the_title: a password-protected post's title says so (before a private one's), then the_title's filters. */
 export function renderedTitle(post: { title: string; status: string; password: string }): string {
-  if (post.status === 'private') return `Private: ${post.title}`;
-  if (post.password) return `Protected: ${post.title}`;
-  return post.title;
+  if (post.password) return theTitle(`Protected: ${post.title}`);
+  if (post.status === 'private') return theTitle(`Private: ${post.title}`);
+  return theTitle(post.title);
 }
 
 /** The context arg, already validated by the spec's enum. */
@@ -75,8 +76,7 @@ export function pick<T extends Record<string, unknown>>(obj: T, keys: readonly s
   return out as Partial<T>;
 }
 
-/** The `curies` entry WordPress adds when any link rel is compacted to `wp:`. */
-export const CURIES = [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }];
+export { CURIES } from './curies.ts';
 
 export interface Page {
   page: number;
@@ -99,14 +99,20 @@ export function pageOf(ctx: Ctx): Page {
   return { page, perPage, offset: Math.min(offset, MAX_OFFSET) };
 }
 
-/** Serialises query params the way add_query_arg does, lists as `key[0]=a&key[1]=b`. */
+/** PHP's urlencode: only letters, digits and `-_.` stay as they are, a space is `+`. */
+const phpUrlencode = (v: string) => encodeURIComponent(v).replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
+
+/**
+ * Serialises query params as add_query_arg(urlencode_deep($params)) does: the values encoded,
+ * nested keys as `key%5B0%5D=a` (_http_build_query), the keys themselves as they came.
+ */
 function queryString(params: Record<string, unknown>): string {
   const parts: string[] = [];
   const add = (key: string, v: unknown) => {
     if (v === undefined || v === null) return;
-    if (Array.isArray(v)) v.forEach((x, i) => add(`${key}[${i}]`, x));
-    else if (typeof v === 'object') for (const [k, x] of Object.entries(v as object)) add(`${key}[${k}]`, x);
-    else parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(typeof v === 'boolean' ? (v ? '1' : '') : String(v))}`);
+    if (Array.isArray(v)) v.forEach((x, i) => add(`${key}%5B${i}%5D`, x));
+    else if (typeof v === 'object') for (const [k, x] of Object.entries(v as object)) add(`${key}%5B${k}%5D`, x);
+    else parts.push(`${key}=${phpUrlencode(typeof v === 'boolean' ? (v ? '1' : '') : String(v))}`);
   };
   for (const [k, v] of Object.entries(params)) add(k, v);
   return parts.join('&');
@@ -122,8 +128,9 @@ export function collection(ctx: Ctx, items: unknown[], total: number, p: Page, o
   if (overflow && p.page > maxPages && total > 0)
     throw new RestError(overflow, 'The page number requested is larger than the number of pages available.', 400);
   const headers: Record<string, string> = { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(maxPages) };
-  const { page: _page, ...query } = ctx.request.query;
-  const base = ctx.site.restUrl(ctx.request.path);
+  const query = ctx.request.query;
+  const base = ctx.api.restUrl(ctx.request.path);
+  // add_query_arg('page', n): a `page` the request sent keeps its place, otherwise it comes last
   const link = (page: number) => {
     const qs = queryString({ ...query, page });
     return `${base}${base.includes('?') ? '&' : '?'}${qs}`;

@@ -124,7 +124,8 @@ export async function prepareRevision(ctx: Ctx, type: PostTypeInfo, parent: Post
   }
   if (shown.excerpt) {
     // the_excerpt of the revision's own excerpt: none is made from its content
-    const rendered = rev.excerpt ? renderedExcerpt(rev.excerpt, '') : '';
+    const page = { store: ctx.store, site: ctx.site, kind: type.slug === 'page' ? 'page' : 'post', postId: parent.id, url: parentLink };
+    const rendered = rev.excerpt ? await renderedExcerpt(rev.excerpt, { raw: '', rendered: '' }, page, ctx.log) : '';
     data.excerpt = edit ? { raw: rev.excerpt, rendered } : { rendered };
   }
   if (preview && edit) data.preview_link = previewLink(type, parentLink, rev);

@@ -1,9 +1,11 @@
 import type { Spec } from '../engine/spec.ts';
-import type { EngineHost, Logger } from '../engine/types.ts';
+import type { EngineHost, Logger, User } from '../engine/types.ts';
 import { Roles } from '../auth/roles.ts';
 import type { Store } from '../store/index.ts';
 import { offsetMinutes } from '../store/posts.ts';
-import { ContentTypes } from './content-types.ts';
+import { cap, ContentTypes } from './content-types.ts';
+import { STYLESHEET } from './active-theme.ts';
+import { CURIES } from './curies.ts';
 import { BlockRegistry } from './blocks.ts';
 import { SharedState } from './shared-state.ts';
 import type { MediaLibrary } from './media.ts';
@@ -37,7 +39,7 @@ const OPTION_OF: Record<keyof SiteInfo, string> = {
 const NUMERIC_FIELDS = new Set<keyof SiteInfo>(['page_for_posts', 'page_on_front']);
 
 /** Options besides the index fields that pages and permalinks read on every request. */
-const EXTRA_OPTIONS = ['permalink_structure', 'date_format', 'time_format', 'posts_per_page', 'blog_charset'];
+const EXTRA_OPTIONS = ['permalink_structure', 'date_format', 'time_format', 'posts_per_page', 'blog_charset', 'use_smilies'];
 
 /** site.yaml's `site:` block with WordPress's defaults for what it leaves out. */
 function siteDefaults(spec: Spec): SiteInfo {
@@ -115,6 +117,11 @@ export interface SiteHooks {
   footer?(ctx: PageContext): Promise<string> | string;
   /** the_content filter: the post's formatted HTML in, the filtered HTML out (the API's `content.rendered` goes through it too). */
   content?(html: string, ctx: PageContext): Promise<string> | string;
+  /**
+   * The shortcode names the plugin's `content` filter renders (add_shortcode): wptexturize leaves
+   * them alone and shortcode_unautop unwraps a paragraph holding only one of them.
+   */
+  shortcodes?: readonly string[];
   /** Told after a page of the site is answered (never for API requests). */
   pageView?(view: PageView): Promise<void> | void;
 }
@@ -285,6 +292,17 @@ export class Site implements EngineHost {
       site_icon_url: '',
       _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] },
     };
+  }
+
+  /**
+   * add_active_theme_link_to_index: a user who may switch themes, or edit posts of any type, is
+   * shown where the active theme is (the block editor reads its supports there).
+   */
+  indexLinks(user: User | null, restUrl: (path: string) => string): Record<string, unknown[]> | undefined {
+    if (!user) return undefined;
+    const may = ['switch_themes', 'manage_network_themes', 'edit_posts'].some((c) => user.caps.has(c)) || this.types.postTypes.some((t) => t.showInRest !== false && user.caps.has(cap(t, 'edit_posts')));
+    if (!may) return undefined;
+    return { 'wp:active-theme': [{ href: restUrl(`cms/v2/themes/${STYLESHEET}`) }], curies: CURIES };
   }
 
   /**

@@ -118,7 +118,6 @@ function toAjvSchema(arg: ArgDescriptor): Record<string, unknown> {
       case 'required':
       case 'default':
       case 'description':
-      case 'title':
         break;
       case 'format':
         if (v !== 'uri' && v !== 'text-field' && v !== 'textarea-field') out.format = v;
@@ -126,6 +125,10 @@ function toAjvSchema(arg: ArgDescriptor): Record<string, unknown> {
       case 'exclusiveMinimum':
       case 'exclusiveMaximum':
         break; // folded into minimum/maximum below (draft-04 booleans)
+      case 'enum':
+        // a map is PHP's associative array, as WordPress shows some enums: its values are the allowed ones
+        out.enum = isPlainObject(v) ? Object.values(v) : v;
+        break;
       case 'items':
         out.items = isPlainObject(v) ? toAjvSchema(v) : v;
         break;
@@ -262,6 +265,36 @@ function toFailure(param: string, e: ErrorObject): ParamFailure {
   }
 }
 
+/**
+ * rest_get_combining_operation_error: a value no alternative of a oneOf/anyOf takes. Each
+ * alternative's own first failure is its reason; mismatches of the value's own type are set
+ * aside, and a single reason left is given with its alternative's title and position.
+ */
+function combiningFailure(param: string, e: ErrorObject, all: ErrorObject[]): ParamFailure {
+  const name = wpName(param, e.instancePath.split('/').slice(2));
+  const alternatives = ((e.parentSchema as Record<string, unknown>)[e.keyword] ?? []) as Record<string, unknown>[];
+  const reasons: { index: number; title: unknown; failure: ParamFailure }[] = [];
+  alternatives.forEach((schema, index) => {
+    const prefix = `${e.schemaPath}/${index}/`;
+    let first: { error: ErrorObject; order: number[] } | undefined;
+    for (const sub of all) {
+      if (!sub.schemaPath.startsWith(prefix)) continue;
+      const order = checkOrder(sub.instancePath.split('/').slice(2), sub.keyword);
+      if (!first || comesBefore(order, first.order)) first = { error: sub, order };
+    }
+    if (first) reasons.push({ index, title: schema.title, failure: toFailure(param, first.error) });
+  });
+  const kept = reasons.length === 1 ? reasons : reasons.filter((r) => !(r.failure.code === 'rest_invalid_type' && (r.failure.data as { param?: unknown } | null)?.param === name));
+  if (kept.length === 1) {
+    const [{ index, title, failure }] = kept;
+    const message = typeof title === 'string' ? `${name} is not a valid ${title}. Reason: ${failure.message}` : `${name} does not match the expected format. Reason: ${failure.message}`;
+    return { code: 'rest_no_matching_schema', message, data: { position: index } };
+  }
+  const titles = alternatives.map((a) => a.title).filter((t) => typeof t === 'string');
+  if (titles.length && titles.length === alternatives.length) return { code: 'rest_no_matching_schema', message: `${name} is not a valid ${listJoin(titles)}.`, data: null };
+  return { code: 'rest_no_matching_schema', message: `${name} does not match any of the expected formats.`, data: null };
+}
+
 // --- which failure WordPress reports when a value breaks several rules ---
 
 /**
@@ -307,8 +340,23 @@ export function sanitizeUrl(v: string): string {
  */
 export const exactInteger = (v: number) => Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, Math.trunc(v)));
 
+/** The JSON type a sanitized value has, as a schema's `type` names it. */
+const shapeOf = (v: unknown): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v);
+
 function compileSanitizer(schema: ArgDescriptor): Coercer | null {
   const types = typesOf(schema);
+  // rest_sanitize_value_from_schema sanitizes a oneOf/anyOf value by the alternative it fits: here
+  // the first whose type takes its shape (a term-id list or a `{terms, operator}` object)
+  const alternatives = (schema.oneOf ?? schema.anyOf) as ArgDescriptor[] | undefined;
+  if (Array.isArray(alternatives)) {
+    const branches = alternatives.map((b) => ({ types: typesOf(b), sanitize: compileSanitizer(b) })).filter((b) => b.sanitize !== null);
+    if (branches.length)
+      return (v) => {
+        const shape = shapeOf(v);
+        const branch = branches.find((b) => b.types.includes(shape) || (shape === 'integer' && b.types.includes('number')));
+        return branch ? branch.sanitize!(v) : v;
+      };
+  }
   if (schema.format === 'uri' && (types.length === 0 || types.includes('string'))) return (v) => (typeof v === 'string' ? sanitizeUrl(v) : v);
   if (types.length === 1 && types[0] === 'integer') return (v) => (typeof v === 'number' ? exactInteger(v) : v);
   const items = isPlainObject(schema.items) ? compileSanitizer(schema.items as ArgDescriptor) : null;
@@ -372,14 +420,16 @@ function withoutNulls(params: Record<string, unknown>, names: string[]): Record<
  */
 export function compileArgs(args: Record<string, ArgDescriptor>, { validatorNow = false } = {}): CompiledArgs {
   const names = Object.keys(args);
+  // `validate: false`: declared for the index only, the handler sanitises the raw value itself
+  const checked = names.filter((n) => args[n].validate !== false);
   const defaults = names.filter((n) => args[n].default !== undefined && args[n].default !== null).map((n) => [n, args[n].default] as [string, unknown]);
   const required = names.filter((n) => args[n].required === true);
-  const coercers = names.map((n) => [n, compileCoercer(args[n])] as const).filter(([n]) => typesOf(args[n]).length > 0);
-  const sanitizers = names.map((n) => [n, compileSanitizer(args[n])] as const).filter((x): x is readonly [string, Coercer] => x[1] !== null);
+  const coercers = checked.map((n) => [n, compileCoercer(args[n])] as const).filter(([n]) => typesOf(args[n]).length > 0);
+  const sanitizers = checked.map((n) => [n, compileSanitizer(args[n])] as const).filter((x): x is readonly [string, Coercer] => x[1] !== null);
   const properties: Record<string, unknown> = {};
-  for (const n of names) properties[n] = toAjvSchema(args[n]);
+  for (const n of checked) properties[n] = toAjvSchema(args[n]);
   const schema = { type: 'object', properties };
-  const compile = () => (names.length ? validatorFor(schema) : null);
+  const compile = () => (checked.length ? validatorFor(schema) : null);
   if (validatorNow && !ajv.validateSchema(schema)) throw new Error(ajv.errorsText(ajv.errors));
   let validateOnce: ValidateFunction | null | undefined = validatorNow ? compile() : undefined;
   const index: CompiledArgs['index'] = names.length ? Object.fromEntries(names.map((n) => [n, indexDescriptor(args[n])])) : [];
@@ -397,7 +447,7 @@ export function compileArgs(args: Record<string, ArgDescriptor>, { validatorNow 
       if (!validate) return;
       // JSON null counts as absent in WordPress (isset), so it is neither coerced nor checked: the
       // rare request with a null param is checked on a copy without it, every other one in place.
-      const present = names.some((n) => params[n] === null) ? withoutNulls(params, names) : params;
+      const present = checked.some((n) => params[n] === null) ? withoutNulls(params, checked) : params;
       for (const [n, c] of coercers) if (present[n] !== undefined) present[n] = c(present[n]);
       if (!validate(present)) {
         const first = new Map<string, { error: ErrorObject; order: number[] }>();
@@ -410,7 +460,10 @@ export function compileArgs(args: Record<string, ArgDescriptor>, { validatorNow 
           if (!seen || comesBefore(order, seen.order)) first.set(param, { error: e, order });
         }
         const failures = new Map<string, ParamFailure>();
-        for (const [param, { error }] of first) failures.set(param, toFailure(param, error));
+        for (const [param, { error }] of first) {
+          const combined = error.keyword === 'anyOf' || (error.keyword === 'oneOf' && !Array.isArray((error.params as { passingSchemas?: unknown }).passingSchemas));
+          failures.set(param, combined ? combiningFailure(param, error, validate.errors!) : toFailure(param, error));
+        }
         if (failures.size) throw invalidParams(failures);
         throw new RestError('rest_invalid_param', 'Invalid parameter(s).', 400);
       }

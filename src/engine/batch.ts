@@ -1,5 +1,7 @@
+import type { ApiRoot } from './api-root.ts';
 import { RestError } from './errors.ts';
 import { parseQueryString } from './params.ts';
+import { envelopeHeaders } from './response.ts';
 import { errorOutcome, isPrepared, normaliseRestPath, type InternalRequest, type Outcome, type Pipeline, type Prepared } from './pipeline.ts';
 import { RestResponse, type HandlerContext, type Handler, type TransactionalStore } from './types.ts';
 
@@ -16,9 +18,10 @@ const ABSOLUTE = /^[a-z][a-z\d+.-]*:\/\//i;
 
 /**
  * wp_parse_url keeps only the path and query of a sub-request: a scheme and host are dropped. An
- * absolute URL that does not parse is that item's own 400, as WordPress answers it.
+ * absolute URL that does not parse is that item's own 400, as WordPress answers it. Paths name
+ * namespaces as the batch request's root does (`/wp/v2/posts` through `/wp-json/batch/v1`).
  */
-function toSubRequest(item: BatchItem, ip: string): InternalRequest | RestError {
+function toSubRequest(item: BatchItem, ip: string, root: ApiRoot): InternalRequest | RestError {
   let target = item.path;
   if (ABSOLUTE.test(target)) {
     if (!URL.canParse(target)) return unparsablePath();
@@ -30,7 +33,8 @@ function toSubRequest(item: BatchItem, ip: string): InternalRequest | RestError 
   for (const [k, v] of Object.entries(item.headers ?? {})) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(',') : String(v);
   return {
     method: (item.method ?? 'POST').toUpperCase(),
-    path: normaliseRestPath(q < 0 ? target : target.slice(0, q)),
+    path: root.path(normaliseRestPath(q < 0 ? target : target.slice(0, q))),
+    root,
     query: q < 0 ? {} : parseQueryString(target.slice(q + 1)),
     body: item.body && typeof item.body === 'object' ? item.body : {},
     headers,
@@ -50,7 +54,7 @@ export function batchHandler<S extends TransactionalStore<S>>(pipeline: Pipeline
     const slots: (Prepared | Outcome)[] = items.map((item) => {
       let req: InternalRequest | RestError;
       try {
-        req = toSubRequest(item, ctx.request.ip);
+        req = toSubRequest(item, ctx.request.ip, ctx.api);
       } catch (e) {
         if (!(e instanceof RestError)) throw e;
         req = e;
@@ -73,8 +77,9 @@ export function batchHandler<S extends TransactionalStore<S>>(pipeline: Pipeline
     });
     const responses = outcomes.map((out) => {
       const headers: Record<string, string> = { ...out.headers };
-      if (out.route) headers.Allow = pipeline.allowHeader(out.route, ctx.user);
-      return { body: out.data, status: out.status, headers: Object.keys(headers).length ? headers : [] };
+      const allow = pipeline.allowHeader(out, ctx.user);
+      if (allow) headers.Allow = allow;
+      return { body: out.data, status: out.status, headers: envelopeHeaders(headers) };
     });
     return new RestResponse({ responses }, 207);
   };

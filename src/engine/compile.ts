@@ -4,7 +4,8 @@ import { compileArgs, type CompiledArgs } from './args.ts';
 import { diagnostic, SpecError, type Diagnostic } from './diagnostics.ts';
 import { importModule } from './load-module.ts';
 import { Router } from './router.ts';
-import type { EndpointSpec, RouteSpec, Variant } from './spec.ts';
+import type { ApiRoot } from './api-root.ts';
+import { BUILTIN_NAMESPACE_INDEX, type EndpointSpec, type RouteSpec, type Variant } from './spec.ts';
 import type { Handler } from './types.ts';
 
 export interface CompiledEndpoint {
@@ -23,8 +24,8 @@ export interface CompiledRoute {
   namespace: string;
   spec: RouteSpec;
   endpoints: CompiledEndpoint[];
-  /** The route's descriptor in the index, built once per change of the API's address. */
-  descriptor: Record<string, unknown>;
+  /** The route's descriptor in the index at each root it is served at, built once per change of the API's address. */
+  descriptors: Map<ApiRoot, Record<string, unknown>>;
 }
 
 export interface RouteTable {
@@ -102,14 +103,24 @@ export class HandlerModules {
   }
 }
 
-function describeRoute(route: RouteSpec, endpoints: CompiledEndpoint[], restUrl: (p: string) => string): Record<string, unknown> {
+function describeRoute(route: RouteSpec, endpoints: CompiledEndpoint[], root: ApiRoot): Record<string, unknown> {
   const d: Record<string, unknown> = {
-    namespace: route.namespace,
+    namespace: root.namespace(route.namespace),
     methods: endpoints.flatMap((e) => [...e.methods]),
-    endpoints: endpoints.map((e) => (e.allowBatch ? { methods: [...e.methods], allow_batch: { v1: true }, args: e.args.index } : { methods: [...e.methods], args: e.args.index })),
+    endpoints: endpoints.map((e) => {
+      const args = argsAt(e, root);
+      return e.allowBatch ? { methods: [...e.methods], allow_batch: { v1: true }, args } : { methods: [...e.methods], args };
+    }),
   };
-  if (!route.fullPath.includes('{')) d._links = { self: [{ href: restUrl(route.fullPath) }] };
+  if (!route.fullPath.includes('{')) d._links = { self: [{ href: root.restUrl(route.fullPath) }] };
   return d;
+}
+
+/** An endpoint's args in the index; a namespace index's `namespace` default is the namespace as the root names it. */
+function argsAt(e: CompiledEndpoint, root: ApiRoot): Record<string, unknown> {
+  const index = e.args.index as Record<string, Record<string, unknown>>;
+  if (e.handlerName !== BUILTIN_NAMESPACE_INDEX || !root.renames) return index;
+  return { ...index, namespace: { ...index.namespace, default: root.namespace(String(index.namespace.default)) } };
 }
 
 /**
@@ -117,7 +128,7 @@ function describeRoute(route: RouteSpec, endpoints: CompiledEndpoint[], restUrl:
  * descriptors, built here (each validator at its endpoint's first request) and never per
  * request. Handler modules must have been loaded.
  */
-export async function compileRoutes(routes: readonly RouteSpec[], variant: Variant, modules: HandlerModules, builtins: Builtins, restUrl: (p: string) => string): Promise<RouteTable> {
+export async function compileRoutes(routes: readonly RouteSpec[], variant: Variant, modules: HandlerModules, builtins: Builtins, roots: readonly ApiRoot[]): Promise<RouteTable> {
   const router = new Router<CompiledRoute>();
   const compiled: CompiledRoute[] = [];
   const problems: Diagnostic[] = [];
@@ -131,8 +142,7 @@ export async function compileRoutes(routes: readonly RouteSpec[], variant: Varia
       }
       endpoints.push({ methods: new Set(e.methods), handlerName: e.handler, handler, permission: e.permission ?? 'public', allowBatch: e.allowBatch, args: compileArgs(e.args), spec: e });
     }
-    const route: CompiledRoute = { key: r.key, namespace: r.namespace, spec: r, endpoints, descriptor: {} };
-    route.descriptor = describeRoute(r, endpoints, restUrl);
+    const route: CompiledRoute = { key: r.key, namespace: r.namespace, spec: r, endpoints, descriptors: describeAt(r, endpoints, roots) };
     compiled.push(route);
     router.add(r.fullPath, r.params, route);
   }
@@ -141,7 +151,11 @@ export async function compileRoutes(routes: readonly RouteSpec[], variant: Varia
   return { variant, routes: compiled, router, namespaces };
 }
 
-/** Rebuilds only the `_links` of descriptors when the API's address changes. */
-export function relinkRoutes(table: RouteTable, restUrl: (p: string) => string): void {
-  for (const r of table.routes) r.descriptor = describeRoute(r.spec, r.endpoints, restUrl);
+/** Rebuilds only the descriptors (their `_links`) when the API's address changes. */
+export function relinkRoutes(table: RouteTable, roots: readonly ApiRoot[]): void {
+  for (const r of table.routes) r.descriptors = describeAt(r.spec, r.endpoints, roots);
+}
+
+function describeAt(route: RouteSpec, endpoints: CompiledEndpoint[], roots: readonly ApiRoot[]): Map<ApiRoot, Record<string, unknown>> {
+  return new Map(roots.map((root) => [root, describeRoute(route, endpoints, root)]));
 }

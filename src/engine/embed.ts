@@ -23,12 +23,13 @@ export async function embedLinks(engine: Engine, data: unknown, param: unknown, 
   const fetchLink = (href: string): Promise<unknown> => {
     let p = cache.get(href);
     if (!p) {
-      const path = engine.restPathOf(href);
-      p = path === null
+      const target = engine.restPathOf(href);
+      p = target === null
         ? Promise.resolve({})
         : (async () => {
+            const { path, root } = target;
             const withContext = /[?&]context=/.test(path) ? path : `${path}${path.includes('?') ? '&' : '?'}context=embed`;
-            const res = await engine.subRequest('GET', withContext, {}, user, engine.store);
+            const res = await engine.subRequest('GET', withContext, {}, user, engine.store, undefined, root);
             return res.data;
           })();
       cache.set(href, p);

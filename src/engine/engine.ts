@@ -1,8 +1,10 @@
+import { ApiRoot } from './api-root.ts';
 import { batchHandler } from './batch.ts';
 import { compileRoutes, HandlerModules, relinkRoutes, type Builtins, type CompiledEndpoint, type CompiledRoute, type RouteTable } from './compile.ts';
 import { SpecError, type Diagnostic } from './diagnostics.ts';
 import { RestError, forbidden, invalidJson, noRoute } from './errors.ts';
 import { buildNamespaceIndex } from './index-doc.ts';
+import { optionsDocument } from './options-doc.ts';
 import { parseQueryString } from './params.ts';
 import { answered, errorOutcome, normaliseRestPath, type InternalRequest, type Matched, type Outcome, type Pipeline, type Prepared } from './pipeline.ts';
 import { expandTemplates, routesForVariant, type RouteSpec, type Spec, type Variant } from './spec.ts';
@@ -19,6 +21,8 @@ export interface EngineOptions<S, H> {
   /** The store handlers get when a request brings no transaction of its own. */
   store: S;
   log: Logger;
+  /** Whether the spec's `api_aliases` answer too (default true); off, only the API's own root does. */
+  aliases?: boolean;
 }
 
 /**
@@ -33,16 +37,22 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
   readonly site: H;
   readonly store: S;
   readonly log: Logger;
+  /** The API's own root (`api_prefix`), where the host's address points. */
+  readonly root: ApiRoot;
+  /** Every root the API answers at: its own, then the aliases served. */
+  readonly roots: readonly ApiRoot[];
   private table!: RouteTable;
   private servedRoutes: readonly RouteSpec[] = [];
   private readonly variantRoutes: RouteSpec[];
   private readonly modules = new HandlerModules();
   private readonly builtins: Builtins;
-  /** The root and namespace index documents, serialised at their first request after a change. */
-  private indexes: { root: PrebuiltJson; namespaces: Map<string, PrebuiltJson> } | null = null;
+  /** Each root's root and namespace index documents, serialised at their first request there after a change. */
+  private readonly indexes = new Map<ApiRoot, { root: PrebuiltJson; namespaces: Map<string, PrebuiltJson> }>();
   /** The Allow header for an anonymous caller, per route (the common case, computed once per table). */
   private anonymousAllow = new Map<CompiledRoute, string>();
   private readonly listeners: (() => void)[] = [];
+  /** The 'help' context of each index document served, by that document. */
+  private readonly helpIndexes = new WeakMap<PrebuiltJson, PrebuiltJson>();
 
   constructor(o: EngineOptions<S, H>) {
     this.spec = o.spec;
@@ -50,10 +60,14 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     this.site = o.host;
     this.store = o.store;
     this.log = o.log;
+    this.root = new ApiRoot(o.spec.apiPrefix);
+    const aliases = o.aliases === false ? [] : (o.spec.apiAliases ?? []);
+    this.roots = [this.root, ...aliases.map((a) => new ApiRoot(a.prefix, a.namespaces))];
+    this.rehome();
     this.variantRoutes = routesForVariant(o.spec, o.variant);
     this.builtins = new Map<string, Handler>([
-      ['@index', () => this.builtIndexes().root],
-      ['@namespace_index', (ctx) => this.builtIndexes().namespaces.get(String(ctx.args.namespace)) ?? invalidNamespace()],
+      ['@index', (ctx) => this.withSchemas(this.rootIndexFor(ctx.api, ctx.user), ctx.api, ctx.args.context)],
+      ['@namespace_index', (ctx) => this.withSchemas(this.builtIndexes(ctx.api).namespaces.get(String(ctx.args.namespace)) ?? invalidNamespace(), ctx.api, ctx.args.context)],
       ['@batch', batchHandler<S>(this)],
     ]);
     o.host.onChange(() => this.rebuildIndexes());
@@ -80,7 +94,7 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     const problems = await this.modules.load(routes, this.builtins);
     if (problems.length) return problems;
     try {
-      await compileRoutes(routes, this.variant, this.modules, this.builtins, (p) => this.restUrl(p));
+      await compileRoutes(routes, this.variant, this.modules, this.builtins, this.roots);
       return [];
     } catch (e) {
       if (e instanceof SpecError) return e.problems;
@@ -93,7 +107,7 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     const routes = this.routesOf(new Set(namespaces), true);
     const problems = await this.modules.load(routes, this.builtins);
     if (problems.length) throw new SpecError(problems);
-    this.table = await compileRoutes(routes, this.variant, this.modules, this.builtins, (p) => this.restUrl(p));
+    this.table = await compileRoutes(routes, this.variant, this.modules, this.builtins, this.roots);
     this.servedRoutes = this.table.routes.map((r) => r.spec);
     this.anonymousAllow = new Map(this.table.routes.map((r) => [r, allowFor(r, null)]));
     this.rebuildIndexes();
@@ -110,31 +124,63 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     this.listeners.push(listener);
   }
 
-  /** Serialises the indexes once; called whenever the table or the host's description changes. */
   /**
    * After a change of the routes or of the site's address: the descriptors' links now, the index
    * documents at their next request (a start, which changes both twice, serialises them once).
    */
   private rebuildIndexes(): void {
+    this.rehome();
     if (!this.table) return;
-    relinkRoutes(this.table, (p) => this.restUrl(p));
-    this.indexes = null;
+    relinkRoutes(this.table, this.roots);
+    this.indexes.clear();
     for (const l of this.listeners) l();
   }
 
-  private builtIndexes(): NonNullable<Engine['indexes']> {
-    if (this.indexes) return this.indexes;
-    const routes: Record<string, unknown> = {};
-    for (const r of this.table.routes) routes[r.key] = r.descriptor;
-    return (this.indexes = {
-      root: PrebuiltJson.of(this.site.rootIndex(this.table.namespaces, routes)),
-      namespaces: new Map(this.table.namespaces.map((ns) => [ns, PrebuiltJson.of(buildNamespaceIndex(ns, this.table, this.site.apiRoot))])),
-    });
+  /** Each root's URL from the host's: an alias is a sibling of the API's own root (`{home}/wp-json/` beside `{home}/cms-json/`). */
+  private rehome(): void {
+    const home = this.site.apiRoot.slice(0, this.site.apiRoot.length - this.root.prefix.length - 1);
+    for (const root of this.roots) root.url = root === this.root ? this.site.apiRoot : `${home}${root.prefix}/`;
   }
 
-  /** rest_url(): the absolute URL of an API path. */
-  restUrl(path: string): string {
-    return this.site.apiRoot + path.replace(/^\/+/, '');
+  private builtIndexes(root: ApiRoot): { root: PrebuiltJson; namespaces: Map<string, PrebuiltJson> } {
+    let built = this.indexes.get(root);
+    if (built) return built;
+    const routes: Record<string, unknown> = {};
+    for (const r of this.table.routes) routes[root.path(r.key)] = r.descriptors.get(root);
+    built = {
+      root: PrebuiltJson.of(this.site.rootIndex(this.table.namespaces.map((ns) => root.namespace(ns)), routes, (p) => root.restUrl(p))),
+      namespaces: new Map(this.table.namespaces.map((ns) => [ns, PrebuiltJson.of(buildNamespaceIndex(ns, this.table, root))])),
+    };
+    this.indexes.set(root, built);
+    return built;
+  }
+
+  /** The root index as this user sees it: the prebuilt one, with the links the host adds for the user appended to its own. */
+  private rootIndexFor(root: ApiRoot, user: User | null): PrebuiltJson {
+    const built = this.builtIndexes(root).root;
+    const extra = this.site.indexLinks?.(user, (p) => root.restUrl(p));
+    if (!extra) return built;
+    const doc = built.data as Record<string, unknown>;
+    return PrebuiltJson.of({ ...doc, _links: { ...(doc._links as object), ...extra } });
+  }
+
+  /**
+   * An index in WordPress's 'help' context (`?context=help`): each route's descriptor with its
+   * resource's schema, as OPTIONS answers it. Built once per index document.
+   */
+  private withSchemas(index: PrebuiltJson, root: ApiRoot, context: unknown): PrebuiltJson {
+    if (context !== 'help') return index;
+    let help = this.helpIndexes.get(index);
+    if (!help) {
+      const doc = index.data as { routes: Record<string, unknown> };
+      const routes: Record<string, unknown> = {};
+      for (const r of this.table.routes) {
+        const key = root.path(r.key);
+        if (key in doc.routes) routes[key] = optionsDocument(r, r.descriptors.get(root)!, (p) => root.restUrl(p)).data;
+      }
+      this.helpIndexes.set(index, (help = PrebuiltJson.of({ ...doc, routes })));
+    }
+    return help;
   }
 
   /**
@@ -148,11 +194,12 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     return this.execute(prepared, user, store);
   }
 
-  /** OPTIONS: the matched route's descriptor and Allow header; `[]` when nothing matches. */
+  /** OPTIONS: the matched route's descriptor with its resource's schema, and its Allow header; `[]` when nothing matches. */
   private options(req: InternalRequest): Outcome {
     const match = this.table.router.find(req.path);
     if (!match) return { status: 200, headers: {}, data: [] };
-    return { status: 200, headers: {}, data: match.value.descriptor, route: match.value };
+    const root = req.root ?? this.root;
+    return answered(optionsDocument(match.value, match.value.descriptors.get(root)!, (p) => root.restUrl(p)), match.value);
   }
 
   /** Finds the route and the endpoint for the method (HEAD falls back to GET). */
@@ -198,18 +245,45 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     } catch (e) {
       return this.failure(e, route, p);
     }
-    if (result instanceof Promise) return result.then((r: unknown) => answered(r, route), (e: unknown) => this.failure(e, route, p));
-    return answered(result, route);
+    if (result instanceof Promise) return result.then((r: unknown) => this.answer(r, p), (e: unknown) => this.failure(e, route, p));
+    return this.answer(result, p);
+  }
+
+  /**
+   * A handler's result. A forced DELETE answers `{deleted: true, previous}`: the object is gone, so
+   * every permission callback of its route fails in WordPress and rest_send_allow_header sends no
+   * Allow; and `previous` is the prepared response's get_data(), which never holds its links.
+   */
+  private answer(result: unknown, p: Prepared): Outcome {
+    const out = answered(result, p.route);
+    const data = out.data as { deleted?: unknown; previous?: unknown } | null;
+    if (p.req.method === 'DELETE' && data && typeof data === 'object' && data.deleted === true) {
+      out.route = undefined;
+      if (data.previous && typeof data.previous === 'object' && '_links' in data.previous) {
+        const { _links, ...previous } = data.previous as Record<string, unknown>;
+        out.data = { ...data, previous };
+      }
+    }
+    return out;
   }
 
   private failure(e: unknown, route: CompiledRoute, p: Prepared): Outcome {
-    if (e instanceof RestError) return errorOutcome(e, route);
+    if (e instanceof RestError) {
+      if (e.objectMissing) return errorOutcome(e);
+      const out = errorOutcome(e, route);
+      if (e.status === 401 || e.status === 403) out.refused = p.endpoint;
+      return out;
+    }
     this.log.error(`internal error in ${p.endpoint.handlerName} (${p.req.method} ${p.req.path}): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     return errorOutcome(new RestError('internal_server_error', 'The server could not complete the request because of an internal error.', 500), route);
   }
 
-  /** A GET/POST... run in-process as the same user (rest_do_request): for embedding and plugin routes. */
-  async subRequest(method: string, pathWithQuery: string, params: Record<string, unknown>, user: User | null, store: S, parent?: InternalRequest): Promise<RestResponse> {
+  /**
+   * A GET/POST... run in-process as the same user (rest_do_request): for embedding and plugin
+   * routes. The path is a served one (`/cms/v2/...`); the answer is built for the root the parent
+   * request came in on, or the one given.
+   */
+  async subRequest(method: string, pathWithQuery: string, params: Record<string, unknown>, user: User | null, store: S, parent?: InternalRequest, root?: ApiRoot): Promise<RestResponse> {
     const [path, qs = ''] = pathWithQuery.split('?', 2);
     let query: Record<string, unknown>;
     try {
@@ -225,6 +299,7 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
       body: method === 'GET' ? {} : params,
       headers: parent?.headers ?? {},
       ip: parent?.ip ?? '',
+      root: root ?? parent?.root,
     };
     const out = await this.handle(req, user, store);
     return new RestResponse(out.data, out.status, out.headers, out.raw);
@@ -244,16 +319,17 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     return 'endpoint' in matched && permitted(matched.endpoint, user);
   }
 
-  /** Methods of the route the user may call, for the Allow header. */
-  allowHeader(route: CompiledRoute, user: User | null): string {
-    const known = user === null ? this.anonymousAllow.get(route) : undefined;
-    return known ?? allowFor(route, user);
+  /** Methods of the matched route the user may call, for the Allow header: '' when none (WordPress then sends none). */
+  allowHeader(out: Outcome, user: User | null): string {
+    if (!out.route) return '';
+    const known = user === null && !out.refused ? this.anonymousAllow.get(out.route) : undefined;
+    return known ?? allowFor(out.route, user, out.refused);
   }
 
-  /** Resolves a REST URL of this site to its path under the API root, or null for anything else. */
-  restPathOf(href: string): string | null {
-    const root = this.site.apiRoot;
-    return href.startsWith(root) ? `/${href.slice(root.length)}` : null;
+  /** Resolves a REST URL of this site to the served path it names and the root it names it at, or null for anything else. */
+  restPathOf(href: string): { path: string; root: ApiRoot } | null {
+    const root = this.roots.find((r) => href.startsWith(r.url));
+    return root ? { path: root.path(`/${href.slice(root.url.length)}`), root } : null;
   }
 }
 
@@ -269,6 +345,7 @@ class RequestContext<S extends TransactionalStore<S>, H extends EngineHost> impl
   readonly args: Record<string, any>;
   readonly site: H;
   readonly log: Logger;
+  readonly api: ApiRoot;
   private info: HandlerContext['request'] | undefined;
 
   constructor(
@@ -280,6 +357,7 @@ class RequestContext<S extends TransactionalStore<S>, H extends EngineHost> impl
     this.args = p.params;
     this.site = engine.site;
     this.log = engine.log;
+    this.api = p.req.root ?? engine.root;
   }
 
   get config(): Readonly<Record<string, unknown>> {
@@ -325,8 +403,8 @@ export function permitted(endpoint: CompiledEndpoint, user: User | null): boolea
   return endpoint.permission.split('|').some((cap) => user.caps.has(cap));
 }
 
-function allowFor(route: CompiledRoute, user: User | null): string {
+function allowFor(route: CompiledRoute, user: User | null, refused?: CompiledEndpoint): string {
   const methods: string[] = [];
-  for (const e of route.endpoints) if (permitted(e, user)) for (const m of e.methods) if (!methods.includes(m)) methods.push(m);
+  for (const e of route.endpoints) if (e !== refused && permitted(e, user)) for (const m of e.methods) if (!methods.includes(m)) methods.push(m);
   return methods.join(', ');
 }

@@ -13,10 +13,28 @@ export class RestError extends Error {
     this.data = data;
   }
 
+  /** Whether it says the object the route's URL names does not exist (see missingObject). */
+  objectMissing = false;
+
+  /** Data the error held before its last (WP_Error::add_data on a code that has some): the body's `additional_data`. */
+  additionalData?: unknown[];
+
   /** The body WordPress sends: `data` carries the status unless the error has no data at all. */
-  toBody(): { code: string; message: string; data: Record<string, unknown> | null } {
-    return { code: this.code, message: this.message, data: this.data === null ? null : { status: this.status, ...this.data } };
+  toBody(): { code: string; message: string; data: Record<string, unknown> | null; additional_data?: unknown[] } {
+    const body = { code: this.code, message: this.message, data: this.data === null ? null : { status: this.status, ...this.data } };
+    return this.additionalData ? { ...body, additional_data: this.additionalData } : body;
   }
+}
+
+/**
+ * A 404 for the object a route's URL names (rest_post_invalid_id...). WordPress's permission
+ * callbacks of such a route look the object up first, so every one of them fails and the answer
+ * carries no Allow header.
+ */
+export function missingObject(code: string, message: string): RestError {
+  const e = new RestError(code, message, 404);
+  e.objectMissing = true;
+  return e;
 }
 
 export const noRoute = () => new RestError('rest_no_route', 'No route was found matching the URL and request method.', 404);

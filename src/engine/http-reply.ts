@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CompiledRoute } from './compile.ts';
 import type { Engine } from './engine.ts';
 import type { Outcome } from './pipeline.ts';
-import { encodeJson, filterFields, parseFields } from './response.ts';
+import { encodeJson, envelopeHeaders, filterFields, parseFields } from './response.ts';
 import type { User } from './types.ts';
 
 /** The headers serve_request sends with every answer, in its order; `Link` is the host's, filled in per answer. */
@@ -28,9 +28,10 @@ export class ReplyWriter {
   }
 
   /** The headers every answer starts from: serve_request's, CORS, credentials' cache rules, Allow. */
-  private baseHeaders(method: string | undefined, route: CompiledRoute | undefined, user: User | null, reqHeaders: Record<string, string>): Record<string, string> {
+  private baseHeaders(method: string | undefined, outcome: Outcome, user: User | null, reqHeaders: Record<string, string>): Record<string, string> {
     const origin = reqHeaders.origin;
-    const common = route && !user && method === 'GET' && !origin && !reqHeaders.authorization;
+    const route = outcome.route;
+    const common = route && !outcome.refused && !user && method === 'GET' && !origin && !reqHeaders.authorization;
     if (common) {
       const known = this.anonymousGetHeaders.get(route);
       if (known) return { ...known };
@@ -42,17 +43,19 @@ export class ReplyWriter {
       headers['Access-Control-Allow-Credentials'] = 'true';
       headers.Vary = 'Origin';
     } else if (!user && method === 'GET') headers.Vary = 'Origin';
-    if (reqHeaders.authorization) {
-      headers['Cache-Control'] = 'no-cache, private';
-      if (user) headers.Expires = 'Wed, 11 Jan 1984 05:00:00 GMT';
+    // rest_send_nocache_headers: only a logged-in user's answers (wp_get_nocache_headers); an anonymous one, whatever credentials it failed with, gets none
+    if (user) {
+      headers.Expires = 'Wed, 11 Jan 1984 05:00:00 GMT';
+      headers['Cache-Control'] = 'no-cache, must-revalidate, max-age=0';
     }
-    if (route) headers.Allow = this.engine.allowHeader(route, user);
+    const allow = this.engine.allowHeader(outcome, user);
+    if (allow) headers.Allow = allow;
     if (common) this.anonymousGetHeaders.set(route, { ...headers });
     return headers;
   }
 
   send(res: ServerResponse, req: IncomingMessage, outcome: Outcome, query: Record<string, unknown>, user: User | null, reqHeaders: Record<string, string>): void {
-    const headers = this.baseHeaders(req.method, outcome.route, user, reqHeaders);
+    const headers = this.baseHeaders(req.method, outcome, user, reqHeaders);
     const enveloped = query._envelope !== undefined && !outcome.raw;
     // the response's own headers, as rest_post_dispatch leaves them (an envelope carries them instead)
     let own = outcome.headers;
@@ -80,7 +83,7 @@ export class ReplyWriter {
         json = undefined;
       }
       if (enveloped) {
-        data = { body: data, status, headers: Object.keys(own).length ? own : [] };
+        data = { body: data, status, headers: envelopeHeaders(own) };
         status = 200;
         json = undefined;
       }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { ApiRoot } from './api-root.ts';
 import { RestError } from './errors.ts';
 import { isFormMediaType, isJsonMediaType, parseQueryString } from './params.ts';
 import { normaliseRestPath, type InternalRequest } from './pipeline.ts';
@@ -7,23 +8,35 @@ import { normaliseRestPath, type InternalRequest } from './pipeline.ts';
 export interface RequestTarget {
   rawPath: string;
   query: Record<string, unknown>;
-  /** The path under the API root (`/cms-json/x` or `/?rest_route=/x`); null for a page of the site. */
+  /** The path under the API root (`/cms-json/x` or `/?rest_route=/x`), as sent; null for a page of the site. */
   restPath: string | null;
+  /** The root it addresses (the API's own for a page). */
+  root: ApiRoot;
 }
 
 export const payloadTooLarge = (limit: number) => new RestError('rest_payload_too_large', `The request body is larger than the limit of ${limit} bytes.`, 413);
 
 export class BodyTooLarge extends Error {}
 
-/** Splits the URL; `?rest_route=` on the site root reaches the API as WordPress's plain permalinks do. Throws a RestError for a query past the parser's limits. */
-export function parseTarget(url: string, prefix: string): RequestTarget {
+/**
+ * Splits the URL and finds the root it addresses (`roots[0]` is the API's own). `?rest_route=` on
+ * the site root reaches the API as WordPress's plain permalinks do, at the root whose namespace
+ * names it uses (`/wp/v2/...` the WordPress alias's). Throws a RestError for a query past the
+ * parser's limits.
+ */
+export function parseTarget(url: string, roots: readonly ApiRoot[]): RequestTarget {
   const q = url.indexOf('?');
   const rawPath = q < 0 ? url : url.slice(0, q);
   const query = q < 0 ? {} : parseQueryString(url.slice(q + 1));
-  let restPath: string | null = null;
-  if (rawPath === prefix || rawPath.startsWith(`${prefix}/`)) restPath = rawPath.slice(prefix.length);
-  else if (typeof query.rest_route === 'string' && (rawPath === '/' || rawPath === '/index.php')) restPath = query.rest_route;
-  return { rawPath, query, restPath };
+  for (const root of roots) {
+    const prefix = `/${root.prefix}`;
+    if (rawPath === prefix || rawPath.startsWith(`${prefix}/`)) return { rawPath, query, restPath: rawPath.slice(prefix.length), root };
+  }
+  if (typeof query.rest_route === 'string' && (rawPath === '/' || rawPath === '/index.php')) {
+    const route = query.rest_route;
+    return { rawPath, query, restPath: route, root: roots.find((r) => r.owns(route)) ?? roots[0] };
+  }
+  return { rawPath, query, restPath: null, root: roots[0] };
 }
 
 /** Reads the whole body, refusing (BodyTooLarge) as soon as it passes the limit, declared or sent. */
@@ -56,7 +69,8 @@ export function effectiveMethod(method: string | undefined, query: Record<string
 
 /** The REST request the engine runs; the body is decoded later, once the caller is authenticated. */
 export function restRequest(method: string, target: RequestTarget, headers: Record<string, string>, ip: string): InternalRequest {
-  return { method, path: normaliseRestPath(target.restPath ?? '/'), query: target.query, body: {}, headers, ip };
+  const { root } = target;
+  return { method, path: root.path(normaliseRestPath(target.restPath ?? '/')), root, query: target.query, body: {}, headers, ip };
 }
 
 /**

@@ -244,7 +244,7 @@ const BOUND_PAIRS = [
 
 function checkArg(name: string, arg: ArgDescriptor, at: SourcePos, report: Report, compiled: Map<string, [string, string] | null>): void {
   for (const key of Object.keys(arg))
-    if (!INDEX_KEYWORDS.has(key) && key !== 'required') report(at, 'arg-keyword-allowed', `arg '${name}': '${key}' is not a keyword WordPress shows in the index, so it vanishes from it`, 'warning');
+    if (!INDEX_KEYWORDS.has(key) && key !== 'required' && key !== 'validate') report(at, 'arg-keyword-allowed', `arg '${name}': '${key}' is not a keyword WordPress shows in the index, so it vanishes from it`, 'warning');
 
   let errors = 0;
   const counted: Report = (pos, rule, message) => (errors++, report(pos, rule, message));
@@ -260,10 +260,12 @@ function checkArg(name: string, arg: ArgDescriptor, at: SourcePos, report: Repor
 }
 
 function checkEnum(path: string, schema: ArgDescriptor, at: SourcePos, report: Report): void {
-  if (!Array.isArray(schema.enum)) return report(at, 'arg-typed-enum', `arg '${path}': enum must be a list`);
+  // a map is PHP's associative array (WordPress shows some enums so); its values are the allowed ones
+  const values = isPlainObject(schema.enum) ? Object.values(schema.enum) : schema.enum;
+  if (!Array.isArray(values)) return report(at, 'arg-typed-enum', `arg '${path}': enum must be a list or a map`);
   const types = (Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type]).map((t) => TYPE_ALIASES[String(t)] ?? String(t));
   const seen = new Set<string>();
-  for (const value of schema.enum as unknown[]) {
+  for (const value of values as unknown[]) {
     const shown = JSON.stringify(value);
     if (types.length && !types.some((t) => VALUE_IS[t]?.(value))) report(at, 'arg-typed-enum', `arg '${path}': enum value ${shown} is not of type ${types.join(',')}`);
     if (seen.has(shown)) report(at, 'arg-typed-enum', `arg '${path}': enum value ${shown} is listed twice`);

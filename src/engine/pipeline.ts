@@ -1,3 +1,4 @@
+import type { ApiRoot } from './api-root.ts';
 import type { CompiledEndpoint, CompiledRoute } from './compile.ts';
 import type { RestError } from './errors.ts';
 import { PrebuiltJson, RestResponse, type RawBody, type UploadedFile, type User } from './types.ts';
@@ -5,8 +6,10 @@ import { PrebuiltJson, RestResponse, type RawBody, type UploadedFile, type User 
 /** A REST request after HTTP parsing; batch and embedded sub-requests are built the same way. */
 export interface InternalRequest {
   method: string;
-  /** The REST path without the API prefix and without a trailing slash; `/` for the root. */
+  /** The served REST path (namespaces as the spec names them) without the API prefix and without a trailing slash; `/` for the root. */
   path: string;
+  /** The root the request came in on, whose names its answer uses; the API's own when absent. */
+  root?: ApiRoot;
   query: Record<string, unknown>;
   /** Form-encoded body params (or a batch item's `body`). */
   body: Record<string, unknown>;
@@ -27,8 +30,10 @@ export interface Outcome {
   raw?: RawBody;
   /** Ready-made JSON bytes for `data` (the prebuilt indexes). */
   json?: Buffer;
-  /** The route the request matched, for the Allow header. */
+  /** The route the request matched, for the Allow header; none when the object it names is missing or gone (WordPress's permission callbacks then all fail). */
   route?: CompiledRoute;
+  /** The endpoint whose handler refused the user (a 401/403 it threw): its methods leave the Allow header, as its permission callback would fail in WordPress. */
+  refused?: CompiledEndpoint;
 }
 
 export interface Matched {
@@ -48,7 +53,7 @@ export interface Pipeline<S> {
   match(req: InternalRequest): Matched | Outcome;
   prepare(req: InternalRequest, matched?: Matched | Outcome): Prepared | Outcome;
   execute(p: Prepared, user: User | null, store: S): Outcome | Promise<Outcome>;
-  allowHeader(route: CompiledRoute, user: User | null): string;
+  allowHeader(out: Outcome, user: User | null): string;
 }
 
 export const isPrepared = (s: Prepared | Outcome): s is Prepared => 'params' in s;

@@ -80,7 +80,6 @@ const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request 
 export function createHttpServer(opts: ServerOptions): Server {
   const { engine, auth, bodyLimit } = opts;
   const uploadLimit = opts.uploadLimit ?? bodyLimit;
-  const prefix = `/${engine.spec.apiPrefix}`;
   const reply = new ReplyWriter(engine);
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -88,7 +87,7 @@ export function createHttpServer(opts: ServerOptions): Server {
     const headers = req.headers as Record<string, string>;
     let target;
     try {
-      target = parseTarget(req.url ?? '/', prefix);
+      target = parseTarget(req.url ?? '/', engine.roots);
     } catch (e) {
       if (!(e instanceof RestError)) throw e;
       return reply.send(res, req, errorOutcome(e), {}, null, headers);

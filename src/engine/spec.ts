@@ -6,6 +6,7 @@ import type { ErrorObject } from 'ajv';
 import { Ajv } from './ajv.ts';
 import { diagnostic, SpecError, type Diagnostic } from './diagnostics.ts';
 import { cachedParse } from './parse-cache.ts';
+import type { ApiAliasSpec } from './api-root.ts';
 
 export type Variant = 'A' | 'B';
 export const ALL_VARIANTS: Variant[] = ['A', 'B'];
@@ -94,6 +95,10 @@ export interface RouteSpec {
   each?: string;
   /** What the route's behaviour follows (`follows:` of the route or its file), for the docs: `WordPress 6.1 WP_REST_Comments_Controller`. Not served. */
   follows?: string;
+  /** The name of its resource's schema among the namespace's `schemas:` (`schema: post`), as written. */
+  schemaName?: string;
+  /** That schema, resolved once every file of the namespace is read: OPTIONS answers it (WordPress's get_item_schema). */
+  schema?: Record<string, unknown>;
 }
 
 export interface NamespaceSpec {
@@ -112,6 +117,8 @@ export interface NamespaceSpec {
 export interface Spec {
   dir: string;
   apiPrefix: string;
+  /** Further addresses the API answers at (site.yaml's `api_aliases`), each with the namespaces it renames. */
+  apiAliases: ApiAliasSpec[];
   /** Default folder of handler modules (site.yaml's `handlers`), for namespaces that name none of their own. */
   handlersDir: string;
   /** site.yaml as written: the application reads its own keys (`site`, `auth_path`, `plugins`) from it. */
@@ -273,7 +280,8 @@ function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: st
   });
   const config = (raw.config ?? {}) as Record<string, unknown>;
   const each = typeof raw.each === 'string' ? { each: raw.each } : {};
-  return { namespace, path, fullPath, key: toRouteKey(fullPath, params), params, config, handlersDir, endpoints, pos, ...each, ...(follows ? { follows } : {}) };
+  const schemaName = typeof raw.schema === 'string' ? { schemaName: raw.schema } : {};
+  return { namespace, path, fullPath, key: toRouteKey(fullPath, params), params, config, handlersDir, endpoints, pos, ...each, ...(follows ? { follows } : {}), ...schemaName };
 }
 
 const PLACEHOLDER = /<(\w+)>/g;
@@ -290,7 +298,8 @@ export function instantiateRoute(route: RouteSpec, values: Readonly<Record<strin
   const { each: _template, ...plain } = route;
   const path = fillPlaceholders(route.path, values);
   const fullPath = fillPlaceholders(route.fullPath, values);
-  return { ...plain, path, fullPath, key: toRouteKey(fullPath, route.params), config: fillPlaceholders(route.config, values) };
+  const schema = route.schema && { schema: fillPlaceholders(route.schema, values) };
+  return { ...plain, path, fullPath, key: toRouteKey(fullPath, route.params), config: fillPlaceholders(route.config, values), ...schema };
 }
 
 /**
@@ -444,6 +453,14 @@ function parseSpec(dir: string, { siteFile, schemaDir, namespaceFiles }: SpecFil
     Object.assign(ns.schemas, (v.schemas ?? {}) as NamespaceSpec['schemas']);
     ns.abilityCategories.push(...abilityCategoriesOf(y));
   }
+  // a route names its schema once every part has added its schemas, so any part may declare one any route uses
+  for (const ns of namespaces)
+    for (const r of ns.routes) {
+      if (r.schemaName === undefined) continue;
+      const schema = ns.schemas[r.schemaName];
+      if (schema) r.schema = schema;
+      else problems.push(diagnostic(r.pos, 'spec-schema', `route ${r.path} names schema '${r.schemaName}', which no file of ${ns.name} declares under schemas:`));
+    }
 
   const order = ((sv.namespace_order ?? []) as string[]).map(String);
   const rank = (n: string) => (order.includes(n) ? order.indexOf(n) : order.length);
@@ -452,17 +469,42 @@ function parseSpec(dir: string, { siteFile, schemaDir, namespaceFiles }: SpecFil
   const rootRoutes = Object.entries((sv.routes ?? {}) as Record<string, Record<string, unknown>>).map(([path, raw]) =>
     buildRoute(site, ['routes', path], '', defaultHandlers, path, raw ?? {}, globalSets, ALL_VARIANTS, problems),
   );
+  const apiPrefix = String(sv.api_prefix ?? 'cms-json').replace(/^\/|\/$/g, '');
+  const apiAliases = aliasesOf(site, apiPrefix, new Set(namespaces.map((n) => n.name)), problems);
   if (problems.length) throw new SpecError(problems);
 
   return {
     dir,
-    apiPrefix: String(sv.api_prefix ?? 'cms-json').replace(/^\/|\/$/g, ''),
+    apiPrefix,
+    apiAliases,
     handlersDir: defaultHandlers,
     settings: sv,
     namespaces,
     rootRoutes,
     abilityCategories: abilityCategoriesOf(site),
   };
+}
+
+/**
+ * site.yaml's `api_aliases`: each a prefix other than the API's own and than each other's, renaming
+ * namespaces the spec declares to names it does not (a renaming is a swap, so a new name that is
+ * also a served namespace would hide that one at the alias).
+ */
+function aliasesOf(site: LoadedYaml, apiPrefix: string, declared: ReadonlySet<string>, problems: Diagnostic[]): ApiAliasSpec[] {
+  const aliases = (site.value.api_aliases ?? []) as ApiAliasSpec[];
+  const prefixes = new Set([apiPrefix]);
+  aliases.forEach((a, i) => {
+    const at = (path: (string | number)[]) => ({ file: site.file, line: lineAt(site, ['api_aliases', i, ...path]) });
+    if (prefixes.has(a.prefix)) problems.push(diagnostic(at(['prefix']), 'spec-schema', `api_aliases: prefix '${a.prefix}' is already the API's or another alias's`));
+    prefixes.add(a.prefix);
+    const shown = new Set<string>();
+    for (const [served, name] of Object.entries(a.namespaces ?? {})) {
+      if (!declared.has(served)) problems.push(diagnostic(at(['namespaces', served]), 'spec-schema', `api_aliases: '${a.prefix}' renames namespace '${served}', which no file declares`));
+      if (declared.has(name) || shown.has(name)) problems.push(diagnostic(at(['namespaces', served]), 'spec-schema', `api_aliases: '${a.prefix}' shows '${served}' as '${name}', a name already taken`));
+      shown.add(name);
+    }
+  });
+  return aliases.map((a) => ({ prefix: a.prefix, namespaces: { ...(a.namespaces ?? {}) } }));
 }
 
 /** The routes and endpoints one variant serves, in registration order. */

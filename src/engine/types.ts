@@ -5,6 +5,7 @@
  * (whatever its handlers read and write, able to run a batch in one transaction).
  */
 
+import type { ApiRoot } from './api-root.ts';
 import type { RouteSpec } from './spec.ts';
 
 /** The authenticated user a handler sees. */
@@ -22,7 +23,7 @@ export interface User {
 /** What a handler knows about the request beyond its args; never the raw req/res. */
 export interface RequestInfo {
   method: string;
-  /** The REST path, e.g. `/code-snippets/v1/snippets/5`. */
+  /** The served REST path, e.g. `/code-snippets/v1/snippets/5` (`/cms/v2/posts` also when the caller said `/wp/v2/posts`). */
   path: string;
   /** The query-string params as sent, for pagination links that repeat them (WordPress's get_query_params). */
   query: Record<string, unknown>;
@@ -66,8 +67,14 @@ export interface EngineHost {
   readonly apiRoot: string;
   /** The `Link` header every answer carries so clients find the API. */
   readonly linkHeader: string;
-  /** The root index document: the application's description of itself around the engine's namespaces and routes. */
-  rootIndex(namespaces: string[], routes: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * The root index document: the application's description of itself around the engine's
+   * namespaces and routes, once per root the API answers at; a link it adds to a route takes its
+   * URL from `restUrl` (a served path, e.g. `cms/v2/themes`, as that root shows it).
+   */
+  rootIndex(namespaces: string[], routes: Record<string, unknown>, restUrl: (path: string) => string): Record<string, unknown>;
+  /** The links the root index adds to its own for this user (WordPress's `wp:active-theme`, with curies); none when not given. */
+  indexLinks?(user: User | null, restUrl: (path: string) => string): Record<string, unknown[]> | undefined;
   onChange(listener: () => void): void;
   /**
    * The instances a route template (`each: kind` in the spec) is served for, now: each a map of
@@ -88,6 +95,12 @@ export interface HandlerContext<S = unknown, H extends EngineHost = EngineHost> 
   user: User | null;
   store: S;
   site: H;
+  /**
+   * The root the request came in on: `ctx.api.restUrl('cms/v2/posts/5')` is that URL under the
+   * root and namespace names the caller used (`/wp-json/wp/v2/posts/5` at the WordPress alias),
+   * for every link and header a handler builds.
+   */
+  api: ApiRoot;
   request: RequestInfo;
   /** The matched route's `config` from the spec (e.g. the post type a content route serves). */
   config: Readonly<Record<string, unknown>>;

@@ -1,16 +1,55 @@
 import type { Logger } from '../engine/types.ts';
-import type { HeadMeta, NamedSiteHooks, PageContext, PageView } from '../core/site.ts';
-import { excerptText, wpautop } from './format.ts';
+import type { HeadMeta, NamedSiteHooks, PageContext, PageView, Site } from '../core/site.ts';
+import { hasBlocks } from '../core/blocks.ts';
+import { capitalPDangit, convertChars, convertSmilies, shortcodeUnautop, trimWords, wpautop, wptexturize } from './format.ts';
+import { filterContentTags } from './content-tags.ts';
 
 // A plugin hook that throws is logged and skipped, so one broken plugin does not take the page down.
 function reportFailure(log: Logger, ext: NamedSiteHooks, hook: string, e: unknown): void {
   log.error(`site hook ${hook} of plugin ${ext.plugin} failed: ${e instanceof Error ? e.message : String(e)}`);
 }
 
-/** the_content: do_blocks (or wpautop for classic content), then every active plugin's content filter in order. */
+/**
+ * The shortcodes WordPress itself registers (add_shortcode in media.php and class-wp-embed.php).
+ * Nothing renders them here, but wptexturize and shortcode_unautop treat them as WordPress does.
+ */
+const CORE_SHORTCODES = ['wp_caption', 'caption', 'gallery', 'playlist', 'audio', 'video', 'embed'];
+
+/** $shortcode_tags: the core's, then each active plugin's. */
+const shortcodesOf = (site: Site): string[] => [...CORE_SHORTCODES, ...site.hooks.flatMap((ext) => ext.hooks.shortcodes ?? [])];
+
+/** The `use_smilies` option (on for a new site, as WordPress installs it). */
+const smiliesOn = (site: Site): boolean => {
+  const v = site.options.use_smilies;
+  return v === undefined || (v !== '' && v !== '0');
+};
+
+/** wp_replace_insecure_home_url: on a site served over HTTPS, links to its own http:// address (escaped ones too) become https://. */
+function replaceInsecureHomeUrl(html: string, site: Site): string {
+  if (!site.home.startsWith('https://') || !site.info.url.startsWith('https://')) return html;
+  const https = site.home;
+  const http = `http://${https.slice('https://'.length)}`;
+  const escaped = (url: string) => url.split('/').join('\\/');
+  return html.split(http).join(https).split(escaped(http)).join(escaped(https));
+}
+
+/**
+ * the_content: WordPress 6.1's filters in their priority order (default-filters.php): do_blocks (9);
+ * wptexturize, wpautop (unhooked by do_blocks for block content), shortcode_unautop,
+ * wp_filter_content_tags and wp_replace_insecure_home_url (10); capital_P_dangit and do_shortcode
+ * (11), where the active plugins' content filters render their shortcodes, in order;
+ * convert_smilies (20) when the `use_smilies` option is on.
+ */
 export async function theContent(raw: string, ctx: PageContext, log: Logger): Promise<string> {
-  let html = await ctx.site.blocks.render(raw, ctx);
-  for (const ext of ctx.site.hooks) {
+  const { site } = ctx;
+  const shortcodes = shortcodesOf(site);
+  let html = await site.blocks.render(raw, ctx);
+  html = wptexturize(html, shortcodes);
+  if (!hasBlocks(raw)) html = wpautop(html);
+  html = shortcodeUnautop(html, shortcodes);
+  html = await filterContentTags(html, ctx.store, site);
+  html = capitalPDangit(replaceInsecureHomeUrl(html, site));
+  for (const ext of site.hooks) {
     if (!ext.hooks.content) continue;
     try {
       html = await ext.hooks.content(html, ctx);
@@ -18,7 +57,7 @@ export async function theContent(raw: string, ctx: PageContext, log: Logger): Pr
       reportFailure(log, ext, 'content', e);
     }
   }
-  return html;
+  return smiliesOn(site) ? convertSmilies(html) : html;
 }
 
 /** The page's title, description, canonical URL and robots, through every active plugin's headMeta filter in order. */
@@ -63,8 +102,24 @@ export async function pageViewed(view: PageView, log: Logger): Promise<void> {
   }
 }
 
-/** the_excerpt: the post's own excerpt or 55 words of its rendered content, as a paragraph. */
-export function renderedExcerpt(excerpt: string, renderedContentHtml: string): string {
-  const text = excerptText(excerpt, renderedContentHtml);
-  return text ? wpautop(text) : '';
+/**
+ * the_excerpt of get_the_excerpt: the post's own excerpt, else wp_trim_excerpt's: the content
+ * without the blocks excerpt_remove_blocks leaves out, through the_content, cut to its first 55
+ * words with ` [&hellip;]`; then the_excerpt's filters in WordPress's order: wptexturize,
+ * convert_smilies, convert_chars, wpautop, shortcode_unautop, wp_filter_content_tags,
+ * wp_replace_insecure_home_url. `content.rendered` is the_content of `content.raw`, reused for
+ * classic content.
+ */
+export async function renderedExcerpt(excerpt: string, content: { raw: string; rendered: string }, ctx: PageContext, log: Logger): Promise<string> {
+  const { site } = ctx;
+  let text = excerpt;
+  if (!excerpt.trim()) {
+    const source = hasBlocks(content.raw) ? await theContent(await site.blocks.renderForExcerpt(content.raw, ctx), ctx, log) : content.rendered;
+    text = trimWords(source.split(']]>').join(']]&gt;'), 55, ' [&hellip;]');
+  }
+  const shortcodes = shortcodesOf(site);
+  let html = wptexturize(text, shortcodes);
+  if (smiliesOn(site)) html = convertSmilies(html);
+  html = shortcodeUnautop(wpautop(convertChars(html)), shortcodes);
+  return replaceInsecureHomeUrl(await filterContentTags(html, ctx.store, site), site);
 }

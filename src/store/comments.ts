@@ -41,6 +41,9 @@ type CommentsEB = ExpressionBuilder<DB, 'comments'>;
 /** The columns WP_Comment_Query's `search` looks in. */
 const SEARCHED = ['author_name', 'author_email', 'author_url', 'author_ip', 'content'] as const;
 
+/** Where wp_trash_post_comments keeps each comment's status (here as JSON, `{"id": "approved"}`). */
+const COMMENTS_STATUS_KEY = '_wp_trash_meta_comments_status';
+
 /** Comments (wp_comments) and their meta; each write keeps the post's comment_count (approved comments only). */
 export class CommentsRepo {
   readonly meta: MetaRepo;
@@ -208,6 +211,34 @@ export class CommentsRepo {
       await db.deleteFrom('comment_meta').where('comment_id', '=', id).execute();
       await db.deleteFrom('comments').where('id', '=', id).execute();
       await recountPosts(db, [current.post]);
+    });
+  }
+
+  /** wp_trash_post_comments: every comment of a trashed post becomes `post-trashed`, its status kept on the post. */
+  async trashOfPost(postId: number): Promise<void> {
+    await atomically(this.db, async (db) => {
+      const rows = await db.selectFrom('comments').select(['id', 'approved']).where('post', '=', postId).execute();
+      if (!rows.length) return;
+      await new MetaRepo(db, 'post_meta').set(postId, COMMENTS_STATUS_KEY, JSON.stringify(Object.fromEntries(rows.map((r) => [r.id, r.approved]))));
+      await db.updateTable('comments').set({ approved: 'post-trashed' }).where('post', '=', postId).execute();
+      await recountPosts(db, [postId]);
+    });
+  }
+
+  /** wp_untrash_post_comments: each comment gets the status it had back (held, should it say `post-trashed`). */
+  async untrashOfPost(postId: number): Promise<void> {
+    await atomically(this.db, async (db) => {
+      const meta = new MetaRepo(db, 'post_meta');
+      const kept = await meta.get(postId, COMMENTS_STATUS_KEY);
+      if (!kept) return;
+      const byStatus = new Map<string, number[]>();
+      for (const [id, approved] of Object.entries(JSON.parse(kept) as Record<string, string>)) {
+        const status = approved === 'post-trashed' ? '0' : approved;
+        byStatus.set(status, [...(byStatus.get(status) ?? []), Number(id)]);
+      }
+      for (const [approved, ids] of byStatus) await db.updateTable('comments').set({ approved }).where('id', 'in', ids).where('post', '=', postId).execute();
+      await meta.delete(postId, COMMENTS_STATUS_KEY);
+      await recountPosts(db, [postId]);
     });
   }
 }

@@ -1,7 +1,7 @@
 import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB, PostsTable } from './schema.ts';
-import { atomically, byteOrder, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates, sqlDate } from './transact.ts';
+import { atomically, byteOrder, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates, sqlDate, truncateSlug } from './transact.ts';
 import { MetaRepo } from './meta.ts';
 import { forUpdate, lockUntilCommit } from './portable.ts';
 import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
@@ -33,6 +33,8 @@ export interface PostQuery {
   categoriesExclude?: number[];
   tags?: number[];
   tagsExclude?: number[];
+  /** A REST collection's taxonomy filters (categories, tags, their _exclude, tax_relation), as WP_Tax_Query takes them. */
+  taxQuery?: TaxQuery;
   /** Any taxonomy: each entry narrows to posts carrying any of its ids. */
   termIds?: { taxonomy: string; ids: number[] }[];
   termIdsExclude?: { taxonomy: string; ids: number[] }[];
@@ -172,6 +174,11 @@ export class PostsRepo {
     return undefined;
   }
 
+  /** wp_unique_post_slug as get_sample_permalink asks it: the slug the post would get, free of every other post's. */
+  sampleSlug(slug: string, post: Pick<PostRow, 'id' | 'type' | 'parent'>): Promise<string> {
+    return uniquePostSlug(this.db, slug, post.type, post.parent, post.id);
+  }
+
   /** Slugs of a post's ancestors, outermost first (the page path before its own slug). */
   async ancestorSlugs(post: Pick<PostRow, 'id' | 'parent'>): Promise<string[]> {
     const slugs: string[] = [];
@@ -222,7 +229,7 @@ export class PostsRepo {
    * (an IN over the term's posts). Counting always collects.
    */
   private async largeTerms(q: PostQuery): Promise<ReadonlySet<number>> {
-    const ids = [...(q.termIds ?? []).flatMap((t) => t.ids), ...(q.categories ?? []), ...(q.tags ?? [])];
+    const ids = [...(q.termIds ?? []).flatMap((t) => t.ids), ...(q.categories ?? []), ...(q.tags ?? []), ...(q.taxQuery?.clauses ?? []).filter((t) => t.operator === 'IN').flatMap((t) => t.ids)];
     if (!ids.length) return new Set();
     const rows = await this.db.selectFrom('terms').select(['id', 'count']).where('id', 'in', ids).execute();
     return new Set(rows.filter((r) => r.count >= LARGE_TERM_POSTS).map((r) => r.id));
@@ -303,10 +310,15 @@ export class PostsRepo {
       ids.some((id) => large.has(id))
         ? eb.exists(eb.selectFrom('term_relationships as tr').select('tr.post_id').whereRef('tr.post_id', '=', 'posts.id').where('tr.term_id', 'in', ids))
         : eb('id', 'in', eb.selectFrom('term_relationships').select('post_id').where('term_id', 'in', ids));
+    const lacking = (ids: number[]) => eb.not(eb('id', 'in', eb.selectFrom('term_relationships').select('post_id').where('term_id', 'in', ids)));
+    // WP_Tax_Query's AND: the posts carrying every one of the terms
+    const carryingAll = (ids: number[]) =>
+      eb('id', 'in', eb.selectFrom('term_relationships').select('post_id').where('term_id', 'in', ids).groupBy('post_id').having((h) => h.fn.countAll(), '=', ids.length));
     const having = [...(q.termIds ?? []).map((t) => t.ids), q.categories, q.tags];
     for (const ids of having) if (ids?.length) c.push(carrying(ids));
-    const lacking = [...(q.termIdsExclude ?? []).map((t) => t.ids), q.categoriesExclude, q.tagsExclude];
-    for (const ids of lacking) if (ids?.length) c.push(eb.not(eb('id', 'in', eb.selectFrom('term_relationships').select('post_id').where('term_id', 'in', ids))));
+    for (const ids of [...(q.termIdsExclude ?? []).map((t) => t.ids), q.categoriesExclude, q.tagsExclude]) if (ids?.length) c.push(lacking(ids));
+    const clauses = (q.taxQuery?.clauses ?? []).filter((t) => t.ids.length).map((t) => (t.operator === 'IN' ? carrying(t.ids) : t.operator === 'AND' ? carryingAll([...new Set(t.ids)]) : lacking(t.ids)));
+    if (clauses.length) c.push(q.taxQuery!.relation === 'OR' ? eb.or(clauses) : eb.and(clauses));
     if (search) {
       for (const t of search.include) c.push(eb.or([contains(this.db, eb, 'title', t), contains(this.db, eb, 'excerpt', t), contains(this.db, eb, 'content', t)]));
       for (const t of search.exclude) c.push(eb.and([contains(this.db, eb, 'title', t, true), contains(this.db, eb, 'excerpt', t, true), contains(this.db, eb, 'content', t, true)]));
@@ -403,12 +415,14 @@ export class PostsRepo {
       }
       const next = { ...current, ...values };
       await lockUntilCommit(db, POST_SLUGS_LOCK);
+      if (next.status === 'trash' && current.status !== 'trash') next.slug = await trashPost(db, current, values);
+      else if (current.status === 'trash' && next.status !== 'trash') next.slug = (await untrashPost(db, current)) ?? next.slug;
       if (!keepsSlug(next.type, next.status)) {
         const wanted = sanitizeSlug(next.slug) || sanitizeSlug(next.title) || String(id);
         const changed = wanted !== current.slug || next.type !== current.type || next.parent !== current.parent || SLUGLESS_STATUSES.has(current.status);
         if (changed) values.slug = await uniquePostSlug(db, wanted, next.type, next.parent, id);
-      } else if (patch.slug !== undefined) {
-        values.slug = sanitizeSlug(patch.slug);
+      } else if (patch.slug !== undefined || next.slug !== current.slug) {
+        values.slug = sanitizeSlug(next.slug);
       }
       await db.updateTable('posts').set(values).where('id', '=', id).execute();
       if (values.status !== undefined && values.status !== current.status) await recountTerms(db, await termIdsOfPosts(db, [id]));
@@ -516,6 +530,48 @@ function relevance(db: Kysely<DB>, eb: PostsEB, s: ParsedSearch) {
   let c = eb.case().when(firstWhen).then(firstThen);
   for (const [w, t] of rest) c = c.when(w).then(t);
   return c.else(6).end();
+}
+
+const DESIRED_SLUG_KEY = '_wp_desired_post_slug';
+const TRASH_STATUS_KEY = '_wp_trash_meta_status';
+const TRASH_TIME_KEY = '_wp_trash_meta_time';
+const TRASHED_SUFFIX = '__trashed';
+
+/**
+ * wp_trash_post's storage part, as a post moves to the trash: what it was and when (for
+ * untrashing and the scheduled emptying), out of the sticky posts (_reset_front_page_settings_for_post),
+ * and its slug freed for others (wp_add_trashed_suffix_to_post_name_for_post: `name__trashed`,
+ * the name kept to come back). Returns the slug it takes.
+ */
+async function trashPost(db: Kysely<DB>, current: PostRow, values: PostPatch): Promise<string> {
+  const meta = new MetaRepo(db, 'post_meta');
+  await meta.set(current.id, TRASH_STATUS_KEY, current.status);
+  await meta.set(current.id, TRASH_TIME_KEY, String(Math.floor(Date.now() / 1000)));
+  values.sticky = 0;
+  if (current.slug.endsWith(TRASHED_SUFFIX)) return current.slug;
+  await meta.set(current.id, DESIRED_SLUG_KEY, current.slug);
+  // _truncate_post_slug to 191 characters leaves room for the suffix
+  return `${truncateSlug(current.slug, 191)}${TRASHED_SUFFIX}`;
+}
+
+/**
+ * A post leaving the trash (wp_untrash_post, and wp_insert_post's reassignment of the desired
+ * slug): the trash meta goes, and the slug it had comes back when one was kept. Returns that slug.
+ */
+async function untrashPost(db: Kysely<DB>, current: PostRow): Promise<string | undefined> {
+  const meta = new MetaRepo(db, 'post_meta');
+  const desired = await meta.get(current.id, DESIRED_SLUG_KEY);
+  for (const key of [DESIRED_SLUG_KEY, TRASH_STATUS_KEY, TRASH_TIME_KEY]) await meta.delete(current.id, key);
+  return desired || undefined;
+}
+
+/**
+ * WP_Tax_Query's clauses over term ids: `IN` a post carrying any of them, `AND` all of them,
+ * `NOT IN` none; joined by `relation` (AND unless the request's tax_relation says OR).
+ */
+export interface TaxQuery {
+  relation: 'AND' | 'OR';
+  clauses: { ids: number[]; operator: 'IN' | 'AND' | 'NOT IN' }[];
 }
 
 /** wp_unique_post_slug: free among the same type (siblings for hierarchical types, every post for attachments). */

@@ -150,11 +150,11 @@ export class TermsRepo {
     return { rows: await rows.orderBy('id', dir).limit(q.limit).offset(q.offset).execute(), total: Number(total) };
   }
 
-  /** wp_insert_term's storage part: the slug (from the name when not given) made unique in the taxonomy. */
+  /** wp_insert_term's storage part: the slug (from the name when not given) made unique in the taxonomy (wp_unique_term_slug). */
   async insert(t: NewTerm): Promise<number> {
     return atomically(this.db, async (db) => {
       await lockUntilCommit(db, `terms:${t.taxonomy}`);
-      const slug = await uniqueTermSlug(db, t.taxonomy, sanitizeSlug(t.slug || t.name) || sanitizeSlug(t.name) || 'term');
+      const slug = await uniqueTermSlug(db, t.taxonomy, sanitizeSlug(t.slug || t.name) || sanitizeSlug(t.name) || 'term', undefined, t.parent ?? 0);
       const row = await db
         .insertInto('terms')
         .values({ taxonomy: t.taxonomy, name: t.name, slug, description: t.description ?? '', parent: t.parent ?? 0 })
@@ -298,13 +298,29 @@ export function orderOfIds(column: string, ids: number[]) {
   return sql<number>`case ${sql.ref(column)} ${sql.join(whens, sql` `)} else ${sql.raw(String(ids.length))} end`;
 }
 
-/** wp_unique_term_slug: the slug, or slug-2, slug-3... whichever is free in the taxonomy. */
-async function uniqueTermSlug(db: Kysely<DB>, taxonomy: string, slug: string, exceptId?: number): Promise<string> {
-  let q = db
-    .selectFrom('terms')
-    .select('slug')
-    .where('taxonomy', '=', taxonomy)
-    .where((eb) => slugOrCandidates(db, eb.ref('slug'), slug));
-  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-  return firstFreeSlug(slug, new Set((await q.execute()).map((r) => r.slug)));
+/** wp_unique_term_slug: the slug, else (for a child) with its ancestors' slugs, then -2, -3... whichever is free in the taxonomy. */
+async function uniqueTermSlug(db: Kysely<DB>, taxonomy: string, slug: string, exceptId?: number, parent = 0): Promise<string> {
+  const taken = async (candidate: string) => {
+    let q = db
+      .selectFrom('terms')
+      .select('slug')
+      .where('taxonomy', '=', taxonomy)
+      .where((eb) => slugOrCandidates(db, eb.ref('slug'), candidate));
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    return new Set((await q.execute()).map((r) => r.slug));
+  };
+  let used = await taken(slug);
+  if (!used.has(slug)) return slug;
+  // a child term's slug takes its ancestors' slugs, nearest first, until it is free (`child-parent-grandparent`)
+  const seen = new Set<number>();
+  for (let up = parent; up && !seen.has(up); ) {
+    seen.add(up);
+    const ancestor = await db.selectFrom('terms').select(['slug', 'parent']).where('id', '=', up).executeTakeFirst();
+    if (!ancestor) break;
+    slug = `${slug}-${ancestor.slug}`;
+    used = await taken(slug);
+    if (!used.has(slug)) return slug;
+    up = ancestor.parent;
+  }
+  return firstFreeSlug(slug, used);
 }

@@ -95,14 +95,18 @@ export function slugOrCandidates(db: Kysely<any>, column: Expression<string>, sl
   return matchesText(db, column, truncateSlug(slug, SLUG_MAX - SUFFIX_ROOM), false);
 }
 
-/** sanitize_title for slugs: lower-case, accents folded, anything else to single hyphens, at most SLUG_MAX characters. */
+/**
+ * sanitize_title for slugs (sanitize_title_with_dashes): lower-case, accents folded, whitespace to
+ * hyphens, runs of hyphens to one, anything else but letters, digits and underscores dropped, at
+ * most SLUG_MAX characters. Underscores stay, as in WordPress (a trashed post's `name__trashed`).
+ */
 export function sanitizeSlug(s: string): string {
   const slug = stripTagMarkup(s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase())
     .replace(/&[a-z0-9#]+;/g, '')
     .replace(/\./g, '-')
     .replace(/[^a-z0-9\s_-]/g, '')
-    .trim()
-    .replace(/[\s_-]+/g, '-')
+    .replace(/\s+/g, '-')
+    .replace(/-+/g, '-')
     .replace(/^-+|-+$/g, '');
   return truncateSlug(slug);
 }

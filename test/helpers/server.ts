@@ -47,6 +47,8 @@ export interface StartOptions {
   uploadLimit?: number;
   timeouts?: Timeouts;
   shutdownMs?: number;
+  /** Whether the API also answers at WordPress's `/wp-json/` (the server's `--wp-compat`); default on. */
+  wpCompat?: boolean;
   /** Serve the real spec with these plugin folders instead of its own, and these extra namespace files. */
   compose?: { plugins: string[]; extraNamespaces?: ExtraNamespace[] };
 }
@@ -73,6 +75,7 @@ export async function startTestServer(o: StartOptions = {}): Promise<TestServer>
     uploadsDir,
     timeouts: o.timeouts,
     shutdownMs: o.shutdownMs,
+    wpCompat: o.wpCompat,
     log: { error: (m) => { errors.push(m); if (process.env.DBG) console.error('SERVER', m.slice(0, 500)); }, info: () => {} },
   });
   const api = app.url;

@@ -44,7 +44,7 @@ function prepare(ctx: Ctx, row: AppPasswordRow, o: { links?: boolean; password?:
   const item: Record<string, unknown> = { uuid: row.uuid, app_id: row.app_id, name: row.name };
   if (ctx.args.context !== 'embed') Object.assign(item, { created: stamp(row.created), last_used: stamp(row.last_used), last_ip: row.last_ip });
   if (o.password !== undefined) item.password = chunkAppPassword(o.password);
-  if (o.links !== false) item._links = { self: [{ href: ctx.site.restUrl(itemPath(row.user_id, row.uuid)) }] };
+  if (o.links !== false) item._links = { self: [{ href: ctx.api.restUrl(itemPath(row.user_id, row.uuid)) }] };
   return item;
 }
 
@@ -56,7 +56,7 @@ export async function listAppPasswords(ctx: Ctx) {
 export async function createAppPassword(ctx: Ctx) {
   const userId = await permittedTarget(ctx, 'create');
   const { row, password } = await createPassword(ctx.store, userId, { name: String(ctx.args.name), appId: ctx.args.app_id || undefined });
-  return new RestResponse(prepare(ctx, row, { password }), 201, { Location: ctx.site.restUrl(itemPath(userId, row.uuid)) });
+  return new RestResponse(prepare(ctx, row, { password }), 201, { Location: ctx.api.restUrl(itemPath(userId, row.uuid)) });
 }
 
 export async function deleteAppPasswords(ctx: Ctx) {

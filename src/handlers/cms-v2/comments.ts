@@ -1,4 +1,4 @@
-import { RestError } from '../../engine/errors.ts';
+import { RestError, missingObject } from '../../engine/errors.ts';
 import { RestResponse } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
 import { canEdit, canRead } from '../../core/post-access.ts';
@@ -29,7 +29,7 @@ const FIELDS: Record<Context, readonly string[]> = {
   embed: ['id', 'parent', 'author', 'author_name', 'author_url', 'date', 'content', 'link', 'type', 'author_avatar_urls'],
 };
 
-const invalidId = () => new RestError('rest_comment_invalid_id', 'Invalid comment ID.', 404);
+const invalidId = () => missingObject('rest_comment_invalid_id', 'Invalid comment ID.');
 
 /** get_comment as the controller guards it: a missing comment, or one whose post is gone, is a 404. */
 async function commentOfRoute(ctx: Ctx, store: Store = ctx.store): Promise<{ comment: CommentRow; post: PostRow | undefined }> {
@@ -142,11 +142,11 @@ function commentLinks(ctx: Ctx, comment: CommentRow, post: PostRow | undefined, 
     self: [{ href: nsUrl(ctx, `comments/${comment.id}`) }],
     collection: [{ href: nsUrl(ctx, 'comments') }],
   };
-  if (comment.author) links.author = [{ href: nsUrl(ctx, `users/${comment.author}`), embeddable: true }];
+  if (comment.author) links.author = [{ embeddable: true, href: nsUrl(ctx, `users/${comment.author}`) }];
   const route = post && postRoute(ctx, post);
-  if (post && route) links.up = [{ href: route, embeddable: true, post_type: post.type }];
-  if (comment.parent) links['in-reply-to'] = [{ href: nsUrl(ctx, `comments/${comment.parent}`), embeddable: true }];
-  if (related.withChildren.has(comment.id)) links.children = [{ href: `${nsUrl(ctx, 'comments')}?parent=${comment.id}`, embeddable: true }];
+  if (post && route) links.up = [{ embeddable: true, post_type: post.type, href: route }];
+  if (comment.parent) links['in-reply-to'] = [{ embeddable: true, href: nsUrl(ctx, `comments/${comment.parent}`) }];
+  if (related.withChildren.has(comment.id)) links.children = [{ embeddable: true, href: `${nsUrl(ctx, 'comments')}?parent=${comment.id}` }];
   return links;
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { parse as parseDisposition } from 'content-disposition';
-import { RestError } from '../../engine/errors.ts';
+import { RestError, missingObject } from '../../engine/errors.ts';
 import { RestResponse, type UploadedFile } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
 import { cap, type PostTypeInfo } from '../../core/content-types.ts';
@@ -11,6 +11,7 @@ import { listQueryOf, queryPosts, rawText, statusesFor } from '../../core/post-l
 import { canEdit, may, readablePost } from '../../core/post-access.ts';
 import { metaOfPosts, writePostMeta } from '../../core/post-meta.ts';
 import { collection, contextOf, CURIES, denied, nsUrl, pageOf, parseDateArg, pick, restDate, routePostType, type Context } from '../../core/rest.ts';
+import { availableActions } from '../../core/post-links.ts';
 import { escapeAttr } from '../../site/format.ts';
 import { renderedExcerpt, theContent } from '../../site/hooks.ts';
 import type { Store } from '../../store/index.ts';
@@ -27,7 +28,7 @@ const FIELDS: Record<Context, readonly string[]> = {
 /** wp_attachment_is_image: the types WordPress shows as images. */
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'image/x-icon', 'image/tiff', 'image/heic']);
 
-const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
+const invalidId = () => missingObject('rest_post_invalid_id', 'Invalid post ID.');
 
 /** The attachment the route's id names; `lock` for a read that a write in the same transaction follows (PostsRepo.get). */
 async function attachmentOfRoute(ctx: Ctx, store: Store = ctx.store, lock = false): Promise<PostRow> {
@@ -115,8 +116,9 @@ async function prepareMedia(ctx: Ctx, type: PostTypeInfo, post: PostRow, context
   const alt = meta[IMAGE_ALT] ?? '';
   const edit = context === 'edit';
   const page = { store: ctx.store, site: ctx.site, kind: 'post', postId: post.id, url };
-  const descriptionHtml = attachmentParagraph(post, url, details, alt) + (await theContent(post.content, page, ctx.log));
-  const captionHtml = renderedExcerpt(post.excerpt, await theContent(post.content, page, ctx.log));
+  const contentHtml = await theContent(post.content, page, ctx.log);
+  const descriptionHtml = attachmentParagraph(post, url, details, alt) + contentHtml;
+  const captionHtml = await renderedExcerpt(post.excerpt, { raw: post.content, rendered: contentHtml }, page, ctx.log);
   const data: Record<string, unknown> = {
     id: post.id,
     date: restDate(post.date),
@@ -148,13 +150,14 @@ async function prepareMedia(ctx: Ctx, type: PostTypeInfo, post: PostRow, context
   };
   if (edit) data.missing_image_sizes = await missingSizes(ctx, post, metadata);
   const out = pick(data, FIELDS[context]);
-  out._links = {
-    self: [{ href: nsUrl(ctx, `${type.restBase}/${post.id}`) }],
-    collection: [{ href: nsUrl(ctx, type.restBase) }],
-    about: [{ href: nsUrl(ctx, `types/${type.slug}`) }],
-    author: [{ embeddable: true, href: nsUrl(ctx, `users/${post.author}`) }],
-    curies: CURIES,
-  };
+  const self = nsUrl(ctx, `${type.restBase}/${post.id}`);
+  // the posts controller's links: an attachment takes comments, and has no revisions, terms or attachments of its own
+  const links: Record<string, unknown> = { self: [{ href: self }], collection: [{ href: nsUrl(ctx, type.restBase) }], about: [{ href: nsUrl(ctx, `types/${type.slug}`) }] };
+  if (post.author) links.author = [{ embeddable: true, href: nsUrl(ctx, `users/${post.author}`) }];
+  links.replies = [{ embeddable: true, href: `${nsUrl(ctx, 'comments')}?post=${post.id}` }];
+  for (const rel of availableActions(ctx, type, context)) links[rel] = [{ href: self }];
+  links.curies = CURIES;
+  out._links = links;
   return out;
 }
 
@@ -166,10 +169,11 @@ async function prepareOne(ctx: Ctx, type: PostTypeInfo, post: PostRow, context: 
 
 export async function listMedia(ctx: Ctx) {
   const type = routePostType(ctx);
+  // the status arg is sanitized (and may be refused) before the permission check, as WordPress does
+  const statuses = statusesFor(ctx, type, ['inherit']);
   const context = contextOf(ctx);
   if (context === 'edit' && !ctx.can(cap(type, 'edit_posts')))
     throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
-  const statuses = statusesFor(ctx, type, ['inherit']);
   const page = pageOf(ctx);
   const mimeTypes = [ctx.args.media_type ? `${ctx.args.media_type}/` : undefined, ctx.args.mime_type ?? undefined].filter((m): m is string => Boolean(m));
   const { rows, total } = await queryPosts(ctx, listQueryOf(ctx, type, statuses, page, { mimeTypes }));
@@ -260,7 +264,7 @@ async function checkHash(ctx: Ctx, file: UploadedFile): Promise<void> {
 }
 
 const writeMeta = (ctx: Ctx, type: PostTypeInfo, store: Store, postId: number) =>
-  writePostMeta(store, ctx.site.types.postMeta(type.slug), postId, ctx.args.meta, (c) => ctx.can(c), ctx.user !== null);
+  writePostMeta(store, ctx.site.types.postMeta(type.slug), postId, ctx.args, (c) => ctx.can(c), ctx.user !== null);
 
 export async function createMedia(ctx: Ctx) {
   const type = routePostType(ctx);

@@ -1,4 +1,4 @@
-import { RestError } from '../../engine/errors.ts';
+import { RestError, missingObject } from '../../engine/errors.ts';
 import { RestResponse } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
 import { sanitizeName as sanitizeTextField } from '../../auth/app-passwords.ts';
@@ -19,7 +19,7 @@ const FIELDS: Record<Context, readonly string[]> = {
   embed: ['id', 'title', 'status', 'url', 'attr_title', 'description', 'type', 'type_label', 'object', 'object_id', 'parent', 'menu_order', 'target', 'classes', 'xfn', 'invalid'],
 };
 
-const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
+const invalidId = () => missingObject('rest_post_invalid_id', 'Invalid post ID.');
 
 /**
  * check_has_read_only_access: menus are read by whoever may edit the theme's options or posts of
@@ -94,11 +94,12 @@ function menuFilter(arg: unknown, exclude: boolean): PostQuery['termIds'] {
 
 export async function listMenuItems(ctx: Ctx) {
   const type = routePostType(ctx);
+  // the status arg is sanitized (and may be refused) before the permission check, as WordPress does
+  const statuses = statusesFor(ctx, type, ['publish']);
   const context = contextOf(ctx);
   if (context === 'edit' && !ctx.can(cap(type, 'edit_posts')))
     throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
   requireReadAccess(ctx);
-  const statuses = statusesFor(ctx, type, ['publish']);
   const page = pageOf(ctx);
   const q = listQueryOf(ctx, type, statuses, page, { termIds: menuFilter(ctx.args.menus, false), termIdsExclude: menuFilter(ctx.args.menus_exclude, true) });
   const { rows, total } = await queryPosts(ctx, q);

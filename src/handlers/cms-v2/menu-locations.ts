@@ -19,7 +19,7 @@ async function prepareLocations(ctx: Ctx, names: string[]): Promise<Record<strin
       collection: [{ href: nsUrl(ctx, 'menu-locations') }],
     };
     if (existing.has(menu)) {
-      links['wp:menu'] = [{ href: nsUrl(ctx, `menus/${menu}`), embeddable: true }];
+      links['wp:menu'] = [{ embeddable: true, href: nsUrl(ctx, `menus/${menu}`) }];
       links.curies = CURIES;
     }
     return { name, description: MENU_LOCATIONS[name], menu, _links: links };

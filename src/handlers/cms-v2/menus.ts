@@ -1,4 +1,4 @@
-import { RestError, invalidParams } from '../../engine/errors.ts';
+import { RestError, invalidParams, missingObject } from '../../engine/errors.ts';
 import { RestResponse } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
 import { escapeHtml } from '../../site/format.ts';
@@ -18,7 +18,7 @@ const FIELDS: Record<Context, readonly string[]> = {
   embed: ['id', 'name', 'slug'],
 };
 
-const invalidTerm = () => new RestError('rest_term_invalid', 'Term does not exist.', 404);
+const invalidTerm = () => missingObject('rest_term_invalid', 'Term does not exist.');
 
 /** check_has_read_only_access: whoever may edit the theme's options or posts of any type reads menus. */
 function requireReadAccess(ctx: Ctx): void {
@@ -55,7 +55,7 @@ function prepareMenu(ctx: Ctx, term: TermRow, context: Context, state: MenuState
     about: [{ href: nsUrl(ctx, `taxonomies/${MENU_TAXONOMY}`) }],
     'wp:post_type': [{ href: nsUrl(ctx, `menu-items?menus=${term.id}`) }],
   };
-  if (locations.length) links['wp:menu-location'] = locations.map((l) => ({ href: nsUrl(ctx, `menu-locations/${l}`), embeddable: true }));
+  if (locations.length) links['wp:menu-location'] = locations.map((l) => ({ embeddable: true, href: nsUrl(ctx, `menu-locations/${l}`) }));
   links.curies = CURIES;
   out._links = links;
   return out;

@@ -1,4 +1,4 @@
-import { RestError } from '../../engine/errors.ts';
+import { RestError, missingObject } from '../../engine/errors.ts';
 import { RestResponse } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
 import { permalink } from '../../site/permalinks.ts';
@@ -9,12 +9,13 @@ import { sanitizeSlug } from '../../store/transact.ts';
 import { cap, type PostTypeInfo } from '../../core/content-types.ts';
 import { canEdit, canRead, may } from '../../core/post-access.ts';
 import { contentChanged } from '../../core/events.ts';
-import { metaOfPosts, writePostMeta } from '../../core/post-meta.ts';
+import { metaOfPosts, restFieldsOfPosts, writePostMeta } from '../../core/post-meta.ts';
 import { renderedExcerpt, theContent } from '../../site/hooks.ts';
 import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, renderedTitle, restDate, routePostType, type Context } from '../../core/rest.ts';
 import { listQueryOf, queryPosts, statusesFor } from '../../core/post-list.ts';
 import { postFieldsOf } from '../../core/post-fields.ts';
 import { saveRevision, versionLinks } from '../../core/revisions.ts';
+import { availableActions } from '../../core/post-links.ts';
 
 /** Field order of each context, as WP_REST_Posts_Controller's schema gives them. */
 const POST_FIELDS: Record<Context, readonly string[]> = {
@@ -67,7 +68,7 @@ function fieldsOfType(type: PostTypeInfo, context: Context): readonly string[] {
 
 const THUMBNAIL_KEY = '_thumbnail_id';
 
-const invalidId = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
+const invalidId = () => missingObject('rest_post_invalid_id', 'Invalid post ID.');
 
 /** A post of the route's type, or 404 as WordPress answers for any other type or a missing id. */
 /** The post the route's id names, of the route's type; `lock` for a read that a write in the same transaction follows (PostsRepo.get). */
@@ -84,21 +85,24 @@ interface Related {
   thumbnails: Map<number, number>;
   /** The registered meta of each post (empty when none is registered for the type). */
   meta: Map<number, Record<string, unknown>>;
+  /** The REST fields plugins show on each post (register_rest_field), by field name. */
+  fields: Map<number, Record<string, Record<string, unknown>>>;
   /** Each post's revision count and newest revision, for its version-history links. */
   revisions: Map<number, { count: number; latestId: number }>;
 }
 
 async function relatedOf(ctx: Ctx, store: Store, type: PostTypeInfo, posts: PostRow[]): Promise<Related> {
   const ids = posts.map((p) => p.id);
-  const [terms, stored, meta, revisions] = await Promise.all([
+  const [terms, stored, meta, fields, revisions] = await Promise.all([
     type.taxonomies.length ? store.terms.termsOfPosts(ids) : Promise.resolve(new Map<number, TermRow[]>()),
     store.posts.meta.ofMany(ids, [THUMBNAIL_KEY]),
     metaOfPosts(store, (t) => ctx.site.types.postMeta(t), posts),
+    restFieldsOfPosts(store, (t) => ctx.site.types.postMeta(t), posts),
     store.posts.revisionCounts(ids),
   ]);
   const thumbnails = new Map<number, number>();
   for (const [id, m] of stored) if (m[THUMBNAIL_KEY]) thumbnails.set(id, Number(m[THUMBNAIL_KEY]) || 0);
-  return { terms, thumbnails, meta, revisions };
+  return { terms, thumbnails, meta, fields, revisions };
 }
 
 async function parentPathOf(store: Store, post: PostRow): Promise<string | undefined> {
@@ -112,13 +116,17 @@ const blockVersion = (content: string) => (content.includes('<!-- wp:') ? 1 : 0)
 
 /** prepare_item_for_response: the post in WordPress's shape for the context, with its links. */
 async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context: Context, related: Related): Promise<Record<string, unknown>> {
-  const link = permalink(ctx.site, { id: post.id, type: post.type, slug: post.slug, status: post.status, date: post.date, parentPath: await parentPathOf(ctx.store, post) });
+  const parentPath = await parentPathOf(ctx.store, post);
+  const link = permalink(ctx.site, { id: post.id, type: post.type, slug: post.slug, status: post.status, date: post.date, parentPath });
+  const fields = fieldsOfType(type, context);
   const edit = context === 'edit';
   // can_access_password_content: the right password, or the right to edit the post
   const locked = post.password !== '' && !(edit && canEdit(ctx, type, post)) && ctx.args.password !== post.password;
   const kind = type.slug === 'page' ? 'page' : 'post';
   // a reusable block's markup is never rendered on its own (WP_REST_Blocks_Controller)
-  const contentHtml = locked || type.rawMarkup ? '' : await theContent(post.content, { store: ctx.store, site: ctx.site, kind, postId: post.id, url: link }, ctx.log);
+  const page = { store: ctx.store, site: ctx.site, kind, postId: post.id, url: link };
+  const contentHtml = locked || type.rawMarkup ? '' : await theContent(post.content, page, ctx.log);
+  const excerptHtml = locked ? '' : await renderedExcerpt(post.excerpt, { raw: type.rawMarkup ? '' : post.content, rendered: contentHtml }, page, ctx.log);
   const terms = related.terms.get(post.id) ?? [];
   const data: Record<string, unknown> = {
     id: post.id,
@@ -140,8 +148,8 @@ async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context:
       ? { raw: post.content, protected: post.password !== '', ...(edit ? { block_version: blockVersion(post.content) } : {}) }
       : edit ? { raw: post.content, rendered: contentHtml, protected: post.password !== '', block_version: blockVersion(post.content) } : { rendered: contentHtml, protected: post.password !== '' },
     excerpt: edit
-      ? { raw: post.excerpt, rendered: locked ? '' : renderedExcerpt(post.excerpt, contentHtml), protected: post.password !== '' }
-      : { rendered: locked ? '' : renderedExcerpt(post.excerpt, contentHtml), protected: post.password !== '' },
+      ? { raw: post.excerpt, rendered: excerptHtml, protected: post.password !== '' }
+      : { rendered: excerptHtml, protected: post.password !== '' },
     author: post.author,
     featured_media: related.thumbnails.get(post.id) ?? 0,
     parent: post.parent,
@@ -155,24 +163,38 @@ async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context:
     meta: related.meta.get(post.id) ?? [],
     categories: terms.filter((t) => t.taxonomy === 'category').map((t) => t.id),
     tags: terms.filter((t) => t.taxonomy === 'post_tag').map((t) => t.id),
-    permalink_template: permalinkTemplate(ctx, post),
-    generated_slug: post.slug || sanitizeSlug(post.title) || String(post.id),
+    permalink_template: permalinkTemplate(ctx, post, parentPath),
+    // get_sample_permalink: the slug the title would give, made unique for this post
+    generated_slug: fields.includes('generated_slug') ? await ctx.store.posts.sampleSlug(sanitizeSlug(post.title), post) : undefined,
   };
-  const out = pick(data, fieldsOfType(type, context));
-  out._links = postLinks(ctx, type, post, related);
+  const out = pick(data, fields);
+  // the plugins' fields follow the schema's (add_additional_fields_to_object), in view and edit context
+  if (context !== 'embed') Object.assign(out, related.fields.get(post.id));
+  out._links = postLinks(ctx, type, post, related, context);
   return out;
 }
 
-/** get_sample_permalink: the post's URL with its name left as a placeholder for the editor. */
-function permalinkTemplate(ctx: Ctx, post: PostRow): string {
+/** Statuses whose post keeps a pretty sample permalink: viewable, private, or protected (draft, pending, future). */
+const SAMPLE_PRETTY_STATUSES: ReadonlySet<string> = new Set(['publish', 'private', 'draft', 'pending', 'future']);
+
+/**
+ * get_sample_permalink: the post's URL with its name left as a placeholder for the editor, a page's
+ * under its parents' path. A post of another status (a trashed one) has the plain link, as
+ * wp_force_plain_post_permalink gives it; pages keep theirs (_get_page_link takes a sample as is).
+ */
+function permalinkTemplate(ctx: Ctx, post: PostRow, parentPath: string | undefined): string {
   const structure = ctx.site.options.permalink_structure ?? '';
-  if (!structure) return `${ctx.site.home}/?${post.type === 'page' ? 'page_id' : 'p'}=${post.id}`;
-  if (post.type === 'page') return `${ctx.site.home}/%pagename%/`;
+  if (!structure || (post.type === 'post' && !SAMPLE_PRETTY_STATUSES.has(post.status)))
+    return `${ctx.site.home}/?${post.type === 'page' ? 'page_id' : 'p'}=${post.id}`;
+  if (post.type === 'page') {
+    if (ctx.site.info.show_on_front === 'page' && ctx.site.info.page_on_front === post.id) return `${ctx.site.home}/`;
+    return `${ctx.site.home}/${parentPath ? `${parentPath}/` : ''}%pagename%/`;
+  }
   const [year, month, day] = post.date.slice(0, 10).split('-');
   return ctx.site.home + structure.replace('%year%', year).replace('%monthnum%', month).replace('%day%', day);
 }
 
-function postLinks(ctx: Ctx, type: PostTypeInfo, post: PostRow, related: Related): Record<string, unknown> {
+function postLinks(ctx: Ctx, type: PostTypeInfo, post: PostRow, related: Related, context: Context): Record<string, unknown> {
   const links: Record<string, unknown> = {
     self: [{ href: nsUrl(ctx, `${type.restBase}/${post.id}`) }],
     collection: [{ href: nsUrl(ctx, type.restBase) }],
@@ -183,12 +205,15 @@ function postLinks(ctx: Ctx, type: PostTypeInfo, post: PostRow, related: Related
   // the post's comments, for types that take them (WordPress also gives every attachment the link)
   if (type.supports.includes('comments') || type.slug === 'attachment') links.replies = [{ embeddable: true, href: `${nsUrl(ctx, 'comments')}?post=${post.id}` }];
   Object.assign(links, versionLinks(ctx, type, post, related.revisions.get(post.id)));
-  if (type.slug === 'page' && post.parent) links.up = [{ embeddable: true, href: nsUrl(ctx, `${type.restBase}/${post.parent}`) }];
+  if (type.hierarchical && post.parent) links.up = [{ embeddable: true, href: nsUrl(ctx, `${type.restBase}/${post.parent}`) }];
   const media = related.thumbnails.get(post.id);
   if (media) links['wp:featuredmedia'] = [{ embeddable: true, href: nsUrl(ctx, `media/${media}`) }];
+  // the media attached to it (menu items and attachments have none)
+  if (type.slug !== 'attachment' && type.slug !== 'nav_menu_item') links['wp:attachment'] = [{ href: `${nsUrl(ctx, 'media')}?parent=${post.id}` }];
   if (type.taxonomies.length) {
     links['wp:term'] = type.taxonomies.map((slug) => ({ taxonomy: slug, embeddable: true, href: nsUrl(ctx, `${ctx.site.types.taxonomy(slug)?.restBase ?? slug}?post=${post.id}`) }));
   }
+  for (const rel of availableActions(ctx, type, context)) links[rel] = [{ href: (links.self as { href: string }[])[0].href }];
   links.curies = CURIES;
   return links;
 }
@@ -201,10 +226,11 @@ async function prepareOne(ctx: Ctx, type: PostTypeInfo, post: PostRow, context: 
 
 export async function listPosts(ctx: Ctx) {
   const type = routePostType(ctx);
+  // the status arg is sanitized (and may be refused) before the permission check, as WordPress does
+  const statuses = statusesFor(ctx, type, ['publish']);
   const context = contextOf(ctx);
   if (context === 'edit' && !ctx.can(cap(type, 'edit_posts')))
     throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
-  const statuses = statusesFor(ctx, type, ['publish']);
   const page = pageOf(ctx);
   const { rows, total } = await queryPosts(ctx, listQueryOf(ctx, type, statuses, page));
   // WP_REST_Posts_Controller::get_items drops what the user may not read, without changing the totals
@@ -228,23 +254,24 @@ export async function getPost(ctx: Ctx) {
 
 // --- writing ---
 
-/** The term lists a request assigns, each id checked to exist in its taxonomy (check_assign_terms_permission). */
+/**
+ * The term lists a request assigns (handle_terms' wp_set_object_terms): an id that names no term of
+ * the taxonomy is skipped, not refused, as WordPress skips it, and the list set is what is left.
+ */
 async function termsOf(ctx: Ctx, type: PostTypeInfo, store: Store): Promise<Map<string, number[]>> {
   const out = new Map<string, number[]>();
   for (const [arg, taxonomy] of [['categories', 'category'], ['tags', 'post_tag']] as const) {
     if (!type.taxonomies.includes(taxonomy) || !Array.isArray(ctx.args[arg])) continue;
     const ids = [...new Set(ctx.args[arg] as number[])];
-    const found = await store.terms.getMany(ids);
-    if (found.length !== ids.length || found.some((t) => t.taxonomy !== taxonomy))
-      throw denied(ctx, 'rest_cannot_assign_term', 'Sorry, you are not allowed to assign the provided terms.');
-    out.set(taxonomy, ids);
+    const known = new Set((await store.terms.getMany(ids)).filter((t) => t.taxonomy === taxonomy).map((t) => t.id));
+    out.set(taxonomy, ids.filter((id) => known.has(id)));
   }
   return out;
 }
 
 /** The request's `meta`, for the keys registered for the type. */
 const writeMeta = (ctx: Ctx, type: PostTypeInfo, store: Store, postId: number) =>
-  writePostMeta(store, ctx.site.types.postMeta(type.slug), postId, ctx.args.meta, (c) => ctx.can(c), ctx.user !== null);
+  writePostMeta(store, ctx.site.types.postMeta(type.slug), postId, ctx.args, (c) => ctx.can(c), ctx.user !== null);
 
 async function setFeaturedMedia(ctx: Ctx, store: Store, postId: number): Promise<void> {
   const media = ctx.args.featured_media;
@@ -283,8 +310,9 @@ export async function createPost(ctx: Ctx) {
       ...(f as Partial<NewPost>),
     };
     const id = await store.posts.insert(values);
-    if (type.taxonomies.includes('category') && !terms.get('category')?.length) {
-      // wp_set_post_categories: a post always sits in at least the default category
+    if (type.taxonomies.includes('category') && !terms.has('category')) {
+      // wp_set_post_categories: a post the request gives no categories sits in the default one (a list
+      // given, even one left empty, replaces it, as handle_terms does after wp_insert_post)
       const fallback = Number(defaults.default_category ?? 1);
       if (await store.terms.get(fallback)) terms.set('category', [fallback]);
     }
@@ -309,6 +337,8 @@ export async function updatePost(ctx: Ctx) {
     const terms = await termsOf(ctx, type, store);
     if (Object.keys(f).length || ctx.args.featured_media !== undefined || terms.size) await store.posts.update(current.id, f);
     for (const [taxonomy, ids] of terms) await store.terms.setPostTerms(current.id, taxonomy, ids);
+    // a post restored from the trash gets its comments back, as wp_untrash_post_comments
+    if (current.status === 'trash' && f.status !== undefined && f.status !== 'trash') await store.comments.untrashOfPost(current.id);
     await setFeaturedMedia(ctx, store, current.id);
     await writeMeta(ctx, type, store, current.id);
     const saved = await settleSchedule(store, current.id);
@@ -320,6 +350,26 @@ export async function updatePost(ctx: Ctx) {
   return prepareOne(ctx, type, post, 'edit');
 }
 
+/**
+ * _reset_front_page_settings_for_post's options part, for a page trashed or deleted: the front page
+ * goes back to the latest posts, and the posts page is none (unstick_post is PostsRepo.update's).
+ */
+async function releaseFrontPage(ctx: Ctx, post: PostRow): Promise<void> {
+  if (post.type !== 'page') return;
+  const { page_on_front, page_for_posts } = await ctx.store.options.getMany(['page_on_front', 'page_for_posts']);
+  const front = Number(page_on_front) === post.id;
+  const postsPage = Number(page_for_posts) === post.id;
+  if (!front && !postsPage) return;
+  await ctx.store.transaction(async (store) => {
+    if (front) {
+      await store.options.set('show_on_front', 'posts');
+      await store.options.set('page_on_front', '0');
+    }
+    if (postsPage) await store.options.set('page_for_posts', '0');
+  });
+  await ctx.site.optionsChanged();
+}
+
 export async function deletePost(ctx: Ctx) {
   const type = routePostType(ctx);
   const post = await postOfRoute(ctx, type);
@@ -327,19 +377,20 @@ export async function deletePost(ctx: Ctx) {
   const previous = await prepareOne(ctx, type, post, 'edit');
   if (ctx.args.force === true) {
     await ctx.store.posts.delete(post.id);
+    await releaseFrontPage(ctx, post);
     await contentChanged(ctx, { type: 'postDeleted', postId: post.id, postType: post.type });
     return { deleted: true, previous };
   }
-  // wp_trash_post: remember what the post was, so untrashing can bring it back; read again under a
-  // lock, as a request deleting or trashing it meanwhile must not interleave with these writes
+  // wp_trash_post (its post part in PostsRepo.update), then wp_trash_post_comments; read again under
+  // a lock, as a request deleting or trashing it meanwhile must not interleave with these writes
   const trashed = await ctx.store.transaction(async (store) => {
     const current = await postOfRoute(ctx, type, store, true);
     if (current.status === 'trash') throw new RestError('rest_already_trashed', 'The post has already been deleted.', 410);
-    await store.posts.meta.set(current.id, '_wp_trash_meta_status', current.status);
-    await store.posts.meta.set(current.id, '_wp_trash_meta_time', String(Math.floor(Date.now() / 1000)));
     await store.posts.update(current.id, { status: 'trash' });
+    await store.comments.trashOfPost(current.id);
     return (await store.posts.get(current.id))!;
   });
+  await releaseFrontPage(ctx, trashed);
   await contentChanged(ctx, { type: 'postSaved', postId: trashed.id, postType: trashed.type });
   return prepareOne(ctx, type, trashed, 'edit');
 }

@@ -34,8 +34,9 @@ export async function search(ctx: Ctx) {
     for (const t of rows.slice(page.offset, wanted)) {
       const tax = ctx.site.types.taxonomy(t.taxonomy)!;
       items.push({
-        ...pick({ id: t.id, title: t.name, url: await termLink(ctx.store, ctx.site, tax, t), type: 'term', subtype: t.taxonomy }, FIELDS[context]),
-        _links: { self: [{ embeddable: true, href: nsUrl(ctx, `${tax.restBase}/${t.id}`) }], about: [{ href: nsUrl(ctx, `taxonomies/${tax.slug}`) }] },
+        // WP_REST_Term_Search_Handler::prepare_item (6.1) answers the taxonomy as `type` and no `subtype`
+        ...pick({ id: t.id, title: t.name, url: await termLink(ctx.store, ctx.site, tax, t), type: t.taxonomy }, FIELDS[context]),
+        _links: { self: [{ embeddable: true, href: nsUrl(ctx, `${tax.restBase}/${t.id}`) }], about: [{ href: nsUrl(ctx, `taxonomies/${tax.slug}`) }], collection: [{ href: nsUrl(ctx, 'search') }] },
       });
     }
   } else {
@@ -51,7 +52,7 @@ export async function search(ctx: Ctx) {
         const url = permalink(ctx.site, { id: p.id, type: p.type, slug: p.slug, status: p.status, date: p.date, parentPath: p.parent ? (await ctx.store.posts.ancestorSlugs(p)).join('/') || undefined : undefined });
         items.push({
           ...pick({ id: p.id, title: p.title, url, type: 'post', subtype: p.type }, FIELDS[context]),
-          _links: { self: [{ embeddable: true, href: nsUrl(ctx, `${type.restBase}/${p.id}`) }], about: [{ href: nsUrl(ctx, `types/${p.type}`) }] },
+          _links: { self: [{ embeddable: true, href: nsUrl(ctx, `${type.restBase}/${p.id}`) }], about: [{ href: nsUrl(ctx, `types/${p.type}`) }], collection: [{ href: nsUrl(ctx, 'search') }] },
         });
       }
     }

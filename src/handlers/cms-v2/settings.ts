@@ -28,6 +28,9 @@ const SETTINGS: Record<string, Setting> = {
   page_for_posts: { option: 'page_for_posts', type: 'integer', fallback: '0' },
   default_ping_status: { option: 'default_ping_status', type: 'string', fallback: 'open' },
   default_comment_status: { option: 'default_comment_status', type: 'string', fallback: 'open' },
+  // the site logo block's and the site icon's settings (attachment ids; 0 for none)
+  site_logo: { option: 'site_logo', type: 'integer', fallback: '0' },
+  site_icon: { option: 'site_icon', type: 'integer', fallback: '0' },
 };
 
 const OPTION_NAMES = Object.values(SETTINGS).map((s) => s.option);

@@ -218,13 +218,9 @@ export async function deleteTemplate(ctx: Ctx) {
       return { deleted: true, previous };
     }
     if (template.status === 'trash') throw new RestError('rest_template_already_trashed', 'The template has already been deleted.', 410);
-    // wp_trash_post: the status it had, when, and the slug it wants back; the trashed post's
-    // slug gets `__trashed` so that the theme's file (or a new template) takes the id again
-    const postId = template.wpId;
-    await store.posts.meta.set(postId, '_wp_trash_meta_status', template.status);
-    await store.posts.meta.set(postId, '_wp_trash_meta_time', String(Math.floor(Date.now() / 1000)));
-    await store.posts.meta.set(postId, '_wp_desired_post_slug', template.slug);
-    await store.posts.update(postId, { status: 'trash', slug: `${template.slug}__trashed` });
+    // wp_trash_post (PostsRepo.update): the trashed post's slug gets `__trashed`, so that the
+    // theme's file (or a new template) takes the id again
+    await store.posts.update(template.wpId, { status: 'trash' });
     return prepareTemplate(ctx, { ...template, status: 'trash' }, 'edit');
   });
 }

@@ -1,4 +1,4 @@
-import { RestError } from '../../engine/errors.ts';
+import { RestError, missingObject } from '../../engine/errors.ts';
 import { RestResponse } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
 import { kses } from '../../site/kses.ts';
@@ -15,7 +15,7 @@ const HIERARCHICAL_FIELDS = ['id', 'count', 'description', 'link', 'name', 'slug
 const FLAT_FIELDS = ['id', 'count', 'description', 'link', 'name', 'slug', 'taxonomy', 'meta'];
 const EMBED_FIELDS = ['id', 'link', 'name', 'slug', 'taxonomy'];
 
-const invalidTerm = () => new RestError('rest_term_invalid', 'Term does not exist.', 404);
+const invalidTerm = () => missingObject('rest_term_invalid', 'Term does not exist.');
 
 async function prepareTerm(ctx: Ctx, tax: TaxonomyInfo, term: TermRow, context: Context): Promise<Record<string, unknown>> {
   const data: Record<string, unknown> = {
@@ -85,11 +85,35 @@ async function termFieldsOf(ctx: Ctx, tax: TaxonomyInfo, store: Store, current?:
   }
   if (typeof a.slug === 'string' && a.slug !== '') {
     const slug = sanitizeSlug(a.slug);
-    const holder = await store.terms.bySlug(tax.slug, slug);
-    if (holder && holder.id !== current?.id) throw new RestError('duplicate_term_slug', `The slug “${slug}” is already in use by another term.`, 400);
+    // wp_update_term refuses a slug another term holds; wp_insert_term makes it unique instead
+    const holder = current && (await store.terms.bySlug(tax.slug, slug));
+    if (holder && holder.id !== current.id) throw new RestError('duplicate_term_slug', `The slug “${slug}” is already in use by another term.`, 400);
     f.slug = slug;
   }
   return f;
+}
+
+/**
+ * wp_insert_term's term_exists: a term of the same name (under the same parent) is refused unless
+ * the request names a different slug nobody holds. The REST controller hands the existing term's
+ * id back in `data.term_id`; its two earlier add_data calls on the code show as `additional_data`.
+ */
+async function refuseExisting(store: Store, tax: TaxonomyInfo, name: string, slug: string | undefined, parent: number): Promise<void> {
+  const nameMatch = await store.terms.byName(tax.slug, name, tax.hierarchical ? parent : 0);
+  if (!nameMatch) return;
+  const slugMatch = slug === undefined ? undefined : await store.terms.bySlug(tax.slug, slug);
+  if (slug !== undefined && nameMatch.slug !== slug && !slugMatch) return;
+  let existing: TermRow | undefined = nameMatch;
+  if (tax.hierarchical && slug !== undefined && nameMatch.slug !== slug) existing = slugMatch?.parent === parent ? slugMatch : undefined;
+  if (!existing) return;
+  const error = new RestError(
+    'term_exists',
+    tax.hierarchical ? 'A term with the name provided already exists with this parent.' : 'A term with the name provided already exists in this taxonomy.',
+    400,
+    { term_id: existing.id },
+  );
+  error.additionalData = [existing.id, existing.id];
+  throw error;
 }
 
 export async function createTerm(ctx: Ctx) {
@@ -97,8 +121,7 @@ export async function createTerm(ctx: Ctx) {
   const term = await ctx.store.transaction(async (store) => {
     const f = await termFieldsOf(ctx, tax, store);
     const name = f.name ?? '';
-    const existing = (await store.terms.byName(tax.slug, name, tax.hierarchical ? (f.parent ?? 0) : undefined)) ?? (f.slug ? undefined : await store.terms.bySlug(tax.slug, sanitizeSlug(name)));
-    if (existing) throw new RestError('term_exists', 'A term with the name provided already exists in this taxonomy.', 400, { term_id: existing.id });
+    await refuseExisting(store, tax, name, f.slug, f.parent ?? 0);
     const id = await store.terms.insert({ taxonomy: tax.slug, name, slug: f.slug, description: f.description, parent: f.parent });
     return (await store.terms.get(id))!;
   });

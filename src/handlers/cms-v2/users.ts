@@ -1,4 +1,4 @@
-import { invalidParams, RestError, type ParamFailure } from '../../engine/errors.ts';
+import { invalidParams, RestError, type ParamFailure, missingObject } from '../../engine/errors.ts';
 import { RestResponse } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
 import { contentChanged } from '../../core/events.ts';
@@ -106,7 +106,7 @@ export async function listUsers(ctx: Ctx) {
 
 export async function getUser(ctx: Ctx) {
   const user = await ctx.store.users.get(Number(ctx.args.id));
-  if (!user) throw new RestError('rest_user_invalid_id', 'Invalid user ID.', 404);
+  if (!user) throw missingObject('rest_user_invalid_id', 'Invalid user ID.');
   const context = contextOf(ctx);
   const self = ctx.user?.id === user.id;
   if (!self && !ctx.can('list_users')) {
@@ -126,7 +126,7 @@ export async function getCurrentUser(ctx: Ctx) {
 
 // --- writing: WP_REST_Users_Controller::create_item, update_item, delete_item ---
 
-const invalidUserId = () => new RestError('rest_user_invalid_id', 'Invalid user ID.', 404);
+const invalidUserId = () => missingObject('rest_user_invalid_id', 'Invalid user ID.');
 
 /**
  * The args' sanitize callbacks (check_username, check_user_password), which WordPress runs with

@@ -40,7 +40,7 @@ async function prepareWidget(ctx: Ctx, state: WidgetState, widgetId: string, sid
   data._links = {
     self: [{ href: nsUrl(ctx, `widgets/${widgetId}`) }],
     collection: [{ href: nsUrl(ctx, 'widgets') }],
-    about: [{ href: nsUrl(ctx, `widget-types/${idBase}`), embeddable: true }],
+    about: [{ embeddable: true, href: nsUrl(ctx, `widget-types/${idBase}`) }],
     'wp:sidebar': [{ href: nsUrl(ctx, `sidebars/${sidebarId}/`) }],
     curies: CURIES,
   };

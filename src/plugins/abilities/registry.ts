@@ -41,9 +41,13 @@ function annotationsOf(method: string): Annotations {
   return { instructions: '', readonly: false, destructive: false, idempotent: false };
 }
 
-/** An arg as a property of the input schema: the keywords WordPress shows, without its v3 `required`. */
+/**
+ * An arg as a property of the input schema: the keywords WordPress shows, without its v3 `required`.
+ * An arg declared `validate: false` (title, content: a string or `{raw}`) is taken as its handler
+ * takes it, so its schema keeps no `type` for the engine to refuse a string by.
+ */
 function property(arg: ArgDescriptor): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(arg).filter(([k]) => INDEX_KEYWORDS.has(k)));
+  return Object.fromEntries(Object.entries(arg).filter(([k]) => INDEX_KEYWORDS.has(k) && !(k === 'type' && arg.validate === false)));
 }
 
 /** A path variable no arg describes: an integer where its pattern is digits (ids), else a string of its pattern. */

@@ -77,6 +77,7 @@ export const snippetsSiteHooks = (repoOf: (store: Store) => SnippetsRepo): SiteH
     const active = await activeSnippets(ctx.site, repoOf(ctx.store));
     return raw(active, 'footer-content') + bundled(active, 'site-footer-js', 'script');
   },
+  shortcodes: ['code_snippet'],
   async content(html: string, ctx: PageContext) {
     if (!html.includes('[code_snippet')) return html;
     const active = await activeSnippets(ctx.site, repoOf(ctx.store));

@@ -149,7 +149,7 @@ describe('configuration and state routes', () => {
   test('import/{plugin}/{type}: another plugin’s post meta into this one’s fields, batch by batch; cleanup removes it', async () => {
     const store = site.app.store;
     const a = await createPost(site, site.admin, { title: 'Imported' });
-    const b = await createPost(site, site.admin, { title: 'Has its own', meta: { _seo_title: 'Mine' } });
+    const b = await createPost(site, site.admin, { title: 'Has its own', seo_meta: { _seo_title: 'Mine' } });
     await store.posts.meta.set(a.id, 'rank_math_focus_keyword', 'green tea,black tea');
     await store.posts.meta.set(a.id, 'rank_math_title', '%title% %sep% %sitename%');
     await store.posts.meta.set(a.id, 'rank_math_robots', 'a:2:{i:0;s:7:"noindex";i:1;s:8:"nofollow";}');
@@ -162,9 +162,9 @@ describe('configuration and state routes', () => {
       { post_id: b.id, imported: {} },
     ]);
     const shown = (await (await site.call(`cms/v2/posts/${a.id}?context=edit`, { auth: site.admin })).json()) as Obj;
-    assert.equal(shown.meta._seo_focuskw, 'green tea');
-    assert.equal(shown.meta['_seo_meta-robots-noindex'], 1);
-    assert.equal(shown.meta._seo_is_cornerstone, true);
+    assert.equal(shown.seo_meta._seo_focuskw, 'green tea');
+    assert.equal(shown.seo_meta['_seo_meta-robots-noindex'], 1);
+    assert.equal(shown.seo_meta._seo_is_cornerstone, true);
     assert.equal(await store.posts.meta.get(b.id, '_seo_title'), 'Mine', 'what this plugin has wins');
     assert.deepEqual(await post(site, 'import/rank-math/posts', site.admin), { objects: [], next_url: false }, 'a second call resumes after the last post');
 
@@ -189,7 +189,7 @@ describe('configuration and state routes', () => {
   });
 
   test('meta/search, available_posts and file_size read the site’s content', async () => {
-    const p = await createPost(site, site.admin, { title: 'Searchable', meta: { _seo_focuskw: 'tea' } });
+    const p = await createPost(site, site.admin, { title: 'Searchable', seo_meta: { _seo_focuskw: 'tea' } });
     await site.app.store.posts.meta.set(p.id, 'color', 'green');
     await site.app.store.posts.meta.set(p.id, 'colour_list', 'a:1:{i:0;s:3:"red";}');
     assert.deepEqual((await getJson(site, `${NS}/meta/search?post_id=${p.id}`, { auth: site.admin })).body, { meta: [{ key: 'color', value: 'green' }] }, 'hidden and serialised values left out');

@@ -163,7 +163,7 @@ describe('the head: get_head and the rendered pages', () => {
   test("a post's own SEO title, description, noindex and canonical win, in get_head and on the page", async () => {
     const own = await createPost(site, site.admin, {
       title: 'Plain title',
-      meta: { _seo_title: 'Custom %%sep%% %%sitename%%', _seo_metadesc: 'About %%title%%.', _seo_canonical: 'https://example.org/original/', '_seo_opengraph-title': 'Shared title', '_seo_twitter-title': 'Tweeted title' },
+      seo_meta: { _seo_title: 'Custom %%sep%% %%sitename%%', _seo_metadesc: 'About %%title%%.', _seo_canonical: 'https://example.org/original/', '_seo_opengraph-title': 'Shared title', '_seo_twitter-title': 'Tweeted title' },
     });
     const j = (await headOf(site, own.link)).body.json as Obj;
     assert.equal(j.title, `Custom – ${name}`);
@@ -175,7 +175,7 @@ describe('the head: get_head and the rendered pages', () => {
     assert.equal(attr(html, /<title>([^<]*)<\/title>/), `Custom – ${name}`);
     assert.equal(attr(html, /<link rel="canonical" href="([^"]*)"/), 'https://example.org/original/');
 
-    await site.call(`cms/v2/posts/${own.id}`, { json: { meta: { '_seo_meta-robots-noindex': 1, '_seo_meta-robots-nofollow': true } }, auth: site.admin });
+    await site.call(`cms/v2/posts/${own.id}`, { json: { seo_meta: { '_seo_meta-robots-noindex': 1, '_seo_meta-robots-nofollow': true } }, auth: site.admin });
     const hidden = (await headOf(site, own.link)).body.json as Obj;
     assert.deepEqual(hidden.robots, { index: 'noindex', follow: 'nofollow' });
     assert.equal(hidden.canonical, undefined, 'a noindex page names no canonical URL');

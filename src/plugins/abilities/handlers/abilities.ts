@@ -18,9 +18,9 @@ function abilityItem(ctx: Ctx, a: Ability): Record<string, unknown> {
       ? { name: a.name, label: a.label, category: a.category }
       : { name: a.name, label: a.label, description: a.description, category: a.category, input_schema: a.inputSchema, output_schema: a.outputSchema, meta: { annotations: a.annotations, show_in_rest: true } };
   item._links = {
-    self: [{ href: ctx.site.restUrl(`${NS}/abilities/${a.name}`) }],
-    collection: [{ href: ctx.site.restUrl(`${NS}/abilities`) }],
-    'wp:action-run': [{ href: ctx.site.restUrl(`${NS}/abilities/${a.name}/run`) }],
+    self: [{ href: ctx.api.restUrl(`${NS}/abilities/${a.name}`) }],
+    collection: [{ href: ctx.api.restUrl(`${NS}/abilities`) }],
+    'wp:action-run': [{ href: ctx.api.restUrl(`${NS}/abilities/${a.name}/run`) }],
   };
   return item;
 }
@@ -30,9 +30,9 @@ function categoryItem(ctx: Ctx, c: AbilityCategorySpec): Record<string, unknown>
   // a category has no meta here: PHP's empty array, as WordPress sends it
   const item: Record<string, unknown> = contextOf(ctx) === 'embed' ? { slug: c.slug, label: c.label } : { slug: c.slug, label: c.label, description: c.description, meta: [] };
   item._links = {
-    self: [{ href: ctx.site.restUrl(`${NS}/categories/${c.slug}`) }],
-    collection: [{ href: ctx.site.restUrl(`${NS}/categories`) }],
-    abilities: [{ href: ctx.site.restUrl(`${NS}/abilities?category=${c.slug}`) }],
+    self: [{ href: ctx.api.restUrl(`${NS}/categories/${c.slug}`) }],
+    collection: [{ href: ctx.api.restUrl(`${NS}/categories`) }],
+    abilities: [{ href: ctx.api.restUrl(`${NS}/abilities?category=${c.slug}`) }],
   };
   return item;
 }

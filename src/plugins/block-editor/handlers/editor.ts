@@ -77,7 +77,7 @@ export async function navigationFallback(ctx: Ctx) {
   if (!ctx.can('edit_posts')) throw new RestError('rest_cannot_create', 'Sorry, you are not allowed to create Navigation Menus as this user.', 403);
   const { post, created } = await fallbackNavigation(ctx.store, ctx.site, ctx.user!.id);
   if (created) await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: NAVIGATION_TYPE });
-  return { id: post.id, _links: { self: [{ href: nsUrl(ctx, `navigation/${post.id}`), embeddable: true }] } };
+  return { id: post.id, _links: { self: [{ embeddable: true, href: nsUrl(ctx, `navigation/${post.id}`) }] } };
 }
 
 /** GET export (WP_REST_Edit_Site_Export_Controller): the site's templates and template parts as a zip download. */

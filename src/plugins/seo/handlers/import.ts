@@ -13,5 +13,5 @@ export async function importData(ctx: Ctx) {
   if (!IMPORTERS[plugin] || !IMPORT_TYPES.includes(type))
     throw new RestError('rest_no_route', `Requested importer not found: plugins ${Object.keys(IMPORTERS).join(', ')}; types ${IMPORT_TYPES.join(', ')}.`, 404);
   const { objects, full } = await importBatch(ctx.store, ctx.store.plugin(seo), plugin, type);
-  return { objects, next_url: full ? ctx.site.restUrl(`seo/v1/import/${plugin}/${type}`) : false };
+  return { objects, next_url: full ? ctx.api.restUrl(`seo/v1/import/${plugin}/${type}`) : false };
 }

@@ -19,7 +19,7 @@ async function batch(ctx: Ctx, route: string, limit: number, run: () => Promise<
   } catch (e) {
     throw new RestError('wpseo_error_indexing', `Indexing failed: ${e instanceof Error ? e.message : String(e)}`, 500, { route });
   }
-  return { objects: rows.map(indexableJson), next_url: rows.length >= limit ? ctx.site.restUrl(`seo/v1/${route}`) : false };
+  return { objects: rows.map(indexableJson), next_url: rows.length >= limit ? ctx.api.restUrl(`seo/v1/${route}`) : false };
 }
 
 const done = () => ({ objects: [], next_url: false });

@@ -33,7 +33,7 @@ export async function statistics(ctx: Ctx) {
   const rows = await repo.scoresOf({ postType: 'post', ...(own ? { authorId: ctx.user!.id } : {}) }, 'primary_focus_keyword_score');
   const counts: Record<string, number> = { na: 0, bad: 0, ok: 0, good: 0, noindex: 0 };
   for (const r of rows) counts[r.noindex ? 'noindex' : rankOf(r.score)]++;
-  const link = ctx.site.restUrl('seo/v1/seo_scores?contentType=post&troubleshooting=1');
+  const link = ctx.api.restUrl('seo/v1/seo_scores?contentType=post&troubleshooting=1');
   const answer = {
     header: rows.length
       ? 'Below are your published posts’ SEO scores. Now is as good a time as any to start improving some of your posts!'

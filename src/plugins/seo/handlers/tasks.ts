@@ -41,7 +41,7 @@ async function tasksOf(ctx: Ctx): Promise<Task[]> {
   const badReadability = posts.filter((p) => rankOf(p.readability_score) === 'bad').length;
   const represented = o[OPTION.companyOrPerson] === 'person' ? Number(o[OPTION.personUserId]) > 0 : !!o[OPTION.companyName];
   const social = !!(o[OPTION.socialSiteA] || o[OPTION.socialSiteB] || (o[OPTION.otherSocialUrls] ?? '[]') !== '[]');
-  const rest = (path: string) => ctx.site.restUrl(`seo/v1/${path}`);
+  const rest = (path: string) => ctx.api.restUrl(`seo/v1/${path}`);
   const tasks: (Omit<Task, 'isCompleted'> & { done: boolean })[] = [
     {
       id: 'complete-indexing',

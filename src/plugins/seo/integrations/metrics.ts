@@ -107,7 +107,7 @@ async function topPages(ctx: Ctx, r: Ranges, limit: number) {
     if (indexable?.object_type === 'post' && indexable.object_id) {
       const post = await ctx.store.posts.get(indexable.object_id);
       const type = post && ctx.site.types.postType(post.type);
-      if (post && type && canEdit(ctx, type, post)) links.edit = ctx.site.restUrl(`cms/v2/${type.restBase}/${post.id}`);
+      if (post && type && canEdit(ctx, type, post)) links.edit = ctx.api.restUrl(`cms/v2/${type.restBase}/${post.id}`);
     }
     out.push({ subject: row.url, clicks: row.views, impressions: null, ctr: null, position: null, seoScore: rank === 'na' ? 'notAnalyzed' : rank, links });
   }
