@@ -8,11 +8,7 @@ const server = useServer();
 
 type Obj = Record<string, any>;
 
-async function json(path: string, init: { method?: string; json?: unknown; auth?: string } = {}, status = 200): Promise<any> {
-  const res = await server.call(path, { auth: server.admin, ...init });
-  assert.equal(res.status, status, `${init.method ?? 'GET'} ${path}: ${await res.clone().text()}`);
-  return res.json();
-}
+const json = (path: string, init: { method?: string; json?: unknown; auth?: string } = {}, status = 200) => server.json(path, init, status);
 
 async function error(path: string, init: { method?: string; json?: unknown; auth?: string | undefined }, status: number, code: string, message: string) {
   const res = await server.call(path, init);

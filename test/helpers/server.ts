@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -112,6 +113,8 @@ export async function startTestServer(o: StartOptions = {}): Promise<TestServer>
 export interface ServerFixture extends TestServer {
   /** An `Authorization` value for the site's `admin` user. */
   admin: string;
+  /** The JSON body of an answer that must have `status` (200 unless said), asked as `admin` unless `init.auth` says otherwise (`undefined`: anonymous). */
+  json(path: string, init?: CallInit, status?: number): Promise<any>;
 }
 
 /**
@@ -154,6 +157,11 @@ export function useServer(o: StartOptions = {}, setup?: (server: ServerFixture) 
       return admin;
     },
     call: (path, init) => current().call(path, init),
+    async json(path, init = {}, status = 200) {
+      const res = await current().call(path, { auth: admin, ...init });
+      assert.equal(res.status, status, `${init.method ?? 'GET'} ${path}: ${await res.clone().text()}`);
+      return res.json();
+    },
     close: () => current().close(),
   };
   return fixture;
