@@ -52,6 +52,9 @@ if (mode === 'echo') {
       log: console,
       can: () => false,
       dispatch: () => Promise.reject(new Error('not served here')),
+      withArgs: () => {
+        throw new Error('not served here');
+      },
       served: [],
     };
     const result = await listPosts(ctx);

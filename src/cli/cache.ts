@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { siteCommand, withSite } from './site-store.ts';
+import { plural } from './output.ts';
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The caches the site keeps are its active plugins' (the core caches nothing across requests): `cache flush` empties them all. */
 export function registerCacheCommands(program: Command): void {

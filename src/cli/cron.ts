@@ -4,7 +4,7 @@ import type { StartedSite } from '../core/open.ts';
 import { offsetMinutes } from '../store/posts.ts';
 import { sqlDate } from '../store/transact.ts';
 import { CliError } from './errors.ts';
-import { fieldsOption, LIST_FORMATS, printRows, type ListFormat } from './output.ts';
+import { fieldsOption, LIST_FORMATS, plural, printRows, type ListFormat } from './output.ts';
 import { siteCommand, stderrLog, withSite } from './site-store.ts';
 
 /** wp-cli's cron event fields, and the ones `list` shows unless asked. */
@@ -51,14 +51,13 @@ function eventRow(started: StartedSite, e: ScheduledEvent, now: number): Record<
   };
 }
 
-const plural = (n: number) => `${n} cron event${n === 1 ? '' : 's'}`;
 
 /** What a run printed: a line per event, then a total; failures are said and make the command fail. */
 function report(runs: EventRun[]): void {
   for (const r of runs) if (!r.error) console.log(`Executed the cron event '${r.hook}' in ${(r.ms / 1000).toFixed(3)}s.`);
   const failed = runs.filter((r) => r.error);
   if (failed.length) throw new CliError(failed.map((r) => `The cron event '${r.hook}' failed: ${r.error}`).join('; '));
-  console.log(`Success: Executed a total of ${plural(runs.length)}.`);
+  console.log(`Success: Executed a total of ${plural(runs.length, 'cron event')}.`);
 }
 
 /**

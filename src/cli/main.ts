@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 
 // Each command loads its own module when it runs, so `lint` and `routes` never load the server.
@@ -13,7 +14,9 @@ import { LOG_FORMATS } from './access-log.ts';
 import { positiveInt } from './errors.ts';
 import { specOption, variantOption } from './site-store.ts';
 
-const program = new Command('cms-spec').description('Spec-first server for WordPress-style REST interfaces').showHelpAfterError();
+// src/cli/main.ts and dist/cli/main.js both sit two folders below package.json
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const program = new Command('cms-spec').description('Spec-first server for WordPress-style REST interfaces').version(version).showHelpAfterError();
 
 program
   .command('serve')

@@ -3,6 +3,9 @@
  * CSV for programs, and for lists `ids` (space-separated, for `$(…)`) and `count`.
  */
 
+/** `1 post`, `2 posts`, `1,000 categories`: a count and its noun, as a sentence says it. */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
 export const LIST_FORMATS = ['table', 'json', 'csv', 'ids', 'count'] as const;
 export const ITEM_FORMATS = ['table', 'json', 'csv'] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];

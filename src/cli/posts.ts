@@ -5,7 +5,7 @@ import type { PostQuery, PostRow } from '../store/posts.ts';
 import type { Site } from '../core/site.ts';
 import { permalink } from '../site/permalinks.ts';
 import { CliError } from './errors.ts';
-import { fieldsOption, ITEM_FORMATS, LIST_FORMATS, printItem, printRows, type ListFormat } from './output.ts';
+import { fieldsOption, ITEM_FORMATS, LIST_FORMATS, plural, printItem, printRows, type ListFormat } from './output.ts';
 import { Progress } from './progress.ts';
 import { actingUser, dbOption, LocalApi, siteCommand, specOption, userNamed, variantOption, withSite } from './site-store.ts';
 
@@ -265,6 +265,6 @@ async function eachPost(store: Store, ids: string[], work: (row: PostRow) => Pro
     progress?.update(i + 1);
   }
   progress?.finish();
-  if (progress) console.log(`Success: ${verb[0].toUpperCase()}${verb.slice(1)} ${numbers.length - failures.length} of ${numbers.length} posts.`);
-  if (failures.length) throw new CliError(`${failures.length} of ${numbers.length} posts failed.`);
+  if (progress) console.log(`Success: ${verb[0].toUpperCase()}${verb.slice(1)} ${numbers.length - failures.length} of ${plural(numbers.length, 'post')}.`);
+  if (failures.length) throw new CliError(`${failures.length} of ${plural(numbers.length, 'post')} failed.`);
 }

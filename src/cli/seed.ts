@@ -9,13 +9,14 @@ import type { NewPost } from '../store/posts.ts';
 import { AUTHORS, ContentGenerator, randomSource } from './seed-data.ts';
 import { generatePassword, hashPassword } from '../auth/passwords.ts';
 import { Progress } from './progress.ts';
+import { plural } from './output.ts';
 
 interface SeedOptions {
   posts: string;
   terms?: string;
   db: string;
   spec: string;
-  url: string;
+  url?: string;
   seedRandom?: string;
 }
 
@@ -31,7 +32,7 @@ export function registerSeedCommand(program: Command): void {
     .addOption(new Option('--terms <m>', 'how many categories and tags to add (default: posts/50, 20 to 2000)').argParser(positiveInt('--terms')))
     .addOption(new Option('--db <path>', 'SQLite database file').env('CMS_SPEC_DB').default('.cms/site.sqlite'))
     .addOption(new Option('--spec <dir>', 'spec folder').env('CMS_SPEC_SPEC').default('spec'))
-    .addOption(new Option('--url <url>', "the site's address when the database is new").env('CMS_SPEC_URL').default('http://127.0.0.1:8080'))
+    .addOption(new Option('--url <url>', "the site's address when the database is new (default: set by the first serve, from its --url or listen address)").env('CMS_SPEC_URL'))
     .addOption(new Option('--seed-random <s>', 'seed of the generator, to repeat a run').argParser(positiveInt('--seed-random')))
     .action(async (o: SeedOptions) => {
       try {
@@ -49,10 +50,11 @@ async function seed(o: SeedOptions): Promise<void> {
   const store = await Store.open(o.db);
   try {
     const site = new Site(spec, store);
-    const added = await site.install(o.url);
+    const added = await site.install(o.url ?? '');
     if (added.includes('siteurl')) {
       const install = await installContent(store, site);
-      console.log(`New site installed at ${site.home}. The ${install.adminLogin} account password, shown only this once: ${install.adminPassword}`);
+      const at = o.url ? `at ${site.home}` : '(its address is set by the first `cms-spec serve`)';
+      console.log(`New site installed ${at}. The ${install.adminLogin} account password, shown only this once: ${install.adminPassword}`);
     }
     const postCount = Number(o.posts);
     const termCount = o.terms ? Number(o.terms) : Math.min(2000, Math.max(20, Math.round(postCount / 50)));
@@ -95,7 +97,7 @@ async function seed(o: SeedOptions): Promise<void> {
     progress.finish();
     // a bulk load changes what the planner should know of the tables' sizes
     await store.analyze();
-    console.log(`Seeded ${postCount} posts, ${categories.length} categories, ${tags.length} tags and ${authors.length} authors in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    console.log(`Seeded ${plural(postCount, 'post')}, ${plural(categories.length, 'category', 'categories')}, ${plural(tags.length, 'tag')} and ${plural(authors.length, 'author')} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   } finally {
     await store.close();
   }

@@ -7,6 +7,7 @@ import type { InstallResult } from '../core/install.ts';
 import { CliError, describeError } from './errors.ts';
 import { isPrimary, isWorker, runPrimary, tellPrimary } from './workers.ts';
 import { createServeLog, defaultLogFormat, watchRequests, type LogFormat, type RequestWatch } from './access-log.ts';
+import { plural } from './output.ts';
 
 export interface ServeOptions {
   port: string;
@@ -126,7 +127,6 @@ export function addressWarning(home: string, listenHost: string, listenPort: str
   return `Warning: the site's address (option home) is ${home} but the server listens on ${listening}, so links, feeds and API discovery point at the old address; fix it with \`cms-spec option update home ${listening}${dbFlag} && cms-spec option update siteurl ${listening}${dbFlag}\` and restart, or serve on port ${homePort}.`;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * SIGINT/SIGTERM: stop taking connections, let the requests in flight finish until the deadline,

@@ -12,6 +12,7 @@ import { exportSite, filledTables, importSite, migrationState, parseHeader, type
 import { action, CliError } from './errors.ts';
 import { Progress } from './progress.ts';
 import { dbOption, openInstalled, specOption, startInstalled, variantOption } from './site-store.ts';
+import { plural } from './output.ts';
 
 export function registerTransferCommands(program: Command): void {
   program
@@ -54,7 +55,6 @@ interface ImportOptions {
   replace?: boolean;
 }
 
-const count = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * The core's migrations, then the site's plugins started as `serve` starts them (the active ones,
@@ -73,8 +73,8 @@ async function migrateCommand(o: MigrateOptions): Promise<void> {
     for (const [plugin, names] of Object.entries(after.plugins)) for (const name of names) if (!before[plugin]?.includes(name)) applied.push(`plugin ${plugin} ${name}`);
     for (const line of applied) console.log(`applied ${line}`);
     const where = describeLocation(o.db);
-    const state = `${count(after.core.length, 'core migration')}; plugins: ${Object.entries(after.plugins).map(([p, n]) => `${p} ${n.length}`).join(', ') || 'none'}`;
-    console.log(applied.length ? `Migrated ${where}: ${count(applied.length, 'migration')} applied (${state}).` : `Nothing to migrate: ${where} is up to date (${state}).`);
+    const state = `${plural(after.core.length, 'core migration')}; plugins: ${Object.entries(after.plugins).map(([p, n]) => `${p} ${n.length}`).join(', ') || 'none'}`;
+    console.log(applied.length ? `Migrated ${where}: ${plural(applied.length, 'migration')} applied (${state}).` : `Nothing to migrate: ${where} is up to date (${state}).`);
 
     const stored = await store.options.get(ACTIVE_PLUGINS_OPTION);
     const statuses = plugins.list();
@@ -174,7 +174,7 @@ async function exportCommand(o: ExportOptions): Promise<void> {
       progress.finish();
     }
     const rows = header.tables.reduce((n, t) => n + t.rows, 0);
-    const summary = `Exported ${count(rows, 'row')} of ${count(header.tables.length, 'table')} from ${describeLocation(o.db)}${o.out === '-' ? '' : ` to ${o.out}`} in ${((Date.now() - started) / 1000).toFixed(1)} s.`;
+    const summary = `Exported ${plural(rows, 'row')} of ${plural(header.tables.length, 'table')} from ${describeLocation(o.db)}${o.out === '-' ? '' : ` to ${o.out}`} in ${((Date.now() - started) / 1000).toFixed(1)} s.`;
     // the summary stays off standard output when the export itself is written there
     if (o.out === '-') console.error(summary);
     else console.log(summary);
@@ -266,7 +266,7 @@ async function importCommand(file: string, o: ImportOptions): Promise<void> {
         progress.finish();
       }
       const rows = header.tables.reduce((n, t) => n + t.rows, 0);
-      console.log(`Imported ${count(rows, 'row')} of ${count(header.tables.length, 'table')} into ${describeLocation(o.db)} (a ${header.dialect} site exported ${header.exportedAt}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+      console.log(`Imported ${plural(rows, 'row')} of ${plural(header.tables.length, 'table')} into ${describeLocation(o.db)} (a ${header.dialect} site exported ${header.exportedAt}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 
       const applied = (await migrateCore(store.db)).map((name) => `core ${name}`);
       for (const [plugin, def] of plugins) applied.push(...(await store.migratePlugin(plugin, tablePrefix(plugin), def.migrations!)).map((name) => `plugin ${plugin} ${name}`));

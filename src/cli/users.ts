@@ -182,7 +182,7 @@ export function registerUserCommands(program: Command): void {
         const u = await userNamed(store, name);
         const next = checkedRole(role ?? (await defaultRole(store)));
         await store.users.update(u.id, { role: next });
-        console.log(`Success: ${u.login} (${u.id}) is now ${next === 'administrator' ? 'an' : 'a'} ${next}.`);
+        console.log(`Success: ${u.login} (${u.id}) is now ${/^[aeiou]/i.test(next) ? 'an' : 'a'} ${next}.`);
       }),
     );
 

@@ -1,9 +1,9 @@
 import cluster, { type Worker } from 'node:cluster';
+import { plural } from './output.ts';
 
 /** What a worker tells the primary. */
 export type WorkerMessage = { type: 'listening'; url: string } | { type: 'failed'; message: string } | { type: 'warning'; message: string };
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * `serve --workers N`: the primary prepares the database once (migrations, plugins' migrations),

@@ -45,9 +45,9 @@ const DEFAULT_OPTIONS: Record<string, string> = {
   default_category: '1',
 };
 
-/** `admin@{host}` when the site has a real domain name, else WordPress's placeholder domain. */
+/** `admin@{host}` when the site has a real domain name, else (or with no address yet) WordPress's placeholder domain. */
 function adminEmail(home: string): string {
-  const host = new URL(home).hostname;
+  const host = URL.canParse(home) ? new URL(home).hostname : '';
   return host.includes('.') && !isIP(host) ? `admin@${host}` : 'admin@example.com';
 }
 

@@ -42,6 +42,13 @@ const NUMERIC_FIELDS = new Set<keyof SiteInfo>(['page_for_posts', 'page_on_front
 const EXTRA_OPTIONS = ['permalink_structure', 'date_format', 'time_format', 'posts_per_page', 'blog_charset', 'use_smilies'];
 
 /** site.yaml's `site:` block with WordPress's defaults for what it leaves out. */
+/**
+ * What links are made with in a process that works on a site no `serve` has given its address yet
+ * (`seed` then `post create` on a new file): serve's default listen address, never stored, so the
+ * first serve still sets the real one.
+ */
+const UNSERVED_ADDRESS = 'http://127.0.0.1:8080';
+
 function siteDefaults(spec: Spec): SiteInfo {
   const d = (spec.settings.site ?? {}) as Record<string, unknown>;
   return {
@@ -246,7 +253,11 @@ export class Site implements EngineHost {
     await this.shared.changed('options');
   }
 
-  /** Writes the spec's defaults for options not stored yet (a new site); `baseUrl` stands in for an empty url/home. */
+  /**
+   * Writes the spec's defaults for options not stored yet (a new site); `baseUrl` stands in for an
+   * empty url/home. An empty `baseUrl` leaves the address empty (`seed` on a new file, which does
+   * not know where the site will be served); the first install with one (`serve`) then fills it.
+   */
   async install(baseUrl: string): Promise<string[]> {
     const values: Record<string, string> = {};
     for (const [field, option] of Object.entries(OPTION_OF) as [keyof SiteInfo, string][]) {
@@ -254,6 +265,10 @@ export class Site implements EngineHost {
       values[option] = (field === 'url' || field === 'home') && !v ? baseUrl : String(v);
     }
     const added = await this.store.options.addMissing(values);
+    if (baseUrl) {
+      const address = await this.store.options.getMany([OPTION_OF.url, OPTION_OF.home]);
+      for (const [option, value] of Object.entries(address)) if (value === '') await this.store.options.set(option, baseUrl);
+    }
     await this.refresh();
     return added;
   }
@@ -263,7 +278,7 @@ export class Site implements EngineHost {
     const info = {} as Record<string, unknown>;
     for (const [field, option] of Object.entries(OPTION_OF) as [keyof SiteInfo, string][]) {
       const v = stored[option] ?? String(this.defaults[field]);
-      info[field] = NUMERIC_FIELDS.has(field) ? Number(v) || 0 : v;
+      info[field] = NUMERIC_FIELDS.has(field) ? Number(v) || 0 : (field === 'url' || field === 'home') && !v ? UNSERVED_ADDRESS : v;
     }
     this.info = info as unknown as SiteInfo;
     this.home = this.info.home.replace(/\/+$/, '');

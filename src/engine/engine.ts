@@ -377,6 +377,10 @@ class RequestContext<S extends TransactionalStore<S>, H extends EngineHost> impl
     return this.engine.subRequest(method, path, params ?? {}, this.user, this.store, this.p.req);
   }
 
+  withArgs(args: Record<string, unknown>): HandlerContext<S, H> {
+    return new RequestContext(this.engine, { ...this.p, params: args }, this.user, this.store);
+  }
+
   get served(): readonly RouteSpec[] {
     return this.engine.served;
   }

@@ -111,6 +111,12 @@ export interface HandlerContext<S = unknown, H extends EngineHost = EngineHost> 
   /** Runs another REST request in-process (embedding, plugin batch routes) as the same user. */
   dispatch(method: string, path: string, params?: Record<string, unknown>): Promise<RestResponse>;
   /**
+   * This request's context with other args (same user, store, route and request): for a handler
+   * that runs a sibling handler on each item of its body, as a plugin's batch route does. The args
+   * are taken as given, unvalidated; this context is left unchanged.
+   */
+  withArgs(args: Record<string, unknown>): HandlerContext<S, H>;
+  /**
    * The routes served now (this variant's, of the namespaces being served), as the spec declares
    * them: for handlers that describe the API itself. The same array until the routes change.
    */

@@ -79,9 +79,26 @@ describe('cms-spec serve', () => {
     }
   });
 
+  test('seed on a new file leaves the address to the first serve, which takes its listen address', async () => {
+    const db = join(dir, 'seeded.sqlite');
+    assert.match(ok(['seed', '--posts', '3', '--seed-random', '4', '--db', db]), /^New site installed \(its address is set by the first `cms-spec serve`\)\. The admin account password, shown only this once: \S+$/m);
+    assert.equal(ok(['option', 'get', 'home', '--db', db]).trim(), '');
+    const served = await serve(['--db', db]);
+    try {
+      const page = await (await fetch(`${served.origin}/`)).text();
+      assert.ok(page.includes(`<link rel="stylesheet" id="theme-style" href="${served.origin}/cms-content/themes/default/style.css?ver=`), page.slice(0, 2000));
+      assert.equal(((await (await fetch(served.api)).json()) as { home: string }).home, served.origin);
+      assert.doesNotMatch(served.out(), /New site installed/, 'seed installed it: no second admin password');
+    } finally {
+      await served.stop();
+    }
+    assert.doesNotMatch(served.err(), /Warning:/);
+    assert.equal(ok(['option', 'get', 'siteurl', '--db', db]).trim(), served.origin);
+  });
+
   test('a database made for another address: a one-line warning with the fix; after the fix, none', async () => {
     const db = join(dir, 'moved.sqlite');
-    ok(['seed', '--posts', '1', '--db', db, '--url', 'http://127.0.0.1:1']);
+    assert.match(ok(['seed', '--posts', '1', '--db', db, '--url', 'http://127.0.0.1:1']), /^New site installed at http:\/\/127\.0\.0\.1:1\. .*\nSeeded 1 post, \d+ categories, \d+ tags and \d+ authors in [\d.]+ s\.$/m);
     const first = await serve(['--db', db]);
     let origin: string;
     try {

@@ -51,7 +51,7 @@ async function canPerformLoopback(run: HealthRun): Promise<Loopback> {
       return {
         status: 'recommended',
         tested: false,
-        message: `No server answered at ${escapeHtml(run.site.home)} (${escapeHtml(e.message)}). <code>cms-spec doctor</code> runs beside the server, not inside it: start <code>cms-spec serve</code> for this site and run doctor again to test loopback requests.`,
+        message: `No server answered at ${escapeHtml(run.site.home)} (${escapeHtml(e.message.replace(/\.$/, ''))}). <code>cms-spec doctor</code> runs beside the server, not inside it: start <code>cms-spec serve</code> for this site and run doctor again to test loopback requests.`,
       };
     return {
       status: 'critical',
@@ -225,6 +225,9 @@ async function unreachable(d: Destination): Promise<string | null> {
   }
 }
 
+/** The reasons guardedFetch gives (`Could not reach host: CODE.`) when there is no network at all: no DNS answer, no route. */
+const NO_NETWORK = /: (ENOTFOUND|EAI_AGAIN|ENETUNREACH|ENETDOWN|EHOSTUNREACH)\.$/;
+
 /** Runs `fn` over the items, at most `limit` at a time, answers in the items' order. */
 async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
@@ -242,7 +245,8 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
 /**
  * get_test_dotorg_communication, for this server: it never talks to WordPress.org, but its plugins
  * talk to their own services (the hosts each active plugin declares). All unreachable is critical,
- * as WordPress.org unreachable is; some unreachable is a recommendation.
+ * as WordPress.org unreachable is, unless this machine has no network at all; some unreachable is
+ * a recommendation.
  */
 export async function dotorgCommunication(run: HealthRun): Promise<TestResult> {
   const r = result(
@@ -262,8 +266,16 @@ export async function dotorgCommunication(run: HealthRun): Promise<TestResult> {
     return r;
   }
   const all = failures.length === destinations.length;
-  r.status = all ? 'critical' : 'recommended';
-  r.label = all ? 'Could not reach the services your plugins use' : 'Could not reach some of the services your plugins use';
+  // no name resolves and no route leads out: this machine is offline, which says nothing about the site
+  const offline = all && failures.every((f) => NO_NETWORK.test(f.why!));
+  r.status = all && !offline ? 'critical' : 'recommended';
+  r.label = offline ? 'The services your plugins use could not be checked: no network' : all ? 'Could not reach the services your plugins use' : 'Could not reach some of the services your plugins use';
+  if (offline) {
+    // one line, not one per host: the cause is the same for all of them
+    r.description += p(`None of the ${destinations.length} hosts they name could be reached: no host name resolved and no route led out, so this server seems to have no network. Run the test again once it is online.`);
+    r.actions = p('Check that this server can resolve and connect to other hosts (DNS, firewall, proxy); <code>cms-spec doctor --offline</code> skips this test.');
+    return r;
+  }
   for (const { d, why } of failures)
     r.description += p(`<span class="error"><span class="screen-reader-text">Error</span></span> Your site is unable to reach ${escapeHtml(d.host)} (used by ${escapeHtml(d.plugin)}), and returned the error: ${escapeHtml(why!)}`);
   r.actions = p('Check that this server can resolve and connect to these hosts (DNS, firewall, proxy); hosts on a private network must be named in <code>CMS_SPEC_OUTBOUND_ALLOW</code>.');

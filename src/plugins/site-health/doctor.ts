@@ -9,9 +9,19 @@ const BLOCK_END = /<\/p>|<\/li>|<br>/;
 /** What escapeHtml wrote into the results, back to text for a terminal. */
 const ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#039;': "'", '&amp;': '&' };
 
+/** What a link tells a screen reader about the browser, meaningless in a terminal. */
+const NEW_TAB = /<span class="screen-reader-text">\s*\(opens in a new tab\)<\/span>/g;
+/** An icon with its name for screen readers (`Error`, `Passed`): the name, as a line's prefix. */
+const ICON = /<span class="[^"]*"><span class="screen-reader-text">([^<]*)<\/span><\/span>\s*/g;
+/** A link, which a terminal cannot follow: its text, then its address. */
+const LINK = /<a href="([^"]*)"[^>]*>(.*?)<\/a>/g;
+
 /** A result's HTML as indented lines of text: one per paragraph or list item. */
 function plain(html: string): string {
   return html
+    .replace(NEW_TAB, '')
+    .replace(ICON, '$1: ')
+    .replace(LINK, '$2: $1')
     .split(BLOCK_END)
     .map((part) => stripAllTags(part).replace(/&(?:lt|gt|quot|#039|amp);/g, (e) => ENTITIES[e]))
     .filter(Boolean)
@@ -19,11 +29,14 @@ function plain(html: string): string {
     .join('\n');
 }
 
+/** The tests that need the internet, which `--offline` leaves out. */
+const NETWORK_TESTS: ReadonlySet<string> = new Set(['dotorg-communication']);
+
 /** Runs every test beside the server and prints them (`cms-spec doctor`); exit code 1 when any is critical. */
-async function doctor({ store, site }: CliSite, o: { format: 'table' | 'json' }): Promise<void> {
+async function doctor({ store, site }: CliSite, o: { format: 'table' | 'json'; offline?: boolean }): Promise<void> {
   const run = { store, site, where: 'cli' as const };
   const results: TestResult[] = [];
-  for (const test of Object.values(TESTS)) results.push(await test(run));
+  for (const [name, test] of Object.entries(TESTS)) if (!(o.offline && NETWORK_TESTS.has(name))) results.push(await test(run));
   const sizes = await directorySizes(run);
   if (o.format === 'json') console.log(JSON.stringify({ tests: results, sizes }));
   else {
@@ -42,5 +55,6 @@ export function doctorCommand(cli: PluginCli): void {
   cli
     .command('doctor', 'run the site health tests against this site and print them (exit 1 on any critical result)')
     .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
+    .addOption(new Option('--offline', 'skip the tests that need the internet (the services your plugins use)'))
     .action(cli.withSite(doctor));
 }

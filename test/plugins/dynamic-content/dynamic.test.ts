@@ -193,6 +193,43 @@ describe('kbp-dynamic/v1 on posts with fields and repeaters', () => {
     assert.equal(((await empty.json()) as Obj).code, 'invalid_request');
   });
 
+  test('batch: a draft source and a site option answer per item what each caller may see', async () => {
+    await site.app.store.options.set('kb_opening_hours', 'Open <b>late</b>');
+    const subtitle = { field: 'post|post_custom_field', para: 'acf_meta|book_subtitle', source: ids.draft };
+    const option = { field: 'site|custom_setting', para: 'kb_custom_input', custom: 'kb_opening_hours' };
+    const items = {
+      draft: subtitle,
+      draftHtml: { ...subtitle, type: 'html' },
+      draftStatus: { field: 'post|post_status', source: ids.draft },
+      option,
+      optionHtml: { ...option, type: 'html' },
+    };
+    const batch = async (auth?: string) => {
+      const res = await site.call(`${NS}/batch`, { json: items, auth });
+      return { status: res.status, body: (await res.json()) as Obj };
+    };
+
+    assert.deepEqual(await batch(), { status: 401, body: { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } } });
+
+    const refused = 'User does not have capability to view site settings.';
+    const contributor = await userAuth(site, 'contributor');
+    assert.deepEqual(await batch(contributor.auth), {
+      status: 200,
+      body: { draft: 'No Content', draftHtml: '', draftStatus: 'No Content', option: refused, optionHtml: refused },
+    }, "another's draft is hidden from a contributor, a site option from all but managers of options");
+
+    const editor = await userAuth(site, 'editor');
+    assert.deepEqual(await batch(editor.auth), {
+      status: 200,
+      body: { draft: 'hidden', draftHtml: 'hidden', draftStatus: 'draft', option: refused, optionHtml: refused },
+    }, 'an editor reads the draft (edit_others_pages), and has no manage_options');
+
+    assert.deepEqual(await batch(site.admin), {
+      status: 200,
+      body: { draft: 'hidden', draftHtml: 'hidden', draftStatus: 'draft', option: 'Open &lt;b&gt;late&lt;/b&gt;', optionHtml: 'Open <b>late</b>' },
+    });
+  });
+
   test("permissions: edit_posts; a source the caller may not read, or a site option without manage_options, yields nothing", async () => {
     for (const route of GET_ROUTES) assert.equal((await site.call(`${NS}/${route}`)).status, 401, route);
     assert.equal((await site.call(`${NS}/batch`, { json: { a: {} } })).status, 401);

@@ -273,9 +273,11 @@ describe('cms-spec doctor prints the same tests in a terminal', () => {
   const db = join(dir, 'site.sqlite');
   let closed = '';
   /** Runs `cms-spec doctor` in its own process, without blocking this one: the server it may test runs here. */
-  const doctor = (format: 'table' | 'json') =>
+  const doctor = (format: 'table' | 'json', ...more: string[]) => cms(['doctor', '--spec', spec, '--format', format, ...more]);
+  /** `cms-spec …` on this suite's database, in its own process. */
+  const cms = (args: string[]) =>
     new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(ROOT, 'bin/cms-spec.js'), 'doctor', '--db', db, '--spec', spec, '--format', format], {
+      const child = spawn(process.execPath, [join(ROOT, 'bin/cms-spec.js'), ...args, '--db', db], {
         cwd: ROOT,
         env: { ...process.env, CMS_SPEC_OUTBOUND_ALLOW: '127.0.0.1' },
       });
@@ -307,6 +309,33 @@ describe('cms-spec doctor prints the same tests in a terminal', () => {
     assert.ok(rows.some((l) => /^authorization_header\s+recommended\s+The Authorization header was not tested$/.test(l)), r.stdout);
     assert.match(r.stdout, /No server answered at http:\/\/127\.0\.0\.1:\d+ .*start cms-spec serve for this site and run doctor again/);
     assert.match(r.stdout, /^database\s+\d/m);
+    // text for a browser stays out of a terminal; a link shows where it leads
+    assert.doesNotMatch(r.stdout, /opens in a new tab|<|&[a-z]+;/);
+    assert.match(r.stdout, /^  Learn more about why you should use HTTPS: https:\/\/wordpress\.org\/documentation\/article\/why-should-i-use-https\/$/m);
+    assert.match(r.stdout, /^  Error: Your site is unable to reach 127\.0\.0\.1:\d+ \(used by Outbound Probe\), and returned the error: Could not reach 127\.0\.0\.1:\d+: ECONNREFUSED\.$/m);
+  });
+
+  test('no network (no host name resolves): the services could not be checked, a recommendation, exit 0; --offline skips the test', async () => {
+    // .invalid never resolves (RFC 6761): what every host looks like on a machine without network
+    assert.equal((await cms(['option', 'update', 'outbound_probe_hosts', 'api.example.invalid,cdn.example.invalid'])).status, 0);
+    try {
+      let r = await doctor('table');
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.ok(r.stdout.split('\n').some((l) => /^dotorg_communication\s+recommended\s+The services your plugins use could not be checked: no network$/.test(l)), r.stdout);
+      assert.match(r.stdout, /^  None of the 2 hosts they name could be reached: no host name resolved and no route led out, so this server seems to have no network\. Run the test again once it is online\.$/m);
+      assert.match(r.stdout, /^  Check that this server can resolve and connect to other hosts \(DNS, firewall, proxy\); cms-spec doctor --offline skips this test\.$/m);
+      assert.doesNotMatch(r.stdout, /unable to reach/, 'one line for all hosts');
+      assert.doesNotMatch(r.stdout, /\scritical\s/);
+
+      r = await doctor('json', '--offline');
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.deepEqual(Object.keys(byTest(r.stdout)), ['background_updates', 'loopback_requests', 'https_status', 'authorization_header', 'page_cache']);
+    } finally {
+      assert.equal((await cms(['option', 'update', 'outbound_probe_hosts', closed])).status, 0);
+    }
+    // a service that refuses is wrong with the site's setup, and --offline does not ask it
+    assert.equal((await doctor('table')).status, 1);
+    assert.equal((await doctor('table', '--offline')).status, 0);
   });
 
   test('with the server listening at the site’s address, loopback is tested for real; nothing critical exits 0', async () => {

@@ -131,7 +131,7 @@ export async function batch(ctx: Ctx) {
         continue;
       }
       const route = BATCH_ROUTES[String(p.type ?? 'text')] ?? render;
-      out[key] = await route({ ...ctx, args: p });
+      out[key] = await route(ctx.withArgs(p));
     } catch (e) {
       if (!(e instanceof RestError)) throw e;
       out[key] = { error: true, message: e.message };
