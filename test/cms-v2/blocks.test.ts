@@ -9,13 +9,7 @@ type Obj = Record<string, any>;
 
 const json = (path: string, init: { method?: string; json?: unknown; auth?: string } = {}, status = 200) => server.json(path, init, status);
 
-async function error(path: string, init: { method?: string; json?: unknown; auth?: string | undefined }, status: number, code: string, message: string) {
-  const res = await server.call(path, init);
-  const body = (await res.json()) as Obj;
-  assert.equal(res.status, status, JSON.stringify(body));
-  assert.equal(body.code, code);
-  assert.equal(body.message, message);
-}
+const error = (path: string, init: { method?: string; json?: unknown; auth?: string | undefined }, status: number, code: string, message: string) => server.error(path, init, status, code, message);
 
 const MARKUP = '<!-- wp:paragraph --><p>Call to action</p><!-- /wp:paragraph -->';
 

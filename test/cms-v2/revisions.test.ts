@@ -10,14 +10,7 @@ type Obj = Record<string, any>;
 
 const json = (path: string, init: { method?: string; json?: unknown; auth?: string } = {}, status = 200) => server.json(path, init, status);
 
-async function error(path: string, init: { method?: string; json?: unknown; auth?: string | undefined }, status: number, code: string, message: string) {
-  const res = await server.call(path, init);
-  const body = (await res.json()) as Obj;
-  assert.equal(res.status, status, JSON.stringify(body));
-  assert.equal(body.code, code);
-  assert.equal(body.message, message);
-  assert.equal(body.data.status, status);
-}
+const error = (path: string, init: { method?: string; json?: unknown; auth?: string | undefined }, status: number, code: string, message: string) => server.error(path, init, status, code, message);
 
 const createPost = (body: Obj, auth = server.admin, base = 'posts') => json(`cms/v2/${base}`, { json: body, auth }, 201);
 const update = (id: number, body: Obj, auth = server.admin, base = 'posts') => json(`cms/v2/${base}/${id}`, { method: 'POST', json: body, auth });

@@ -115,6 +115,8 @@ export interface ServerFixture extends TestServer {
   admin: string;
   /** The JSON body of an answer that must have `status` (200 unless said), asked as `admin` unless `init.auth` says otherwise (`undefined`: anonymous). */
   json(path: string, init?: CallInit, status?: number): Promise<any>;
+  /** Asserts that a request (sent with `init` as it is: no default auth) answers WordPress's error `{code, message, data: {status}}` with this status. */
+  error(path: string, init: CallInit, status: number, code: string, message: string): Promise<void>;
 }
 
 /**
@@ -161,6 +163,14 @@ export function useServer(o: StartOptions = {}, setup?: (server: ServerFixture) 
       const res = await current().call(path, { auth: admin, ...init });
       assert.equal(res.status, status, `${init.method ?? 'GET'} ${path}: ${await res.clone().text()}`);
       return res.json();
+    },
+    async error(path, init, status, code, message) {
+      const res = await current().call(path, init);
+      const body = (await res.json()) as { code?: unknown; message?: unknown; data?: { status?: unknown } };
+      assert.equal(res.status, status, JSON.stringify(body));
+      assert.equal(body.code, code);
+      assert.equal(body.message, message);
+      assert.equal(body.data?.status, status);
     },
     close: () => current().close(),
   };
