@@ -29,12 +29,6 @@ export interface AppOptions {
   timeouts?: Timeouts;
   /** How long close() lets requests in flight finish before it closes their connections. */
   shutdownMs?: number;
-  /**
-   * Whether other instances may change the database (several workers, or a PostgreSQL shared by
-   * several servers): each request then first catches up with what they changed. Default: true
-   * on PostgreSQL, false on SQLite.
-   */
-  sharedStore?: boolean;
   /** Connections of a PostgreSQL pool. */
   poolSize?: number;
   log: Logger;
@@ -79,7 +73,6 @@ export const DEFAULT_SHUTDOWN_MS = 10_000;
 export async function startApp(o: AppOptions): Promise<RunningApp> {
   const { spec, store, site, engine, plugins } = await openSite({ ...o, poolSize: o.poolSize });
   const auth = createAuthenticator(store, site);
-  const shared = o.sharedStore ?? store.dialect === 'postgres';
   const server = createHttpServer({
     engine,
     auth,
@@ -87,7 +80,9 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     uploadLimit: site.media.settings.uploadLimit,
     timeouts: o.timeouts ?? DEFAULT_TIMEOUTS,
     pages: withReadiness(store, createPageHandler(engine)),
-    beforeRequest: shared ? () => site.shared.sync() : undefined,
+    // any process may change the site (other instances, workers, the CLI on the same SQLite file):
+    // each request first catches up with what they changed
+    beforeRequest: () => site.shared.sync(),
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

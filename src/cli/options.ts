@@ -44,15 +44,16 @@ export function registerOptionCommands(program: Command): void {
 
   option
     .command('update <name> <value>')
-    .description('set an option (created when missing); a running server sees home and siteurl after a restart')
+    .description('set an option (created when missing); a running server answers with it from its next request')
     .addOption(dbOption())
     .action(
       withStore(async (store, name: string, value: string) => {
         const stored = checkedValue(name, value);
         if ((await store.options.get(name)) === stored) return void console.log(`Success: Value passed for '${name}' option is unchanged.`);
         await store.options.set(name, stored);
+        // a server running on this database reloads its options at its next request
+        await store.topicChanged('options', () => {});
         console.log(`Success: Updated '${name}' option.`);
-        if (URL_OPTIONS.has(name)) console.log('A running `cms-spec serve` on this database uses the new address once restarted.');
       }),
     );
 

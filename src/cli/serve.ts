@@ -80,8 +80,6 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
       uploadLimit,
       timeouts: { headersMs: Number(o.headerTimeout), requestMs: Number(o.requestTimeout), keepAliveMs: Number(o.keepAliveTimeout) },
       shutdownMs: Number(o.shutdownTimeout),
-      // the workers of one machine change the database under each other, as instances on PostgreSQL do
-      sharedStore: isWorker() ? true : undefined,
       poolSize: Number(o.dbPool),
       url: o.url,
       wpCompat: o.wpCompat === undefined ? undefined : o.wpCompat === 'on',

@@ -7,11 +7,14 @@ type Handler = () => Promise<void> | void;
  * active plugins and their routes, a plugin's cache) is versioned per topic in the database.
  * The instance that changes it bumps the version; another instance sharing the database catches
  * up in `sync()` before its next request, so a change on one is seen by the next request on any.
- * With one process on its own database nothing else changes it, and `sync()` is never needed.
+ * On SQLite the other writers are other processes on the same file (the CLI, `--workers`, a cron
+ * job): `sync()` asks for the versions only when SQLite says another connection committed.
  */
 export class SharedState {
   private readonly seen = new Map<string, number>();
   private readonly handlers = new Map<string, Handler[]>();
+  /** SQLite's count of other connections' commits when the versions were last read (null on PostgreSQL: always read). */
+  private otherWriters: number | null = null;
 
   constructor(private readonly store: Store) {}
 
@@ -39,11 +42,15 @@ export class SharedState {
 
   /** Takes the versions as they are now; called before the state they cover is first read, so no later change is missed. */
   async start(): Promise<void> {
+    this.otherWriters = await this.store.shared.otherWriters();
     for (const [topic, version] of Object.entries(await this.store.shared.versions())) this.seen.set(topic, version);
   }
 
   /** Catches up with what other instances changed: one query, and the handlers of the topics that moved. */
   async sync(): Promise<void> {
+    const otherWriters = await this.store.shared.otherWriters();
+    if (otherWriters !== null && otherWriters === this.otherWriters) return;
+    this.otherWriters = otherWriters;
     const versions = await this.store.shared.versions();
     for (const [topic, version] of Object.entries(versions)) {
       if (this.seen.get(topic) === version) continue;

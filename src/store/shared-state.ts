@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { sql } from './kysely.ts';
+import { isPostgres } from './portable.ts';
 import type { DB } from './schema.ts';
 
 /** Versions of in-memory state per topic, and failed logins: what instances sharing the database must see alike. */
@@ -15,6 +16,17 @@ export class SharedStateRepo {
       .returning('version')
       .executeTakeFirstOrThrow();
     return Number(row.version);
+  }
+
+  /**
+   * SQLite's count of commits made through other connections (`PRAGMA data_version`: another
+   * process on the same file, the CLI or a worker), so an instance asks for the versions only when
+   * something else wrote; null on PostgreSQL, which keeps no such count.
+   */
+  async otherWriters(): Promise<number | null> {
+    if (isPostgres(this.db)) return null;
+    const { rows } = await sql<{ data_version: number }>`PRAGMA data_version`.execute(this.db);
+    return Number(rows[0]!.data_version);
   }
 
   async versions(): Promise<Record<string, number>> {
