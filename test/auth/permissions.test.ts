@@ -13,7 +13,7 @@ const subscriberCaps = new Roles().capabilitiesOf('subscriber');
 const pluginTypes = (await discoverPlugins(pluginDirs(spec))).flatMap((p) => p.def?.postTypes ?? []).map((t) => ({ slug: t.slug, rest_base: t.restBase }));
 
 /** Candidate values for a path variable; the first that its pattern accepts whole is used. */
-const SEGMENT_CANDIDATES = ['1', 'me', 'post', 'category', 'abc', 'a-b', '0b1c9d10-3b59-4a8a-9a57-6c0e0f0b5e2a', 'x.json'];
+const SEGMENT_CANDIDATES = ['1', 'me', 'post', 'category', 'abc', 'a-b', '0b1c9d10-3b59-4a8a-9a57-6c0e0f0b5e2a', 'x.json', 'core/paragraph'];
 
 function pathFor(route: RouteSpec): string | null {
   let unmatched = false;
@@ -125,20 +125,18 @@ for (const variant of ['A', 'B'] as const) {
     });
     after(() => server.close());
 
-    test('the spec has endpoints to check', (t) => {
+    test('the spec has endpoints to check', () => {
       assert.ok(cases.length > 0);
-      for (const s of skipped) t.diagnostic(`skipped ${s}`);
+      // an endpoint the table cannot reach is an endpoint whose refusal nobody checks
+      assert.deepEqual(skipped, []);
     });
 
     for (const c of cases) {
-      test(c.label, async (t) => {
+      test(c.label, async () => {
         const anon = await call(server, c);
         const anonBody = (await anon.json()) as { code: string; data: { status: number } };
-        if (anon.status === 400) {
-          // validation runs before the permission check (WordPress's order); the generated args did not pass it
-          t.skip(`the sample args did not validate: ${anonBody.code}`);
-          return;
-        }
+        // validation runs before the permission check (WordPress's order): generated args that fail it would hide the refusal
+        assert.notEqual(anon.status, 400, `the sample args must validate: ${JSON.stringify(anonBody)}`);
         assert.equal(anon.status, 401, `anonymous: ${JSON.stringify(anonBody)}`);
         assert.equal(anonBody.code, c.forbiddenCode);
         assert.equal(anonBody.data.status, 401);

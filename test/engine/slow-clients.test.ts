@@ -50,10 +50,14 @@ describe('slow and broken clients', () => {
 
   test('a body sent a byte at a time is cut at the request deadline', { timeout: 10_000 }, async () => {
     const slow = await open(site.home);
-    slow.write('POST /cms-json/fixture/v1/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{');
+    // 1,000 bytes announced, one sent every 100 ms: the body could not be complete for 100 s
+    const answer = rawAnswer(slow, Buffer.from('POST /cms-json/fixture/v1/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{'));
     const timer = setInterval(() => slow.writable && slow.write(' '), 100);
     try {
-      await closedByServer(slow);
+      const text = await answer;
+      assert.match(text, /^HTTP\/1\.1 408 Request Timeout\r\n/);
+      assert.match(text, /\r\nConnection: close\r\n/);
+      assert.deepEqual(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)), { code: 'rest_request_timeout', message: 'The request was not received in time.', data: { status: 408 } });
     } finally {
       clearInterval(timer);
     }

@@ -408,12 +408,14 @@ describe('kb-design-library/v1 (Variant A)', () => {
     } finally {
       services.analyticsDown = false;
     }
+    const recorded = (await repo.events()).length;
     const unknown = await post('handle_event', { event_label: 'launch_rockets', event_data: {} });
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.code, 'kb_design_library_unknown_event');
     const badData = await post('handle_event', { event_label: 'ai_wizard_started', event_data: 'x' });
     assert.equal(badData.status, 400);
     assert.equal(badData.body.code, 'rest_invalid_param');
+    assert.equal((await repo.events()).length, recorded, 'a refused event is not recorded');
   });
 
   it('reset forgets the kept answers and the AI jobs', async () => {

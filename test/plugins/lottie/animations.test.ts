@@ -64,6 +64,10 @@ describe('kb-lottieanimation/v1', () => {
   it('takes the animation as a JSON string too', async () => {
     const res = await site.call('kb-lottieanimation/v1/animations', { json: { title: 'As text', lottieFile: JSON.stringify(DOT) }, auth: site.admin });
     assert.equal(res.status, 200);
+    const { value, label } = await res.json();
+    assert.equal(label, 'As text');
+    // stored as the animation itself, not as a JSON string of it
+    assert.deepEqual(await (await site.call(`kb-lottieanimation/v1/animations/${value}.json`)).json(), DOT);
   });
 
   it('refuses a broken Lottie with a 400 that says what is wrong, and stores nothing', async () => {

@@ -133,7 +133,13 @@ describe('link counts and staleness on a small linked site', () => {
 
   test('a subscriber cannot index', async () => {
     const subscriber = await userAuth(site, 'subscriber');
+    const indexables = async () => (await site.app.store.db.selectFrom('seo_indexables' as never).select('id' as never).execute()).length;
+    const before = await indexables();
+    // a post no indexing run has seen yet: refused, the run must not index it either
+    await site.call('cms/v2/posts', { json: { title: 'Not indexed by a subscriber', status: 'publish' }, auth: site.admin });
     const res = await site.call(`${NS}/indexing/posts`, { method: 'POST', auth: subscriber.auth });
     assert.equal(res.status, 403);
+    assert.equal((await res.json()).code, 'rest_forbidden');
+    assert.equal(await indexables(), before);
   });
 });

@@ -104,12 +104,15 @@ describe('kb-vector/v1 and kb-custom-svg/v1', () => {
     }
   });
 
-  it('refuses what is not an SVG with 400 invalid_svg', async () => {
+  it('refuses what is not an SVG with 400 invalid_svg, and stores nothing', async () => {
+    const stored = async () => Number((await site.call('cms/v2/designkit_vector?status=any&per_page=1', { auth: editor.auth })).headers.get('x-wp-total'));
+    const before = await stored();
     for (const vectorSVG of ['', '<p>hello</p>', 'not markup at all', '<script>alert(1)</script>', undefined]) {
       const res = await site.call('kb-vector/v1/vectors', { json: { title: 'x', vectorSVG }, auth: editor.auth });
       assert.equal(res.status, 400, String(vectorSVG));
       assert.equal((await res.json()).code, 'invalid_svg');
     }
+    assert.equal(await stored(), before);
   });
 
   it('converts a custom SVG to the JSON tree, clean, and keeps it as a designkit_custom_svg post', async () => {
