@@ -2,10 +2,12 @@
 // globs itself): every file on SQLite, then, when CMS_SPEC_TEST_PG (or DATABASE_URL) names a
 // PostgreSQL database, every file that touches the store again on PostgreSQL (each test database
 // a schema of it, see test/helpers/store.ts). CMS_SPEC_TEST_STORE=postgres runs the files on
-// PostgreSQL only. Prints which stores ran; fails if any pass failed.
+// PostgreSQL only. Prints one line per file (CMS_SPEC_TEST_REPORTER=tap for node's TAP) and which
+// stores ran; fails if any pass failed.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -32,8 +34,11 @@ function touchesStore(file, seen = new Set()) {
   return false;
 }
 
+// one line per test file, the failures in full (scripts/test-reporter.js); CMS_SPEC_TEST_REPORTER=tap or spec for node's own
+const REPORTER = process.env.CMS_SPEC_TEST_REPORTER ?? fileURLToPath(new URL('./test-reporter.js', import.meta.url));
+
 function run(files, env) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', `--test-reporter=${REPORTER}`, ...files], { stdio: 'inherit', env: { ...process.env, ...env } });
   return r.status ?? 1;
 }
 
