@@ -90,15 +90,43 @@ const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 };
 
-function page(status: number, title: string, body: string, extra: Record<string, string> = {}): PageResponse {
+/**
+ * WordPress's login screen (wp-login.php): the site's name above a centred card of 320 px (so a
+ * phone keeps a margin either side), the form's fields full width, a visible focus ring, and the
+ * way back to the site below.
+ */
+const LOGIN_STYLE = `body{margin:0;background:#f0f0f1;color:#3c434a;font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Oxygen-Sans,Ubuntu,Cantarell,"Helvetica Neue",sans-serif;font-size:13px;line-height:1.4}
+#login{width:320px;max-width:calc(100% - 2rem);margin:auto;padding:8% 0 2rem}
+.site-name{margin:0 0 1.5rem;text-align:center;font-size:1.6rem;font-weight:600;line-height:1.3}
+.site-name a{color:#3c434a;text-decoration:none}
+.login-card{padding:26px 24px;background:#fff;border:1px solid #c3c4c7;box-shadow:0 1px 3px rgba(0,0,0,.04);overflow-wrap:anywhere}
+.login-card h1{margin:0 0 1rem;font-size:1.25rem;font-weight:600}
+label{display:block;margin:0 0 3px;font-size:14px}
+input[type=text],input[type=password]{box-sizing:border-box;width:100%;min-height:40px;margin:0 0 16px;padding:0 8px;font-size:20px;line-height:1.33;background:#fff;border:1px solid #8c8f94;border-radius:4px;color:#2c3338}
+input:focus{border-color:#2271b1;box-shadow:0 0 0 1px #2271b1;outline:2px solid transparent}
+button{min-height:32px;margin:.25rem .5rem .25rem 0;padding:0 12px;font-size:13px;line-height:2.15;border:1px solid #2271b1;border-radius:3px;background:#f6f7f7;color:#2271b1;cursor:pointer}
+button#wp-submit,button#approve{background:#2271b1;color:#fff}
+button:focus-visible,a:focus-visible{outline:2px solid transparent;box-shadow:0 0 0 1px #fff,0 0 0 3px #2271b1}
+.error{margin:0 0 16px;padding:12px;border-left:4px solid #d63638;background:#fff;box-shadow:0 1px 1px rgba(0,0,0,.04)}
+code{font-size:1.2em}
+.back-to-site{margin:24px 0 0;padding:0 24px}
+.back-to-site a{color:#50575e;text-decoration:none}`;
+
+function page(engine: Engine, status: number, title: string, body: string, extra: Record<string, string> = {}): PageResponse {
+  const home = esc(engine.site.url('/'));
+  const siteName = esc(engine.site.info.name);
   const html = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow">
-<title>${esc(title)}</title>
-<style>body{font-family:system-ui,sans-serif;background:#f0f0f1;color:#1d2327;margin:0}main{max-width:28rem;margin:3rem auto;background:#fff;padding:1.5rem 2rem;border:1px solid #c3c4c7}label{display:block;margin:.8rem 0 .2rem}input[type=text],input[type=password]{width:100%;box-sizing:border-box;padding:.4rem}button{margin:1rem .5rem 0 0;padding:.5rem 1rem}.error{border-left:4px solid #d63638;padding:.3rem .8rem;background:#fcf0f1}code{font-size:1.2em}</style>
-</head><body><main>
+<title>${esc(title)} &lsaquo; ${siteName}</title>
+<style>${LOGIN_STYLE}</style>
+</head><body class="login"><div id="login">
+<p class="site-name"><a href="${home}">${siteName}</a></p>
+<main class="login-card">
 <h1>${esc(title)}</h1>
 ${body}
-</main></body></html>`;
+</main>
+<p class="back-to-site"><a href="${home}">&larr; Go to ${siteName}</a></p>
+</div></body></html>`;
   return { status, headers: { ...SECURITY_HEADERS, ...extra }, body: html };
 }
 
@@ -125,6 +153,7 @@ function selfUrl(engine: Engine, r: AuthorizeRequest): string {
 function loginForm(engine: Engine, keys: PageState, session: Session, r: AuthorizeRequest, error = '', login = ''): PageResponse {
   const intro = r.appName ? `<p>Log in to decide whether <strong>${esc(r.appName)}</strong> may connect to your account on ${esc(engine.site.info.name)}.</p>` : `<p>Log in to ${esc(engine.site.info.name)} to authorize an application.</p>`;
   return page(
+    engine,
     error ? 401 : 200,
     'Log In',
     `${intro}${error ? `<p class="error" role="alert">${error}</p>` : ''}
@@ -142,6 +171,7 @@ function approvalForm(engine: Engine, keys: PageState, session: Session, r: Auth
   const who = r.appName ? `<strong>${esc(r.appName)}</strong>` : 'an application';
   const where = r.successUrl ? `<p>You will be sent to <code>${esc(new URL(r.successUrl).origin)}</code> afterwards, with the new password.</p>` : '<p>The new password will be shown on the next screen.</p>';
   return page(
+    engine,
     error ? 400 : 200,
     'Authorize Application',
     `<p>Howdy, <strong>${esc(login)}</strong>. Would you like to give ${who} access to your account? You should only do this if you trust the app in question.</p>
@@ -161,12 +191,12 @@ ${where}${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
  * Every POST carries a CSRF token bound to the browser's signed session cookie.
  */
 export async function authorizePage(req: PageRequest, engine: Engine): Promise<PageResponse> {
-  if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') return page(405, 'Method Not Allowed', '<p>Use GET or POST.</p>', { Allow: 'GET, HEAD, POST' });
+  if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') return page(engine, 405, 'Method Not Allowed', '<p>Use GET or POST.</p>', { Allow: 'GET, HEAD, POST' });
   const keys = await stateOf(engine);
   const { store } = engine;
   const { request: r, problems } = readRequest(req.query);
   if (problems.length)
-    return page(400, 'Cannot Authorize Application', `<p>The Authorize Application request is not allowed.</p><ul>${problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>`);
+    return page(engine, 400, 'Cannot Authorize Application', `<p>The Authorize Application request is not allowed.</p><ul>${problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>`);
 
   const existing = await readSession(keys.sessionKey, cookieValue(req.headers.cookie, SESSION_COOKIE), passwordHashOf(store));
   const session = existing ?? issueSession(keys.sessionKey, 0, '');
@@ -176,7 +206,7 @@ export async function authorizePage(req: PageRequest, engine: Engine): Promise<P
 
   const form = new URLSearchParams(req.body.toString('utf8'));
   const action = form.get('action');
-  const expired = () => page(403, 'Something went wrong', `<p>The link you followed has expired. <a href="${esc(selfUrl(engine, r))}">Please try again.</a></p>`);
+  const expired = () => page(engine, 403, 'Something went wrong', `<p>The link you followed has expired. <a href="${esc(selfUrl(engine, r))}">Please try again.</a></p>`);
 
   if (action === 'login') {
     if (!existing || !checkCsrf(keys.csrfKey, session, 'login', form.get('_token'))) return expired();
@@ -185,7 +215,7 @@ export async function authorizePage(req: PageRequest, engine: Engine): Promise<P
       await keys.throttle.check(req.ip);
     } catch (e) {
       if (!(e instanceof RestError)) throw e;
-      return page(429, 'Log In', `<p class="error" role="alert">${esc(e.message)}</p>`, e.headers);
+      return page(engine, 429, 'Log In', `<p class="error" role="alert">${esc(e.message)}</p>`, e.headers);
     }
     const account = login ? await findAccount(store, login) : null;
     const row = account && 'row' in account ? account.row : undefined;
@@ -215,6 +245,7 @@ export async function authorizePage(req: PageRequest, engine: Engine): Promise<P
   }
   if (r.successUrl) return redirect(withQuery(r.successUrl, { site_url: engine.site.info.url, user_login: user.login, password: created.password }));
   return page(
+    engine,
     200,
     'Authorize Application',
     `<p>Your new password for <strong>${esc(created.row.name)}</strong> is:</p><p><code id="new-application-password">${esc(chunkAppPassword(created.password))}</code></p><p>Be sure to save this in a safe location. You will not be able to retrieve it.</p>`,

@@ -80,9 +80,9 @@ export class ContentGenerator {
     return `<p>${sentences.join(' ')}</p>`;
   }
 
-  /** An article: an intro, then sections under `<h2>` headings. */
+  /** An article: an intro, the more tag (lists show the intro and "Continue reading"), then sections under `<h2>` headings. */
   content(): string {
-    const parts = [this.paragraph()];
+    const parts = [this.paragraph(), '<!--more-->'];
     const sections = this.int(2, 3);
     for (let s = 0; s < sections; s++) {
       parts.push(`<h2>${this.capitalized(this.words(this.int(2, 4)))}</h2>`);

@@ -113,8 +113,14 @@ function entryHtml(m: MenuLink): string {
   return `<li${li}><a${attrs}>${escapeHtml(m.text)}</a>${sub}</li>`;
 }
 
-/** A menu's `<nav>`: nothing when it has no entries. */
-export function menuHtml(className: string, label: string, items: MenuLink[], slug?: string): string {
+/**
+ * A menu's `<nav>`: nothing when it has no entries. With `toggle`, a "Menu" button before the list
+ * that the theme's script and stylesheet use to fold it away on a phone (aria-expanded tells
+ * screen readers; without script the list stays shown).
+ */
+export function menuHtml(className: string, label: string, items: MenuLink[], slug?: string, toggle = false): string {
   if (!items.length) return '';
-  return `<nav class="${escapeAttr(className)}" aria-label="${escapeAttr(label)}"><ul${slug ? ` id="menu-${escapeAttr(slug)}"` : ''} class="menu">${items.map(entryHtml).join('')}</ul></nav>`;
+  const listId = slug ? `menu-${slug}` : toggle ? `${className}-list` : undefined;
+  const button = toggle ? `<button class="menu-toggle" type="button" aria-controls="${escapeAttr(listId!)}" aria-expanded="false">Menu</button>` : '';
+  return `<nav class="${escapeAttr(className)}" aria-label="${escapeAttr(label)}">${button}<ul${listId ? ` id="${escapeAttr(listId)}"` : ''} class="menu">${items.map(entryHtml).join('')}</ul></nav>`;
 }

@@ -8,7 +8,7 @@ import { authorizePage } from '../auth/authorize-page.ts';
 import { authorPermalink, commentsFeedPermalink, feedPermalink, pagedPermalink, permalink, termPermalink, type FeedType, type PermalinkTarget } from './permalinks.ts';
 import { filterHeadMeta, hookOutput, pageViewed, theContent } from './hooks.ts';
 import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from './format.ts';
-import { articleHtml, documentHtml, embedHtml, formatLocalDate, listHtml, navHtml, notFoundHtml, type DocumentParts, type NavLink, type ShownPost, type SiteIdentity } from './templates.ts';
+import { articleHtml, documentHtml, embedHtml, formatLocalDate, listHtml, navHtml, notFoundHtml, UNTITLED, type DocumentParts, type NavLink, type ShownPost, type SiteIdentity } from './templates.ts';
 import { parseSiteRequest, type SiteRequest } from './request.ts';
 import { planList, type ListPlan } from './archives.ts';
 import { feedResponse, type FeedPost } from './feeds.ts';
@@ -244,13 +244,14 @@ const MORE_TAG = /<!--more(.*?)?-->/;
 
 /**
  * get_the_content's `<!--more-->` handling: a list shows the part before it and a link on to the
- * rest (the tag's own text, else "(more…)"); the single view marks the spot with `#more-ID`.
+ * rest (the tag's own text, else the theme's "Continue reading" with the title for screen readers,
+ * as Twenty Twenty-One passes to the_content); the single view marks the spot with `#more-ID`.
  */
 function contentForView(post: PostRow, inList: boolean, url: string): string {
   const more = MORE_TAG.exec(post.content);
   if (!more) return post.content;
   if (!inList) return post.content.replace(MORE_TAG, `<span id="more-${post.id}"></span>`);
-  const label = more[1]?.trim() ? escapeHtml(more[1].trim()) : '(more&hellip;)';
+  const label = more[1]?.trim() ? escapeHtml(more[1].trim()) : `Continue reading <span class="screen-reader-text">${escapeHtml(post.title || UNTITLED)}</span>`;
   return `${post.content.slice(0, more.index)} <a href="${escapeAttr(`${url}#more-${post.id}`)}" class="more-link">${label}</a>`;
 }
 

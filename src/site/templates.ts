@@ -72,7 +72,7 @@ export interface DocumentParts {
   main: string;
   /** Site extensions' wp_head output, at the end of `<head>`. */
   head: string;
-  /** Site extensions' wp_footer output, before `</body>`. */
+  /** Site extensions' wp_footer output, at the end of the footer. */
   footer: string;
 }
 
@@ -101,23 +101,45 @@ ${d.main}
 ${sidebarHtml(d.chrome)}
 </div>
 ${footerHtml(d)}
-${d.footer}</body>
+${MENU_TOGGLE_SCRIPT}
+</body>
 </html>
 `;
 }
 
-/** The theme's footer, or the footer template part the site stores in its place (as the template-part block wraps it). */
+/**
+ * The header menu's toggle: opens and closes the list on a phone (the stylesheet folds it only
+ * once this ran, `html.js`), Escape closes it and gives focus back to the button.
+ */
+const MENU_TOGGLE_SCRIPT = `<script>
+(function () {
+  var button = document.querySelector('.main-navigation .menu-toggle');
+  if (!button) return;
+  document.documentElement.classList.add('js');
+  var set = function (open) { button.setAttribute('aria-expanded', open ? 'true' : 'false'); };
+  button.addEventListener('click', function () { set(button.getAttribute('aria-expanded') !== 'true'); });
+  document.addEventListener('keydown', function (e) {
+    if (e.key === 'Escape' && button.getAttribute('aria-expanded') === 'true') { set(false); button.focus(); }
+  });
+})();
+</script>`;
+
+/**
+ * The theme's footer, or the footer template part the site stores in its place (as the
+ * template-part block wraps it). Site extensions' wp_footer output ends it: what a plugin prints
+ * there (a notice, a snippet's HTML) shows as part of the footer, not below the page.
+ */
 function footerHtml(d: DocumentParts): string {
-  if (d.chrome.footerPart !== null) return `<footer class="wp-block-template-part site-footer">\n${d.chrome.footerPart}</footer>`;
+  if (d.chrome.footerPart !== null) return `<footer class="wp-block-template-part site-footer">\n${d.chrome.footerPart}${d.footer}</footer>`;
   return `<footer class="site-footer">
 ${d.chrome.footerMenu ? `${menuHtml('footer-navigation', 'Footer menu', d.chrome.footerMenu.items, d.chrome.footerMenu.slug)}\n` : ''}<p><a href="${escapeAttr(d.site.home + '/')}">${escapeHtml(d.site.name)}</a>${d.site.tagline ? ` &middot; ${escapeHtml(d.site.tagline)}` : ''}</p>
 <p class="site-info">${d.feeds.map((f) => link(f)).join(' &middot; ')}</p>
-</footer>`;
+${d.footer}</footer>`;
 }
 
 function siteHeader(site: SiteIdentity, chrome: SiteChrome): string {
   const tagline = site.tagline ? `\n<p class="site-description">${escapeHtml(site.tagline)}</p>` : '';
-  const nav = menuHtml('main-navigation', 'Main menu', chrome.menu, chrome.menuSlug);
+  const nav = menuHtml('main-navigation', 'Main menu', chrome.menu, chrome.menuSlug, true);
   const menu = nav ? `\n${nav}` : '';
   return `<header class="site-header">
 <div class="site-branding">
@@ -143,7 +165,7 @@ ${chrome.widgets.join('\n')}
 </aside>`;
 }
 
-const UNTITLED = '(no title)';
+export const UNTITLED = '(no title)';
 
 function termList(label: string, className: string, terms: NavLink[]): string {
   if (!terms.length) return '';

@@ -5,9 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { basicAuth, startTestServer, useServer, type TestServer } from '../helpers/server.ts';
 import { userAuth, type TestUser } from '../helpers/auth.ts';
 import { launchBrowser } from '../helpers/browser.ts';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const { browser, label } = await launchBrowser();
 after(() => browser.close());
+mkdirSync(join(tmpdir(), 'cms-spec-theme-screenshots'), { recursive: true });
 
 /** The application's side: a local server whose pages record the query they were sent to. */
 async function startCallbackServer(): Promise<{ url: string; hits: URL[]; close(): Promise<void> }> {
@@ -77,6 +81,28 @@ describe(`the authorization page in ${label}`, () => {
     assert.equal(item.name, 'Photo Uploader');
     assert.equal(item.app_id, appId);
     await context.close();
+  });
+
+  test("at phone width it is WordPress's login: the site's name over a card with margins, a visible focus, the way back to the site", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(await authorizeUrl({ app_name: 'Photo Uploader' }));
+      assert.equal(await page.title(), 'Log In ‹ cms-spec');
+      assert.equal(await page.textContent('.site-name'), 'cms-spec');
+      const card = (await page.locator('.login-card').boundingBox())!;
+      assert.ok(card.x >= 16 && card.x + card.width <= 390 - 16, `a margin either side of the card at 390 px (${card.x}, ${card.width})`);
+      assert.ok(card.width >= 300, 'the card keeps its width');
+      const field = (await page.locator('#log').boundingBox())!;
+      assert.ok(field.x > card.x && field.x + field.width < card.x + card.width, 'the fields sit inside the card');
+      await page.focus('#log');
+      assert.notEqual(await page.locator('#log').evaluate((el) => getComputedStyle(el).boxShadow), 'none', 'the focused field shows a ring');
+      assert.equal(await page.getAttribute('.back-to-site a', 'href'), `${server.home}/`);
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, 'nothing wider than the screen');
+      await page.screenshot({ path: join(tmpdir(), 'cms-spec-theme-screenshots', 'phone-login.png'), fullPage: true });
+    } finally {
+      await context.close();
+    }
   });
 
   test('reject goes to reject_url with success=false and creates nothing', async () => {

@@ -177,7 +177,7 @@ describe('server-rendered site', () => {
     try {
       const html = await (await page(server, hello.path)).text();
       assert.ok(headOf(html).includes(`<meta name="test-head" content="post-${hello.id}">`));
-      assert.match(html, /<script>\/\* test footer \*\/<\/script>\n<\/body>/);
+      assert.match(html, /<script>\/\* test footer \*\/<\/script>\n<\/footer>/, "a plugin's footer output ends the theme's footer");
       assert.ok(html.includes('<p class="filtered">filtered</p>'));
       assert.deepEqual(seen, [server.home + hello.path]);
     } finally {
@@ -241,7 +241,7 @@ describe('server-rendered site', () => {
     const teaser = await addContent(server, { title: 'Teaser', slug: 'teaser', content: 'Intro part\n<!--more-->\nThe rest of it', date: '2025-06-07 00:00:00' });
     const home = await (await page(server, '/')).text();
     assert.equal(/<article id="post-(\d+)"/.exec(home)?.[1], String(sticky), 'the sticky post comes first');
-    assert.ok(home.includes(`<a href="${server.home}/2025/06/07/teaser/#more-${teaser}" class="more-link">(more&hellip;)</a>`), home);
+    assert.ok(home.includes(`<a href="${server.home}/2025/06/07/teaser/#more-${teaser}" class="more-link">Continue reading <span class="screen-reader-text">Teaser</span></a>`), home);
     assert.ok(!home.includes('The rest of it'));
     const single = await (await page(server, '/2025/06/07/teaser/')).text();
     assert.ok(single.includes(`<span id="more-${teaser}"></span>`));

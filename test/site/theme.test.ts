@@ -15,7 +15,7 @@ after(() => browser.close());
 const SHOTS = join(tmpdir(), 'cms-spec-theme-screenshots');
 mkdirSync(SHOTS, { recursive: true });
 
-const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 375, height: 812 } } as const;
+const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
 
 interface Box {
   x: number;
@@ -77,7 +77,17 @@ describe(`the default theme in ${label}`, () => {
           assert.match(l.bodyFont, /system-ui/, `${path}: the theme's stylesheet applies`);
           assert.ok(l.scrollWidth <= l.viewport, `${path}: no horizontal overflow (${l.scrollWidth} > ${l.viewport})`);
           for (const b of [l.header, l.main, l.sidebar, l.footer]) assert.ok(b.x >= 0 && right(b) <= l.viewport + 0.5, `${path}: a region sticks out of the screen`);
-          assert.ok(await page.locator('.main-navigation a', { hasText: 'Volunteer' }).isVisible(), `${path}: the whole menu is visible`);
+          const volunteer = page.locator('.main-navigation a', { hasText: 'Volunteer' });
+          const toggle = page.locator('.main-navigation .menu-toggle');
+          if (name === 'desktop') {
+            assert.ok(await volunteer.isVisible(), `${path}: the whole menu is visible`);
+            assert.ok(!(await toggle.isVisible()), `${path}: no menu button on a wide screen`);
+          } else {
+            // folded behind its button: the header stays one row (it wrapped to four lines with seven pages)
+            assert.ok(!(await volunteer.isVisible()), `${path}: the menu is folded`);
+            assert.ok(await toggle.isVisible(), `${path}: the menu button shows`);
+            assert.ok(l.header.height < 110, `${path}: a header of one row, not ${l.header.height}px`);
+          }
           assert.ok(bottom(l.header) <= l.main.y && bottom(l.header) <= l.sidebar.y, `${path}: the header is above the content`);
           if (name === 'desktop') {
             assert.ok(l.sidebar.x >= right(l.main), `${path}: the widgets are beside the main column`);
@@ -110,6 +120,46 @@ describe(`the default theme in ${label}`, () => {
       await Promise.all([page.waitForURL('**/?s=stalls'), page.press('#sidebar-search', 'Enter')]);
       assert.match((await page.textContent('.page-title')) ?? '', /Search Results for: “stalls”/);
       assert.equal(await page.locator('.site-main article').count(), 4);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('phone: the menu button opens the menu by keyboard and pointer, says so to screen readers, and Escape closes it', async () => {
+    const context = await browser.newContext({ viewport: WIDTHS.phone });
+    const page = await context.newPage();
+    try {
+      await page.goto(server.home + pages.single);
+      const toggle = page.locator('.main-navigation .menu-toggle');
+      const volunteer = page.locator('.main-navigation a', { hasText: 'Volunteer' });
+      assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+      assert.equal(await toggle.getAttribute('aria-controls'), await page.locator('.main-navigation .menu').getAttribute('id'));
+      // Tab past the skip link and the site's name to the button, open it with Enter
+      for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
+      assert.ok(await toggle.evaluate((el) => el === document.activeElement), 'the button is the third stop');
+      await page.keyboard.press('Enter');
+      assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+      assert.ok(await volunteer.isVisible(), 'open, the menu shows every page');
+      await page.screenshot({ path: join(SHOTS, 'phone-menu-open.png'), fullPage: true });
+      await page.keyboard.press('Escape');
+      assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+      assert.ok(!(await volunteer.isVisible()));
+      assert.ok(await toggle.evaluate((el) => el === document.activeElement), 'Escape gives focus back to the button');
+      await toggle.click();
+      await volunteer.click();
+      assert.equal(new URL(page.url()).pathname, '/volunteer/');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('without script the phone menu is not folded away', async () => {
+    const context = await browser.newContext({ viewport: WIDTHS.phone, javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(server.home + pages.single);
+      assert.ok(await page.locator('.main-navigation a', { hasText: 'Volunteer' }).isVisible());
+      assert.ok(!(await page.locator('.main-navigation .menu-toggle').isVisible()));
     } finally {
       await context.close();
     }

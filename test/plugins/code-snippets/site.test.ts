@@ -40,7 +40,7 @@ describe('active snippets on the rendered site', () => {
     assert.match(head, /<script id="code-snippets-site-head-js">\s*window\.headRan = true;\s*<\/script>/);
     assert.ok(body.includes('<div id="footer-note">Footer note</div>'));
     assert.ok(!head.includes('footer-note') && !head.includes('console.log("footer")'), 'footer scopes stay out of the head');
-    assert.match(html, /<script id="code-snippets-site-footer-js">\s*console\.log\("footer"\);\s*<\/script>\s*<\/body>/, 'footer scripts come last in the body');
+    assert.match(html, /<script id="code-snippets-site-footer-js">\s*console\.log\("footer"\);\s*<\/script>\s*<\/footer>/, 'footer snippets end the theme\'s footer');
   });
 
   test('a snippet write shows on the next page view', async () => {
