@@ -20,6 +20,8 @@ interface Options {
   only: Set<number>;
   quick: boolean;
   posts: number;
+  /** Site sizes of scenario 12, smallest first. */
+  sizes: number[];
   spawns: number;
   warmup: boolean;
   out: string;
@@ -163,22 +165,34 @@ async function stopAll(servers: ServerProcess[]): Promise<void> {
 
 // --- the scenarios ---
 
-async function indexScenario(o: Options, db: string): Promise<ScenarioResult> {
-  const cms = await cmsServer(1, 'full spec', ['--db', db]);
-  const answer = await fetchRaw(cms.port, '/cms-json/');
-  writeFileSync(join(TMP, 'index.json'), answer.body);
-  writeFileSync(join(TMP, 'index-headers.json'), JSON.stringify(replayableHeaders(answer.headers)));
-  const raw = await helper('raw-server.ts', ['static', join(TMP, 'index.json'), join(TMP, 'index-headers.json')], 'raw');
+/**
+ * Scenario 1: the index as it is. Scenario 13 (`coding`): the index to a client that accepts that
+ * coding, i.e. its kept encoding, against raw sending the same encoded bytes.
+ */
+async function indexScenario(o: Options, db: string, coding?: 'br' | 'gzip'): Promise<ScenarioResult> {
+  const id = coding ? 13 : 1;
+  const cms = await cmsServer(id, 'full spec', ['--db', db]);
+  const headers = coding ? { 'accept-encoding': coding } : undefined;
+  let answer = await fetchRaw(cms.port, '/cms-json/', { headers });
+  if (coding) {
+    // the first ask starts making the kept encoding off the main thread (and is compressed on the fly); later asks get the kept bytes
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    answer = await fetchRaw(cms.port, '/cms-json/', { headers });
+  }
+  const [bodyFile, headersFile] = [join(TMP, `index-${id}.json`), join(TMP, `index-${id}-headers.json`)];
+  writeFileSync(bodyFile, answer.body);
+  writeFileSync(headersFile, JSON.stringify(replayableHeaders(answer.headers)));
+  const raw = await helper('raw-server.ts', ['static', bodyFile, headersFile], 'raw');
   try {
     const contenders = [
-      { name: 'raw', server: raw, path: '/cms-json/' },
-      { name: 'cms-spec', server: cms, path: '/cms-json/' },
+      { name: 'raw', server: raw, path: '/cms-json/', headers },
+      { name: 'cms-spec', server: cms, path: '/cms-json/', headers },
     ];
     await sameAnswers(contenders);
     const figures = await duel(o, contenders);
     return {
-      id: 1,
-      title: `GET /cms-json/ (Variant A index, ${answer.body.length} bytes)`,
+      id,
+      title: coding ? `GET /cms-json/ with Accept-Encoding: ${coding} (Variant A index, ${answer.body.length} bytes in ${coding})` : `GET /cms-json/ (Variant A index, ${answer.body.length} bytes)`,
       contenders: figures,
       ratios: [ratio('cms-spec / raw', figures[1], figures[0], 0.9)],
       figures: [],
@@ -247,6 +261,89 @@ async function postsScenario(o: Options, db: string): Promise<ScenarioResult> {
     };
   } finally {
     await stopAll([cms, fastify]);
+  }
+}
+
+/** Scenario 9: one published post read anonymously, against raw node:http replaying its answer (body and headers). */
+async function singlePostScenario(o: Options, db: string): Promise<ScenarioResult> {
+  const cms = await cmsServer(9, 'full spec', ['--db', db]);
+  const [first] = JSON.parse((await fetchRaw(cms.port, '/cms-json/cms/v2/posts?per_page=1')).body.toString()) as { id: number }[];
+  const path = `/cms-json/cms/v2/posts/${first.id}`;
+  const answer = await fetchRaw(cms.port, path);
+  const [bodyFile, headersFile] = [join(TMP, 'post.json'), join(TMP, 'post-headers.json')];
+  writeFileSync(bodyFile, answer.body);
+  writeFileSync(headersFile, JSON.stringify(replayableHeaders(answer.headers)));
+  const raw = await helper('raw-server.ts', ['static', bodyFile, headersFile], 'raw');
+  try {
+    const contenders = [
+      { name: 'raw', server: raw, path },
+      { name: 'cms-spec', server: cms, path },
+    ];
+    await sameAnswers(contenders);
+    const figures = await duel(o, contenders);
+    return {
+      id: 9,
+      title: `GET /cms-json/cms/v2/posts/{id} anonymous (${answer.body.length} bytes, ${o.posts} posts)`,
+      contenders: figures,
+      ratios: [ratio('cms-spec / raw', figures[1], figures[0], 0.3)],
+      figures: [],
+      notes: ['Raw replays the body and headers cms-spec answered; the bodies are checked to be identical.'],
+    };
+  } finally {
+    await stopAll([cms, raw]);
+  }
+}
+
+/** The deep page of scenario 12: page 90 of 10 (offset 890) exists on every site size measured. */
+const DEEP_PAGE = 90;
+
+/**
+ * Scenario 12: the posts list, page 1 and a deep page, on sites of several sizes, each size a
+ * server of its own loaded in turn; the figure is the largest site's req/s over the smallest's
+ * (≥ 0.67×: a request costs at most 1.5 times as much on the largest site). Each server's answer
+ * is checked against raw node:http replaying it, so every size answers what it should.
+ */
+async function siteSizeScenario(o: Options, sizes: number[]): Promise<ScenarioResult> {
+  const servers: ServerProcess[] = [];
+  const contenders: Record<'first' | 'deep', Contender[]> = { first: [], deep: [] };
+  try {
+    for (const posts of sizes) {
+      const db = join(TMP, `site-${posts}.sqlite`);
+      process.stderr.write(`seeding ${posts} posts...\n`);
+      await runCli(['seed', '--posts', String(posts), '--db', db, '--seed-random', '6']);
+      const cms = await cmsServer(12, `${posts} posts`, ['--db', db]);
+      servers.push(cms);
+      for (const [kind, page] of [['first', 1], ['deep', DEEP_PAGE]] as const) {
+        const path = `/cms-json/cms/v2/posts?per_page=10&page=${page}`;
+        const answer = await fetchRaw(cms.port, path);
+        const [bodyFile, headersFile] = [join(TMP, `list-${posts}-${kind}.json`), join(TMP, `list-${posts}-${kind}-headers.json`)];
+        writeFileSync(bodyFile, answer.body);
+        writeFileSync(headersFile, JSON.stringify(replayableHeaders(answer.headers)));
+        const raw = await helper('raw-server.ts', ['static', bodyFile, headersFile], 'raw');
+        servers.push(raw);
+        await sameAnswers([
+          { name: 'raw', server: raw, path },
+          { name: `cms-spec, ${posts} posts`, server: cms, path },
+        ]);
+        contenders[kind].push({ name: `${kind === 'first' ? 'page 1' : `page ${DEEP_PAGE}`}, ${posts.toLocaleString('en-US')} posts`, server: cms, path });
+      }
+    }
+    const first = await duel(o, contenders.first);
+    const deep = await duel(o, contenders.deep);
+    const largest = sizes.length - 1;
+    return {
+      id: 12,
+      title: `GET /cms-json/cms/v2/posts?per_page=10, page 1 and page ${DEEP_PAGE}, on ${sizes.map((n) => n.toLocaleString('en-US')).join(' / ')} posts`,
+      contenders: [...first, ...deep],
+      ratios: [
+        ratio(`page 1: ${sizes[largest].toLocaleString('en-US')} / ${sizes[0].toLocaleString('en-US')} posts`, first[largest], first[0], 0.67),
+        ratio(`page ${DEEP_PAGE}: ${sizes[largest].toLocaleString('en-US')} / ${sizes[0].toLocaleString('en-US')} posts`, deep[largest], deep[0], 0.67),
+      ],
+      figures: [],
+      notes: ['One server per site size (SQLite), each answer checked against raw node:http replaying it; ≥ 0.67× means a request costs at most 1.5× as much on the largest site as on the smallest.'],
+    };
+  } finally {
+    await stopAll(servers);
   }
 }
 
@@ -462,18 +559,20 @@ async function main(): Promise<void> {
     .option('--connections <c>', 'concurrent connections', '50')
     .option('--only <list>', 'scenario numbers to run, e.g. 1,3')
     .option('--posts <n>', 'posts in the database of scenario 3', '10000')
+    .option('--sizes <list>', 'site sizes (posts) of scenario 12', '1000,10000,100000')
     .option('--quick', 'one short round of each scenario on a tiny database (the smoke test)')
     .option('--out <dir>', 'folder for the JSON results', join(ROOT, 'bench/results'))
     .parse(process.argv);
-  const v = cli.opts<{ duration: string; rounds: string; connections: string; only?: string; posts: string; quick?: boolean; out: string }>();
+  const v = cli.opts<{ duration: string; rounds: string; connections: string; only?: string; posts: string; sizes: string; quick?: boolean; out: string }>();
   const quick = Boolean(v.quick);
   const o: Options = {
     duration: quick ? 1 : Number(v.duration),
     rounds: quick ? 1 : Number(v.rounds),
     connections: quick ? 10 : Number(v.connections),
-    only: new Set((v.only ?? '1,2,3,4,5,6,7,8').split(',').map(Number)),
+    only: new Set((v.only ?? '1,2,3,4,5,6,7,8,9,12,13').split(',').map(Number)),
     quick,
     posts: quick ? 50 : Number(v.posts),
+    sizes: quick ? [1000, 2000] : v.sizes.split(',').map(Number),
     spawns: quick ? 1 : 5,
     warmup: !quick,
     out: v.out,
@@ -492,14 +591,17 @@ async function main(): Promise<void> {
   }
   try {
     let db = '';
-    if ([1, 3, 4, 5].some((id) => o.only.has(id))) {
+    if ([1, 3, 4, 5, 9, 13].some((id) => o.only.has(id))) {
       db = join(TMP, 'site.sqlite');
       process.stderr.write(`seeding ${o.posts} posts...\n`);
       await runCli(['seed', '--posts', String(o.posts), '--db', db, '--seed-random', '6']);
     }
     await run(1, () => indexScenario(o, db));
+    await run(13, () => indexScenario(o, db, 'br'));
     await run(2, () => coercionScenario(o));
     await run(3, () => postsScenario(o, db));
+    await run(9, () => singlePostScenario(o, db));
+    await run(12, () => siteSizeScenario(o, o.sizes));
     await run(4, () => batchScenario(o, db));
     await run(5, () => startupScenario(o, db));
     await run(6, () => routerScenario(o, quick ? [20, 200, 2000] : [200, 2000, 20000]));

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSpec } from '../../src/engine/spec.ts';
 import { ApiRoot } from '../../src/engine/api-root.ts';
+import { catalogued, ENGINE_ERRORS } from '../../src/engine/errors.ts';
 import { startSite } from '../../src/core/open.ts';
 import { Store } from '../../src/store/index.ts';
 import { RestResponse } from '../../src/engine/types.ts';
@@ -37,12 +38,14 @@ if (mode === 'echo') {
   // the site with its active plugins, as cms-spec serves it: their registered post meta is part of every post
   const { site } = await startSite({ spec, store, variant: 'A', log: { error: (m) => console.error(m), info: () => {} }, media: mediaSettingsFor(dbPath) });
   const route = '/cms/v2/posts';
+  const errors = { ...ENGINE_ERRORS, ...spec.errors, ...spec.namespaces.find((n) => n.name === 'cms/v2')!.errors } as Record<string, { status: number; message: string }>;
   app.get(`/cms-json${route}`, { schema: { querystring: querySchemaOf(spec, route) } }, async (request, reply) => {
     const url = request.raw.url ?? '';
     const q = url.indexOf('?');
     const query = q < 0 ? {} : Object.fromEntries(new URLSearchParams(url.slice(q + 1)));
-    const ctx: Ctx = {
-      args: request.query as Record<string, unknown>,
+    const ctx: Ctx<'cms-v2:posts.listPosts'> = {
+      // fastify checked and coerced the query against the endpoint's own args (querySchemaOf)
+      args: request.query as Ctx<'cms-v2:posts.listPosts'>['args'],
       user: null,
       store,
       site,
@@ -52,10 +55,9 @@ if (mode === 'echo') {
       log: console,
       can: () => false,
       dispatch: () => Promise.reject(new Error('not served here')),
-      withArgs: () => {
-        throw new Error('not served here');
-      },
+      header: (name, value) => void reply.header(name, value),
       served: [],
+      fail: (code, values, data) => catalogued(code, errors[code], values, data),
     };
     const result = await listPosts(ctx);
     reply.headers(everyAnswer);

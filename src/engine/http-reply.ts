@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CompiledRoute } from './compile.ts';
+import { COMPRESS_MIN_BYTES, compressNow, isCompressible, keptEncoding, negotiate } from './compression.ts';
 import type { Engine } from './engine.ts';
 import type { Outcome } from './pipeline.ts';
 import { encodeJson, envelopeHeaders, filterFields, parseFields } from './response.ts';
+import type { PageResponse } from './types.ts';
 import type { User } from './types.ts';
 
 /** The headers serve_request sends with every answer, in its order; `Link` is the host's, filled in per answer. */
@@ -17,7 +19,8 @@ const EVERY_ANSWER = {
 
 /**
  * Writes an Outcome as the bytes and headers WordPress sends (serve_request): CORS, the cache
- * rules of credentialed answers, Allow, `_fields`, `_envelope`, `_pretty`, HEAD without a body.
+ * rules of credentialed answers, Allow, `_fields`, `_envelope`, `_pretty`, HEAD without a body;
+ * compressed for a client that accepts it. The site's pages go out the same way (sendPage).
  */
 export class ReplyWriter {
   /** The headers of an anonymous GET without Origin (the common request), per route; cleared when the routes or the API's address change. */
@@ -91,8 +94,58 @@ export class ReplyWriter {
       if (status === 204 || data === null || data === undefined) payload = undefined;
       else payload = json && !pretty ? json : encodeJson(data, pretty);
     }
-    if (payload !== undefined) headers['Content-Length'] = String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length);
-    res.writeHead(status, headers);
-    res.end(req.method === 'HEAD' ? undefined : payload);
+    writeAnswer(res, req, status, headers, payload, payload !== undefined && payload === outcome.json, reqHeaders);
   }
+
+  /** A page of the site (outside the API): compressed as API answers are; a stream (a file from disk) goes as it is. */
+  sendPage(res: ServerResponse, req: IncomingMessage, page: PageResponse, reqHeaders: Record<string, string>): void {
+    const headers = { Link: this.engine.site.linkHeader, ...page.headers };
+    if (typeof page.body === 'string' || Buffer.isBuffer(page.body)) return writeAnswer(res, req, page.status, headers, page.body, false, reqHeaders);
+    res.writeHead(page.status, headers);
+    if (req.method === 'HEAD') {
+      page.body.destroy();
+      res.end();
+    } else page.body.on('error', () => res.destroy()).pipe(res);
+  }
+}
+
+/** The header names this module reads or writes, by their lower case. */
+const FRAMING = new Set(['content-encoding', 'content-type', 'content-length', 'vary']);
+
+/** Where FRAMING's headers are in this set, whatever case a handler or page wrote them in; absent ones under their canonical names. */
+function framingKeys(headers: Record<string, string>) {
+  const keys = { 'content-encoding': 'Content-Encoding', 'content-type': 'Content-Type', 'content-length': 'Content-Length', vary: 'Vary' };
+  for (const k in headers) {
+    const lower = k.toLowerCase();
+    if (FRAMING.has(lower)) keys[lower as keyof typeof keys] = k;
+  }
+  return keys;
+}
+
+/**
+ * Sends an answer's body in the coding the client prefers (compression.ts) when its type is worth
+ * it and nobody encoded it already: a kept document (`kept`: the prebuilt indexes' bytes) in its
+ * kept encoding once made, anything else from COMPRESS_MIN_BYTES up compressed now. Every answer
+ * whose coding depends on Accept-Encoding says so in Vary, its 304 and HEAD included; a HEAD
+ * answer carries the headers its GET would, without the body.
+ */
+function writeAnswer(res: ServerResponse, req: IncomingMessage, status: number, headers: Record<string, string>, body: string | Buffer | undefined, kept: boolean, reqHeaders: Record<string, string>): void {
+  // a 304 or 204 has no body, whatever a handler gave (its Content-Length would claim one)
+  if (status === 304 || status === 204) body = undefined;
+  const keys = framingKeys(headers);
+  const encodingKey = keys['content-encoding'];
+  if (!headers[encodingKey] && isCompressible(headers[keys['content-type']])) {
+    const varyKey = keys.vary;
+    headers[varyKey] = headers[varyKey] ? `${headers[varyKey]}, Accept-Encoding` : 'Accept-Encoding';
+    const coding = body === undefined ? null : negotiate(reqHeaders['accept-encoding']);
+    const size = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+    if (coding && size >= COMPRESS_MIN_BYTES) {
+      const bytes = typeof body === 'string' ? Buffer.from(body) : body!;
+      body = (kept && keptEncoding(bytes, coding)) || compressNow(bytes, coding);
+      headers[encodingKey] = coding;
+    }
+  }
+  if (body !== undefined) headers[keys['content-length']] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  res.writeHead(status, headers);
+  res.end(req.method === 'HEAD' ? undefined : body);
 }

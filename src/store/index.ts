@@ -164,10 +164,13 @@ export class Store {
 
   /**
    * Refreshes the query planner's statistics (ANALYZE: the same statement on SQLite and
-   * PostgreSQL), so that it knows which indexes narrow a query most; run after bulk loads.
+   * PostgreSQL), so that it knows which indexes narrow a query most; run after bulk loads. On
+   * PostgreSQL, VACUUM also marks the loaded pages all-visible: until autovacuum gets to them, a
+   * list's count and deep pages read the table instead of the index alone (25 ms instead of 1 ms
+   * for the count of 10,000 posts).
    */
   async analyze(): Promise<void> {
-    await sql`analyze`.execute(this.db);
+    await (isPostgres(this.db) ? sql`vacuum analyze` : sql`analyze`).execute(this.db);
   }
 
   close(): Promise<void> {

@@ -181,17 +181,32 @@ export class PostsRepo {
 
   /** Slugs of a post's ancestors, outermost first (the page path before its own slug). */
   async ancestorSlugs(post: Pick<PostRow, 'id' | 'parent'>): Promise<string[]> {
-    const slugs: string[] = [];
-    const seen = new Set([post.id]);
-    let parent = post.parent;
-    while (parent && !seen.has(parent)) {
-      seen.add(parent);
-      const row = await this.db.selectFrom('posts').select(['slug', 'parent']).where('id', '=', parent).executeTakeFirst();
-      if (!row) break;
-      slugs.unshift(row.slug);
-      parent = row.parent;
+    return (await this.ancestorSlugsOfMany([post])).get(post.id)!;
+  }
+
+  /**
+   * ancestorSlugs of each post, keyed by post id: one query per level of the deepest post's
+   * ancestry, whatever the number of posts (a page of a list reads its parents together).
+   */
+  async ancestorSlugsOfMany(posts: readonly Pick<PostRow, 'id' | 'parent'>[]): Promise<Map<number, string[]>> {
+    const out = new Map(posts.map((p) => [p.id, [] as string[]]));
+    // each post's climb: the next ancestor to read, and the ids met so far (a loop of parents ends it)
+    let climbs = [...new Map(posts.map((p) => [p.id, p])).values()]
+      .filter((p) => p.parent && p.parent !== p.id)
+      .map((p) => ({ id: p.id, next: p.parent, seen: new Set([p.id, p.parent]) }));
+    while (climbs.length) {
+      const found = await this.db.selectFrom('posts').select(['id', 'slug', 'parent']).where('id', 'in', [...new Set(climbs.map((c) => c.next))]).execute();
+      const byId = new Map(found.map((r) => [r.id, r]));
+      climbs = climbs.filter((c) => {
+        const row = byId.get(c.next);
+        if (!row) return false;
+        out.get(c.id)!.unshift(row.slug);
+        if (!row.parent || c.seen.has(row.parent)) return false;
+        c.seen.add((c.next = row.parent));
+        return true;
+      });
     }
-    return slugs;
+    return out;
   }
 
   /**
@@ -457,33 +472,20 @@ export class PostsRepo {
   async revisionCounts(parents: number[]): Promise<Map<number, { count: number; latestId: number }>> {
     const out = new Map<number, { count: number; latestId: number }>();
     if (!parents.length) return out;
-    const revisions = (eb: ExpressionBuilder<DB, 'posts'>) => eb.and([eb('posts.type', '=', 'revision'), eb('posts.status', '=', 'inherit'), eb('posts.parent', 'in', parents)]);
-    const counts = await this.db
+    // one pass over the revisions: each post's count, and its revisions numbered newest first
+    const numbered = this.db
       .selectFrom('posts')
-      .select(['parent', (eb) => eb.fn.countAll<number>().as('n')])
-      .where(revisions)
-      .groupBy('parent')
-      .execute();
-    // the newest: no revision of the same post is later, or as late with a greater id
-    const newest = await this.db
-      .selectFrom('posts')
-      .select(['id', 'parent'])
-      .where(revisions)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('posts as later')
-              .select('later.id')
-              .whereRef('later.parent', '=', 'posts.parent')
-              .where('later.type', '=', 'revision')
-              .where('later.status', '=', 'inherit')
-              .where((eb) => eb.or([eb('later.date', '>', eb.ref('posts.date')), eb.and([eb('later.date', '=', eb.ref('posts.date')), eb('later.id', '>', eb.ref('posts.id'))])])),
-          ),
-        ),
-      )
-      .execute();
-    const latest = new Map(newest.map((r) => [r.parent, r.id]));
-    for (const c of counts) out.set(c.parent, { count: Number(c.n), latestId: latest.get(c.parent) ?? 0 });
+      .select((eb) => [
+        'id',
+        'parent',
+        eb.fn.countAll<number>().over((o) => o.partitionBy('parent')).as('n'),
+        eb.fn.agg<number>('row_number', []).over((o) => o.partitionBy('parent').orderBy('date', 'desc').orderBy('id', 'desc')).as('newness'),
+      ])
+      .where('type', '=', 'revision')
+      .where('status', '=', 'inherit')
+      .where('parent', 'in', parents);
+    const newest = await this.db.selectFrom(numbered.as('r')).select(['r.id', 'r.parent', 'r.n']).where('r.newness', '=', 1).execute();
+    for (const r of newest) out.set(r.parent, { count: Number(r.n), latestId: r.id });
     return out;
   }
 

@@ -60,6 +60,23 @@ describe('posts repo', () => {
     assert.match((await store.posts.get(draft))!.slug, /^hello-there-\d+$/);
   });
 
+  test("ancestorSlugsOfMany: each post's ancestry, a loop of parents ending it", async () => {
+    const grand = await store.posts.insert({ title: 'Grand', type: 'page' });
+    const mid = await store.posts.insert({ title: 'Mid', type: 'page', parent: grand });
+    const leaf = await store.posts.insert({ title: 'Leaf', type: 'page', parent: mid });
+    const loopA = await store.posts.insert({ title: 'Loop A', type: 'page' });
+    const loopB = await store.posts.insert({ title: 'Loop B', type: 'page', parent: loopA });
+    await store.posts.update(loopA, { parent: loopB });
+    const rows = await store.posts.getMany([leaf, mid, grand, loopA]);
+    const paths = await store.posts.ancestorSlugsOfMany(rows);
+    assert.deepEqual([...paths], [
+      [leaf, ['grand', 'mid']],
+      [mid, ['grand']],
+      [grand, []],
+      [loopA, ['loop-b']],
+    ]);
+  });
+
   test('a site timezone converts between local and GMT dates', async () => {
     await store.options.set('timezone_string', 'Europe/Paris');
     try {

@@ -8,6 +8,7 @@ import * as sharedState from './008-shared-state.ts';
 import * as postOrderIndexes from './009-post-order-indexes.ts';
 import * as searchTrigrams from './010-search-trigrams.ts';
 import * as cron from './016-cron.ts';
+import * as postListIndexes from './017-post-list-indexes.ts';
 import * as comments from './011-comments.ts';
 import * as revisions from './012-revisions.ts';
 
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '011-comments': comments,
   '012-revisions': revisions,
   '016-cron': cron,
+  '017-post-list-indexes': postListIndexes,
 };
