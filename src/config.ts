@@ -6,6 +6,10 @@
  * | CMS_SPEC_OUTBOUND_ALLOW         | (empty)  | comma-separated hosts, IPs and CIDRs outbound requests may reach even |
  * |                                 |          | though they are loopback/private (tests, intranet providers)          |
  * | CMS_SPEC_OUTBOUND_TIMEOUT_MS    | 5000     | whole-exchange deadline of one outbound request, redirects included  |
+ * | CMS_SPEC_OUTBOUND_CONNECT_TIMEOUT_MS | 2000 | time to connect to a host (DNS, TCP and TLS): a host with no route |
+ * |                                 |          | to it fails after this, not after the whole deadline                 |
+ * | CMS_SPEC_OUTBOUND_UNREACHABLE_MS | 5000    | how long a host that could not be connected to is not tried again:   |
+ * |                                 |          | requests to it fail at once meanwhile                                |
  * | CMS_SPEC_OUTBOUND_MAX_BYTES     | 1048576  | largest response body an outbound request accepts                    |
  * | CMS_SPEC_OEMBED_MAX_BYTES       | 153600   | largest oEmbed provider answer or page read for discovery (WP: 150 KB)|
  * | CMS_SPEC_OEMBED_CACHE_TTL       | 86400    | seconds a proxied oEmbed answer stays cached (WP: DAY_IN_SECONDS)     |
@@ -24,7 +28,12 @@ export interface Config {
   outbound: {
     /** Raw allow-list entries; src/net parses them once per distinct value. */
     allow: string[];
+    /** Whole-exchange deadline, redirects and body included. */
     timeoutMs: number;
+    /** Deadline of the connection alone (DNS, TCP, TLS), within the whole one. */
+    connectTimeoutMs: number;
+    /** How long a host whose connection failed is not tried again. */
+    unreachableMs: number;
     maxBytes: number;
   };
   oembed: {
@@ -41,6 +50,8 @@ export interface Config {
 const VARIABLES = [
   'CMS_SPEC_OUTBOUND_ALLOW',
   'CMS_SPEC_OUTBOUND_TIMEOUT_MS',
+  'CMS_SPEC_OUTBOUND_CONNECT_TIMEOUT_MS',
+  'CMS_SPEC_OUTBOUND_UNREACHABLE_MS',
   'CMS_SPEC_OUTBOUND_MAX_BYTES',
   'CMS_SPEC_OEMBED_MAX_BYTES',
   'CMS_SPEC_OEMBED_CACHE_TTL',
@@ -62,6 +73,8 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     outbound: {
       allow: (env.CMS_SPEC_OUTBOUND_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       timeoutMs: positiveInt(env, 'CMS_SPEC_OUTBOUND_TIMEOUT_MS', 5000),
+      connectTimeoutMs: positiveInt(env, 'CMS_SPEC_OUTBOUND_CONNECT_TIMEOUT_MS', 2000),
+      unreachableMs: positiveInt(env, 'CMS_SPEC_OUTBOUND_UNREACHABLE_MS', 5000),
       maxBytes: positiveInt(env, 'CMS_SPEC_OUTBOUND_MAX_BYTES', 1024 * 1024),
     },
     oembed: {

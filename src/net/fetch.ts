@@ -1,9 +1,9 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { createWriteStream } from 'node:fs';
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Agent, Dispatcher } from 'undici';
+import type { Agent, buildConnector, Dispatcher } from 'undici';
 import { config } from '../config.ts';
 import { allowListFor, bareHost, isPublicAddress, type AllowList } from './addresses.ts';
 import {
@@ -13,6 +13,7 @@ import {
   OutboundStatusError,
   OutboundTimeoutError,
   OutboundTooLargeError,
+  OutboundUnreachableError,
   OutboundUrlError,
 } from './errors.ts';
 
@@ -58,7 +59,9 @@ const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
  * The one outbound HTTP client of the project: http(s) only, a deadline, a body-size cap,
  * manual redirects (at most 5), and no connections to non-public addresses unless the
  * allow-list names them. The address check runs on what DNS returns at connect time, so a
- * name that resolves differently later (DNS rebinding) cannot slip past it.
+ * name that resolves differently later (DNS rebinding) cannot slip past it. Connecting has a
+ * deadline of its own, shorter than the exchange's, and a host that could not be connected to is
+ * not tried again for a few seconds (see connectFailFast).
  * Throws the typed errors of ./errors.ts; non-2xx final answers throw OutboundStatusError.
  */
 export function guardedFetch(url: string, o: GuardedFetchOptions = {}): Promise<GuardedResponse> {
@@ -239,15 +242,90 @@ const agents = new Map<AllowList, Agent>();
 /** One connection pool per allow-list, whose DNS lookup refuses non-public answers. */
 function agentFor(undici: Undici, allow: AllowList): Agent {
   let agent = agents.get(allow);
-  if (!agent) agents.set(allow, (agent = new undici.Agent({ connect: { lookup: guardedLookup(allow) } })));
+  // the connector's own timeout is off: connectFailFast keeps the one read from the settings
+  if (!agent) agents.set(allow, (agent = new undici.Agent({ connect: connectFailFast(undici.buildConnector({ lookup: guardedLookup(allow), timeout: 0 })) })));
   return agent;
 }
 
+/** Origins whose last connection failed: until when they are not tried again, and the error every request to them meanwhile gets. */
+const unreachableOrigins = new Map<string, { until: number; error: OutboundUnreachableError }>();
+/** Connections being made to each origin, each with what fails it. */
+const connecting = new Map<string, Set<(e: OutboundUnreachableError) => void>>();
+
+/**
+ * Wraps undici's connector so that a host without a route fails fast: a connection has
+ * CMS_SPEC_OUTBOUND_CONNECT_TIMEOUT_MS to be made (DNS, TCP and TLS); the first connection to an
+ * origin that fails fails every other one being made to it at once (the requests queued behind
+ * them with it); and the origin is then remembered as unreachable for
+ * CMS_SPEC_OUTBOUND_UNREACHABLE_MS, each request meanwhile failing at once with the same error
+ * instead of waiting out the timeouts again. A refused non-public address is not a failure of
+ * the host: it is passed on, not remembered.
+ */
+function connectFailFast(connect: buildConnector.connector): buildConnector.connector {
+  // undici's connector returns the socket it makes, though its type says nothing of it
+  const open = connect as (options: buildConnector.Options, callback: buildConnector.Callback) => Socket;
+  return (options, callback) => {
+    const origin = `${options.protocol}//${options.hostname}:${options.port || (options.protocol === 'https:' ? 443 : 80)}`;
+    const known = unreachableOrigins.get(origin);
+    if (known && known.until > Date.now()) return callback(known.error, null);
+    const { connectTimeoutMs, unreachableMs } = config().outbound;
+    const host = options.host ?? options.hostname;
+    const others = connecting.get(origin) ?? new Set();
+    connecting.set(origin, others);
+    let settled = false;
+    let socket: Socket | undefined;
+    const settle: buildConnector.Callback = (...args) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      others.delete(fail);
+      if (!others.size && connecting.get(origin) === others) connecting.delete(origin);
+      const [err] = args;
+      if (err === null) {
+        unreachableOrigins.delete(origin);
+        return callback(...args);
+      }
+      if (findForbidden(err)) return callback(err, null);
+      const error = err instanceof OutboundUnreachableError ? err : new OutboundUnreachableError(host, networkReason(err));
+      unreachableOrigins.set(origin, { until: Date.now() + unreachableMs, error });
+      for (const other of [...others]) other(error);
+      callback(error, null);
+    };
+    const fail = (error: OutboundUnreachableError) => {
+      socket?.destroy();
+      settle(error, null);
+    };
+    others.add(fail);
+    const timer = setTimeout(() => fail(new OutboundUnreachableError(host, 'ETIMEDOUT', `no connection within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+    try {
+      socket = open(options, settle);
+    } catch (e) {
+      settle(e as Error, null);
+    }
+  };
+}
+
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type LookupAnswer = (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void;
+
+/** Lookups under way: connections to one name made at once share its answer (and its failure) instead of a lookup each, in libuv's four threads. */
+const lookupsUnderWay = new Map<string, LookupAnswer[]>();
+
+function sharedLookup(hostname: string, options: LookupOptions, answer: LookupAnswer): void {
+  const key = `${options.family ?? 0}/${options.hints ?? 0}/${hostname}`;
+  const waiting = lookupsUnderWay.get(key);
+  if (waiting) return void waiting.push(answer);
+  lookupsUnderWay.set(key, [answer]);
+  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    const answers = lookupsUnderWay.get(key)!;
+    lookupsUnderWay.delete(key);
+    for (const a of answers) a(err, addresses);
+  });
+}
 
 function guardedLookup(allow: AllowList) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    sharedLookup(hostname, options, (err, addresses) => {
       if (err) return callback(err, []);
       const trusted = allow.hasHost(hostname);
       const refused = trusted ? undefined : addresses.find((a) => !isPublicAddress(a.address) && !allow.hasAddress(a.address));

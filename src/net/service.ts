@@ -1,15 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { RestError } from '../engine/errors.ts';
 import { guardedFetch, type GuardedResponse } from './fetch.ts';
-import {
-  OutboundError,
-  OutboundForbiddenAddressError,
-  OutboundNetworkError,
-  OutboundStatusError,
-  OutboundTimeoutError,
-  OutboundTooLargeError,
-  OutboundUrlError,
-} from './errors.ts';
+import { OutboundNetworkError, outboundRestError, OutboundStatusError, OutboundUnreachableError } from './errors.ts';
 
 /** Who a remote service is, for the errors its failures become. */
 export interface ServiceIdentity {
@@ -154,31 +146,36 @@ export class RemoteService {
 
   /** The WordPress error an outbound failure becomes: which service, how it failed, what to do; never a secret. Anything else is passed on. */
   failure(e: unknown, path: string): unknown {
-    if (!(e instanceof OutboundError)) return e;
-    const { name, credentials, fix } = this.identity;
+    const { name, fix } = this.identity;
     const Name = this.title;
-    if (e instanceof OutboundStatusError) {
-      const said = this.providerMessage(e.body);
-      const detail = said ? `: “${said}”` : '';
-      const status = { provider_status: e.status };
-      if (e.status === 401) return this.error('unauthorized', `${Name} refused ${credentials} (HTTP 401)${detail}. ${fix.credentials}`, 400, status);
-      if (e.status === 403) return this.error('forbidden', `${Name} denied access to ${path} (HTTP 403)${detail}. The account may lack the permission or the plan for it.`, 400, status);
-      if (e.status === 404) return this.error('not_found', `${Name} has nothing at ${path} (HTTP 404)${detail}.`, 404, status);
-      if (e.status === 429) {
-        const retryAfter = this.retryAfter(e.headers);
-        const err = this.error('rate_limited', `${Name} is limiting requests (HTTP 429)${detail}. Try again ${retryAfter ? `in ${retryAfter} seconds` : 'later'}.`, 429, retryAfter ? { ...status, retry_after: retryAfter } : status);
-        if (retryAfter) err.headers['Retry-After'] = String(retryAfter);
-        return err;
-      }
-      if (e.status >= 500) return this.error('error', `${Name} failed to answer ${path} (HTTP ${e.status})${detail}. Try again later.`, 502, status);
-      return this.error('rejected', `${Name} rejected the request for ${path} (HTTP ${e.status})${detail}.`, 400, status);
+    return outboundRestError(e, {
+      status: (e) => this.statusFailure(e, path),
+      timeout: (e) => this.error('timeout', `${Name} did not answer within ${e.timeoutMs} ms.`, 504),
+      too_large: (e) => this.error('response_too_large', `${Name}'s answer is larger than ${e.maxBytes} bytes.`, 502),
+      forbidden_address: (e) => this.error('forbidden_address', `The base URL of ${name} points to ${e.host}, a non-public address this site does not call (CMS_SPEC_OUTBOUND_ALLOW can allow it).`, 400),
+      url: (e) => this.error('invalid_base_url', `The base URL of ${name} cannot be called: ${e.message} ${fix.baseUrl}`, 400),
+      unreachable: (e) => this.error('unreachable', `${Name} could not be reached: ${e.message}`, 502),
+    });
+  }
+
+  /** A final answer outside 2xx: what the status means for this service, with what it said. */
+  private statusFailure(e: OutboundStatusError, path: string): RestError {
+    const { credentials, fix } = this.identity;
+    const Name = this.title;
+    const said = this.providerMessage(e.body);
+    const detail = said ? `: “${said}”` : '';
+    const status = { provider_status: e.status };
+    if (e.status === 401) return this.error('unauthorized', `${Name} refused ${credentials} (HTTP 401)${detail}. ${fix.credentials}`, 400, status);
+    if (e.status === 403) return this.error('forbidden', `${Name} denied access to ${path} (HTTP 403)${detail}. The account may lack the permission or the plan for it.`, 400, status);
+    if (e.status === 404) return this.error('not_found', `${Name} has nothing at ${path} (HTTP 404)${detail}.`, 404, status);
+    if (e.status === 429) {
+      const retryAfter = this.retryAfter(e.headers);
+      const err = this.error('rate_limited', `${Name} is limiting requests (HTTP 429)${detail}. Try again ${retryAfter ? `in ${retryAfter} seconds` : 'later'}.`, 429, retryAfter ? { ...status, retry_after: retryAfter } : status);
+      if (retryAfter) err.headers['Retry-After'] = String(retryAfter);
+      return err;
     }
-    if (e instanceof OutboundTimeoutError) return this.error('timeout', `${Name} did not answer within ${e.timeoutMs} ms.`, 504);
-    if (e instanceof OutboundTooLargeError) return this.error('response_too_large', `${Name}'s answer is larger than ${e.maxBytes} bytes.`, 502);
-    if (e instanceof OutboundForbiddenAddressError)
-      return this.error('forbidden_address', `The base URL of ${name} points to ${e.host}, a non-public address this site does not call (CMS_SPEC_OUTBOUND_ALLOW can allow it).`, 400);
-    if (e instanceof OutboundUrlError) return this.error('invalid_base_url', `The base URL of ${name} cannot be called: ${e.message} ${fix.baseUrl}`, 400);
-    return this.error('unreachable', `${Name} could not be reached: ${e.message}`, 502);
+    if (e.status >= 500) return this.error('error', `${Name} failed to answer ${path} (HTTP ${e.status})${detail}. Try again later.`, 502, status);
+    return this.error('rejected', `${Name} rejected the request for ${path} (HTTP ${e.status})${detail}.`, 400, status);
   }
 
   /** The human part of a service's error answer (OAuth's error_description, message, detail, errors[0]…), one line, secrets blanked. */
@@ -223,7 +220,11 @@ export class RemoteService {
   }
 }
 
-/** A failure worth one more try: the service's 5xx, or a connection that dropped (not a timeout: that would double the wait). */
+/**
+ * A failure worth one more try: the service's 5xx, or a connection that dropped. Not a timeout
+ * (that would double the wait), nor a host that could not be connected to (it is remembered as
+ * unreachable for some seconds: the second try would fail the same, only later).
+ */
 function passing(e: unknown): boolean {
-  return (e instanceof OutboundStatusError && RETRIED_STATUSES.has(e.status)) || e instanceof OutboundNetworkError;
+  return (e instanceof OutboundStatusError && RETRIED_STATUSES.has(e.status)) || (e instanceof OutboundNetworkError && !(e instanceof OutboundUnreachableError));
 }

@@ -111,7 +111,7 @@ ${MENU_TOGGLE_SCRIPT}
  * The header menu's toggle: opens and closes the list on a phone (the stylesheet folds it only
  * once this ran, `html.js`), Escape closes it and gives focus back to the button.
  */
-const MENU_TOGGLE_SCRIPT = `<script>
+const MENU_TOGGLE_SCRIPT = `<script id="theme-menu-toggle">
 (function () {
   var button = document.querySelector('.main-navigation .menu-toggle');
   if (!button) return;

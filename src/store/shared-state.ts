@@ -1,4 +1,6 @@
+import { statSync } from 'node:fs';
 import type { Kysely } from 'kysely';
+import { sqliteFileOf } from './db.ts';
 import { sql } from './kysely.ts';
 import { isPostgres } from './portable.ts';
 import type { DB } from './schema.ts';
@@ -25,9 +27,21 @@ export class SharedStateRepo {
    */
   async otherWriters(): Promise<number | null> {
     if (isPostgres(this.db)) return null;
+    // every commit, by any connection, writes the WAL file: while its size and time stay as they
+    // were, nothing was committed and the count has not moved (a stat costs a tenth of the query)
+    const file = sqliteFileOf(this.db);
+    const wal = file === undefined ? undefined : statSync(`${file}-wal`, { bigint: true, throwIfNoEntry: false });
+    const walState = wal ? `${wal.ino}:${wal.size}:${wal.mtimeNs}` : undefined;
+    if (walState !== undefined && walState === this.walSeen && this.dataVersion !== undefined) return this.dataVersion;
     const { rows } = await sql<{ data_version: number }>`PRAGMA data_version`.execute(this.db);
-    return Number(rows[0]!.data_version);
+    this.walSeen = walState;
+    this.dataVersion = Number(rows[0]!.data_version);
+    return this.dataVersion;
   }
+
+  /** The WAL file's state and the commit count when otherWriters() last asked SQLite. */
+  private walSeen: string | undefined;
+  private dataVersion: number | undefined;
 
   async versions(): Promise<Record<string, number>> {
     const rows = await this.db.selectFrom('state_versions').select(['topic', 'version']).execute();

@@ -340,7 +340,7 @@ describe('the theme shows the menus assigned to its locations', () => {
       return { html, nav: html.match(/<nav class="main-navigation"[\s\S]*?<\/nav>/)?.[0] ?? '' };
     };
     // no menu assigned: the published top-level pages
-    assert.match((await header(`${server.home}/`)).nav, /^<nav class="main-navigation" aria-label="Main menu"><ul class="menu"><li><a href="[^"]*\/about-us\/">About us<\/a><\/li><li><a href="[^"]*\/sample-page\/">Sample Page<\/a><\/li><\/ul><\/nav>$/);
+    assert.match((await header(`${server.home}/`)).nav, /^<nav class="main-navigation" aria-label="Main menu"><button class="menu-toggle" type="button" aria-controls="main-navigation-list" aria-expanded="false">Menu<\/button><ul id="main-navigation-list" class="menu"><li><a href="[^"]*\/about-us\/">About us<\/a><\/li><li><a href="[^"]*\/sample-page\/">Sample Page<\/a><\/li><\/ul><\/nav>$/);
 
     const { body: menu } = await admin('cms/v2/menus', 'POST', { name: 'Site menu', locations: ['primary'] });
     const { body: top } = await admin('cms/v2/menu-items', 'POST', { title: 'Start', url: `${server.home}/`, menus: menu.id, menu_order: 1 });
@@ -351,7 +351,7 @@ describe('the theme shows the menus assigned to its locations', () => {
     const onPost = await header(w.post!.link);
     assert.equal(
       onPost.nav,
-      `<nav class="main-navigation" aria-label="Main menu"><ul id="menu-site-menu" class="menu">` +
+      `<nav class="main-navigation" aria-label="Main menu"><button class="menu-toggle" type="button" aria-controls="menu-site-menu" aria-expanded="false">Menu</button><ul id="menu-site-menu" class="menu">` +
         `<li id="menu-item-${top.id}" class="menu-item menu-item-type-custom menu-item-object-custom menu-item-${top.id}"><a href="${server.home}/">Start</a></li>` +
         `<li id="menu-item-${about.id}" class="menu-item menu-item-type-post_type menu-item-object-page current-menu-ancestor current-menu-parent menu-item-has-children menu-item-${about.id}"><a href="${w.page!.link}">About us</a>` +
         `<ul class="sub-menu"><li id="menu-item-${hello.id}" class="featured menu-item menu-item-type-post_type menu-item-object-post current-menu-item menu-item-${hello.id}"><a href="${w.post!.link}" aria-current="page">Hello menus</a></li></ul></li>` +
@@ -367,7 +367,7 @@ describe('the theme shows the menus assigned to its locations', () => {
 
     // the menu moves to the footer over REST: the header falls back to the page list
     await admin(`cms/v2/menus/${menu.id}`, 'POST', { locations: [] });
-    assert.match((await header(`${server.home}/`)).nav, /^<nav class="main-navigation" aria-label="Main menu"><ul class="menu"><li><a href="[^"]*\/about-us\/">About us<\/a><\/li><li><a href="[^"]*\/sample-page\/">Sample Page<\/a><\/li><\/ul><\/nav>$/);
+    assert.match((await header(`${server.home}/`)).nav, /^<nav class="main-navigation" aria-label="Main menu"><button class="menu-toggle" type="button" aria-controls="main-navigation-list" aria-expanded="false">Menu<\/button><ul id="main-navigation-list" class="menu"><li><a href="[^"]*\/about-us\/">About us<\/a><\/li><li><a href="[^"]*\/sample-page\/">Sample Page<\/a><\/li><\/ul><\/nav>$/);
     await admin(`cms/v2/menus/${menu.id}?force=true`, 'DELETE');
     await admin(`cms/v2/menus/${footer.id}?force=true`, 'DELETE');
   });

@@ -3,10 +3,10 @@ import { statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { guardedFetch, type GuardedResponse } from '../../net/fetch.ts';
-import { OutboundError, OutboundStatusError } from '../../net/errors.ts';
+import { OutboundError, OutboundStatusError, OutboundUnreachableError } from '../../net/errors.ts';
 import { escapeHtml } from '../../site/format.ts';
 import { sizeFormat } from './sizes.ts';
-import { loopbackAllow, p, result, TEST_TIMEOUT_MS, type HealthRun, type Status, type TestResult } from './result.ts';
+import { loopbackAllow, p, result, type HealthRun, type Status, type TestResult } from './result.ts';
 
 /**
  * The site health tests (WP_Site_Health's async tests), run for real against this server: each
@@ -18,7 +18,6 @@ import { loopbackAllow, p, result, TEST_TIMEOUT_MS, type HealthRun, type Status,
 /** The namespace index the loopback asks for: small, served whenever this plugin is, and it names the API root of whoever answers. */
 const LOOPBACK_PATH = 'cms-site-health/v1';
 
-const OUTBOUND_CONCURRENCY = 8;
 const MB = 1024 * 1024;
 /** WordPress's thresholds for the disk space updates need (get_test_available_updates_disk_space). */
 const DISK_CRITICAL = 20 * MB;
@@ -42,7 +41,7 @@ async function canPerformLoopback(run: HealthRun): Promise<Loopback> {
   const url = run.site.restUrl(LOOPBACK_PATH);
   let res: GuardedResponse;
   try {
-    res = await guardedFetch(url, { headers: { 'cache-control': 'no-cache', accept: 'application/json' }, timeoutMs: TEST_TIMEOUT_MS, allow: loopbackAllow(run.site) });
+    res = await guardedFetch(url, { headers: { 'cache-control': 'no-cache', accept: 'application/json' }, allow: loopbackAllow(run.site) });
   } catch (e) {
     if (!(e instanceof OutboundError)) throw e;
     if (e instanceof OutboundStatusError)
@@ -114,7 +113,7 @@ export async function authorizationHeader(run: HealthRun): Promise<TestResult> {
   const url = run.site.restUrl('cms/v2/users/me?_fields=id');
   let problem: 'missing' | 'invalid' | null;
   try {
-    const res = await guardedFetch(url, { headers: { authorization: run.caller.authorization, accept: 'application/json' }, timeoutMs: TEST_TIMEOUT_MS, allow: loopbackAllow(run.site) });
+    const res = await guardedFetch(url, { headers: { authorization: run.caller.authorization, accept: 'application/json' }, allow: loopbackAllow(run.site) });
     problem = (JSON.parse(res.text()) as { id?: unknown }).id === run.caller.userId ? null : 'invalid';
   } catch (e) {
     if (!(e instanceof OutboundError)) throw e;
@@ -148,7 +147,7 @@ async function httpsSupported(run: HealthRun): Promise<boolean> {
   const home = new URL(run.site.home);
   home.protocol = 'https:';
   try {
-    await guardedFetch(home.href, { timeoutMs: TEST_TIMEOUT_MS, maxBytes: 1, oversize: 'truncate', allow: loopbackAllow(run.site) });
+    await guardedFetch(home.href, { maxBytes: 1, oversize: 'truncate', allow: loopbackAllow(run.site) });
     return true;
   } catch (e) {
     if (e instanceof OutboundError) return false;
@@ -214,33 +213,20 @@ async function pluginDestinations(run: HealthRun): Promise<Destination[]> {
 }
 
 /** Why a host cannot be reached, or null when it answered (any HTTP status counts: the way there works). */
-async function unreachable(d: Destination): Promise<string | null> {
+async function unreachable(d: Destination): Promise<OutboundError | null> {
   try {
-    await guardedFetch(d.url, { timeoutMs: TEST_TIMEOUT_MS, maxBytes: 1, oversize: 'truncate' });
+    await guardedFetch(d.url, { maxBytes: 1, oversize: 'truncate' });
     return null;
   } catch (e) {
     if (e instanceof OutboundStatusError) return null;
-    if (e instanceof OutboundError) return e.message;
+    if (e instanceof OutboundError) return e;
     throw e;
   }
 }
 
-/** The reasons guardedFetch gives (`Could not reach host: CODE.`) when there is no network at all: no DNS answer, no route. */
-const NO_NETWORK = /: (ENOTFOUND|EAI_AGAIN|ENETUNREACH|ENETDOWN|EHOSTUNREACH)\.$/;
-
-/** Runs `fn` over the items, at most `limit` at a time, answers in the items' order. */
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
+/** How connecting fails when there is no network at all: no DNS answer, no route, or nothing answering within the connect timeout. */
+const NO_NETWORK = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'ENETDOWN', 'EHOSTUNREACH', 'ETIMEDOUT']);
+const noNetwork = (e: OutboundError) => e instanceof OutboundUnreachableError && NO_NETWORK.has(e.code);
 
 /**
  * get_test_dotorg_communication, for this server: it never talks to WordPress.org, but its plugins
@@ -260,14 +246,15 @@ export async function dotorgCommunication(run: HealthRun): Promise<TestResult> {
     r.label = 'No active plugin needs to reach other sites';
     return r;
   }
-  const failures = (await mapLimited(destinations, OUTBOUND_CONCURRENCY, unreachable)).map((why, i) => ({ d: destinations[i], why })).filter((f) => f.why !== null);
+  // all at once: offline, each fails within the connect timeout, and together they take no longer
+  const failures = (await Promise.all(destinations.map(unreachable))).map((why, i) => ({ d: destinations[i], why })).filter((f) => f.why !== null);
   if (!failures.length) {
     r.description += p(`Reached ${destinations.map((d) => `<code>${escapeHtml(d.host)}</code>`).join(', ')}.`);
     return r;
   }
   const all = failures.length === destinations.length;
   // no name resolves and no route leads out: this machine is offline, which says nothing about the site
-  const offline = all && failures.every((f) => NO_NETWORK.test(f.why!));
+  const offline = all && failures.every((f) => noNetwork(f.why!));
   r.status = all && !offline ? 'critical' : 'recommended';
   r.label = offline ? 'The services your plugins use could not be checked: no network' : all ? 'Could not reach the services your plugins use' : 'Could not reach some of the services your plugins use';
   if (offline) {
@@ -277,7 +264,7 @@ export async function dotorgCommunication(run: HealthRun): Promise<TestResult> {
     return r;
   }
   for (const { d, why } of failures)
-    r.description += p(`<span class="error"><span class="screen-reader-text">Error</span></span> Your site is unable to reach ${escapeHtml(d.host)} (used by ${escapeHtml(d.plugin)}), and returned the error: ${escapeHtml(why!)}`);
+    r.description += p(`<span class="error"><span class="screen-reader-text">Error</span></span> Your site is unable to reach ${escapeHtml(d.host)} (used by ${escapeHtml(d.plugin)}), and returned the error: ${escapeHtml(why!.message)}`);
   r.actions = p('Check that this server can resolve and connect to these hosts (DNS, firewall, proxy); hosts on a private network must be named in <code>CMS_SPEC_OUTBOUND_ALLOW</code>.');
   return r;
 }
@@ -376,7 +363,7 @@ async function pageCacheDetail(run: HealthRun): Promise<{ headers: string[]; res
     const start = performance.now();
     let res: GuardedResponse;
     try {
-      res = await guardedFetch(`${run.site.home}/`, { timeoutMs: TEST_TIMEOUT_MS, oversize: 'truncate', allow: loopbackAllow(run.site) });
+      res = await guardedFetch(`${run.site.home}/`, { oversize: 'truncate', allow: loopbackAllow(run.site) });
     } catch (e) {
       if (e instanceof OutboundError) return { error: e.message, code: errorCode(e) };
       throw e;

@@ -35,9 +35,6 @@ export function result(test: string, label: string, badge: 'Security' | 'Perform
 /** One paragraph of a description. */
 export const p = (html: string) => `<p>${html}</p>`;
 
-/** WP_Site_Health's timeout for requests a test makes (10 seconds). */
-export const TEST_TIMEOUT_MS = 10_000;
-
 /** The outbound allow-list with the site's own host added: a loopback to its own URL is allowed for this call only. */
 export function loopbackAllow(site: Site): string[] {
   return [...config().outbound.allow, new URL(site.home).hostname];

@@ -10,11 +10,11 @@ function runOf(ctx: Ctx): HealthRun {
 }
 
 /** GET tests/{test}: the test the route's config names (`config: {test: loopback-requests}`). */
-export function run(ctx: Ctx) {
+export function run(ctx: Ctx<'site-health:tests.run'>) {
   return TESTS[ctx.config.test as keyof typeof TESTS](runOf(ctx));
 }
 
 /** GET directory-sizes */
-export function directorySizes(ctx: Ctx) {
+export function directorySizes(ctx: Ctx<'site-health:tests.directorySizes'>) {
   return sizesOf(runOf(ctx));
 }
