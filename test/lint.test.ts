@@ -33,8 +33,8 @@ const cases: Record<string, Expected> = {
       [demoYaml('path-args'), 15, '{path} does not compile'],
     ],
   },
-  // `{slug}` has another pattern, so only `{item}` (same pattern as `{id}`) collides.
-  'no-identical-routes': { rule: 'no-identical-routes', severity: 'error', at: [[demoYaml('no-identical-routes'), 16, 'is identical to /demo/v1/items/(?P<id>[\\d]+)']] },
+  // `{slug}` takes more than `{id}`, so only `{item}` (the same pattern as `{id}`, added after it) is lost, its DELETE with it.
+  'route-unreachable': { rule: 'route-unreachable', severity: 'error', at: [[demoYaml('route-unreachable'), 16, 'route /demo/v1/items/(?P<item>[\\d]+) is never reached: the router gives every path it matches to /demo/v1/items/(?P<id>[\\d]+)']] },
   'namespace-format': { rule: 'namespace-format', severity: 'error', at: [[demoYaml('namespace-format'), 1, "'demo-v1'"]] },
   'arg-typed-enum': {
     rule: 'arg-typed-enum',

@@ -10,9 +10,12 @@ import { registerCacheCommands } from './cache.ts';
 import { registerPluginCommands, registerPluginProvidedCommands } from './plugins.ts';
 import { registerTransferCommands } from './transfer.ts';
 import { registerCronCommands } from './cron.ts';
+import { registerOpenApiCommand } from './openapi.ts';
 import { LOG_FORMATS } from './access-log.ts';
-import { positiveInt } from './errors.ts';
-import { specOption, variantOption } from './site-store.ts';
+import { action, positiveInt } from './errors.ts';
+import type { NewPluginOptions } from './new-plugin.ts';
+import { isWorker } from './workers.ts';
+import { dbOption, defaultSpecDir, PACKAGE_SPEC, packageSpecNotice, specOption, variantOption } from './site-store.ts';
 
 // src/cli/main.ts and dist/cli/main.js both sit two folders below package.json
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -37,6 +40,7 @@ program
   .addOption(new Option('--keep-alive-timeout <ms>', 'how long an idle connection stays open').env('CMS_SPEC_KEEP_ALIVE_TIMEOUT_MS').default('5000').argParser(positiveInt('--keep-alive-timeout')))
   .addOption(new Option('--shutdown-timeout <ms>', 'on SIGINT/SIGTERM, how long requests in flight may finish before their connections are closed').env('CMS_SPEC_SHUTDOWN_TIMEOUT_MS').default('10000').argParser(positiveInt('--shutdown-timeout')))
   .addOption(new Option('--log-format <format>', 'access and server log: pretty (default on a terminal), json, or off (default otherwise)').env('CMS_SPEC_LOG_FORMAT').choices([...LOG_FORMATS]))
+  .option('--watch', 'reload the spec, its handler modules and the plugin folders when they change, without a restart')
   .addOption(new Option('--wp-compat <on|off>', "also answer at WordPress's address, /wp-json/ with wp/v2 (default on, or CMS_SPEC_WP_COMPAT)").choices(['on', 'off']))
   .action(async (o) => (await import('./serve.ts')).serveCommand(o));
 
@@ -56,6 +60,30 @@ program
   .addOption(new Option('--format <format>', 'text: one endpoint a line; markdown: one route a row with its methods and what it follows').choices(['text', 'markdown']).default('text'))
   .action(async (o) => (await import('./routes.ts')).routesCommand(o));
 
+program
+  .command('types')
+  .description("write the TypeScript types of every handler's args and answer, generated from the spec")
+  .addOption(specOption())
+  .option('--out <file>', 'the generated module', 'src/generated/endpoints.ts')
+  .option('--check', 'write nothing; fail when the file is not what the spec generates now (CI)')
+  .action(async (o) => (await import('./types.ts')).typesCommand(o));
+
+program
+  .command('new')
+  .description('scaffold part of a site')
+  .command('plugin <name>')
+  .description('a plugin (definition, migration, handlers, namespace NAME/v1, test), active on the site of --db')
+  .addOption(specOption())
+  .addOption(dbOption())
+  .addOption(variantOption())
+  .action(action((_name: string, o: NewPluginOptions) => o, async (name: string, o: NewPluginOptions) => (await import('./new-plugin.ts')).newPluginCommand(name, o)));
+
+program
+  .command('init <folder>')
+  .description('a new API project served by the engine alone (no CMS): spec, handlers, a test, a README')
+  .option('--cms-spec <dependency>', 'how its package.json names cms-spec (default: file: this package)')
+  .action(action((_folder: string, _o: { cmsSpec?: string }) => ({}), async (folder: string, o: { cmsSpec?: string }) => (await import('./init.ts')).initCommand(folder, o)));
+
 registerSeedCommand(program);
 registerUserCommands(program);
 registerPostCommands(program);
@@ -64,12 +92,27 @@ registerCacheCommands(program);
 registerPluginCommands(program);
 registerTransferCommands(program);
 registerCronCommands(program);
+registerOpenApiCommand(program);
+
+program
+  .command('docs')
+  .description('write a browsable HTML reference of every namespace of the spec: routes, methods, args, permissions, errors, an example request')
+  .addOption(specOption())
+  .addOption(variantOption())
+  .option('--out <dir>', 'folder of the pages (index.html, one page per namespace)', 'api-docs')
+  .option('--url <url>', 'the API root the example requests call', 'http://127.0.0.1:8080/cms-json/')
+  .action(async (o) => (await import('./docs.ts')).docsCommand(o));
 
 // The plugins' own commands are read only when the command line names none of the core's (or asks for help).
 const asked = process.argv[2];
 if (asked === undefined || !program.commands.some((c) => c.name() === asked || c.aliases().includes(asked))) {
-  await registerPluginProvidedCommands(program, valueOf('--spec') ?? process.env.CMS_SPEC_SPEC ?? 'spec');
+  await registerPluginProvidedCommands(program, valueOf('--spec') ?? process.env.CMS_SPEC_SPEC ?? defaultSpecDir());
 }
+
+// a command run outside a project says once which spec it took (a serve worker leaves it to the primary)
+program.hook('preAction', (_program, command) => {
+  if (command.getOptionValueSource('spec') === 'default' && command.opts().spec === PACKAGE_SPEC && !isWorker()) console.error(packageSpecNotice());
+});
 
 await program.parseAsync(process.argv);
 

@@ -1,12 +1,14 @@
 import { isIP } from 'node:net';
 import { startApp, type RunningApp } from '../app.ts';
-import type { Variant } from '../engine/spec.ts';
+import type { Server } from 'node:http';
+import { loadSpec, type Spec, type Variant } from '../engine/spec.ts';
+import type { SpecWatchOptions } from './watch.ts';
 import { chunkAppPassword, createAppPassword } from '../auth/app-passwords.ts';
 import type { Store } from '../store/index.ts';
 import type { InstallResult } from '../core/install.ts';
 import { CliError, describeError } from './errors.ts';
 import { isPrimary, isWorker, runPrimary, tellPrimary } from './workers.ts';
-import { createServeLog, defaultLogFormat, watchRequests, type LogFormat, type RequestWatch } from './access-log.ts';
+import { createServeLog, defaultLogFormat, watchRequests, type LogFormat, type RequestWatch, type ServeLog } from './access-log.ts';
 import { plural } from './output.ts';
 
 export interface ServeOptions {
@@ -27,6 +29,7 @@ export interface ServeOptions {
   dbPool: string;
   logFormat?: LogFormat;
   wpCompat?: 'on' | 'off';
+  watch?: boolean;
 }
 
 function portOf(value: string): number {
@@ -50,6 +53,7 @@ function failed(e: unknown, o: ServeOptions): void {
 
 export async function serveCommand(o: ServeOptions): Promise<void> {
   const workers = Number(o.workers);
+  if (o.watch && workers > 1) return failed(new CliError('--watch reloads one process: serve with --workers 1.'), o);
   if (workers > 1 && isPrimary()) {
     // the database is migrated once, here, before the workers start on it together
     return runPrimary(workers, async () => {
@@ -69,6 +73,8 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
     const bodyLimit = bytesOf('--body-limit', o.bodyLimit);
     const uploadLimit = bytesOf('--upload-limit', o.uploadLimit);
     const log = await createServeLog(o.logFormat ?? defaultLogFormat());
+    const spec = loadSpec(o.spec);
+    if (spec.settings.core === false) return await serveEngineAlone(spec, o, { port, bodyLimit, log });
     app = await startApp({
       specDir: o.spec,
       dbPath: o.db,
@@ -89,7 +95,7 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
         return announceInstall(store, install);
       },
     });
-    const watch = watchRequests(app.server, log);
+    const requests = watchRequests(app.server, log);
     if (isWorker()) tellPrimary({ type: 'listening', url: app.url });
     else console.log(`cms-spec listening on ${app.url}`);
     if (!installed) {
@@ -97,10 +103,45 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
       if (warning && isWorker()) tellPrimary({ type: 'warning', message: warning });
       else if (warning) console.warn(warning);
     }
-    stopOnSignals(app, watch, Number(o.shutdownTimeout));
+    if (o.watch) {
+      const { pluginDirs } = await import('../core/plugins.ts');
+      await watch(o.spec, { engine: app.engine, moreFolders: pluginDirs, reserve: () => app.plugins.rescan() });
+    }
+    stopOnSignals(app, requests, Number(o.shutdownTimeout));
   } catch (e) {
     failed(e, o);
   }
+}
+
+/**
+ * site.yaml `core: false`: the engine alone, serving the spec's own routes (an API made with
+ * `cms-spec init`); no CMS core, so no database, users, pages or plugins.
+ */
+async function serveEngineAlone(spec: Spec, o: ServeOptions, s: { port: number; bodyLimit: number; log: ServeLog }): Promise<void> {
+  if (Number(o.workers) > 1) throw new CliError('An API served without the CMS core (site.yaml core: false) runs in one process: serve with --workers 1.');
+  const { startStandalone } = await import('../engine/standalone.ts');
+  const app = await startStandalone({
+    spec,
+    variant: o.variant.toUpperCase() as Variant,
+    host: o.host,
+    port: s.port,
+    bodyLimit: s.bodyLimit,
+    timeouts: { headersMs: Number(o.headerTimeout), requestMs: Number(o.requestTimeout), keepAliveMs: Number(o.keepAliveTimeout) },
+    shutdownMs: Number(o.shutdownTimeout),
+    log: s.log.server,
+    aliases: o.wpCompat === undefined ? undefined : o.wpCompat === 'on',
+  });
+  const requests = watchRequests(app.server, s.log);
+  console.log(`cms-spec listening on ${app.url}`);
+  if (o.watch) await watch(o.spec, { engine: app.engine, reserve: () => app.engine.serve(app.engine.knownNamespaces) });
+  stopOnSignals(app, requests, Number(o.shutdownTimeout));
+}
+
+/** `--watch`: the spec, its handlers (and the plugin folders) reloaded as they change. */
+async function watch(specDir: string, o: Omit<SpecWatchOptions, 'specDir'>): Promise<void> {
+  const { watchSpec } = await import('./watch.ts');
+  watchSpec({ specDir, ...o });
+  console.log(`Watching the spec and its handlers${o.moreFolders ? ' and the plugin folders' : ''} for changes.`);
 }
 
 const isLoopback = (host: string) => host === 'localhost' || host.endsWith('.localhost') || host === '::1' || host === '[::1]' || (isIP(host) === 4 && host.startsWith('127.'));
@@ -131,7 +172,7 @@ export function addressWarning(home: string, listenHost: string, listenPort: str
  * close the idle connections (and at the deadline whatever is left) and the database, and say
  * what was waited for. A second signal stops at once.
  */
-function stopOnSignals(app: RunningApp, watch: RequestWatch, deadlineMs: number): void {
+function stopOnSignals(app: { server: Server; close(): Promise<{ forced: number }> }, watch: RequestWatch, deadlineMs: number): void {
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) {

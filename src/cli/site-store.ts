@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { Store } from '../store/index.ts';
 import { describeLocation, isPostgresUrl } from '../store/db.ts';
@@ -7,10 +8,25 @@ import type { Variant } from '../engine/spec.ts';
 import type { StartedSite } from '../core/open.ts';
 import { toUser } from '../auth/users.ts';
 import { action, CliError } from './errors.ts';
+import { PACKAGE_ROOT } from './scaffold.ts';
 
 /** The options every command on a site's database takes. */
 export const dbOption = () => new Option('--db <path|url>', 'SQLite database file, or a postgres:// URL').env('CMS_SPEC_DB').default('.cms/site.sqlite');
-export const specOption = () => new Option('--spec <dir>', 'spec folder').env('CMS_SPEC_SPEC').default('spec');
+export const specOption = () => new Option('--spec <dir>', 'spec folder').env('CMS_SPEC_SPEC').default(defaultSpecDir(), "./spec, else the package's own CMS spec");
+
+/** The CMS spec this package ships. */
+export const PACKAGE_SPEC = join(PACKAGE_ROOT, 'spec');
+
+/**
+ * `./spec` when the working folder has one (a project, or this checkout), else the package's own
+ * CMS spec: an installed `cms-spec` (global or a dependency) serves the site from any folder.
+ */
+export function defaultSpecDir(): string {
+  return existsSync(join('spec', 'site.yaml')) ? 'spec' : PACKAGE_SPEC;
+}
+
+/** Said once by a command that runs on the package's spec because the working folder has none. */
+export const packageSpecNotice = () => `No ./spec here: using the CMS spec of the cms-spec package (${PACKAGE_SPEC}); pass --spec to use another.`;
 export const variantOption = () => new Option('--variant <a|b>', 'which variant of the route index to serve').env('CMS_SPEC_VARIANT').choices(['a', 'b', 'A', 'B']).default('a');
 
 /** A command that opens the whole site (its plugins and routes): the options it takes. */

@@ -1,4 +1,4 @@
-import { RestError } from '../engine/errors.ts';
+import { invalidParam, RestError } from '../engine/errors.ts';
 import type { Store } from '../store/index.ts';
 import type { Site } from './site.ts';
 
@@ -83,7 +83,7 @@ function stockImage(raw: unknown, sizes: string[]): StockImage {
  * others still succeed). `images` that is not a list is a 400.
  */
 export async function importStockImages(t: ImportTarget, images: unknown, imageSizes: unknown, collection = 'pexels'): Promise<StockOutcome[]> {
-  if (!Array.isArray(images)) throw new RestError('rest_invalid_param', 'Invalid parameter(s): images', 400, { params: { images: 'images must be a list of the images to import.' } });
+  if (!Array.isArray(images)) throw invalidParam('images', 'images must be a list of the images to import.');
   const sizes = wantedSizes(imageSizes);
   const outcomes = await inParallel(images, async (raw): Promise<StockOutcome & { downloaded?: boolean }> => {
     let picked: StockImage;

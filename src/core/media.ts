@@ -1,13 +1,14 @@
 import { isPostgresUrl } from '../store/db.ts';
 import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { STATUS_CODES } from 'node:http';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import type { Metadata, Sharp } from 'sharp';
 import { RestError } from '../engine/errors.ts';
 import { guardedDownload } from '../net/fetch.ts';
-import { OutboundError, OutboundForbiddenAddressError, OutboundStatusError, OutboundTimeoutError, OutboundTooLargeError, OutboundUrlError } from '../net/errors.ts';
+import { outboundRestError } from '../net/errors.ts';
 import type { Store } from '../store/index.ts';
 import type { PostRow } from '../store/posts.ts';
 
@@ -585,13 +586,15 @@ function cropBox(width: number, height: number, c: { left: number; top: number; 
 const isEmptyValue = (v: unknown) => v === undefined || v === null || v === '' || v === '0' || v === 0 || v === false || (Array.isArray(v) && v.length === 0);
 
 /** An outbound failure of an import as the REST error its caller answers (download_url's errors, with statuses). */
-export function importFailure(e: unknown, limit: number): RestError {
-  if (e instanceof RestError) return e;
-  if (e instanceof OutboundTooLargeError) return uploadError('rest_upload_file_too_big', `This file is too big. Files must be less than ${Math.floor(limit / 1024)} KB in size.`);
-  if (e instanceof OutboundForbiddenAddressError) return uploadError('rest_invalid_url', 'The image URL is not publicly reachable: it is or resolves to a private address.');
-  if (e instanceof OutboundUrlError) return uploadError('rest_invalid_url', 'Invalid URL. Provide a valid, publicly reachable HTTP or HTTPS image URL.');
-  if (e instanceof OutboundTimeoutError) return uploadError('http_request_failed', e.message, 504);
-  if (e instanceof OutboundStatusError) return uploadError('http_404', `The image host answered with HTTP status ${e.status}.`, 502);
-  if (e instanceof OutboundError) return uploadError('http_request_failed', e.message, 502);
-  throw e;
+function importFailure(e: unknown, limit: number): unknown {
+  return outboundRestError(e, {
+    too_large: () => uploadError('rest_upload_file_too_big', `This file is too big. Files must be less than ${Math.floor(limit / 1024)} KB in size.`),
+    forbidden_address: () => ({ code: 'rest_invalid_url', message: 'The image URL is not publicly reachable: it is or resolves to a private address.' }),
+    url: () => ({ code: 'rest_invalid_url', message: 'Invalid URL. Provide a valid, publicly reachable HTTP or HTTPS image URL.' }),
+    timeout: 'http_request_failed',
+    // download_url names every answer but a 200 `http_404`, worded with the answer's status text,
+    // the status itself in data.code
+    status: (e) => ({ code: 'http_404', message: STATUS_CODES[e.status] ?? '', data: { code: e.status } }),
+    unreachable: 'http_request_failed',
+  });
 }

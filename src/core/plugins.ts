@@ -2,10 +2,10 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Roles } from '../auth/roles.ts';
 import type { Engine } from '../engine/engine.ts';
-import { formatDiagnostic } from '../engine/diagnostics.ts';
+import { formatDiagnostic, SpecError } from '../engine/diagnostics.ts';
 import { RestError } from '../engine/errors.ts';
 import { importModule } from '../engine/load-module.ts';
-import type { Spec } from '../engine/spec.ts';
+import { loadSpec, type Spec } from '../engine/spec.ts';
 import type { Logger } from '../engine/types.ts';
 import type { Store } from '../store/index.ts';
 import { ContentTypes, type RegisteredMeta } from './content-types.ts';
@@ -126,7 +126,7 @@ export class PluginRegistry implements PluginControl {
     const registry = new PluginRegistry(await discoverPlugins(pluginDirs(o.engine.spec)), o);
     await registry.activateAtStart();
     o.site.plugins = registry;
-    o.site.shared.on('plugins', () => registry.reload());
+    o.site.shared.on('plugins', () => registry.catchUp());
     return registry;
   }
 
@@ -162,9 +162,50 @@ export class PluginRegistry implements PluginControl {
     await this.activateStored();
   }
 
-  /** Another instance changed the active plugins: serve what the site now says. */
+  /**
+   * Another process changed the active plugins: serve what the site now says. A plugin this one
+   * has never seen (made by `cms-spec new plugin` while it serves) is looked for with the spec read
+   * again, so its routes come at the next request, not at a restart; so is any new plugin of a
+   * site that never chose its plugins (all of them are active there).
+   */
+  async catchUp(): Promise<void> {
+    const stored = await this.store.options.get(ACTIVE_PLUGINS_OPTION);
+    if (stored !== undefined && parseActive(stored).every((name) => this.byName.has(name))) return this.reload();
+    let problems;
+    try {
+      problems = await this.engine.reload(loadSpec(this.engine.spec.dir));
+    } catch (e) {
+      if (!(e instanceof SpecError)) throw e;
+      problems = e.problems;
+    }
+    if (!problems.length) return this.rescan();
+    for (const d of problems) this.log.error(`a newly active plugin cannot be served yet: ${formatDiagnostic(d)}`);
+    return this.reload();
+  }
+
+  /** Serves what the site's stored active plugins say now. */
   reload(): Promise<void> {
     const run = this.queue.then(async () => {
+      this.active.clear();
+      await this.activateStored();
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * The plugin folders or the spec changed (`serve --watch`, after the engine took the new spec):
+   * plugins added since the start are found, one that could not be used is looked at again (its
+   * namespace file may have come, its handler been fixed), and the site's active plugins are
+   * served anew.
+   */
+  rescan(): Promise<void> {
+    const run = this.queue.then(async () => {
+      for (const p of await discoverPlugins(pluginDirs(this.engine.spec))) {
+        const known = this.byName.get(p.name);
+        if (!known || known.error) this.byName.set(p.name, p);
+      }
+      this.checkStatic();
       this.active.clear();
       await this.activateStored();
     });

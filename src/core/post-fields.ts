@@ -1,4 +1,4 @@
-import { RestError } from '../engine/errors.ts';
+import { invalidParam, RestError } from '../engine/errors.ts';
 import { kses, type KsesContext } from '../site/kses.ts';
 import type { Store } from '../store/index.ts';
 import type { PostPatch, PostRow } from '../store/posts.ts';
@@ -38,8 +38,9 @@ export async function postFieldsOf(ctx: Ctx, type: PostTypeInfo, store: Store, c
   }
   if (typeof a.date_gmt === 'string') f.date_gmt = parseDateArg(a.date_gmt).wall;
   if (typeof a.template === 'string') {
-    // no theme templates are registered here, so only the default template is valid
-    if (a.template !== '') throw new RestError('rest_invalid_param', 'Invalid parameter(s): template', 400, { params: { template: 'Invalid template.' } });
+    // no theme templates are registered here, so only the default template is valid; check_template
+    // lists the allowed ones in its message (`%1$s is not one of %2$s.`), here none
+    if (a.template !== '') throw invalidParam('template', 'template is not one of .');
     f.template = '';
   }
   if (typeof a.format === 'string' && type.slug === 'post') f.format = a.format === 'standard' ? '' : a.format;
@@ -53,18 +54,18 @@ export async function postFieldsOf(ctx: Ctx, type: PostTypeInfo, store: Store, c
   }
   if (typeof a.author === 'number' && a.author !== (current?.author ?? ctx.user?.id)) {
     if (!ctx.can(cap(type, 'edit_others_posts')))
-      throw denied(ctx, 'rest_cannot_edit_others', `Sorry, you are not allowed to ${current ? 'update' : 'create'} posts as this user.`);
-    if (!(await store.users.get(a.author))) throw new RestError('rest_invalid_author', 'Invalid author ID.', 400);
+      throw denied(ctx, 'rest_cannot_edit_others', { action: current ? 'update' : 'create' });
+    if (!(await store.users.get(a.author))) throw ctx.fail('rest_invalid_author');
     f.author = a.author;
   }
   if (typeof a.status === 'string') {
     if (PUBLISHING.has(a.status) && a.status !== current?.status && !ctx.can(cap(type, 'publish_posts')))
-      throw denied(ctx, 'rest_cannot_publish', 'Sorry, you are not allowed to publish posts in this post type.');
+      throw denied(ctx, 'rest_cannot_publish');
     f.status = a.status;
   }
   if (typeof a.sticky === 'boolean' && type.slug === 'post') {
     if (a.sticky !== (current?.sticky === 1) && !(ctx.can('edit_others_posts') && ctx.can('publish_posts')))
-      throw denied(ctx, 'rest_cannot_assign_sticky', 'Sorry, you are not allowed to make posts sticky.');
+      throw denied(ctx, 'rest_cannot_assign_sticky');
     f.sticky = a.sticky ? 1 : 0;
   }
   return f;

@@ -27,7 +27,7 @@ export function statusesFor(ctx: Ctx, type: PostTypeInfo, fallback: string[]): s
   for (const s of asked) {
     if (fallback.includes(s)) continue;
     if (!(ctx.can(cap(type, 'edit_posts')) || (s === 'private' && ctx.can(cap(type, 'read_private_posts')))))
-      throw invalidParams(new Map([['status', denied(ctx, 'rest_forbidden_status', 'Status is forbidden.').toBody()]]));
+      throw invalidParams(new Map([['status', denied(ctx, 'rest_forbidden_status').toBody()]]));
   }
   return [...new Set(asked.flatMap((s) => (s === 'any' ? ANY_STATUSES : [s])))];
 }
@@ -41,30 +41,24 @@ const ORDERBY: Record<string, PostQuery['orderby']> = {
 
 const nonEmpty = (v: unknown) => (Array.isArray(v) && v.length ? (v as never[]) : undefined);
 
-/** The query a collection request asks for; `extra` narrows it further (the media library's MIME types). */
+/**
+ * The query a collection request asks for, from the args every post collection offers (revisions'
+ * too); `extra` narrows it further: the filters below the type's collection offers, the media
+ * library's MIME types. An arg a collection does not offer stays unread, as WordPress ignores it
+ * (`sticky` on media, `after` on revisions).
+ */
 export function listQueryOf(ctx: Ctx, type: PostTypeInfo, statuses: string[], page: Page, extra: Partial<PostQuery> = {}): PostQuery {
   const a = ctx.args;
   if (a.orderby === 'include' && !(a.include as number[]).length)
-    throw new RestError('rest_orderby_include_missing_include', 'You need to define an include parameter to order by include.', 400);
+    throw ctx.fail('rest_orderby_include_missing_include');
   if (a.orderby === 'relevance' && !a.search)
-    throw new RestError('rest_no_search_term_defined', 'You need to define a search term to order by relevance.', 400);
+    throw ctx.fail('rest_no_search_term_defined');
   return {
     types: [type.slug],
     statuses,
     search: a.search || undefined,
     include: nonEmpty(a.include),
     exclude: nonEmpty(a.exclude),
-    authors: nonEmpty(a.author),
-    authorsExclude: nonEmpty(a.author_exclude),
-    slugs: nonEmpty(a.slug),
-    parent: nonEmpty(a.parent),
-    parentExclude: nonEmpty(a.parent_exclude),
-    menuOrder: typeof a.menu_order === 'number' ? a.menu_order : undefined,
-    after: wallOf(a.after),
-    before: wallOf(a.before),
-    modifiedAfter: wallOf(a.modified_after),
-    modifiedBefore: wallOf(a.modified_before),
-    sticky: typeof a.sticky === 'boolean' ? a.sticky : undefined,
     orderby: ORDERBY[a.orderby as string] ?? 'date',
     // WP_Query orders by the include list as given (FIELD(ID, ...)), whatever `order` says
     order: a.order === 'asc' || a.orderby === 'include' ? 'asc' : 'desc',
@@ -74,10 +68,26 @@ export function listQueryOf(ctx: Ctx, type: PostTypeInfo, statuses: string[], pa
   };
 }
 
+/**
+ * The filters WP_REST_Posts_Controller::get_collection_params offers by post type: slug and the
+ * dates on every type's collection, the others where the type supports them (author; parent for
+ * a hierarchical type and media; menu_order for page-attributes and menu items; sticky on posts).
+ */
+export const typeFilters = (ctx: Ctx): Partial<PostQuery> => ({
+  slugs: nonEmpty(ctx.args.slug),
+  after: wallOf(ctx.args.after),
+  before: wallOf(ctx.args.before),
+  modifiedAfter: wallOf(ctx.args.modified_after),
+  modifiedBefore: wallOf(ctx.args.modified_before),
+});
+export const authorFilters = (ctx: Ctx): Partial<PostQuery> => ({ authors: nonEmpty(ctx.args.author), authorsExclude: nonEmpty(ctx.args.author_exclude) });
+export const parentFilters = (ctx: Ctx): Partial<PostQuery> => ({ parent: nonEmpty(ctx.args.parent), parentExclude: nonEmpty(ctx.args.parent_exclude) });
+export const menuOrderFilter = (ctx: Ctx): Partial<PostQuery> => ({ menuOrder: typeof ctx.args.menu_order === 'number' ? ctx.args.menu_order : undefined });
+export const stickyFilter = (ctx: Ctx): Partial<PostQuery> => ({ sticky: typeof ctx.args.sticky === 'boolean' ? ctx.args.sticky : undefined });
+
 /** Runs a collection's query; `orderby=include_slugs` keeps the order the slugs were given in. */
 export async function queryPosts(ctx: Ctx, q: PostQuery): Promise<{ rows: PostRow[]; total: number }> {
-  const taxQuery = await taxQueryOf(ctx);
-  const found = await ctx.store.posts.query(taxQuery ? { ...q, taxQuery } : q);
+  const found = await ctx.store.posts.query(q);
   if (ctx.args.orderby === 'include_slugs' && q.slugs) {
     const rank = new Map(q.slugs.map((s, i) => [s, i]));
     found.rows.sort((x, y) => (rank.get(x.slug) ?? 0) - (rank.get(y.slug) ?? 0));
@@ -85,8 +95,11 @@ export async function queryPosts(ctx: Ctx, q: PostQuery): Promise<{ rows: PostRo
   return found;
 }
 
-/** The REST arg of each taxonomy a post collection filters by (its rest_base), and the taxonomy. */
-const TAXONOMY_ARGS = [['categories', 'category'], ['tags', 'post_tag']] as const;
+/** The REST arg of each taxonomy a collection filters by (its rest_base), and the taxonomy. */
+export type TaxonomyArgs = readonly (readonly [base: string, taxonomy: string])[];
+
+/** The taxonomies the post collections filter by. */
+export const POST_TAXONOMY_ARGS: TaxonomyArgs = [['categories', 'category'], ['tags', 'post_tag']];
 
 interface TermFilter {
   terms?: number[];
@@ -95,13 +108,13 @@ interface TermFilter {
 }
 
 /**
- * WP_REST_Posts_Controller::prepare_tax_query: each taxonomy's arg (a list of term ids, or
- * `{terms, include_children, operator}`) and its `_exclude`, with the children of a hierarchical
- * taxonomy's terms when asked (WP_Tax_Query::clean_query), joined as `tax_relation` says.
+ * WP_REST_Posts_Controller::prepare_tax_query: each of the type's taxonomies' arg (a list of term
+ * ids, or `{terms, include_children, operator}`) and its `_exclude`, with the children of a
+ * hierarchical taxonomy's terms when asked (WP_Tax_Query::clean_query), joined as `tax_relation` says.
  */
-async function taxQueryOf(ctx: Ctx): Promise<TaxQuery | undefined> {
+export async function taxQueryOf(ctx: Ctx, taxonomies: TaxonomyArgs): Promise<{ taxQuery?: TaxQuery }> {
   const clauses: TaxQuery['clauses'] = [];
-  for (const [base, taxonomy] of TAXONOMY_ARGS) {
+  for (const [base, taxonomy] of taxonomies) {
     for (const exclude of [false, true]) {
       const arg = ctx.args[exclude ? `${base}_exclude` : base] as number[] | TermFilter | undefined;
       if (!arg) continue;
@@ -112,5 +125,5 @@ async function taxQueryOf(ctx: Ctx): Promise<TaxQuery | undefined> {
       clauses.push({ ids, operator: exclude ? 'NOT IN' : filter.operator === 'AND' ? 'AND' : 'IN' });
     }
   }
-  return clauses.length ? { relation: ctx.args.tax_relation === 'OR' ? 'OR' : 'AND', clauses } : undefined;
+  return clauses.length ? { taxQuery: { relation: ctx.args.tax_relation === 'OR' ? 'OR' : 'AND', clauses } } : {};
 }

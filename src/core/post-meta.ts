@@ -1,6 +1,7 @@
 import { RestError, authStatus } from '../engine/errors.ts';
 import type { Store } from '../store/index.ts';
-import type { CompiledMeta } from './content-types.ts';
+import type { CompiledMeta, PostTypeInfo } from './content-types.ts';
+import type { Ctx } from './context.ts';
 
 /**
  * Registered post meta through the REST API (WP_REST_Meta_Fields): values stored as WordPress
@@ -38,31 +39,32 @@ export function restFieldsOf(registered: readonly CompiledMeta[]): Map<string, C
   return fields;
 }
 
-/** Every registered key's value of each post, keyed by post id then by key. */
-async function valuesOfPosts(store: Store, registered: (postType: string) => readonly CompiledMeta[], posts: readonly { id: number; type: string }[]): Promise<Map<number, Record<string, unknown>>> {
-  const keys = [...new Set(posts.flatMap((p) => registered(p.type).map((m) => m.key)))];
+type Posts = readonly { id: number; type: string }[];
+type Registered = (postType: string) => readonly CompiledMeta[];
+type Stored = Map<number, Record<string, string>>;
+
+/** The stored values of these keys of the posts, in one query (none for no keys). */
+const storedOf = async (store: Store, posts: Posts, keys: readonly string[]): Promise<Stored> =>
+  keys.length ? store.posts.meta.ofMany(posts.map((p) => p.id), [...new Set(keys)]) : new Map();
+
+const keysOf = (registered: Registered, posts: Posts) => posts.flatMap((p) => registered(p.type).map((m) => m.key));
+
+/** Every registered key's value of each post that has any, keyed by post id then by key. */
+function valuesOfPosts(registered: Registered, posts: Posts, stored: Stored): Map<number, Record<string, unknown>> {
   const out = new Map<number, Record<string, unknown>>();
-  if (!keys.length) return out;
-  const stored = await store.posts.meta.ofMany(posts.map((p) => p.id), keys);
   for (const p of posts) {
+    const keys = registered(p.type);
+    if (!keys.length) continue;
     const values = stored.get(p.id) ?? {};
-    out.set(p.id, Object.fromEntries(registered(p.type).map((m) => [m.key, decode(m, values[m.key])])));
+    out.set(p.id, Object.fromEntries(keys.map((m) => [m.key, decode(m, values[m.key])])));
   }
   return out;
 }
 
-/**
- * The `meta` object of posts, keyed by post id: every key registered for `meta` of each post's
- * type. A post whose type has none is left out: its `meta` is WordPress's empty array.
- */
-export function metaOfPosts(store: Store, registered: (postType: string) => readonly CompiledMeta[], posts: readonly { id: number; type: string }[]): Promise<Map<number, Record<string, unknown>>> {
-  return valuesOfPosts(store, (t) => inMeta(registered(t)), posts.filter((p) => inMeta(registered(p.type)).length));
-}
-
 /** The plugins' REST fields of posts, keyed by post id: each field an object of its keys' values. */
-export async function restFieldsOfPosts(store: Store, registered: (postType: string) => readonly CompiledMeta[], posts: readonly { id: number; type: string }[]): Promise<Map<number, Record<string, Record<string, unknown>>>> {
+function fieldValuesOfPosts(registered: Registered, posts: Posts, stored: Stored): Map<number, Record<string, Record<string, unknown>>> {
   const shown = (t: string) => registered(t).filter((m) => m.restField !== undefined);
-  const values = await valuesOfPosts(store, shown, posts.filter((p) => shown(p.type).length));
+  const values = valuesOfPosts(shown, posts, stored);
   const out = new Map<number, Record<string, Record<string, unknown>>>();
   for (const p of posts) {
     const byKey = values.get(p.id);
@@ -72,6 +74,24 @@ export async function restFieldsOfPosts(store: Store, registered: (postType: str
     out.set(p.id, fields);
   }
   return out;
+}
+
+/**
+ * The `meta` object of posts, keyed by post id: every key registered for `meta` of each post's
+ * type. A post whose type has none is left out: its `meta` is WordPress's empty array.
+ */
+export async function metaOfPosts(store: Store, registered: Registered, posts: Posts): Promise<Map<number, Record<string, unknown>>> {
+  const shown = (t: string) => inMeta(registered(t));
+  return valuesOfPosts(shown, posts, await storedOf(store, posts, keysOf(shown, posts)));
+}
+
+/**
+ * What a post controller shows of its posts' meta, from one query: the `meta` objects (as
+ * metaOfPosts), the plugins' REST fields, and the stored values of `otherKeys` (the featured image's).
+ */
+export async function shownMetaOfPosts(store: Store, registered: Registered, posts: Posts, otherKeys: readonly string[]) {
+  const stored = await storedOf(store, posts, [...otherKeys, ...keysOf(registered, posts)]);
+  return { meta: valuesOfPosts((t) => inMeta(registered(t)), posts, stored), fields: fieldValuesOfPosts(registered, posts, stored), stored };
 }
 
 /**
@@ -109,3 +129,7 @@ export async function writePostMeta(store: Store, registered: readonly CompiledM
     else await store.posts.meta.set(postId, m.key, isStringType(m) ? String(value) : JSON.stringify(value));
   }
 }
+
+/** The request's `meta` (and plugin REST fields), for the keys registered for the post's type: what every post controller's write does. */
+export const writeRequestMeta = (ctx: Ctx, type: PostTypeInfo, store: Store, postId: number) =>
+  writePostMeta(store, ctx.site.types.postMeta(type.slug), postId, ctx.args, (c) => ctx.can(c), ctx.user !== null);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { RestError, authStatus } from '../engine/errors.ts';
+import { RestError, authStatus, type ErrorValues } from '../engine/errors.ts';
 import { RestResponse } from '../engine/types.ts';
 import type { PostTypeInfo, TaxonomyInfo } from './content-types.ts';
 import type { Ctx } from './context.ts';
@@ -33,8 +33,8 @@ export function routeTaxonomy(ctx: Ctx): TaxonomyInfo {
   return tax;
 }
 
-/** A permission failure with WordPress's code: 401 for anonymous callers, 403 for logged-in ones. */
-export const denied = (ctx: Ctx, code: string, message: string) => new RestError(code, message, authStatus(ctx.user !== null));
+/** A permission failure of the catalogue (WordPress's code and words): 401 for anonymous callers, 403 for logged-in ones. */
+export const denied = (ctx: Ctx, code: string, values?: ErrorValues) => ctx.fail(code, values, { status: authStatus(ctx.user !== null) });
 
 /** 'YYYY-MM-DD HH:MM:SS' → 'YYYY-MM-DDTHH:MM:SS' (mysql_to_rfc3339); the zero date is null. */
 export function restDate(sqlDate: string): string | null {
@@ -91,11 +91,14 @@ export interface Page {
  */
 const MAX_OFFSET = 2 ** 52;
 
-/** page/per_page from the args; an explicit `offset` replaces the page's start, as in WP_Query (absint). */
-export function pageOf(ctx: Ctx): Page {
+/**
+ * page/per_page from the args; an explicit `offset` replaces the page's start, as in WP_Query
+ * (absint). Only the collections that offer `offset` pass it: WordPress's search, for one, ignores it.
+ */
+export function pageOf(ctx: Ctx, offsetArg?: unknown): Page {
   const page = Number(ctx.args.page ?? 1);
   const perPage = Number(ctx.args.per_page ?? 10);
-  const offset = typeof ctx.args.offset === 'number' ? Math.abs(ctx.args.offset) : (page - 1) * perPage;
+  const offset = typeof offsetArg === 'number' ? Math.abs(offsetArg) : (page - 1) * perPage;
   return { page, perPage, offset: Math.min(offset, MAX_OFFSET) };
 }
 

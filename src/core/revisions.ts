@@ -24,7 +24,7 @@ export const autosaveSlug = (parent: number) => `${parent}-autosave-v1`;
 /** WP_REST_Revisions_Controller::get_parent: the post a revisions or autosaves route names, of the route's type. */
 export async function revisionParent(ctx: Ctx, type: PostTypeInfo, id: unknown): Promise<PostRow> {
   const parent = Number(id) > 0 ? await ctx.store.posts.get(Number(id)) : undefined;
-  if (!parent || parent.type !== type.slug) throw new RestError('rest_post_invalid_parent', 'Invalid post parent ID.', 404);
+  if (!parent || parent.type !== type.slug) throw ctx.fail('rest_post_invalid_parent');
   return parent;
 }
 

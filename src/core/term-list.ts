@@ -17,18 +17,21 @@ const ORDERBY: Record<string, TermQuery['orderby']> = {
 /** get_items_permissions_check: the edit context only for those who may edit the taxonomy's terms. */
 export function checkListContext(ctx: Ctx, tax: TaxonomyInfo): void {
   if (contextOf(ctx) === 'edit' && !ctx.can(tax.capabilities.edit_terms))
-    throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit terms in this taxonomy.');
+    throw denied(ctx, 'rest_forbidden_context', { action: 'edit terms in this taxonomy' });
 }
 
-/** The page of the taxonomy's terms the request's args ask for, after the `post` filter's own checks. */
-export async function queryTermsOfRoute(ctx: Ctx, tax: TaxonomyInfo): Promise<{ rows: TermRow[]; total: number; page: Page }> {
+/**
+ * The page of the taxonomy's terms the request's args ask for, after the `post` filter's own
+ * checks; `extra` adds the filters only some taxonomies offer (`parent`, for a hierarchical one).
+ */
+export async function queryTermsOfRoute(ctx: Ctx, tax: TaxonomyInfo, extra: Partial<TermQuery> = {}): Promise<{ rows: TermRow[]; total: number; page: Page }> {
   const a = ctx.args;
   if (typeof a.post === 'number') {
     const post = await ctx.store.posts.get(a.post);
-    if (!post) throw new RestError('rest_post_invalid_id', 'Invalid post ID.', 400);
-    if (!readablePost(ctx, post)) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to view terms for this post.');
+    if (!post) throw ctx.fail('rest_post_invalid_id', {}, { status: 400 });
+    if (!readablePost(ctx, post)) throw denied(ctx, 'rest_forbidden_context', { action: 'view terms for this post' });
   }
-  const page = pageOf(ctx);
+  const page = pageOf(ctx, ctx.args.offset);
   const list = (v: unknown) => (Array.isArray(v) && v.length ? (v as never[]) : undefined);
   const { rows, total } = await ctx.store.terms.query({
     taxonomy: tax.slug,
@@ -36,13 +39,13 @@ export async function queryTermsOfRoute(ctx: Ctx, tax: TaxonomyInfo): Promise<{ 
     include: list(a.include),
     exclude: list(a.exclude),
     slugs: list(a.slug),
-    parent: tax.hierarchical && typeof a.parent === 'number' ? a.parent : undefined,
     hideEmpty: a.hide_empty === true,
     post: typeof a.post === 'number' ? a.post : undefined,
     orderby: ORDERBY[a.orderby as string] ?? 'name',
     order: a.order === 'desc' && a.orderby !== 'include' ? 'desc' : 'asc',
     offset: page.offset,
     limit: page.perPage,
+    ...extra,
   });
   return { rows, total, page };
 }

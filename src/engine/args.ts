@@ -20,7 +20,8 @@ export function indexDescriptor(arg: ArgDescriptor): Record<string, unknown> {
 }
 
 const TYPE_ALIASES: Record<string, string> = { bool: 'boolean', int: 'integer' };
-const canonicalType = (t: unknown) => TYPE_ALIASES[String(t)] ?? String(t);
+/** A type as JSON Schema names it: WordPress also takes `bool` and `int`. */
+export const canonicalType = (t: unknown) => TYPE_ALIASES[String(t)] ?? String(t);
 const typesOf = (s: ArgDescriptor): string[] => (s.type === undefined ? [] : (Array.isArray(s.type) ? s.type : [s.type]).map(canonicalType));
 
 // --- coercion: WordPress accepts strings for every scalar type (rest_validate_value_from_schema) ---
@@ -118,6 +119,7 @@ function toAjvSchema(arg: ArgDescriptor): Record<string, unknown> {
       case 'required':
       case 'default':
       case 'description':
+      case 'index':
         break;
       case 'format':
         if (v !== 'uri' && v !== 'text-field' && v !== 'textarea-field') out.format = v;
@@ -432,7 +434,9 @@ export function compileArgs(args: Record<string, ArgDescriptor>, { validatorNow 
   const compile = () => (checked.length ? validatorFor(schema) : null);
   if (validatorNow && !ajv.validateSchema(schema)) throw new Error(ajv.errorsText(ajv.errors));
   let validateOnce: ValidateFunction | null | undefined = validatorNow ? compile() : undefined;
-  const index: CompiledArgs['index'] = names.length ? Object.fromEntries(names.map((n) => [n, indexDescriptor(args[n])])) : [];
+  // `index: false`: checked like any arg, but not shown (WordPress's show_in_index false)
+  const shown = names.filter((n) => args[n].index !== false);
+  const index: CompiledArgs['index'] = shown.length ? Object.fromEntries(shown.map((n) => [n, indexDescriptor(args[n])])) : [];
 
   return {
     names,

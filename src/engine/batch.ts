@@ -1,5 +1,5 @@
 import type { ApiRoot } from './api-root.ts';
-import { RestError } from './errors.ts';
+import { engineError, RestError } from './errors.ts';
 import { parseQueryString } from './params.ts';
 import { envelopeHeaders } from './response.ts';
 import { errorOutcome, isPrepared, normaliseRestPath, type InternalRequest, type Outcome, type Pipeline, type Prepared } from './pipeline.ts';
@@ -12,8 +12,8 @@ interface BatchItem {
   headers?: Record<string, string | string[]>;
 }
 
-const notAllowed = () => new RestError('rest_batch_not_allowed', 'The requested route does not support batch requests.', 400);
-const unparsablePath = () => new RestError('parse_path_failed', 'Could not parse the path.', 400);
+const notAllowed = () => engineError('rest_batch_not_allowed');
+const unparsablePath = () => engineError('parse_path_failed');
 const ABSOLUTE = /^[a-z][a-z\d+.-]*:\/\//i;
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileArgs, type CompiledArgs } from './args.ts';
 import { diagnostic, SpecError, type Diagnostic } from './diagnostics.ts';
@@ -50,12 +50,33 @@ export function handlerModuleFile(dir: string, mod: string): string | undefined 
   return ['.ts', '.js', '/index.ts'].map((ext) => join(dir, mod + ext)).find(existsSync);
 }
 
+/** A handler module as imported, with its file's modification time then. */
+interface ImportedModule {
+  module: Promise<Record<string, unknown>>;
+  mtimeMs: number;
+}
+
 /**
  * Imported handler modules by file, shared by every compile of a process: activating a plugin
  * imports its modules once. A module that throws on import is remembered with its error.
  */
 export class HandlerModules {
-  private readonly byFile = new Map<string, Promise<Record<string, unknown>>>();
+  /** `fresh`: files whose module must be imported anew (a new URL), the one imported before being out of date. */
+  constructor(
+    private readonly byFile = new Map<string, ImportedModule>(),
+    private readonly fresh = new Set<string>(),
+  ) {}
+
+  /** These modules, less those whose file changed since it was imported: those are imported afresh when asked for. */
+  refreshed(): HandlerModules {
+    const kept = new Map<string, ImportedModule>();
+    const fresh = new Set<string>();
+    for (const [file, m] of this.byFile) {
+      if (statSync(file, { throwIfNoEntry: false })?.mtimeMs === m.mtimeMs) kept.set(file, m);
+      else fresh.add(file);
+    }
+    return new HandlerModules(kept, fresh);
+  }
 
   /** Imports the modules the routes name; each problem (no module, no such export, a module that throws) comes back as a diagnostic. */
   async load(routes: readonly RouteSpec[], builtins: { has(name: string): boolean }): Promise<Diagnostic[]> {
@@ -85,8 +106,11 @@ export class HandlerModules {
 
   module(file: string): Promise<Record<string, unknown>> {
     let m = this.byFile.get(file);
-    if (!m) this.byFile.set(file, (m = importModule(file)));
-    return m;
+    if (!m) {
+      const mtimeMs = statSync(file).mtimeMs;
+      this.byFile.set(file, (m = { module: importModule(file, this.fresh.has(file) ? String(mtimeMs) : undefined), mtimeMs }));
+    }
+    return m.module;
   }
 
   /** The handler a loaded route names; undefined until `load` has imported its module. */

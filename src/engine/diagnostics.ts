@@ -16,6 +16,9 @@ export const diagnostic = (at: { file: string; line: number }, rule: string, mes
   message,
 });
 
+/** How a lint check reports a finding (lint.ts collects them, each once, sorted). */
+export type Report = (at: { file: string; line: number }, rule: string, message: string, severity?: Diagnostic['severity']) => void;
+
 /** `file:line: rule: message`, the one line format every command prints. */
 export const formatDiagnostic = (d: Diagnostic): string => `${d.file}:${d.line}: ${d.rule}: ${d.severity === 'warning' ? 'warning: ' : ''}${d.message}`;
 

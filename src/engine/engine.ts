@@ -2,8 +2,9 @@ import { ApiRoot } from './api-root.ts';
 import { batchHandler } from './batch.ts';
 import { compileRoutes, HandlerModules, relinkRoutes, type Builtins, type CompiledEndpoint, type CompiledRoute, type RouteTable } from './compile.ts';
 import { SpecError, type Diagnostic } from './diagnostics.ts';
-import { RestError, forbidden, invalidJson, noRoute } from './errors.ts';
+import { RestError, catalogued, engineError, forbidden, invalidJson, noRoute, ENGINE_ERRORS, type CataloguedError, type ErrorValues } from './errors.ts';
 import { buildNamespaceIndex } from './index-doc.ts';
+import { openApiDocument } from './openapi.ts';
 import { optionsDocument } from './options-doc.ts';
 import { parseQueryString } from './params.ts';
 import { answered, errorOutcome, normaliseRestPath, type InternalRequest, type Matched, type Outcome, type Pipeline, type Prepared } from './pipeline.ts';
@@ -32,7 +33,7 @@ export interface EngineOptions<S, H> {
  * routes they matched.
  */
 export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost = EngineHost> implements Pipeline<S> {
-  readonly spec: Spec;
+  private specNow: Spec;
   readonly variant: Variant;
   readonly site: H;
   readonly store: S;
@@ -43,19 +44,25 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
   readonly roots: readonly ApiRoot[];
   private table!: RouteTable;
   private servedRoutes: readonly RouteSpec[] = [];
-  private readonly variantRoutes: RouteSpec[];
-  private readonly modules = new HandlerModules();
+  private variantRoutes: RouteSpec[];
+  private modules = new HandlerModules();
   private readonly builtins: Builtins;
   /** Each root's root and namespace index documents, serialised at their first request there after a change. */
   private readonly indexes = new Map<ApiRoot, { root: PrebuiltJson; namespaces: Map<string, PrebuiltJson> }>();
   /** The Allow header for an anonymous caller, per route (the common case, computed once per table). */
   private anonymousAllow = new Map<CompiledRoute, string>();
   private readonly listeners: (() => void)[] = [];
+  /** Each root index with the links the host adds for some users, by that index and the links' JSON. */
+  private readonly linkedIndexes = new WeakMap<PrebuiltJson, Map<string, PrebuiltJson>>();
   /** The 'help' context of each index document served, by that document. */
   private readonly helpIndexes = new WeakMap<PrebuiltJson, PrebuiltJson>();
+  /** Each root's OpenAPI document (`?_openapi=1` on the root), built at its first request after a change. */
+  private readonly openApiDocuments = new Map<ApiRoot, PrebuiltJson>();
+  /** The codes a handler of each namespace may raise: the engine's, site.yaml's and the namespace's own ('' for the root routes). */
+  private errorCatalogues: ReadonlyMap<string, ReadonlyMap<string, CataloguedError>>;
 
   constructor(o: EngineOptions<S, H>) {
-    this.spec = o.spec;
+    this.specNow = o.spec;
     this.variant = o.variant;
     this.site = o.host;
     this.store = o.store;
@@ -65,12 +72,18 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     this.roots = [this.root, ...aliases.map((a) => new ApiRoot(a.prefix, a.namespaces))];
     this.rehome();
     this.variantRoutes = routesForVariant(o.spec, o.variant);
+    this.errorCatalogues = errorCataloguesOf(o.spec);
     this.builtins = new Map<string, Handler>([
-      ['@index', (ctx) => this.withSchemas(this.rootIndexFor(ctx.api, ctx.user), ctx.api, ctx.args.context)],
+      ['@index', (ctx) => (ctx.args._openapi === undefined ? this.withSchemas(this.rootIndexFor(ctx.api, ctx.user), ctx.api, ctx.args.context) : this.openApiAt(ctx.api))],
       ['@namespace_index', (ctx) => this.withSchemas(this.builtIndexes(ctx.api).namespaces.get(String(ctx.args.namespace)) ?? invalidNamespace(), ctx.api, ctx.args.context)],
       ['@batch', batchHandler<S>(this)],
     ]);
     o.host.onChange(() => this.rebuildIndexes());
+  }
+
+  /** The spec served: the one the engine started with, until `reload` swaps in another. */
+  get spec(): Spec {
+    return this.specNow;
   }
 
   /** The namespaces the variant's spec declares, served or not. */
@@ -107,15 +120,47 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     const routes = this.routesOf(new Set(namespaces), true);
     const problems = await this.modules.load(routes, this.builtins);
     if (problems.length) throw new SpecError(problems);
-    this.table = await compileRoutes(routes, this.variant, this.modules, this.builtins, this.roots);
-    this.servedRoutes = this.table.routes.map((r) => r.spec);
-    this.anonymousAllow = new Map(this.table.routes.map((r) => [r, allowFor(r, null)]));
+    this.install(await compileRoutes(routes, this.variant, this.modules, this.builtins, this.roots));
+  }
+
+  /**
+   * `serve --watch`: another version of the spec, with the handler modules whose files changed
+   * since they were imported imported afresh. The namespaces served now are compiled with it on
+   * the side; when they do not compile, nothing changes and the problems come back. Otherwise
+   * the new table is swapped in (requests under way finish on the routes they matched); which
+   * namespaces to serve is then the host's to say again, with `serve` (a namespace may be new).
+   */
+  async reload(spec: Spec): Promise<Diagnostic[]> {
+    const variantRoutes = routesForVariant(spec, this.variant);
+    const modules = this.modules.refreshed();
+    const routes = this.routesOf(new Set(this.namespaces), true, variantRoutes);
+    const problems = await modules.load(routes, this.builtins);
+    if (problems.length) return problems;
+    let table: RouteTable;
+    try {
+      table = await compileRoutes(routes, this.variant, modules, this.builtins, this.roots);
+    } catch (e) {
+      if (e instanceof SpecError) return e.problems;
+      throw e;
+    }
+    this.specNow = spec;
+    this.errorCatalogues = errorCataloguesOf(spec);
+    this.variantRoutes = variantRoutes;
+    this.modules = modules;
+    this.install(table);
+    return [];
+  }
+
+  private install(table: RouteTable): void {
+    this.table = table;
+    this.servedRoutes = table.routes.map((r) => r.spec);
+    this.anonymousAllow = new Map(table.routes.map((r) => [r, allowFor(r, null)]));
     this.rebuildIndexes();
   }
 
   /** The routes of these namespaces, templates expanded for the instances the host names now. */
-  private routesOf(namespaces: Set<string>, withRoot: boolean): RouteSpec[] {
-    const chosen = this.variantRoutes.filter((r) => (r.namespace === '' ? withRoot : namespaces.has(r.namespace)));
+  private routesOf(namespaces: Set<string>, withRoot: boolean, from = this.variantRoutes): RouteSpec[] {
+    const chosen = from.filter((r) => (r.namespace === '' ? withRoot : namespaces.has(r.namespace)));
     return expandTemplates(chosen, (each) => this.site.routeInstances?.(each) ?? []);
   }
 
@@ -133,6 +178,7 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     if (!this.table) return;
     relinkRoutes(this.table, this.roots);
     this.indexes.clear();
+    this.openApiDocuments.clear();
     for (const l of this.listeners) l();
   }
 
@@ -160,8 +206,23 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     const built = this.builtIndexes(root).root;
     const extra = this.site.indexLinks?.(user, (p) => root.restUrl(p));
     if (!extra) return built;
-    const doc = built.data as Record<string, unknown>;
-    return PrebuiltJson.of({ ...doc, _links: { ...(doc._links as object), ...extra } });
+    // built once per set of links, as the index itself (its bytes and their kept compressions): hosts add links by capability, so the sets are few
+    let linked = this.linkedIndexes.get(built);
+    if (!linked) this.linkedIndexes.set(built, (linked = new Map()));
+    const key = JSON.stringify(extra);
+    let doc = linked.get(key);
+    if (!doc) {
+      const data = built.data as Record<string, unknown>;
+      linked.set(key, (doc = PrebuiltJson.of({ ...data, _links: { ...(data._links as object), ...extra } })));
+    }
+    return doc;
+  }
+
+  /** The OpenAPI document of the routes served, as this root names them (openapi.ts). */
+  openApiAt(root: ApiRoot): PrebuiltJson {
+    let doc = this.openApiDocuments.get(root);
+    if (!doc) this.openApiDocuments.set(root, (doc = PrebuiltJson.of(openApiDocument(this.spec, { routes: this.servedRoutes, root, url: root.url, variant: this.variant }))));
+    return doc;
   }
 
   /**
@@ -240,13 +301,14 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
       return errorOutcome(refusal ? forbidden(user !== null, refusal.message, refusal.code) : forbidden(user !== null), route);
     }
     let result: unknown;
+    const ctx = new RequestContext(this, p, user, store);
     try {
-      result = endpoint.handler(new RequestContext(this, p, user, store));
+      result = endpoint.handler(ctx);
     } catch (e) {
       return this.failure(e, route, p);
     }
-    if (result instanceof Promise) return result.then((r: unknown) => this.answer(r, p), (e: unknown) => this.failure(e, route, p));
-    return this.answer(result, p);
+    if (result instanceof Promise) return result.then((r: unknown) => this.answer(r, p, ctx.headers), (e: unknown) => this.failure(e, route, p));
+    return this.answer(result, p, ctx.headers);
   }
 
   /**
@@ -254,8 +316,9 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
    * every permission callback of its route fails in WordPress and rest_send_allow_header sends no
    * Allow; and `previous` is the prepared response's get_data(), which never holds its links.
    */
-  private answer(result: unknown, p: Prepared): Outcome {
+  private answer(result: unknown, p: Prepared, headers: Record<string, string> | undefined): Outcome {
     const out = answered(result, p.route);
+    if (headers) out.headers = { ...headers, ...out.headers };
     const data = out.data as { deleted?: unknown; previous?: unknown } | null;
     if (p.req.method === 'DELETE' && data && typeof data === 'object' && data.deleted === true) {
       out.route = undefined;
@@ -275,7 +338,7 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
       return out;
     }
     this.log.error(`internal error in ${p.endpoint.handlerName} (${p.req.method} ${p.req.path}): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-    return errorOutcome(new RestError('internal_server_error', 'The server could not complete the request because of an internal error.', 500), route);
+    return errorOutcome(engineError('internal_server_error'), route);
   }
 
   /**
@@ -326,6 +389,13 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     return known ?? allowFor(out.route, user, out.refused);
   }
 
+  /** The error `code` names for a handler of this namespace (HandlerContext.fail). */
+  errorFor(namespace: string, code: string, values?: ErrorValues, data?: Record<string, unknown>): RestError {
+    const entry = this.errorCatalogues.get(namespace)?.get(code);
+    if (!entry) throw new Error(`error code ${code} is declared in no error catalogue of ${namespace || 'the root routes'}`);
+    return catalogued(code, entry, values, data);
+  }
+
   /** Resolves a REST URL of this site to the served path it names and the root it names it at, or null for anything else. */
   restPathOf(href: string): { path: string; root: ApiRoot } | null {
     const root = this.roots.find((r) => href.startsWith(r.url));
@@ -333,8 +403,14 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
   }
 }
 
+/** Each namespace's codes ('' for the root routes): the engine's, then site.yaml's, then its own. */
+function errorCataloguesOf(spec: Spec): Map<string, ReadonlyMap<string, CataloguedError>> {
+  const shared: [string, CataloguedError][] = [...Object.entries(ENGINE_ERRORS), ...Object.entries(spec.errors)];
+  return new Map([['', new Map(shared)], ...spec.namespaces.map((ns): [string, ReadonlyMap<string, CataloguedError>] => [ns.name, new Map([...shared, ...Object.entries(ns.errors)])])]);
+}
+
 const invalidNamespace = (): never => {
-  throw new RestError('rest_invalid_namespace', 'The specified namespace could not be found.', 404);
+  throw engineError('rest_invalid_namespace');
 };
 
 /**
@@ -347,6 +423,8 @@ class RequestContext<S extends TransactionalStore<S>, H extends EngineHost> impl
   readonly log: Logger;
   readonly api: ApiRoot;
   private info: HandlerContext['request'] | undefined;
+  /** What `header` added to the answer; none on most requests. */
+  headers: Record<string, string> | undefined;
 
   constructor(
     private readonly engine: Engine<S, H>,
@@ -377,12 +455,16 @@ class RequestContext<S extends TransactionalStore<S>, H extends EngineHost> impl
     return this.engine.subRequest(method, path, params ?? {}, this.user, this.store, this.p.req);
   }
 
-  withArgs(args: Record<string, unknown>): HandlerContext<S, H> {
-    return new RequestContext(this.engine, { ...this.p, params: args }, this.user, this.store);
+  header(name: string, value: string): void {
+    (this.headers ??= {})[name] = value;
   }
 
   get served(): readonly RouteSpec[] {
     return this.engine.served;
+  }
+
+  fail(code: string, values?: ErrorValues, data?: Record<string, unknown>): RestError {
+    return this.engine.errorFor(this.p.route.namespace, code, values, data);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { ApiRoot } from './api-root.ts';
-import { RestError } from './errors.ts';
+import { engineError } from './errors.ts';
 import { isFormMediaType, isJsonMediaType, parseQueryString } from './params.ts';
 import { normaliseRestPath, type InternalRequest } from './pipeline.ts';
 
@@ -14,7 +14,7 @@ export interface RequestTarget {
   root: ApiRoot;
 }
 
-export const payloadTooLarge = (limit: number) => new RestError('rest_payload_too_large', `The request body is larger than the limit of ${limit} bytes.`, 413);
+export const payloadTooLarge = (limit: number) => engineError('rest_payload_too_large', { limit });
 
 export class BodyTooLarge extends Error {}
 

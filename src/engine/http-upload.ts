@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { RestError } from './errors.ts';
+import { engineError, RestError } from './errors.ts';
 import { BodyTooLarge } from './http-request.ts';
 import { parseQueryString } from './params.ts';
 import type { UploadedFile } from './types.ts';
@@ -66,7 +66,7 @@ async function rawFile(req: IncomingMessage, headers: Record<string, string>, li
   return { field: null, filename: null, contentType: headers['content-type'] ?? '', path, size };
 }
 
-const malformed = () => new RestError('rest_upload_malformed', 'The multipart/form-data body could not be read.', 400);
+const malformed = () => engineError('rest_upload_malformed');
 
 function multipart(req: IncomingMessage, headers: Record<string, string>, limit: number, dir: string): Promise<{ files: UploadedFile[]; fields: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {

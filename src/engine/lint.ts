@@ -2,17 +2,29 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { compileArgs, INDEX_KEYWORDS } from './args.ts';
 import { HandlerModules } from './compile.ts';
-import { diagnostic, SpecError, type Diagnostic } from './diagnostics.ts';
+import { diagnostic, SpecError, type Diagnostic, type Report } from './diagnostics.ts';
 import { RestError } from './errors.ts';
-import { ALL_VARIANTS, BUILTIN_HANDLERS, loadSpec, routesForVariant, type AbilityCategorySpec, type ArgDescriptor, type EndpointSpec, type RouteSpec, type SourcePos, type Spec } from './spec.ts';
+import { checkHandlerArgs } from './lint-args.ts';
+import { checkErrorCatalogues } from './lint-errors.ts';
+import { checkPermissionNames, type PermissionNames } from './lint-permissions.ts';
+import { checkUnreachableRoutes } from './lint-routes.ts';
+import { SourceModules } from './lint-source.ts';
+import { ALL_VARIANTS, BUILTIN_HANDLERS, loadSpec, type AbilityCategorySpec, type ArgDescriptor, type EndpointSpec, type RouteSpec, type SourcePos, type Spec } from './spec.ts';
 
-type Report = (at: SourcePos, rule: string, message: string, severity?: Diagnostic['severity']) => void;
+
+export interface LintOptions {
+  /**
+   * The capabilities and roles that exist, given the spec (the engine knows no CMS: the application
+   * says). Without it, or when it gives none, permission names are not checked (permission-known).
+   */
+  permissionNames?: (spec: Spec) => PermissionNames | null | Promise<PermissionNames | null>;
+}
 
 /**
  * Checks a spec folder: its schema (through the loader), its handler modules and the lint rules.
  * Findings come back sorted by file and line, each reported once even when a shared arg set repeats it.
  */
-export async function lintSpec(specDir: string): Promise<Diagnostic[]> {
+export async function lintSpec(specDir: string, options: LintOptions = {}): Promise<Diagnostic[]> {
   let spec: Spec;
   try {
     spec = loadSpec(specDir);
@@ -28,7 +40,12 @@ export async function lintSpec(specDir: string): Promise<Diagnostic[]> {
   for (const d of await modules.load(spec.routes, BUILTIN_HANDLERS)) add(d);
   await checkOrphanHandlers(spec, modules, report);
   for (const ns of spec.namespaces) checkNamespaceFormat(ns.name, ns.pos, report);
-  checkIdenticalRoutes(spec, report);
+  checkUnreachableRoutes(spec, report);
+  // handler modules as source, parsed once for the rules that read them
+  const sources = new SourceModules();
+  const permissionNames = await options.permissionNames?.(spec);
+  if (permissionNames) checkPermissionNames(spec, permissionNames, sources, report);
+  checkHandlerArgs(spec, sources, report);
   const compiledArgs = new Map<string, [string, string] | null>();
   for (const route of spec.routes) {
     checkPathArgs(route, report);
@@ -39,6 +56,7 @@ export async function lintSpec(specDir: string): Promise<Diagnostic[]> {
     }
   }
   checkAbilities(spec, report);
+  checkErrorCatalogues(spec, sources, report);
   return [...findings.values()].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
 }
 
@@ -96,21 +114,6 @@ const NAMESPACE_FORMAT = /^[a-z0-9]+(?:[-_][a-z0-9]+)*\/(?:v\d+|\d+\.\d+)$/;
 
 function checkNamespaceFormat(name: string, at: SourcePos, report: Report): void {
   if (!NAMESPACE_FORMAT.test(name)) report(at, 'namespace-format', `namespace '${name}' is not of the form vendor/v<N> or vendor/<N>.<M> (e.g. cms/v2, oembed/1.0)`);
-}
-
-/** no-identical-routes: two routes one variant serves that differ only by variable names can never both be reached. */
-function checkIdenticalRoutes(spec: Spec, report: Report): void {
-  for (const variant of ALL_VARIANTS) {
-    const seen = new Map<string, RouteSpec>();
-    for (const route of routesForVariant(spec, variant)) {
-      const patterns: string[] = [];
-      const shape = route.fullPath.replace(/\{(\w+)\}/g, (_, name: string) => (patterns.push(route.params[name] ?? ''), '{}')).toLowerCase();
-      const key = `${shape} ${JSON.stringify(patterns)}`;
-      const first = seen.get(key);
-      if (!first) seen.set(key, route);
-      else report(route.pos, 'no-identical-routes', `route ${route.key} is identical to ${first.key} at ${first.pos.file}:${first.pos.line}`);
-    }
-  }
 }
 
 /**
@@ -178,14 +181,15 @@ function checkPathArgs(route: RouteSpec, report: Report): void {
     }
   }
   for (const [name, pattern] of Object.entries(route.params)) {
+    const at = route.paramPos?.[name] ?? route.pos;
     if (!used.has(name)) report(route.pos, 'path-args', `params entry '${name}' is not used in the path ${route.path}`);
     try {
       new RegExp(`^(?:${pattern})$`);
     } catch (e) {
-      report(route.pos, 'path-args', `pattern of {${name}} does not compile: ${(e as Error).message}`);
+      report(at, 'path-args', `pattern of {${name}} does not compile: ${(e as Error).message}`);
       continue;
     }
-    if (starHeight(pattern) > 1) report(route.pos, 'path-args', `pattern of {${name}} (${pattern}) nests repetitions and can backtrack exponentially`);
+    if (starHeight(pattern) > 1) report(at, 'path-args', `pattern of {${name}} (${pattern}) nests repetitions and can backtrack exponentially`);
   }
 }
 
@@ -205,7 +209,7 @@ const READ_METHODS = new Set(['GET', 'HEAD']);
 
 function checkEndpoint(route: RouteSpec, e: EndpointSpec, report: Report): void {
   if (e.permission === undefined) report(e.pos, 'permission-declared', `${e.methods.join(',')} ${route.key} declares no permission (a capability, cap_a|cap_b, or public)`);
-  else if (!PERMISSION_FORMAT.test(e.permission)) report(e.pos, 'permission-declared', `permission '${e.permission}' of ${e.methods.join(',')} ${route.key} is not a capability, cap_a|cap_b, or public`);
+  else if (!PERMISSION_FORMAT.test(e.permission)) report(e.permissionPos ?? e.pos, 'permission-declared', `permission '${e.permission}' of ${e.methods.join(',')} ${route.key} is not a capability, cap_a|cap_b, or public`);
   if (e.batchPos && e.allowBatch && e.methods.every((m) => READ_METHODS.has(m)))
     report(e.batchPos, 'batch-allowed-methods', `allow_batch on ${e.methods.join(',')} ${route.key} has no effect: batch/v1 only runs POST, PUT, PATCH and DELETE`, 'warning');
 }
@@ -244,7 +248,7 @@ const BOUND_PAIRS = [
 
 function checkArg(name: string, arg: ArgDescriptor, at: SourcePos, report: Report, compiled: Map<string, [string, string] | null>): void {
   for (const key of Object.keys(arg))
-    if (!INDEX_KEYWORDS.has(key) && key !== 'required' && key !== 'validate') report(at, 'arg-keyword-allowed', `arg '${name}': '${key}' is not a keyword WordPress shows in the index, so it vanishes from it`, 'warning');
+    if (!INDEX_KEYWORDS.has(key) && key !== 'required' && key !== 'validate' && key !== 'index' && key !== 'unread') report(at, 'arg-keyword-allowed', `arg '${name}': '${key}' is not a keyword WordPress shows in the index, so it vanishes from it`, 'warning');
 
   let errors = 0;
   const counted: Report = (pos, rule, message) => (errors++, report(pos, rule, message));

@@ -39,13 +39,19 @@ function registerLoaders(): Promise<void> {
   }));
 }
 
-export async function importModule(file: string): Promise<Record<string, unknown>> {
+/**
+ * Imports a module by path. With a `version` (serve --watch, after its file changed) it is a new
+ * module, under a URL of its own: ESM keeps every URL it imported, so the same URL would give the
+ * old code. A new version comes from the file itself, never from a dist/ twin built before the edit.
+ */
+export async function importModule(file: string, version?: string): Promise<Record<string, unknown>> {
   let target = file;
   if (runsBuilt) {
     const rel = relative(SRC, file);
-    const twin = rel.startsWith('..') || isAbsolute(rel) ? null : join(DIST, rel.replace(/\.ts$/, '.js'));
+    const twin = rel.startsWith('..') || isAbsolute(rel) || version !== undefined ? null : join(DIST, rel.replace(/\.ts$/, '.js'));
     if (twin && existsSync(twin)) target = twin;
     else if (file.endsWith('.ts')) await registerLoaders();
   }
-  return (await import(pathToFileURL(target).href)) as Record<string, unknown>;
+  const url = pathToFileURL(target).href;
+  return (await import(version === undefined ? url : `${url}?v=${version}`)) as Record<string, unknown>;
 }

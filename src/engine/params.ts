@@ -1,12 +1,12 @@
-import { RestError } from './errors.ts';
+import { engineError } from './errors.ts';
 
 /** Most params one query string or form body may carry (PHP caps them too, with max_input_vars). */
 export const MAX_PARAMS = 100_000;
 /** Deepest `a[b][c]…` nesting, in bracket pairs: PHP's default max_input_nesting_level. */
 export const MAX_PARAM_DEPTH = 64;
 
-const tooManyParams = () => new RestError('rest_too_many_params', `A request may carry at most ${MAX_PARAMS} parameters.`, 400);
-const tooDeep = () => new RestError('rest_params_too_deep', `Parameters may be nested at most ${MAX_PARAM_DEPTH} levels deep.`, 400);
+const tooManyParams = () => engineError('rest_too_many_params', { max: MAX_PARAMS });
+const tooDeep = () => engineError('rest_params_too_deep', { max: MAX_PARAM_DEPTH });
 
 /**
  * PHP's parse_str, which WordPress's query and form params come from: `a=1`, `a[]=x&a[]=y` (a list),

@@ -1,33 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
 import { embedLinks } from './embed.ts';
 import type { Engine } from './engine.ts';
-import { RestError } from './errors.ts';
+import { engineError, RestError } from './errors.ts';
 import { BodyTooLarge, decodeBody, effectiveMethod, parseTarget, payloadTooLarge, readBody, restRequest } from './http-request.ts';
 import type { InternalRequest } from './pipeline.ts';
 import { ReplyWriter } from './http-reply.ts';
 import { discardUpload, receiveUpload, type ReceivedUpload } from './http-upload.ts';
 import { errorOutcome } from './pipeline.ts';
-import type { Authenticator, User } from './types.ts';
+import type { Authenticator, PageHandler, User } from './types.ts';
 
-/** A request for a page of the site (anything outside the API), handed to the site renderer. */
-export interface PageRequest {
-  method: string;
-  path: string;
-  query: Record<string, unknown>;
-  headers: Record<string, string>;
-  body: Buffer;
-  ip: string;
-}
-
-export interface PageResponse {
-  status: number;
-  headers: Record<string, string>;
-  /** The page, or a stream of it (a file served from disk). */
-  body: string | Buffer | Readable;
-}
-
-export type PageHandler = (req: PageRequest) => Promise<PageResponse | null>;
+export type { PageHandler, PageRequest, PageResponse } from './types.ts';
 
 /** How long a client may take, in milliseconds; Node's own defaults hold a dripping client for over a minute. */
 export interface Timeouts {
@@ -59,14 +41,14 @@ export interface ServerOptions {
 
 const NOT_FOUND_PAGE = '<!DOCTYPE html><html><head><title>Page not found</title></head><body><h1>Not Found</h1></body></html>';
 
-const internalError = () => new RestError('internal_server_error', 'The server could not complete the request because of an internal error.', 500);
-const unavailable = () => new RestError('rest_service_unavailable', 'The site cannot answer right now; try again shortly.', 503);
+const internalError = () => engineError('internal_server_error');
+const unavailable = () => engineError('rest_service_unavailable');
 
 /** What Node's HTTP parser refuses before any request exists, answered as WordPress-style JSON where the socket still takes an answer. */
 function clientErrorAnswer(code: string | undefined): RestError {
-  if (code === 'HPE_HEADER_OVERFLOW') return new RestError('rest_header_fields_too_large', 'The request line or its headers are larger than this server accepts.', 431);
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new RestError('rest_request_timeout', 'The request was not received in time.', 408);
-  return new RestError('rest_bad_request', 'The request is not valid HTTP, or its URL has characters no URL may have.', 400);
+  if (code === 'HPE_HEADER_OVERFLOW') return engineError('rest_header_fields_too_large');
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return engineError('rest_request_timeout');
+  return engineError('rest_bad_request');
 }
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
@@ -121,16 +103,7 @@ export function createHttpServer(opts: ServerOptions): Server {
 
     if (target.restPath === null) {
       const page = opts.pages ? await opts.pages({ method: req.method ?? 'GET', path: target.rawPath, query, headers, body, ip }) : null;
-      const out = page ?? { status: 404, headers: { 'Content-Type': 'text/html; charset=UTF-8' }, body: NOT_FOUND_PAGE };
-      res.writeHead(out.status, { Link: engine.site.linkHeader, ...out.headers });
-      const streamed = typeof out.body === 'object' && 'pipe' in out.body ? out.body : null;
-      if (req.method === 'HEAD') {
-        streamed?.destroy();
-        res.end();
-      } else if (streamed) {
-        streamed.on('error', () => res.destroy()).pipe(res);
-      } else res.end(out.body as string | Buffer);
-      return;
+      return reply.sendPage(res, req, page ?? { status: 404, headers: { 'Content-Type': 'text/html; charset=UTF-8' }, body: NOT_FOUND_PAGE }, headers);
     }
 
     const user = await authenticated(req, res, query, headers, ip);

@@ -7,6 +7,7 @@ import { Ajv } from './ajv.ts';
 import { diagnostic, SpecError, type Diagnostic } from './diagnostics.ts';
 import { cachedParse } from './parse-cache.ts';
 import type { ApiAliasSpec } from './api-root.ts';
+import { expandSchemaUse, publicItemSchema, SCHEMA_ARGS_MODULE } from './schema-args.ts';
 
 export type Variant = 'A' | 'B';
 export const ALL_VARIANTS: Variant[] = ['A', 'B'];
@@ -34,6 +35,14 @@ export interface AbilitySpec {
   pos: SourcePos;
 }
 
+/** A code of an error catalogue (`errors:` in a namespace file or site.yaml): what `ctx.fail(code, values)` answers. */
+export interface ErrorSpec {
+  status: number;
+  /** The message, `{name}` placeholders filled from the raise's values. */
+  message: string;
+  pos: SourcePos;
+}
+
 /** A group of abilities (`ability_categories:` in site.yaml or a namespace file). */
 export interface AbilityCategorySpec {
   slug: string;
@@ -47,6 +56,8 @@ export interface EndpointSpec {
   handler: string;
   /** Unset when the spec declares none (lint reports it); the spec is plain JSON, so absent rather than undefined. */
   permission?: string;
+  /** Where the permission was written: the endpoint's own line, or its file's `defaults:`. */
+  permissionPos?: SourcePos;
   /** The refusal a caller without the permission gets (a permission callback's own WP_Error). */
   forbidden?: { code: string; message: string };
   args: Record<string, ArgDescriptor>;
@@ -81,6 +92,8 @@ export interface RouteSpec {
   /** The route key WordPress clients know: `/code-snippets/v1/snippets/(?P<id>[\d]+)`. */
   key: string;
   params: Record<string, string>;
+  /** Where each of `params` was written: the route's `params:`, or the file's `defaults:` it inherits. */
+  paramPos?: Record<string, SourcePos>;
   /** Handed to the handlers as `ctx.config`: what one handler serving several routes needs to tell them apart. */
   config: Record<string, unknown>;
   /** Folder of the handler modules the endpoints name. */
@@ -111,6 +124,8 @@ export interface NamespaceSpec {
   schemas: Record<string, Record<string, unknown>>;
   /** Ability categories this file declares for its own endpoints. */
   abilityCategories: AbilityCategorySpec[];
+  /** The namespace's error catalogue (`errors:` of its files), by code; site.yaml's and the engine's codes are not repeated here. */
+  errors: Record<string, ErrorSpec>;
   pos: SourcePos;
 }
 
@@ -128,6 +143,8 @@ export interface Spec {
   routes: RouteSpec[];
   /** Ability categories site.yaml declares, for the endpoints of any namespace. */
   abilityCategories: AbilityCategorySpec[];
+  /** site.yaml's error catalogue: codes every namespace's handlers may raise. */
+  errors: Record<string, ErrorSpec>;
 }
 
 interface LoadedYaml {
@@ -216,21 +233,59 @@ export function toRouteKey(fullPath: string, params: Record<string, string>): st
 }
 
 type ArgSets = Record<string, Record<string, ArgDescriptor>>;
+type Schemas = NamespaceSpec['schemas'];
+/** Derives the args of a `$use: {schema, for}` entry for one route (its own `schema:` the default), or says what is wrong. */
+type SchemaUse = (schema: unknown, purpose: unknown) => Record<string, ArgDescriptor> | string;
 
-/** Expands `$use: set` (a name or a list) in place, so the served key order is the order written. */
-function expandArgs(raw: unknown, sets: ArgSets, where: SourcePos, problems: Diagnostic[]): Record<string, ArgDescriptor> {
+/**
+ * Expands `$use: set` (a name or a list) in place, so the served key order is the order written;
+ * an arg written after a `$use` that gave it replaces it in place.
+ */
+function expandArgs(raw: unknown, sets: ArgSets, fromSchema: SchemaUse, where: SourcePos, problems: Diagnostic[]): Record<string, ArgDescriptor> {
   const out: Record<string, ArgDescriptor> = {};
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return out;
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
     if (name === '$use') {
-      for (const setName of Array.isArray(value) ? value : [value]) {
-        const set = sets[String(setName)];
-        if (!set) problems.push(diagnostic(where, 'spec-schema', `unknown arg set '${String(setName)}'`));
-        else Object.assign(out, structuredClone(set));
-      }
+      for (const setName of Array.isArray(value) ? value : [value]) Object.assign(out, useSet(setName, sets, fromSchema, where, problems));
     } else {
       out[name] = (typeof value === 'object' && value !== null ? value : {}) as ArgDescriptor;
     }
+  }
+  return out;
+}
+
+/**
+ * The args one `$use` entry gives: a set's name, or `{set: NAME, ...}` whose further keys adjust the
+ * set's args: `ARG: {keyword: value}` merges into that arg (a keyword it has keeps its place, a new
+ * one goes last, `null` removes one), `ARG: null` leaves the arg out, and a set of a single arg takes
+ * its keywords directly (`{set: context, default: edit}`). `{for: create|update|context, schema?}`
+ * derives the args from a resource schema instead (schema-args.ts), adjusted the same way
+ * (`{for: context, default: view}`).
+ */
+function useSet(use: unknown, sets: ArgSets, fromSchema: SchemaUse, where: SourcePos, problems: Diagnostic[]): Record<string, ArgDescriptor> {
+  const { set: setName, schema, for: purpose, ...adjust } = use !== null && typeof use === 'object' ? (use as Record<string, unknown>) : { set: use };
+  const source = purpose === undefined ? `'${String(setName)}'` : `{for: ${String(purpose)}}`;
+  const args = purpose === undefined ? (sets[String(setName)] ? structuredClone(sets[String(setName)]) : `unknown arg set '${String(setName)}'`) : fromSchema(schema, purpose);
+  if (typeof args === 'string') {
+    problems.push(diagnostic(where, 'spec-schema', args));
+    return {};
+  }
+  const names = Object.keys(args);
+  for (const [key, value] of Object.entries(adjust)) {
+    if (key in args && value === null) delete args[key];
+    else if (key in args && value !== null && typeof value === 'object' && !Array.isArray(value)) args[key] = withKeywords(args[key], value as ArgDescriptor);
+    else if (names.length === 1 && !(key in args)) args[names[0]] = withKeywords(args[names[0]], { [key]: value });
+    else problems.push(diagnostic(where, 'spec-schema', key in args ? `$use of ${source}: '${key}' takes a map of keywords, or null to leave the arg out` : `$use of ${source}: the set has no arg '${key}' (it has ${names.join(', ')})`));
+  }
+  return args;
+}
+
+/** An arg with keywords replaced in place, added at the end, or removed (`null`). */
+function withKeywords(arg: ArgDescriptor, keywords: ArgDescriptor): ArgDescriptor {
+  const out = { ...arg };
+  for (const [k, v] of Object.entries(keywords)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
   }
   return out;
 }
@@ -244,17 +299,19 @@ function normaliseMethods(m: unknown): string[] {
   return [...new Set(list.map((x) => String(x).trim().toUpperCase()).filter(Boolean))];
 }
 
-function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: string, handlersDir: string, path: string, raw: Record<string, unknown>, sets: ArgSets, nsVariants: Variant[], problems: Diagnostic[]): RouteSpec {
+function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: string, handlersDir: string, path: string, raw: Record<string, unknown>, sets: ArgSets, defaults: FileDefaults, schemas: Schemas, nsVariants: Variant[], problems: Diagnostic[]): RouteSpec {
   const follows = typeof raw.follows === 'string' ? raw.follows : typeof y.value.follows === 'string' ? y.value.follows : undefined;
-  const params = (raw.params ?? {}) as Record<string, string>;
+  const { params, paramPos } = paramsOf(y, routePath, path, raw, defaults);
   const fullPath = namespace ? `/${namespace}${path === '/' ? '' : path}` : path;
   const routeVariants = variantsOf(raw.variants, nsVariants);
   const pos = { file: y.file, line: lineAt(y, routePath) };
-  const commonArgs = expandArgs(raw.args, sets, { file: y.file, line: lineAt(y, [...routePath, 'args']) }, problems);
-  const routeBatch = Boolean((raw.allow_batch as Record<string, unknown> | undefined)?.v1);
+  const fromSchema: SchemaUse = (schema, purpose) => expandSchemaUse(schema ?? raw.schema, purpose, schemas);
+  const commonArgs = expandArgs(raw.args, sets, fromSchema, { file: y.file, line: lineAt(y, [...routePath, 'args']) }, problems);
+  const routeBatch = raw.allow_batch === undefined ? defaults.allowBatch : Boolean((raw.allow_batch as Record<string, unknown> | null)?.v1);
   const endpoints = ((raw.endpoints ?? []) as Record<string, unknown>[]).map((e, i): EndpointSpec => {
     const ePath = [...routePath, 'endpoints', i];
-    const own = expandArgs(e.args, sets, { file: y.file, line: lineAt(y, [...ePath, 'args']) }, problems);
+    const permission = e.permission === undefined ? defaults.permission : { value: String(e.permission), pos: { file: y.file, line: lineAt(y, [...ePath, 'permission']) } };
+    const own = expandArgs(e.args, sets, fromSchema, { file: y.file, line: lineAt(y, [...ePath, 'args']) }, problems);
     const args = { ...structuredClone(commonArgs), ...own };
     const argPos: Record<string, SourcePos> = {};
     for (const name of Object.keys(args)) {
@@ -264,7 +321,7 @@ function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: st
     return {
       methods: normaliseMethods(e.methods),
       handler: String(e.handler ?? ''),
-      ...(e.permission === undefined ? {} : { permission: String(e.permission) }),
+      ...(permission ? { permission: permission.value, permissionPos: permission.pos } : {}),
       ...(e.forbidden ? { forbidden: { code: 'rest_forbidden', ...(e.forbidden as { code?: string; message: string }) } } : {}),
       args,
       allowBatch: e.allow_batch === undefined ? routeBatch : Boolean((e.allow_batch as Record<string, unknown> | null)?.v1),
@@ -281,7 +338,43 @@ function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: st
   const config = (raw.config ?? {}) as Record<string, unknown>;
   const each = typeof raw.each === 'string' ? { each: raw.each } : {};
   const schemaName = typeof raw.schema === 'string' ? { schemaName: raw.schema } : {};
-  return { namespace, path, fullPath, key: toRouteKey(fullPath, params), params, config, handlersDir, endpoints, pos, ...each, ...(follows ? { follows } : {}), ...schemaName };
+  return { namespace, path, fullPath, key: toRouteKey(fullPath, params), params, paramPos, config, handlersDir, endpoints, pos, ...each, ...(follows ? { follows } : {}), ...schemaName };
+}
+
+/**
+ * A route's path patterns: its own `params:`, then the file's default for each other `{var}` of its
+ * path, each with where it was written (the defaults line when inherited).
+ */
+function paramsOf(y: LoadedYaml, routePath: (string | number)[], path: string, raw: Record<string, unknown>, defaults: FileDefaults): Pick<RouteSpec, 'params' | 'paramPos'> {
+  const params = { ...((raw.params ?? {}) as Record<string, string>) };
+  const paramPos: Record<string, SourcePos> = {};
+  for (const name of Object.keys(params)) paramPos[name] = { file: y.file, line: lineAt(y, [...routePath, 'params', name]) };
+  for (const [, name] of path.matchAll(/\{(\w+)\}/g)) {
+    const inherited = defaults.params[name];
+    if (name in params || !inherited) continue;
+    params[name] = inherited.pattern;
+    paramPos[name] = inherited.pos;
+  }
+  return { params, paramPos };
+}
+
+/** What a file's routes and endpoints get unless they say otherwise (`defaults:`), each value with where it was written. */
+interface FileDefaults {
+  permission?: { value: string; pos: SourcePos };
+  params: Record<string, { pattern: string; pos: SourcePos }>;
+  allowBatch: boolean;
+}
+
+const NO_DEFAULTS: FileDefaults = { params: {}, allowBatch: false };
+
+/** A file's `defaults:`, over those of its namespace's head file for a part (`extends:`): what the part does not set, it inherits. */
+function defaultsOf(y: LoadedYaml, inherited: FileDefaults): FileDefaults {
+  const raw = (y.value.defaults ?? {}) as { permission?: string; params?: Record<string, string>; allow_batch?: { v1?: boolean } };
+  const at = (...path: string[]): SourcePos => ({ file: y.file, line: lineAt(y, ['defaults', ...path]) });
+  const params = { ...inherited.params };
+  for (const [name, pattern] of Object.entries(raw.params ?? {})) params[name] = { pattern, pos: at('params', name) };
+  const permission = raw.permission === undefined ? inherited.permission : { value: String(raw.permission), pos: at('permission') };
+  return { ...(permission ? { permission } : {}), params, allowBatch: raw.allow_batch === undefined ? inherited.allowBatch : raw.allow_batch.v1 === true };
 }
 
 const PLACEHOLDER = /<(\w+)>/g;
@@ -329,6 +422,29 @@ function abilityCategoriesOf(y: LoadedYaml): AbilityCategorySpec[] {
   return Object.entries(raw).map(([slug, c]) => ({ slug, label: c.label, description: c.description, pos: { file: y.file, line: lineAt(y, ['ability_categories', slug]) } }));
 }
 
+/** An `errors: {$use: other/v1}`: the namespace also answers the codes another one declares (both served by one plugin's modules). */
+interface ErrorsUse {
+  into: Record<string, ErrorSpec>;
+  from: string;
+  pos: SourcePos;
+}
+
+/** A file's `errors:`, each code added to `into` unless a file read before declared it (an error names the first); its `$use` goes to `uses`. */
+function addErrors(y: LoadedYaml, into: Record<string, ErrorSpec>, problems: Diagnostic[], uses?: ErrorsUse[]): Record<string, ErrorSpec> {
+  for (const [code, e] of Object.entries((y.value.errors ?? {}) as Record<string, { status: number; message: string }>)) {
+    const pos = { file: y.file, line: lineAt(y, ['errors', code]) };
+    if (code === '$use') {
+      if (uses) uses.push({ into, from: String(e), pos });
+      else problems.push(diagnostic(pos, 'spec-schema', "errors: $use names a namespace's catalogue, which only a namespace file may take"));
+      continue;
+    }
+    const first = into[code];
+    if (first) problems.push(diagnostic(pos, 'spec-schema', `error code ${code} is already declared at ${first.pos.file}:${first.pos.line}`));
+    else into[code] = { status: e.status, message: e.message, pos };
+  }
+  return into;
+}
+
 function namespaceIndexRoute(ns: NamespaceSpec): RouteSpec {
   const fullPath = `/${ns.name}`;
   return {
@@ -366,7 +482,8 @@ export function loadSpec(specDir: string): Spec {
   const dir = resolve(specDir);
   const files = specFiles(dir);
   const schemas = ['namespace.schema.json', 'site.schema.json'].map((f) => join(files.schemaDir, f));
-  const loaded = cachedParse({ kind: 'spec', loader: import.meta.filename, files: [files.siteFile, ...schemas, ...files.namespaceFiles] }, () => parseSpec(dir, files));
+  // the derivation of schema args is part of the loader's code: a change to it must not read old entries
+  const loaded = cachedParse({ kind: 'spec', loader: import.meta.filename, files: [files.siteFile, ...schemas, ...files.namespaceFiles, SCHEMA_ARGS_MODULE] }, () => parseSpec(dir, files));
   const routes: RouteSpec[] = [...loaded.rootRoutes];
   for (const ns of loaded.namespaces) routes.push(namespaceIndexRoute(ns), ...ns.routes);
   const { rootRoutes: _, ...spec } = loaded;
@@ -412,29 +529,38 @@ function parseSpec(dir: string, { siteFile, schemaDir, namespaceFiles }: SpecFil
   const globalSets = (sv.arg_sets ?? {}) as ArgSets;
   const namespaces: NamespaceSpec[] = [];
   const loaded = namespaceFiles.map((file) => readYaml(file, short(file), problems)).filter((y): y is LoadedYaml => !!y && checkAgainstSchema(y, schemaDir, 'namespace.schema.json', problems));
+  // every file's schemas first: any file of a namespace may derive args from a schema any other declares
+  const schemasOf = new Map<string, Schemas>();
+  for (const { value: v } of loaded) {
+    const name = String(v.namespace ?? v.extends);
+    schemasOf.set(name, Object.assign(schemasOf.get(name) ?? {}, (v.schemas ?? {}) as Schemas));
+  }
   // a namespace's head file (`namespace:`) first, then its parts (`extends:`) in file-name order:
-  // a part shares the head's arg sets, variants and handler folder unless it names its own
-  const heads = new Map<string, { y: LoadedYaml; ns: NamespaceSpec; sets: ArgSets }>();
+  // a part shares the head's arg sets, defaults, variants and handler folder unless it names its own
+  const heads = new Map<string, { y: LoadedYaml; ns: NamespaceSpec; sets: ArgSets; defaults: FileDefaults }>();
+  const errorUses: ErrorsUse[] = [];
   for (const y of loaded.filter((f) => f.value.namespace !== undefined)) {
     const v = y.value;
     const name = String(v.namespace);
     const variants = variantsOf(v.variants, ALL_VARIANTS);
     const sets = { ...globalSets, ...((v.arg_sets ?? {}) as ArgSets) };
+    const defaults = defaultsOf(y, NO_DEFAULTS);
     const handlersDir = typeof v.handlers === 'string' ? resolve(dirname(y.file), v.handlers) : defaultHandlers;
     const routes = Object.entries((v.routes ?? {}) as Record<string, Record<string, unknown>>).map(([path, raw]) =>
-      buildRoute(y, ['routes', path], name, handlersDir, path, raw ?? {}, sets, variants, problems),
+      buildRoute(y, ['routes', path], name, handlersDir, path, raw ?? {}, sets, defaults, schemasOf.get(name)!, variants, problems),
     );
     const ns: NamespaceSpec = {
       name,
       variants,
       routes,
       handlersDir,
-      schemas: (v.schemas ?? {}) as NamespaceSpec['schemas'],
+      schemas: schemasOf.get(name)!,
       abilityCategories: abilityCategoriesOf(y),
+      errors: addErrors(y, {}, problems, errorUses),
       pos: { file: y.file, line: lineAt(y, ['namespace']) },
     };
     if (heads.has(name)) problems.push(diagnostic(ns.pos, 'spec-schema', `namespace ${name} is already declared in ${heads.get(name)!.y.file}; a further file of it says 'extends: ${name}'`));
-    else heads.set(name, { y, ns, sets });
+    else heads.set(name, { y, ns, sets, defaults });
     namespaces.push(ns);
   }
   for (const y of loaded.filter((f) => f.value.extends !== undefined)) {
@@ -446,19 +572,27 @@ function parseSpec(dir: string, { siteFile, schemaDir, namespaceFiles }: SpecFil
     }
     const { ns } = head;
     const sets = { ...head.sets, ...((v.arg_sets ?? {}) as ArgSets) };
+    const defaults = defaultsOf(y, head.defaults);
     const handlersDir = typeof v.handlers === 'string' ? resolve(dirname(y.file), v.handlers) : ns.handlersDir;
     for (const [path, raw] of Object.entries((v.routes ?? {}) as Record<string, Record<string, unknown>>)) {
-      ns.routes.push(buildRoute(y, ['routes', path], ns.name, handlersDir, path, raw ?? {}, sets, ns.variants, problems));
+      ns.routes.push(buildRoute(y, ['routes', path], ns.name, handlersDir, path, raw ?? {}, sets, defaults, ns.schemas, ns.variants, problems));
     }
-    Object.assign(ns.schemas, (v.schemas ?? {}) as NamespaceSpec['schemas']);
     ns.abilityCategories.push(...abilityCategoriesOf(y));
+    addErrors(y, ns.errors, problems, errorUses);
   }
-  // a route names its schema once every part has added its schemas, so any part may declare one any route uses
+  // the codes the other namespace's own files declare (the same objects, so lint knows them as one declaration)
+  const declared = new Map(namespaces.map((ns) => [ns.name, { ...ns.errors }]));
+  for (const use of errorUses) {
+    const from = declared.get(use.from);
+    if (!from) problems.push(diagnostic(use.pos, 'spec-schema', `errors: $use names namespace ${use.from}, which no file declares`));
+    else for (const [code, e] of Object.entries(from)) if (!use.into[code]) use.into[code] = e;
+  }
+  // OPTIONS serves a schema as WordPress's get_public_item_schema does: without its properties' arg_options
   for (const ns of namespaces)
     for (const r of ns.routes) {
       if (r.schemaName === undefined) continue;
       const schema = ns.schemas[r.schemaName];
-      if (schema) r.schema = schema;
+      if (schema) r.schema = publicItemSchema(schema);
       else problems.push(diagnostic(r.pos, 'spec-schema', `route ${r.path} names schema '${r.schemaName}', which no file of ${ns.name} declares under schemas:`));
     }
 
@@ -467,10 +601,11 @@ function parseSpec(dir: string, { siteFile, schemaDir, namespaceFiles }: SpecFil
   namespaces.sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
 
   const rootRoutes = Object.entries((sv.routes ?? {}) as Record<string, Record<string, unknown>>).map(([path, raw]) =>
-    buildRoute(site, ['routes', path], '', defaultHandlers, path, raw ?? {}, globalSets, ALL_VARIANTS, problems),
+    buildRoute(site, ['routes', path], '', defaultHandlers, path, raw ?? {}, globalSets, NO_DEFAULTS, {}, ALL_VARIANTS, problems),
   );
   const apiPrefix = String(sv.api_prefix ?? 'cms-json').replace(/^\/|\/$/g, '');
   const apiAliases = aliasesOf(site, apiPrefix, new Set(namespaces.map((n) => n.name)), problems);
+  const errors = addErrors(site, {}, problems);
   if (problems.length) throw new SpecError(problems);
 
   return {
@@ -482,6 +617,7 @@ function parseSpec(dir: string, { siteFile, schemaDir, namespaceFiles }: SpecFil
     namespaces,
     rootRoutes,
     abilityCategories: abilityCategoriesOf(site),
+    errors,
   };
 }
 

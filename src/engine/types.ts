@@ -5,7 +5,9 @@
  * (whatever its handlers read and write, able to run a batch in one transaction).
  */
 
+import type { Readable } from 'node:stream';
 import type { ApiRoot } from './api-root.ts';
+import type { ErrorValues, RestError } from './errors.ts';
 import type { RouteSpec } from './spec.ts';
 
 /** The authenticated user a handler sees. */
@@ -89,9 +91,13 @@ export interface TransactionalStore<S> {
   steps<R>(count: number, step: (store: S, i: number) => Promise<{ value: R; keep: boolean }>): Promise<R[]>;
 }
 
-export interface HandlerContext<S = unknown, H extends EngineHost = EngineHost> {
+/**
+ * `A` is the handler's args as its spec declares them (`cms-spec types` generates one per
+ * handler); untyped, every param is `any`.
+ */
+export interface HandlerContext<S = unknown, H extends EngineHost = EngineHost, A extends object = Record<string, any>> {
   /** Every request param merged in WordPress precedence; declared args validated, coerced and defaulted. */
-  args: Record<string, any>;
+  args: A;
   user: User | null;
   store: S;
   site: H;
@@ -111,11 +117,17 @@ export interface HandlerContext<S = unknown, H extends EngineHost = EngineHost> 
   /** Runs another REST request in-process (embedding, plugin batch routes) as the same user. */
   dispatch(method: string, path: string, params?: Record<string, unknown>): Promise<RestResponse>;
   /**
-   * This request's context with other args (same user, store, route and request): for a handler
-   * that runs a sibling handler on each item of its body, as a plugin's batch route does. The args
-   * are taken as given, unvalidated; this context is left unchanged.
+   * Adds a header to this request's answer, whatever the handler returns (a RestResponse's own
+   * headers win): for what a helper deep in a handler finds out, such as an answer served stale.
    */
-  withArgs(args: Record<string, unknown>): HandlerContext<S, H>;
+  header(name: string, value: string): void;
+  /**
+   * The error `code` names in the catalogue of the route's namespace (its `errors:`, site.yaml's,
+   * or the engine's own), its message's `{name}` placeholders filled from `values`:
+   * `throw ctx.fail('rest_snippet_not_found')`. `data` joins the answer's `data`; a `status` in it
+   * answers instead of the catalogued one. A code no catalogue declares is a 500 (lint says so first).
+   */
+  fail(code: string, values?: ErrorValues, data?: Record<string, unknown>): RestError;
   /**
    * The routes served now (this variant's, of the namespaces being served), as the spec declares
    * them: for handlers that describe the API itself. The same array until the routes change.
@@ -143,7 +155,11 @@ export class RestResponse {
   ) {}
 }
 
-/** Data whose JSON was serialised once in advance (the indexes): sent as these bytes unless the answer is reshaped. */
+/**
+ * Data whose JSON was serialised once in advance (the indexes): sent as these bytes unless the
+ * answer is reshaped, and compressed once beside them (compression.ts keptEncoding): build one
+ * per document and keep it, never one per request.
+ */
 export class PrebuiltJson {
   constructor(
     readonly data: unknown,
@@ -160,3 +176,22 @@ export interface Authenticator {
   /** Resolves the Authorization header to a user, null for anonymous; throws a RestError for bad credentials. */
   authenticate(headers: Record<string, string>, ip: string): Promise<User | null>;
 }
+
+/** A request for a page of the site (anything outside the API), handed to the site renderer. */
+export interface PageRequest {
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  headers: Record<string, string>;
+  body: Buffer;
+  ip: string;
+}
+
+export interface PageResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The page, or a stream of it (a file served from disk). */
+  body: string | Buffer | Readable;
+}
+
+export type PageHandler = (req: PageRequest) => Promise<PageResponse | null>;

@@ -72,6 +72,22 @@ describe('application passwords over the REST routes', () => {
     assert.equal(stored.name, 'Laptop');
   });
 
+  test('a create, rename or delete answers in the edit context whatever `context` asks; a read honours embed; app_id is set on create only', async () => {
+    const embedKeys = ['uuid', 'app_id', 'name', '_links'];
+    const editKeys = ['uuid', 'app_id', 'name', 'created', 'last_used', 'last_ip', '_links'];
+    const made = await server.call(`${collection('me')}?context=embed`, { method: 'POST', json: { name: 'Context app' }, auth: author.auth });
+    assert.deepEqual(Object.keys((await made.json()) as object), ['uuid', 'app_id', 'name', 'created', 'last_used', 'last_ip', 'password', '_links']);
+    const list = (await (await server.call(collection('me'), { auth: author.auth })).json()) as Record<string, any>[];
+    const uuid = list.find((p) => p.name === 'Context app')!.uuid;
+    const item = `${collection('me')}/${uuid}`;
+    assert.deepEqual(Object.keys((await (await server.call(`${item}?context=embed`, { auth: author.auth })).json()) as object), embedKeys);
+    const renamed = (await (await server.call(`${item}?context=embed`, { method: 'PATCH', json: { name: 'Context app 2', app_id: '0b1c9d10-3b59-4a8a-9a57-6c0e0f0b5e2a' }, auth: author.auth })).json()) as Record<string, any>;
+    assert.deepEqual(Object.keys(renamed), editKeys);
+    assert.deepEqual([renamed.name, renamed.app_id], ['Context app 2', '']);
+    const deleted = (await (await server.call(`${item}?context=embed`, { method: 'DELETE', auth: author.auth })).json()) as Record<string, any>;
+    assert.deepEqual(Object.keys(deleted.previous), ['uuid', 'app_id', 'name', 'created', 'last_used', 'last_ip']);
+  });
+
   test('delete one answers with the previous item; a deleted (revoked) password no longer authenticates', async () => {
     const made = await create(server, author.auth, { name: 'Short-lived' });
     const auth = basicAuth(author.login, made.body.password);

@@ -78,6 +78,28 @@ describe('cms/v2 posts collection arguments', () => {
     assert.deepEqual(await ids('cms/v2/posts?modified_before=2000-01-01T00:00:00'), []);
   });
 
+  it('ignores the filters a collection does not offer, as WordPress does', async () => {
+    // revisions offer neither dates nor authors
+    const revised = await post('cms/v2/posts', { title: 'Revised', content: 'First', status: 'publish' });
+    await post(`cms/v2/posts/${revised.id}`, { content: 'Second' });
+    const revisions = await ids(`cms/v2/posts/${revised.id}/revisions`, server.admin);
+    assert.equal(revisions.length, 1);
+    assert.deepEqual(await ids(`cms/v2/posts/${revised.id}/revisions?after=2999-01-01T00:00:00&author[]=999&slug[]=none`, server.admin), revisions);
+    // media offers no sticky, menu_order nor category filter
+    const upload = await fetch(`${server.api}cms/v2/media`, {
+      method: 'POST',
+      body: 'plain words',
+      headers: { authorization: server.admin, 'content-type': 'text/plain', 'content-disposition': 'attachment; filename="words.txt"' },
+    });
+    assert.equal(upload.status, 201, await upload.clone().text());
+    const media = ((await upload.json()) as Obj).id;
+    assert.deepEqual(await ids(`cms/v2/media?include=${media}&categories[]=${w.news.id}&tax_relation=OR&sticky=1&menu_order=0`), [media]);
+    // search pages by page and per_page only
+    const firstTwo = await ids('cms/v2/search?search=Item&per_page=2');
+    assert.equal(firstTwo.length, 2);
+    assert.deepEqual(await ids('cms/v2/search?search=Item&per_page=2&offset=2'), firstTwo);
+  });
+
   it('orders by title, id, include, slug and refuses relevance without a search', async () => {
     assert.deepEqual(await ids('cms/v2/posts?search=Item&orderby=title&order=asc&per_page=2'), [w.p[0].id, w.p[1].id]);
     assert.deepEqual(await ids('cms/v2/posts?search=Item&orderby=id&order=desc&per_page=1'), [w.p[4].id]);

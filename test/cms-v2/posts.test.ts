@@ -52,6 +52,14 @@ describe('cms/v2 posts: reading', () => {
     assert.deepEqual(Object.keys(embed), ['id', 'date', 'slug', 'type', 'link', 'title', 'excerpt', 'author', 'featured_media', '_links']);
   });
 
+  it("opens a protected post's content in a list to the `password` the list is asked with, as WordPress's list does", async () => {
+    const locked = await create('cms/v2/posts', { title: 'Locked list', content: 'Behind the door', status: 'publish', password: 'sesame' });
+    const listed = async (query: string) => ((await (await server.call(`cms/v2/posts?include=${locked.id}${query}`)).json()) as Post[])[0];
+    assert.deepEqual([(await listed('')).content.rendered, (await listed('')).content.protected], ['', true]);
+    assert.equal((await listed('&password=wrong')).content.rendered, '');
+    assert.equal((await listed('&password=sesame')).content.rendered, '<p>Behind the door</p>\n');
+  });
+
   it('answers 404 rest_post_invalid_id for an unknown id or a page id under /posts', async () => {
     for (const path of ['cms/v2/posts/999999', 'cms/v2/posts/2']) {
       const res = await server.call(path);
@@ -94,6 +102,16 @@ describe('cms/v2 posts: writing', () => {
     const anon = await server.call('cms/v2/posts', { json: { title: 'x' } });
     assert.equal(anon.status, 401);
     assert.deepEqual(await anon.json(), { code: 'rest_cannot_create', message: 'Sorry, you are not allowed to create posts as this user.', data: { status: 401 } });
+  });
+
+  it('refuses a template the theme does not have as check_template does (this theme has none to list)', async () => {
+    const res = await server.call('cms/v2/posts', { json: { title: 'x', template: 'wide.php' }, auth: server.admin });
+    assert.equal(res.status, 400);
+    assert.deepEqual(await res.json(), {
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): template',
+      data: { status: 400, params: { template: 'template is not one of .' }, details: { template: { code: 'rest_invalid_param', message: 'template is not one of .', data: null } } },
+    });
   });
 
   it('updates with POST, PUT and PATCH and keeps what was not sent', async () => {

@@ -204,6 +204,20 @@ describe('the plugin registry', () => {
     assert.ok(!(await (await fetch(`${site.home}/`)).text()).includes('content="noindex'), 'the filter decides per page');
   });
 
+  test('a menu item takes the meta registered for it on create and update, as a post does', async () => {
+    const menu = (await (await site.call('cms/v2/menus', { json: { name: 'Meta menu' }, auth: site.admin })).json()) as Obj;
+    const created = await site.call('cms/v2/menu-items', { json: { title: 'Docs', url: 'https://example.com/docs', menus: menu.id, meta: { rating: 3 } }, auth: site.admin });
+    assert.equal(created.status, 201, await created.clone().text());
+    const item = (await created.json()) as Obj;
+    assert.equal(item.meta.rating, 3);
+    const bad = await site.call(`cms/v2/menu-items/${item.id}`, { json: { meta: { rating: 9 } }, auth: site.admin });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(Object.keys(((await bad.json()) as Obj).data.params), ['meta.rating']);
+    const updated = (await (await site.call(`cms/v2/menu-items/${item.id}`, { json: { meta: { rating: 5 } }, auth: site.admin })).json()) as Obj;
+    assert.equal(updated.meta.rating, 5);
+    assert.equal(((await (await site.call(`cms/v2/menu-items/${item.id}?context=edit`, { auth: site.admin })).json()) as Obj).meta.rating, 5);
+  });
+
   test('a request in flight when its plugin is deactivated still gets its answer', async () => {
     const inFlight = site.call('slow/v1/wait?ms=300');
     await new Promise((r) => setTimeout(r, 50));

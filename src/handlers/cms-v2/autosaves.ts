@@ -1,4 +1,3 @@
-import { RestError } from '../../engine/errors.ts';
 import type { Ctx } from '../../core/context.ts';
 import type { PostTypeInfo } from '../../core/content-types.ts';
 import { contentChanged } from '../../core/events.ts';
@@ -15,18 +14,17 @@ import { sqlDate } from '../../store/transact.ts';
  * any other is kept as one autosave revision per user, replaced by the next.
  */
 
-const invalidPost = () => new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
 
 /** The route's post, which the caller must be allowed to edit to see its autosaves. */
-async function readableParent(ctx: Ctx, type: PostTypeInfo, id: unknown, message: string): Promise<PostRow> {
+async function readableParent(ctx: Ctx, type: PostTypeInfo, id: unknown, action: string): Promise<PostRow> {
   const parent = await revisionParent(ctx, type, id);
-  if (!canEdit(ctx, type, parent)) throw denied(ctx, 'rest_cannot_read', message);
+  if (!canEdit(ctx, type, parent)) throw denied(ctx, 'rest_cannot_read', { action });
   return parent;
 }
 
-export async function listAutosaves(ctx: Ctx) {
+export async function listAutosaves(ctx: Ctx<'cms-v2:autosaves.listAutosaves'>) {
   const type = routePostType(ctx);
-  const parent = await readableParent(ctx, type, ctx.args.id, 'Sorry, you are not allowed to view autosaves of this post.');
+  const parent = await readableParent(ctx, type, ctx.args.id, 'view autosaves of this post');
   if (ctx.request.head) return [];
   const { rows } = await ctx.store.posts.query({
     types: ['revision'], statuses: ['inherit'], parent: [parent.id], slugs: [autosaveSlug(parent.id)], orderby: 'date', order: 'desc', offset: 0, limit: Number.MAX_SAFE_INTEGER,
@@ -35,25 +33,25 @@ export async function listAutosaves(ctx: Ctx) {
   return Promise.all(rows.map((r) => prepareRevision(ctx, type, parent, r, context, true)));
 }
 
-export async function getAutosave(ctx: Ctx) {
+export async function getAutosave(ctx: Ctx<'cms-v2:autosaves.getAutosave'>) {
   const type = routePostType(ctx);
-  const parent = await readableParent(ctx, type, ctx.args.parent, 'Sorry, you are not allowed to view revisions of this post.');
+  const parent = await readableParent(ctx, type, ctx.args.parent, 'view revisions of this post');
   const id = Number(ctx.args.id);
   const autosave = id > 0 ? await ctx.store.posts.get(id) : undefined;
   if (!autosave || autosave.type !== 'revision' || autosave.parent !== parent.id || autosave.slug !== autosaveSlug(parent.id))
-    throw new RestError('rest_post_no_autosave', 'There is no autosave revision for this post.', 404);
+    throw ctx.fail('rest_post_no_autosave');
   return prepareRevision(ctx, type, parent, autosave, contextOf(ctx), true);
 }
 
 type Outcome = { post: PostRow; saved: PostRow } | { unchanged: true };
 
-export async function createAutosave(ctx: Ctx) {
+export async function createAutosave(ctx: Ctx<'cms-v2:autosaves.createAutosave'>) {
   const type = routePostType(ctx);
   const user = ctx.user?.id ?? 0;
   const outcome = await ctx.store.transaction(async (store): Promise<Outcome> => {
     const post = await store.posts.get(Number(ctx.args.id), true);
-    if (!post || post.type !== type.slug) throw invalidPost();
-    if (!canEdit(ctx, type, post)) throw denied(ctx, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+    if (!post || post.type !== type.slug) throw ctx.fail('rest_post_invalid_id');
+    if (!canEdit(ctx, type, post)) throw denied(ctx, 'rest_cannot_edit', { action: 'edit this post' });
     const f = await postFieldsOf(ctx, type, store, post);
     if ((post.status === 'draft' || post.status === 'auto-draft') && post.author === user) {
       // the author's own draft is saved in place, without a revision
@@ -76,7 +74,7 @@ export async function createAutosave(ctx: Ctx) {
     const id = await store.posts.insert({ type: 'revision', status: 'inherit', parent: post.id, slug: autosaveSlug(post.id), author: user, ...fields });
     return { post, saved: (await store.posts.get(id))! };
   });
-  if ('unchanged' in outcome) throw new RestError('rest_autosave_no_changes', 'There is nothing to save. The autosave and the post content are the same.', 400);
+  if ('unchanged' in outcome) throw ctx.fail('rest_autosave_no_changes');
   if (outcome.saved.id === outcome.post.id) await contentChanged(ctx, { type: 'postSaved', postId: outcome.post.id, postType: outcome.post.type });
   return prepareRevision(ctx, type, outcome.post, outcome.saved, 'edit', true);
 }

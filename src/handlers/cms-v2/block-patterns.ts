@@ -23,13 +23,13 @@ function prepare(p: BlockPattern): Record<string, unknown> {
 }
 
 /** GET block-patterns/patterns. */
-export function listPatterns(ctx: Ctx) {
-  if (!editsSomeType(ctx)) throw denied(ctx, 'rest_cannot_view', 'Sorry, you are not allowed to view the registered block patterns.');
+export function listPatterns(ctx: Ctx<'cms-v2:block-patterns.listPatterns'>) {
+  if (!editsSomeType(ctx)) throw denied(ctx, 'rest_cannot_view', { action: 'view the registered block patterns' });
   return ctx.site.blocks.patterns.map(prepare);
 }
 
 /** GET block-patterns/categories. */
-export function listPatternCategories(ctx: Ctx) {
-  if (!editsSomeType(ctx)) throw denied(ctx, 'rest_cannot_view', 'Sorry, you are not allowed to view the registered block pattern categories.');
+export function listPatternCategories(ctx: Ctx<'cms-v2:block-patterns.listPatternCategories'>) {
+  if (!editsSomeType(ctx)) throw denied(ctx, 'rest_cannot_view', { action: 'view the registered block pattern categories' });
   return ctx.site.blocks.patternCategories.map((c) => ({ name: c.name, label: c.label }));
 }

@@ -1,4 +1,4 @@
-import { invalidParams, RestError } from '../../engine/errors.ts';
+import { invalidParams } from '../../engine/errors.ts';
 import type { Ctx } from '../../core/context.ts';
 import { canEdit } from '../../core/post-access.ts';
 import { denied } from '../../core/rest.ts';
@@ -8,20 +8,20 @@ import { permalink } from '../../site/permalinks.ts';
  * WP_REST_Block_Renderer_Controller (6.1): a dynamic block rendered with the attributes given,
  * through the renderer the site uses, optionally as on a post (`post_id`) the user may edit.
  */
-export async function renderBlock(ctx: Ctx) {
+export async function renderBlock(ctx: Ctx<'cms-v2:block-renderer.renderBlock'>) {
   // WordPress's default context, `view`, fails the arg's own enum: only context=edit is answered
   if (ctx.args.context === undefined) throw invalidParams(new Map([['context', { code: 'rest_not_in_enum', message: 'context is not edit.', data: null }]]));
   const postId = typeof ctx.args.post_id === 'number' ? ctx.args.post_id : 0;
   const post = postId > 0 ? await ctx.store.posts.get(postId) : undefined;
   if (postId > 0) {
     const type = post && ctx.site.types.postType(post.type);
-    if (!post || !type || !canEdit(ctx, type, post)) throw denied(ctx, 'block_cannot_read', 'Sorry, you are not allowed to read blocks of this post.');
-  } else if (!ctx.can('edit_posts')) throw denied(ctx, 'block_cannot_read', 'Sorry, you are not allowed to read blocks as this user.');
+    if (!post || !type || !canEdit(ctx, type, post)) throw denied(ctx, 'block_cannot_read', { action: 'read blocks of this post' });
+  } else if (!ctx.can('edit_posts')) throw denied(ctx, 'block_cannot_read', { action: 'read blocks as this user' });
 
   const registry = ctx.site.blocks;
   const name = String(ctx.args.name);
   const attributes = registry.checkAttributes(name, (ctx.args.attributes ?? {}) as Record<string, unknown>);
-  if (!registry.get(name)?.render) throw new RestError('block_invalid', 'Invalid block.', 404);
+  if (!registry.get(name)?.render) throw ctx.fail('block_invalid');
   const page = post
     ? { kind: post.type === 'page' ? 'page' : 'post', postId: post.id, url: permalink(ctx.site, { id: post.id, type: post.type, slug: post.slug, status: post.status, date: post.date }) }
     : { kind: 'home', url: `${ctx.site.home}/` };

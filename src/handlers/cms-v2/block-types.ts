@@ -1,4 +1,3 @@
-import { RestError } from '../../engine/errors.ts';
 import type { Ctx } from '../../core/context.ts';
 import type { BlockRegistry, BlockTypeDefinition } from '../../core/blocks.ts';
 import { editsSomeType } from '../../core/editor-access.ts';
@@ -6,7 +5,7 @@ import { CURIES, denied, nsUrl } from '../../core/rest.ts';
 
 /** WP_REST_Block_Types_Controller (6.1): the registered block types, each in its schema's field order. */
 
-const cannotView = (ctx: Ctx) => denied(ctx, 'rest_block_type_cannot_view', 'Sorry, you are not allowed to manage block types.');
+const cannotView = (ctx: Ctx) => denied(ctx, 'rest_block_type_cannot_view');
 
 /** The first handle of a list, as the deprecated single-handle fields show it; null when there is none. */
 const first = (handles: readonly string[] | undefined) => handles?.[0] ?? null;
@@ -64,7 +63,7 @@ function prepare(ctx: Ctx, registry: BlockRegistry, t: BlockTypeDefinition): Rec
 }
 
 /** GET block-types and block-types/{namespace}: every block type, or those of one namespace. */
-export function listBlockTypes(ctx: Ctx) {
+export function listBlockTypes(ctx: Ctx<'cms-v2:block-types.listBlockTypes'>) {
   if (!editsSomeType(ctx)) throw cannotView(ctx);
   const namespace = typeof ctx.args.namespace === 'string' ? ctx.args.namespace : '';
   const registry = ctx.site.blocks;
@@ -75,10 +74,10 @@ export function listBlockTypes(ctx: Ctx) {
 }
 
 /** GET block-types/{namespace}/{name}. */
-export function getBlockType(ctx: Ctx) {
+export function getBlockType(ctx: Ctx<'cms-v2:block-types.getBlockType'>) {
   if (!editsSomeType(ctx)) throw cannotView(ctx);
   const registry = ctx.site.blocks;
   const type = registry.get(`${ctx.args.namespace}/${ctx.args.name}`);
-  if (!type) throw new RestError('rest_block_type_invalid', 'Invalid block type.', 404);
+  if (!type) throw ctx.fail('rest_block_type_invalid');
   return prepare(ctx, registry, type);
 }

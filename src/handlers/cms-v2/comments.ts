@@ -29,15 +29,14 @@ const FIELDS: Record<Context, readonly string[]> = {
   embed: ['id', 'parent', 'author', 'author_name', 'author_url', 'date', 'content', 'link', 'type', 'author_avatar_urls'],
 };
 
-const invalidId = () => missingObject('rest_comment_invalid_id', 'Invalid comment ID.');
 
 /** get_comment as the controller guards it: a missing comment, or one whose post is gone, is a 404. */
 async function commentOfRoute(ctx: Ctx, store: Store = ctx.store): Promise<{ comment: CommentRow; post: PostRow | undefined }> {
   const id = Number(ctx.args.id);
   const comment = id > 0 ? await store.comments.get(id) : undefined;
-  if (!comment) throw invalidId();
+  if (!comment) throw missingObject(ctx.fail('rest_comment_invalid_id'));
   const post = comment.post ? await store.posts.get(comment.post) : undefined;
-  if (comment.post && !post) throw new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
+  if (comment.post && !post) throw ctx.fail('rest_post_invalid_id');
   return { comment, post };
 }
 
@@ -190,10 +189,10 @@ async function checkListPermission(ctx: Ctx): Promise<void> {
   const single = postIds.length === 1;
   for (const id of postIds) {
     const post = id ? await ctx.store.posts.get(id) : undefined;
-    if (id && post && !mayReadPost(ctx, post, single)) throw denied(ctx, 'rest_cannot_read_post', 'Sorry, you are not allowed to read the post for this comment.');
-    if (id === 0 && !moderates(ctx)) throw denied(ctx, 'rest_cannot_read', 'Sorry, you are not allowed to read comments without a post.');
+    if (id && post && !mayReadPost(ctx, post, single)) throw denied(ctx, 'rest_cannot_read_post');
+    if (id === 0 && !moderates(ctx)) throw denied(ctx, 'rest_cannot_read', { action: 'read comments without a post' });
   }
-  if (contextOf(ctx) === 'edit' && !moderates(ctx)) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit comments.');
+  if (contextOf(ctx) === 'edit' && !moderates(ctx)) throw denied(ctx, 'rest_forbidden_context', { action: 'edit comments' });
   if (ctx.can('edit_posts')) return;
   const a = ctx.args;
   const forbidden: string[] = [];
@@ -202,13 +201,13 @@ async function checkListPermission(ctx: Ctx): Promise<void> {
   if (a.author_email) forbidden.push('author_email');
   if (sanitizeKey(a.type) !== 'comment') forbidden.push('type');
   if (sanitizeKey(a.status) !== 'approve') forbidden.push('status');
-  if (forbidden.length) throw denied(ctx, 'rest_forbidden_param', `Query parameter not permitted: ${forbidden.join(', ')}`);
+  if (forbidden.length) throw denied(ctx, 'rest_forbidden_param', { params: forbidden });
 }
 
-export async function listComments(ctx: Ctx) {
+export async function listComments(ctx: Ctx<'cms-v2:comments.listComments'>) {
   await checkListPermission(ctx);
   const a = ctx.args;
-  const page = pageOf(ctx);
+  const page = pageOf(ctx, ctx.args.offset);
   const q: CommentQuery = {
     include: nonEmpty(a.include),
     exclude: nonEmpty(a.exclude),
@@ -238,17 +237,17 @@ export async function listComments(ctx: Ctx) {
   return collection(ctx, items, total, page);
 }
 
-export async function getComment(ctx: Ctx) {
+export async function getComment(ctx: Ctx<'cms-v2:comments.getComment'>) {
   const { comment, post } = await commentOfRoute(ctx);
-  if (contextOf(ctx) === 'edit' && !moderates(ctx)) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit comments.');
-  if (!mayReadComment(ctx, comment, post, true)) throw denied(ctx, 'rest_cannot_read', 'Sorry, you are not allowed to read this comment.');
-  if (post && !mayReadPost(ctx, post, true)) throw denied(ctx, 'rest_cannot_read_post', 'Sorry, you are not allowed to read the post for this comment.');
+  if (contextOf(ctx) === 'edit' && !moderates(ctx)) throw denied(ctx, 'rest_forbidden_context', { action: 'edit comments' });
+  if (!mayReadComment(ctx, comment, post, true)) throw denied(ctx, 'rest_cannot_read', { action: 'read this comment' });
+  if (post && !mayReadPost(ctx, post, true)) throw denied(ctx, 'rest_cannot_read_post');
   return prepareOne(ctx, comment, contextOf(ctx));
 }
 
 // --- writing ---
 
-const notAllowedToEdit = (ctx: Ctx, code: string, param: string) => denied(ctx, code, `Sorry, you are not allowed to edit '${param}' for comments.`);
+const notAllowedToEdit = (ctx: Ctx, code: string, param: string) => denied(ctx, code, { param });
 
 /** prepare_item_for_database: the columns the request sets (the author's details from the user it names). */
 async function fieldsOf(ctx: Ctx, store: Store): Promise<CommentPatch> {
@@ -260,7 +259,7 @@ async function fieldsOf(ctx: Ctx, store: Store): Promise<CommentPatch> {
   if (typeof a.parent === 'number') f.parent = a.parent;
   if (typeof a.author === 'number') {
     const user = await store.users.get(a.author);
-    if (!user) throw new RestError('rest_comment_author_invalid', 'Invalid comment author ID.', 400);
+    if (!user) throw ctx.fail('rest_comment_author_invalid');
     Object.assign(f, { author: user.id, author_name: user.display_name, author_email: user.email, author_url: user.url });
   }
   if (typeof a.author_name === 'string') f.author_name = a.author_name;
@@ -277,14 +276,13 @@ async function fieldsOf(ctx: Ctx, store: Store): Promise<CommentPatch> {
 }
 
 const lengthError = (code: string) => new RestError(code, 'Comment field exceeds maximum length allowed.', 400);
-const emptyContent = () => new RestError('rest_comment_content_invalid', 'Invalid comment content.', 400);
 
 /** create_item_permissions_check: who may comment, as whom and with what status, and on which post. */
 async function checkCreatePermission(ctx: Ctx): Promise<PostRow> {
   const a = ctx.args;
   const options = await discussionOptions(ctx.store);
   if (!ctx.user && (isOn(options.comment_registration) || !isOn(options.rest_allow_anonymous_comments)))
-    throw new RestError('rest_comment_login_required', 'Sorry, you must be logged in to comment.', 401);
+    throw ctx.fail('rest_comment_login_required');
   if (typeof a.author === 'number' && a.author !== (ctx.user?.id ?? 0) && !moderates(ctx)) throw notAllowedToEdit(ctx, 'rest_comment_invalid_author', 'author');
   if (typeof a.author_ip === 'string' && !moderates(ctx) && a.author_ip !== ctx.request.ip) throw notAllowedToEdit(ctx, 'rest_comment_invalid_author_ip', 'author_ip');
   if (a.status !== undefined && !moderates(ctx)) throw notAllowedToEdit(ctx, 'rest_comment_invalid_status', 'status');
@@ -292,26 +290,26 @@ async function checkCreatePermission(ctx: Ctx): Promise<PostRow> {
   if (!a.post) throw withoutPost();
   const post = await ctx.store.posts.get(a.post);
   if (!post) throw withoutPost();
-  if (post.status === 'draft') throw new RestError('rest_comment_draft_post', 'Sorry, you are not allowed to create a comment on this post.', 403);
-  if (post.status === 'trash') throw new RestError('rest_comment_trash_post', 'Sorry, you are not allowed to create a comment on this post.', 403);
-  if (!mayReadPost(ctx, post, true)) throw denied(ctx, 'rest_cannot_read_post', 'Sorry, you are not allowed to read the post for this comment.');
-  if (!commentsOpen(post, options)) throw new RestError('rest_comment_closed', 'Sorry, comments are closed for this item.', 403);
+  if (post.status === 'draft') throw ctx.fail('rest_comment_draft_post');
+  if (post.status === 'trash') throw ctx.fail('rest_comment_trash_post');
+  if (!mayReadPost(ctx, post, true)) throw denied(ctx, 'rest_cannot_read_post');
+  if (!commentsOpen(post, options)) throw ctx.fail('rest_comment_closed');
   return post;
 }
 
-export async function createComment(ctx: Ctx) {
+export async function createComment(ctx: Ctx<'cms-v2:comments.createComment'>) {
   const post = await checkCreatePermission(ctx);
-  if (ctx.args.id) throw new RestError('rest_comment_exists', 'Cannot create existing comment.', 400);
+  if (ctx.args.id) throw ctx.fail('rest_comment_exists');
   const comment = await ctx.store.transaction(async (store) => {
     const f = await fieldsOf(ctx, store);
-    if (!f.content) throw emptyContent();
+    if (!f.content) throw ctx.fail('rest_comment_content_invalid');
     const user = ctx.user ? await store.users.get(ctx.user.id) : undefined;
     // a logged-in caller who names no author comments as themselves
     if (user && !f.author && !f.author_name && !f.author_email && !f.author_url)
       Object.assign(f, { author: user.id, author_name: user.display_name, author_email: user.email, author_url: user.url });
     const options = await discussionOptions(store);
     if (isOn(options.require_name_email) && (!f.author_name || !f.author_email))
-      throw new RestError('rest_comment_author_data_required', 'Creating a comment requires valid author name and email values.', 400);
+      throw ctx.fail('rest_comment_author_data_required');
     const long = tooLong(f);
     if (long) throw lengthError(long);
     await checkParent(store, post.id, f.parent ?? 0);
@@ -335,14 +333,14 @@ export async function createComment(ctx: Ctx) {
   return new RestResponse(data, 201, { Location: nsUrl(ctx, `comments/${comment.id}`) });
 }
 
-export async function updateComment(ctx: Ctx) {
+export async function updateComment(ctx: Ctx<'cms-v2:comments.updateComment'>) {
   const updated = await ctx.store.transaction(async (store) => {
     const { comment, post } = await commentOfRoute(ctx, store);
-    if (!mayChange(ctx, post)) throw denied(ctx, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this comment.');
+    if (!mayChange(ctx, post)) throw denied(ctx, 'rest_cannot_edit', { action: 'edit this comment' });
     const f = await fieldsOf(ctx, store);
-    if (f.post !== undefined && f.post !== 0 && !(await store.posts.get(f.post))) throw new RestError('rest_comment_invalid_post_id', 'Invalid post ID.', 403);
+    if (f.post !== undefined && f.post !== 0 && !(await store.posts.get(f.post))) throw ctx.fail('rest_comment_invalid_post_id');
     if (Object.keys(f).length) {
-      if (f.content !== undefined && f.content === '') throw emptyContent();
+      if (f.content !== undefined && f.content === '') throw ctx.fail('rest_comment_content_invalid');
       const long = tooLong(f);
       if (long) throw lengthError(long);
       if (f.parent !== undefined || f.post !== undefined) await checkParent(store, f.post ?? comment.post, f.parent ?? comment.parent);
@@ -355,15 +353,15 @@ export async function updateComment(ctx: Ctx) {
   return prepareOne(ctx, updated, 'edit');
 }
 
-export async function deleteComment(ctx: Ctx) {
+export async function deleteComment(ctx: Ctx<'cms-v2:comments.deleteComment'>) {
   const { comment, post } = await commentOfRoute(ctx);
-  if (!mayChange(ctx, post)) throw denied(ctx, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this comment.');
+  if (!mayChange(ctx, post)) throw denied(ctx, 'rest_cannot_delete', { action: 'delete this comment' });
   if (ctx.args.force === true) {
     const previous = await prepareOne(ctx, comment, 'edit');
     await ctx.store.comments.delete(comment.id);
     return { deleted: true, previous };
   }
-  if (comment.approved === 'trash') throw new RestError('rest_already_trashed', 'The comment has already been trashed.', 410);
+  if (comment.approved === 'trash') throw ctx.fail('rest_already_trashed', { object: 'comment', done: 'trashed' });
   const trashed = await ctx.store.transaction(async (store) => {
     await setCommentStatus(store, comment, 'trash');
     return (await store.comments.get(comment.id))!;

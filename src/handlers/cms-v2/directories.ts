@@ -15,9 +15,9 @@ import { denied } from '../../core/rest.ts';
 const BLOCKED = 'User has blocked requests through HTTP.';
 
 /** GET block-directory/search: plugins_api's failure, with the request's error message kept as earlier error data. */
-export function searchBlockDirectory(ctx: Ctx) {
+export function searchBlockDirectory(ctx: Ctx<'cms-v2:directories.searchBlockDirectory'>) {
   // the route asks for install_plugins; WordPress wants activate_plugins as well
-  if (!ctx.can('activate_plugins')) throw denied(ctx, 'rest_block_directory_cannot_view', 'Sorry, you are not allowed to browse the block directory.');
+  if (!ctx.can('activate_plugins')) throw denied(ctx, 'rest_block_directory_cannot_view');
   return new RestResponse(
     {
       code: 'plugins_api_failed',
@@ -31,7 +31,7 @@ export function searchBlockDirectory(ctx: Ctx) {
 }
 
 /** GET pattern-directory/patterns: the blocked request's own error. */
-export function listDirectoryPatterns(ctx: Ctx) {
-  if (!editsSomeType(ctx)) throw denied(ctx, 'rest_pattern_directory_cannot_view', 'Sorry, you are not allowed to browse the local block pattern directory.');
-  throw new RestError('http_request_not_executed', BLOCKED, 500);
+export function listDirectoryPatterns(ctx: Ctx<'cms-v2:directories.listDirectoryPatterns'>) {
+  if (!editsSomeType(ctx)) throw denied(ctx, 'rest_pattern_directory_cannot_view');
+  throw ctx.fail('http_request_not_executed');
 }

@@ -1,4 +1,3 @@
-import { RestError } from '../../engine/errors.ts';
 import type { Ctx } from '../../core/context.ts';
 import { STYLESHEET, THEME_JSON } from '../../core/active-theme.ts';
 import { GLOBAL_STYLES_TYPE, THEME_JSON_VERSION, styleVariations, themeJsonData, userConfigOf } from '../../core/global-styles.ts';
@@ -9,20 +8,19 @@ import type { PostPatch, PostRow } from '../../store/posts.ts';
 
 /** WP_REST_Global_Styles_Controller (6.1). */
 
-const themeNotFound = () => new RestError('rest_theme_not_found', 'Theme not found.', 404);
 
 /** Only the active theme is served here (the stylesheet arrives URL-decoded). */
 function activeThemeOnly(ctx: Ctx): void {
-  if (String(ctx.args.stylesheet) !== STYLESHEET) throw themeNotFound();
+  if (String(ctx.args.stylesheet) !== STYLESHEET) throw ctx.fail('rest_theme_not_found');
 }
 
-export function getThemeVariations(ctx: Ctx) {
+export function getThemeVariations(ctx: Ctx<'cms-v2:global-styles.getThemeVariations'>) {
   activeThemeOnly(ctx);
   return styleVariations();
 }
 
 /** The theme's own theme.json settings and styles. */
-export function getThemeStyles(ctx: Ctx) {
+export function getThemeStyles(ctx: Ctx<'cms-v2:global-styles.getThemeStyles'>) {
   activeThemeOnly(ctx);
   const { settings } = themeJsonData(THEME_JSON, 'theme');
   return {
@@ -37,7 +35,7 @@ export function getThemeStyles(ctx: Ctx) {
 async function globalStylesPost(ctx: Ctx, store: Store = ctx.store, lock = false): Promise<PostRow> {
   const id = Number.parseInt(String(ctx.args.id), 10);
   const post = id > 0 ? await store.posts.get(id, lock) : undefined;
-  if (!post || post.type !== GLOBAL_STYLES_TYPE) throw new RestError('rest_global_styles_not_found', 'No global styles config exist with that id.', 404);
+  if (!post || post.type !== GLOBAL_STYLES_TYPE) throw ctx.fail('rest_global_styles_not_found');
   return post;
 }
 
@@ -75,11 +73,11 @@ function prepareGlobalStyles(ctx: Ctx, post: PostRow, context: string): Record<s
 const contextOf = (ctx: Ctx) => (typeof ctx.args.context === 'string' && ctx.args.context ? ctx.args.context : 'view');
 
 /** The post first, then the right to read it (edit_theme_options, as the type maps read_post and edit_post). */
-export async function getGlobalStyles(ctx: Ctx) {
+export async function getGlobalStyles(ctx: Ctx<'cms-v2:global-styles.getGlobalStyles'>) {
   const post = await globalStylesPost(ctx);
   const context = contextOf(ctx);
-  if (context === 'edit' && !ctx.can('edit_theme_options')) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this global style.');
-  if (!ctx.can('edit_theme_options')) throw denied(ctx, 'rest_cannot_view', 'Sorry, you are not allowed to view this global style.');
+  if (context === 'edit' && !ctx.can('edit_theme_options')) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this global style' });
+  if (!ctx.can('edit_theme_options')) throw denied(ctx, 'rest_cannot_view', { action: 'view this global style' });
   return prepareGlobalStyles(ctx, post, context);
 }
 
@@ -87,7 +85,7 @@ export async function getGlobalStyles(ctx: Ctx) {
  * update_item: new styles or settings replace those parts of the stored user theme.json (the
  * other part kept), stored as sent; what theme.json does not know is dropped when read.
  */
-export async function updateGlobalStyles(ctx: Ctx) {
+export async function updateGlobalStyles(ctx: Ctx<'cms-v2:global-styles.updateGlobalStyles'>) {
   const a = ctx.args;
   const post = await ctx.store.transaction(async (store) => {
     const current = await globalStylesPost(ctx, store, true);

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { parse as parseDisposition } from 'content-disposition';
-import { RestError, missingObject } from '../../engine/errors.ts';
+import { invalidParam, missingObject, RestError } from '../../engine/errors.ts';
 import { RestResponse, type UploadedFile } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
 import { cap, type PostTypeInfo } from '../../core/content-types.ts';
 import { contentChanged } from '../../core/events.ts';
 import { ATTACHED_FILE, IMAGE_ALT, resizeDimensions, type AttachmentMetadata, type ImageEdit } from '../../core/media.ts';
-import { listQueryOf, queryPosts, rawText, statusesFor } from '../../core/post-list.ts';
+import { authorFilters, listQueryOf, parentFilters, queryPosts, rawText, statusesFor, typeFilters } from '../../core/post-list.ts';
 import { canEdit, may, readablePost } from '../../core/post-access.ts';
-import { metaOfPosts, writePostMeta } from '../../core/post-meta.ts';
+import { metaOfPosts, writeRequestMeta } from '../../core/post-meta.ts';
 import { collection, contextOf, CURIES, denied, nsUrl, pageOf, parseDateArg, pick, restDate, routePostType, type Context } from '../../core/rest.ts';
 import { availableActions } from '../../core/post-links.ts';
 import { escapeAttr } from '../../site/format.ts';
@@ -28,12 +28,11 @@ const FIELDS: Record<Context, readonly string[]> = {
 /** wp_attachment_is_image: the types WordPress shows as images. */
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'image/x-icon', 'image/tiff', 'image/heic']);
 
-const invalidId = () => missingObject('rest_post_invalid_id', 'Invalid post ID.');
 
 /** The attachment the route's id names; `lock` for a read that a write in the same transaction follows (PostsRepo.get). */
 async function attachmentOfRoute(ctx: Ctx, store: Store = ctx.store, lock = false): Promise<PostRow> {
   const post = await store.posts.get(Number(ctx.args.id), lock);
-  if (!post || post.type !== 'attachment') throw invalidId();
+  if (!post || post.type !== 'attachment') throw missingObject(ctx.fail('rest_post_invalid_id'));
   return post;
 }
 
@@ -167,16 +166,18 @@ async function prepareOne(ctx: Ctx, type: PostTypeInfo, post: PostRow, context: 
 
 // --- reading ---
 
-export async function listMedia(ctx: Ctx) {
+export async function listMedia(ctx: Ctx<'cms-v2:media.listMedia'>) {
   const type = routePostType(ctx);
   // the status arg is sanitized (and may be refused) before the permission check, as WordPress does
   const statuses = statusesFor(ctx, type, ['inherit']);
   const context = contextOf(ctx);
   if (context === 'edit' && !ctx.can(cap(type, 'edit_posts')))
-    throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
-  const page = pageOf(ctx);
+    throw denied(ctx, 'rest_forbidden_context', { action: 'edit posts in this post type' });
+  const page = pageOf(ctx, ctx.args.offset);
   const mimeTypes = [ctx.args.media_type ? `${ctx.args.media_type}/` : undefined, ctx.args.mime_type ?? undefined].filter((m): m is string => Boolean(m));
-  const { rows, total } = await queryPosts(ctx, listQueryOf(ctx, type, statuses, page, { mimeTypes }));
+  // WP_REST_Attachments_Controller offers neither sticky, menu_order nor a taxonomy filter
+  const filters = { ...typeFilters(ctx), ...authorFilters(ctx), ...parentFilters(ctx), mimeTypes };
+  const { rows, total } = await queryPosts(ctx, listQueryOf(ctx, type, statuses, page, filters));
   const parents = await parentsOf(ctx.store, rows);
   const readable = rows.filter((r) => canReadAttachment(ctx, type, r, parents));
   const related = await relatedOf(ctx, readable);
@@ -184,12 +185,12 @@ export async function listMedia(ctx: Ctx) {
   return collection(ctx, items, total, page, 'rest_post_invalid_page_number');
 }
 
-export async function getMedia(ctx: Ctx) {
+export async function getMedia(ctx: Ctx<'cms-v2:media.getMedia'>) {
   const type = routePostType(ctx);
   const post = await attachmentOfRoute(ctx);
   const context = contextOf(ctx);
-  if (context === 'edit' && !canEdit(ctx, type, post)) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
-  if (!canReadAttachment(ctx, type, post, await parentsOf(ctx.store, [post]))) throw denied(ctx, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+  if (context === 'edit' && !canEdit(ctx, type, post)) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this post' });
+  if (!canReadAttachment(ctx, type, post, await parentsOf(ctx.store, [post]))) throw denied(ctx, 'rest_forbidden');
   return prepareOne(ctx, type, post, context);
 }
 
@@ -216,33 +217,34 @@ async function fieldsOf(ctx: Ctx, type: PostTypeInfo, store: Store, current?: Po
     else f.date = d.wall;
   }
   if (typeof a.date_gmt === 'string') f.date_gmt = parseDateArg(a.date_gmt).wall;
+  // check_template: no theme templates are registered here, so its list of the allowed ones is empty
   if (typeof a.template === 'string' && a.template !== '')
-    throw new RestError('rest_invalid_param', 'Invalid parameter(s): template', 400, { params: { template: 'Invalid template.' } });
+    throw invalidParam('template', 'template is not one of .');
   if (typeof a.author === 'number' && a.author !== (current?.author ?? ctx.user?.id)) {
-    if (!ctx.can(cap(type, 'edit_others_posts'))) throw denied(ctx, 'rest_cannot_edit_others', `Sorry, you are not allowed to ${current ? 'update' : 'create'} posts as this user.`);
-    if (!(await store.users.get(a.author))) throw new RestError('rest_invalid_author', 'Invalid author ID.', 400);
+    if (!ctx.can(cap(type, 'edit_others_posts'))) throw denied(ctx, 'rest_cannot_edit_others', { action: current ? 'update' : 'create' });
+    if (!(await store.users.get(a.author))) throw ctx.fail('rest_invalid_author');
     f.author = a.author;
   }
   if (typeof a.post === 'number') {
     if (a.post !== 0) {
       const parent = await store.posts.get(a.post);
-      if (!parent) throw new RestError('rest_post_invalid_id', 'Invalid post ID.', 400);
+      if (!parent) throw ctx.fail('rest_post_invalid_id', {}, { status: 400 });
+      // create_item's own check: WordPress answers it without has_valid_params' params and details
       if (parent.type === 'attachment') throw new RestError('rest_invalid_param', 'Invalid parent type.', 400);
       const parentType = ctx.site.types.postType(parent.type);
-      if (!parentType || !canEdit(ctx, parentType, parent)) throw denied(ctx, 'rest_cannot_edit', 'Sorry, you are not allowed to upload media to this post.');
+      if (!parentType || !canEdit(ctx, parentType, parent)) throw denied(ctx, 'rest_cannot_edit', { action: 'upload media to this post' });
     }
     f.parent = a.post;
   }
   return f;
 }
 
-const noData = () => new RestError('rest_upload_no_data', 'No data supplied.', 400);
 
 /** upload_from_data's checks of a raw body: its type, and its name from Content-Disposition (RFC 6266). */
 function rawUploadName(ctx: Ctx, file: UploadedFile): string {
-  if (!file.contentType) throw new RestError('rest_upload_no_content_type', 'No Content-Type supplied.', 400);
+  if (!file.contentType) throw ctx.fail('rest_upload_no_content_type');
   const disposition = ctx.request.headers['content-disposition'];
-  if (!disposition) throw new RestError('rest_upload_no_content_disposition', 'No Content-Disposition supplied.', 400);
+  if (!disposition) throw ctx.fail('rest_upload_no_content_disposition');
   let filename: string | undefined;
   try {
     filename = parseDisposition(disposition).parameters.filename;
@@ -250,7 +252,7 @@ function rawUploadName(ctx: Ctx, file: UploadedFile): string {
     filename = undefined;
   }
   if (!filename?.trim())
-    throw new RestError('rest_upload_invalid_disposition', 'Invalid Content-Disposition supplied. Content-Disposition needs to be formatted as `attachment; filename="image.png"` or similar.', 400);
+    throw ctx.fail('rest_upload_invalid_disposition');
   return filename.trim();
 }
 
@@ -260,17 +262,14 @@ async function checkHash(ctx: Ctx, file: UploadedFile): Promise<void> {
   if (!expected) return;
   const hash = createHash('md5');
   for await (const chunk of createReadStream(file.path)) hash.update(chunk as Buffer);
-  if (hash.digest('hex') !== expected) throw new RestError('rest_upload_hash_mismatch', 'Content hash did not match expected.', 412);
+  if (hash.digest('hex') !== expected) throw ctx.fail('rest_upload_hash_mismatch');
 }
 
-const writeMeta = (ctx: Ctx, type: PostTypeInfo, store: Store, postId: number) =>
-  writePostMeta(store, ctx.site.types.postMeta(type.slug), postId, ctx.args, (c) => ctx.can(c), ctx.user !== null);
-
-export async function createMedia(ctx: Ctx) {
+export async function createMedia(ctx: Ctx<'cms-v2:media.createMedia'>) {
   const type = routePostType(ctx);
   const files = ctx.request.files;
   const file = files.find((f) => f.field === 'file') ?? files[0];
-  if (!file || file.size === 0) throw noData();
+  if (!file || file.size === 0) throw ctx.fail('rest_upload_no_data');
   const name = file.field === null ? rawUploadName(ctx, file) : file.filename || 'unnamed-file';
   await checkHash(ctx, file);
   const f = await fieldsOf(ctx, type, ctx.store);
@@ -290,7 +289,7 @@ export async function createMedia(ctx: Ctx) {
     const { title: _t, excerpt: _e, content: _c, parent: _p, status: _s, ...rest } = f;
     if (Object.keys(rest).length) await store.posts.update(id, rest);
     if (typeof ctx.args.alt_text === 'string' && ctx.args.alt_text) await store.posts.meta.set(id, IMAGE_ALT, ctx.args.alt_text.trim());
-    await writeMeta(ctx, type, store, id);
+    await writeRequestMeta(ctx, type, store, id);
     return (await store.posts.get(id))!;
   });
   await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type });
@@ -298,27 +297,27 @@ export async function createMedia(ctx: Ctx) {
   return new RestResponse(data, 201, { Location: nsUrl(ctx, `${type.restBase}/${post.id}`), 'X-WP-Upload-Attachment-ID': String(post.id) });
 }
 
-export async function updateMedia(ctx: Ctx) {
+export async function updateMedia(ctx: Ctx<'cms-v2:media.updateMedia'>) {
   const type = routePostType(ctx);
   const post = await ctx.store.transaction(async (store) => {
     const current = await attachmentOfRoute(ctx, store, true);
-    if (!canEdit(ctx, type, current)) throw denied(ctx, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+    if (!canEdit(ctx, type, current)) throw denied(ctx, 'rest_cannot_edit', { action: 'edit this post' });
     const f = await fieldsOf(ctx, type, store, current);
     if (Object.keys(f).length) await store.posts.update(current.id, f);
     if (typeof ctx.args.alt_text === 'string') await store.posts.meta.set(current.id, IMAGE_ALT, ctx.args.alt_text.trim());
-    await writeMeta(ctx, type, store, current.id);
+    await writeRequestMeta(ctx, type, store, current.id);
     return (await store.posts.get(current.id))!;
   });
   await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type });
   return prepareOne(ctx, type, post, 'edit');
 }
 
-export async function deleteMedia(ctx: Ctx) {
+export async function deleteMedia(ctx: Ctx<'cms-v2:media.deleteMedia'>) {
   const type = routePostType(ctx);
   const post = await attachmentOfRoute(ctx);
-  if (!may('delete', ctx, type, post)) throw denied(ctx, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
+  if (!may('delete', ctx, type, post)) throw denied(ctx, 'rest_cannot_delete', { action: 'delete this post' });
   // MEDIA_TRASH is off in WordPress by default: attachments are deleted for good or not at all
-  if (ctx.args.force !== true) throw new RestError('rest_trash_not_supported', "The post does not support trashing. Set 'force=true' to delete.", 501);
+  if (ctx.args.force !== true) throw ctx.fail('rest_trash_not_supported');
   const previous = await prepareOne(ctx, type, post, 'edit');
   await ctx.site.media.deleteFiles(ctx.store, post);
   await ctx.store.posts.delete(post.id);
@@ -331,12 +330,12 @@ export async function deleteMedia(ctx: Ctx) {
 /** update_item_permissions_check, as post-process and edit ask it: the attachment exists and the caller may edit it. */
 async function editableAttachment(ctx: Ctx, type: PostTypeInfo): Promise<PostRow> {
   const post = await attachmentOfRoute(ctx);
-  if (!canEdit(ctx, type, post)) throw denied(ctx, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+  if (!canEdit(ctx, type, post)) throw denied(ctx, 'rest_cannot_edit', { action: 'edit this post' });
   return post;
 }
 
 /** POST media/{id}/post-process: `create-image-subsizes` makes the sizes the image lacks; answers the attachment (edit context). */
-export async function postProcessMedia(ctx: Ctx) {
+export async function postProcessMedia(ctx: Ctx<'cms-v2:media.postProcessMedia'>) {
   const type = routePostType(ctx);
   const post = await editableAttachment(ctx, type);
   if (ctx.args.action === 'create-image-subsizes') await ctx.site.media.createMissingSizes(ctx.store, post);
@@ -357,19 +356,19 @@ function editsOf(ctx: Ctx): ImageEdit[] {
   const edits: ImageEdit[] = [];
   if (a.rotation) edits.push({ type: 'rotate', angle: a.rotation });
   if ([a.x, a.y, a.width, a.height].every((v) => typeof v === 'number')) edits.push({ type: 'crop', left: a.x, top: a.y, width: a.width, height: a.height });
-  if (!edits.length) throw new RestError('rest_image_not_edited', 'The image was not edited. Edit the image before applying the changes.', 400);
+  if (!edits.length) throw ctx.fail('rest_image_not_edited');
   return edits;
 }
 
 /** POST media/{id}/edit: applies the edits to the image and saves the result as a new attachment (201, view context). */
-export async function editMedia(ctx: Ctx) {
+export async function editMedia(ctx: Ctx<'cms-v2:media.editMedia'>) {
   const type = routePostType(ctx);
   const post = await editableAttachment(ctx, type);
   if (!(await ctx.site.media.fileMatches(ctx.store, post, String(ctx.args.src))))
-    throw new RestError('rest_unknown_attachment', 'Unable to get meta information for file.', 404);
-  if (!EDITABLE_TYPES.has(post.mime_type)) throw new RestError('rest_cannot_edit_file_type', 'This type of file cannot be edited.', 400);
+    throw ctx.fail('rest_unknown_attachment');
+  if (!EDITABLE_TYPES.has(post.mime_type)) throw ctx.fail('rest_cannot_edit_file_type');
   const id = await ctx.site.media.editImage(ctx.store, ctx.site.home, post, editsOf(ctx), ctx.user!.id);
-  if (id === null) throw new RestError('rest_unknown_attachment', 'Unable to get meta information for file.', 404);
+  if (id === null) throw ctx.fail('rest_unknown_attachment');
   const created = (await ctx.store.posts.get(id))!;
   await contentChanged(ctx, { type: 'postSaved', postId: id, postType: created.type });
   const data = await prepareOne(ctx, type, created, contextOf(ctx));

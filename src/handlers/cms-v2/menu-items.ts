@@ -3,13 +3,13 @@ import { RestResponse } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
 import { sanitizeName as sanitizeTextField } from '../../auth/app-passwords.ts';
 import { kses } from '../../site/kses.ts';
-import type { PostQuery, PostRow } from '../../store/posts.ts';
+import type { PostRow } from '../../store/posts.ts';
 import { cap, type PostTypeInfo } from '../../core/content-types.ts';
 import { canEdit, canRead } from '../../core/post-access.ts';
 import { contentChanged } from '../../core/events.ts';
-import { metaOfPosts } from '../../core/post-meta.ts';
+import { metaOfPosts, writeRequestMeta } from '../../core/post-meta.ts';
 import { BLANK_MENU_ITEM, dataOfItem, MENU_TAXONOMY, sanitizeHtmlClass, sanitizeKey, saveMenuItem, setupMenuItems, type MenuItem, type MenuItemData } from '../../core/menus.ts';
-import { listQueryOf, queryPosts, rawText, statusesFor } from '../../core/post-list.ts';
+import { listQueryOf, menuOrderFilter, queryPosts, rawText, statusesFor, taxQueryOf, typeFilters } from '../../core/post-list.ts';
 import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, routePostType, type Context } from '../../core/rest.ts';
 
 /** The fields of each context, in the order WP_REST_Menu_Items_Controller::prepare_item_for_response writes them. */
@@ -19,7 +19,6 @@ const FIELDS: Record<Context, readonly string[]> = {
   embed: ['id', 'title', 'status', 'url', 'attr_title', 'description', 'type', 'type_label', 'object', 'object_id', 'parent', 'menu_order', 'target', 'classes', 'xfn', 'invalid'],
 };
 
-const invalidId = () => missingObject('rest_post_invalid_id', 'Invalid post ID.');
 
 /**
  * check_has_read_only_access: menus are read by whoever may edit the theme's options or posts of
@@ -27,7 +26,7 @@ const invalidId = () => missingObject('rest_post_invalid_id', 'Invalid post ID.'
  */
 function requireReadAccess(ctx: Ctx): void {
   if (ctx.can('edit_theme_options') || ctx.can('edit_posts') || ctx.site.types.postTypes.some((t) => ctx.can(cap(t, 'edit_posts')))) return;
-  throw denied(ctx, 'rest_cannot_view', 'Sorry, you are not allowed to view menu items.');
+  throw denied(ctx, 'rest_cannot_view', { action: 'view menu items' });
 }
 
 async function prepareItems(ctx: Ctx, posts: PostRow[], context: Context): Promise<Record<string, unknown>[]> {
@@ -79,29 +78,22 @@ function itemLinks(ctx: Ctx, item: MenuItem): Record<string, unknown> {
 
 async function itemOfRoute(ctx: Ctx, type: PostTypeInfo): Promise<PostRow> {
   const post = await ctx.store.posts.get(Number(ctx.args.id));
-  if (!post || post.type !== type.slug) throw invalidId();
+  if (!post || post.type !== type.slug) throw missingObject(ctx.fail('rest_post_invalid_id'));
   return post;
 }
 
-/** `menus` / `menus_exclude`: a list of ids, or `{terms, operator}` where AND needs every one of them. */
-function menuFilter(arg: unknown, exclude: boolean): PostQuery['termIds'] {
-  if (arg === undefined) return undefined;
-  const terms = Array.isArray(arg) ? (arg as number[]) : ((arg as { terms?: number[] }).terms ?? []);
-  if (!terms.length) return undefined;
-  const every = !exclude && !Array.isArray(arg) && (arg as { operator?: string }).operator === 'AND';
-  return every ? terms.map((id) => ({ taxonomy: MENU_TAXONOMY, ids: [id] })) : [{ taxonomy: MENU_TAXONOMY, ids: terms }];
-}
-
-export async function listMenuItems(ctx: Ctx) {
+export async function listMenuItems(ctx: Ctx<'cms-v2:menu-items.listMenuItems'>) {
   const type = routePostType(ctx);
   // the status arg is sanitized (and may be refused) before the permission check, as WordPress does
   const statuses = statusesFor(ctx, type, ['publish']);
   const context = contextOf(ctx);
   if (context === 'edit' && !ctx.can(cap(type, 'edit_posts')))
-    throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
+    throw denied(ctx, 'rest_forbidden_context', { action: 'edit posts in this post type' });
   requireReadAccess(ctx);
-  const page = pageOf(ctx);
-  const q = listQueryOf(ctx, type, statuses, page, { termIds: menuFilter(ctx.args.menus, false), termIdsExclude: menuFilter(ctx.args.menus_exclude, true) });
+  const page = pageOf(ctx, ctx.args.offset);
+  // nav_menu_item has no author or parent filter (it supports neither); `menus` is its taxonomy's, as `categories` is a post's
+  const filters = { ...typeFilters(ctx), ...menuOrderFilter(ctx), ...(await taxQueryOf(ctx, [['menus', MENU_TAXONOMY]])) };
+  const q = listQueryOf(ctx, type, statuses, page, filters);
   const { rows, total } = await queryPosts(ctx, q);
   // WP_REST_Posts_Controller::get_items drops what the user may not read, without changing the totals
   const readable = rows.filter((r) => canRead(ctx, type, r));
@@ -109,12 +101,12 @@ export async function listMenuItems(ctx: Ctx) {
   return collection(ctx, items, total, page, 'rest_post_invalid_page_number');
 }
 
-export async function getMenuItem(ctx: Ctx) {
+export async function getMenuItem(ctx: Ctx<'cms-v2:menu-items.getMenuItem'>) {
   const type = routePostType(ctx);
   const post = await itemOfRoute(ctx, type);
   const context = contextOf(ctx);
-  if (context === 'edit' && !canEdit(ctx, type, post)) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
-  if (!canRead(ctx, type, post)) throw denied(ctx, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+  if (context === 'edit' && !canEdit(ctx, type, post)) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this post' });
+  if (!canRead(ctx, type, post)) throw denied(ctx, 'rest_forbidden');
   requireReadAccess(ctx);
   return (await prepareItems(ctx, [post], context))[0];
 }
@@ -143,44 +135,47 @@ async function itemData(ctx: Ctx, start: MenuItemData): Promise<MenuItemData> {
     // a linked item without its object's kind takes it from the object, which must exist
     if (d.type === 'taxonomy') {
       const term = await ctx.store.terms.get(d.objectId);
-      if (!term) throw new RestError('rest_term_invalid_id', 'Invalid term ID.', 400);
+      if (!term) throw ctx.fail('rest_term_invalid_id');
       d.object = term.taxonomy;
     } else if (d.type === 'post_type') {
       const post = await ctx.store.posts.get(d.objectId);
-      if (!post) throw new RestError('rest_post_invalid_id', 'Invalid post ID.', 400);
+      if (!post) throw ctx.fail('rest_post_invalid_id', {}, { status: 400 });
       d.object = post.type;
     }
   }
-  if (d.type === 'post_type_archive' && !ctx.site.types.postType(d.object)) throw new RestError('rest_post_invalid_type', 'Invalid post type.', 400);
+  if (d.type === 'post_type_archive' && !ctx.site.types.postType(d.object)) throw ctx.fail('rest_post_invalid_type');
   if (d.type === 'custom') {
-    if (d.title === '') throw new RestError('rest_title_required', 'The title is required when using a custom menu item type.', 400);
-    if (!d.url) throw new RestError('rest_url_required', 'The url is required when using a custom menu item type.', 400);
+    if (d.title === '') throw ctx.fail('rest_title_required');
+    if (!d.url) throw ctx.fail('rest_url_required');
   }
   // only published and draft menu items exist
   if (d.status !== 'publish') d.status = 'draft';
   return d;
 }
 
-export async function createMenuItem(ctx: Ctx) {
+export async function createMenuItem(ctx: Ctx<'cms-v2:menu-items.createMenuItem'>) {
   const type = routePostType(ctx);
-  if (ctx.args.id) throw new RestError('rest_post_exists', 'Cannot create existing post.', 400);
+  if (ctx.args.id) throw ctx.fail('rest_post_exists');
   const id = await saveMenuItem(ctx.store, ctx.site, 0, await itemData(ctx, { ...BLANK_MENU_ITEM, position: 1 }), ctx.user?.id ?? 0);
+  // after the item is saved, as WordPress writes it (a refused value leaves the item as saved)
+  await writeRequestMeta(ctx, type, ctx.store, id);
   await contentChanged(ctx, { type: 'postSaved', postId: id, postType: type.slug });
   const [data] = await prepareItems(ctx, [(await ctx.store.posts.get(id))!], 'edit');
   return new RestResponse(data, 201, { Location: nsUrl(ctx, `menu-items/${id}`) });
 }
 
-export async function updateMenuItem(ctx: Ctx) {
+export async function updateMenuItem(ctx: Ctx<'cms-v2:menu-items.updateMenuItem'>) {
   const type = routePostType(ctx);
   const post = await itemOfRoute(ctx, type);
-  if (!canEdit(ctx, type, post)) throw denied(ctx, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+  if (!canEdit(ctx, type, post)) throw denied(ctx, 'rest_cannot_edit', { action: 'edit this post' });
   const [current] = await setupMenuItems(ctx.store, ctx.site, [post]);
   await saveMenuItem(ctx.store, ctx.site, post.id, await itemData(ctx, dataOfItem(current)), post.author);
+  await writeRequestMeta(ctx, type, ctx.store, post.id);
   await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: type.slug });
   return (await prepareItems(ctx, [(await ctx.store.posts.get(post.id))!], 'edit'))[0];
 }
 
-export async function deleteMenuItem(ctx: Ctx) {
+export async function deleteMenuItem(ctx: Ctx<'cms-v2:menu-items.deleteMenuItem'>) {
   const type = routePostType(ctx);
   const post = await itemOfRoute(ctx, type);
   if (ctx.args.force !== true) throw new RestError('rest_trash_not_supported', "Menu items do not support trashing. Set 'force=true' to delete.", 501);

@@ -1,4 +1,3 @@
-import { RestError } from '../../engine/errors.ts';
 import type { Ctx } from '../../core/context.ts';
 import { MENU_LOCATIONS, MENU_TAXONOMY, menuLocations } from '../../core/menus.ts';
 import { CURIES, nsUrl } from '../../core/rest.ts';
@@ -26,14 +25,14 @@ async function prepareLocations(ctx: Ctx, names: string[]): Promise<Record<strin
   });
 }
 
-export async function listMenuLocations(ctx: Ctx) {
+export async function listMenuLocations(ctx: Ctx<'cms-v2:menu-locations.listMenuLocations'>) {
   const names = Object.keys(MENU_LOCATIONS);
   const prepared = await prepareLocations(ctx, names);
   return Object.fromEntries(names.map((name, i) => [name, prepared[i]]));
 }
 
-export async function getMenuLocation(ctx: Ctx) {
+export async function getMenuLocation(ctx: Ctx<'cms-v2:menu-locations.getMenuLocation'>) {
   const name = String(ctx.args.location);
-  if (!Object.hasOwn(MENU_LOCATIONS, name)) throw new RestError('rest_menu_location_invalid', 'Invalid menu location.', 404);
+  if (!Object.hasOwn(MENU_LOCATIONS, name)) throw ctx.fail('rest_menu_location_invalid');
   return (await prepareLocations(ctx, [name]))[0];
 }

@@ -18,12 +18,11 @@ const FIELDS: Record<Context, readonly string[]> = {
   embed: ['id', 'name', 'slug'],
 };
 
-const invalidTerm = () => missingObject('rest_term_invalid', 'Term does not exist.');
 
 /** check_has_read_only_access: whoever may edit the theme's options or posts of any type reads menus. */
 function requireReadAccess(ctx: Ctx): void {
   if (ctx.can('edit_theme_options') || ctx.can('edit_posts') || ctx.site.types.postTypes.some((t) => ctx.can(cap(t, 'edit_posts')))) return;
-  throw denied(ctx, 'rest_cannot_view', 'Sorry, you are not allowed to view menus.');
+  throw denied(ctx, 'rest_cannot_view', { action: 'view menus' });
 }
 
 interface MenuState {
@@ -63,11 +62,11 @@ function prepareMenu(ctx: Ctx, term: TermRow, context: Context, state: MenuState
 
 async function menuOfRoute(ctx: Ctx): Promise<TermRow> {
   const term = await ctx.store.terms.get(Number(ctx.args.id));
-  if (!term || term.taxonomy !== MENU_TAXONOMY) throw invalidTerm();
+  if (!term || term.taxonomy !== MENU_TAXONOMY) throw missingObject(ctx.fail('rest_term_invalid'));
   return term;
 }
 
-export async function listMenus(ctx: Ctx) {
+export async function listMenus(ctx: Ctx<'cms-v2:menus.listMenus'>) {
   const tax = routeTaxonomy(ctx);
   const context = contextOf(ctx);
   checkListContext(ctx, tax);
@@ -77,10 +76,10 @@ export async function listMenus(ctx: Ctx) {
   return collection(ctx, ctx.request.head ? [] : rows.map((t) => prepareMenu(ctx, t, context, state)), total, page);
 }
 
-export async function getMenu(ctx: Ctx) {
+export async function getMenu(ctx: Ctx<'cms-v2:menus.getMenu'>) {
   const term = await menuOfRoute(ctx);
   const context = contextOf(ctx);
-  if (context === 'edit' && !ctx.can(routeTaxonomy(ctx).capabilities.edit_terms)) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this term.');
+  if (context === 'edit' && !ctx.can(routeTaxonomy(ctx).capabilities.edit_terms)) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this term' });
   requireReadAccess(ctx);
   return prepareMenu(ctx, term, context, await menuState(ctx));
 }
@@ -97,12 +96,12 @@ function requestedLocations(ctx: Ctx): string[] | undefined {
 }
 
 /** The menu's name and description as wp_update_nav_menu_object stores them; a menu's slug always follows its name. */
-async function menuName(store: Store, id: number, name: string): Promise<string> {
+async function menuName(ctx: Ctx, store: Store, id: number, name: string): Promise<string> {
   const trimmed = name.trim();
-  if (!trimmed) throw new RestError('empty_term_name', 'A name is required for this term.', 400);
+  if (!trimmed) throw ctx.fail('empty_term_name');
   const taken = await store.terms.byName(MENU_TAXONOMY, trimmed);
   if (taken && taken.id !== id)
-    throw new RestError('menu_exists', `The menu name <strong>${escapeHtml(trimmed)}</strong> conflicts with another menu name. Please try another.`, 400, { term_id: taken.id });
+    throw ctx.fail('menu_exists', { name: escapeHtml(trimmed) }, { term_id: taken.id });
   return trimmed;
 }
 
@@ -121,12 +120,12 @@ async function applyMenuSettings(ctx: Ctx, store: Store, menuId: number, locatio
   if (typeof ctx.args.auto_add === 'boolean') await setAutoAdd(store, menuId, ctx.args.auto_add);
 }
 
-export async function createMenu(ctx: Ctx) {
+export async function createMenu(ctx: Ctx<'cms-v2:menus.createMenu'>) {
   const tax = routeTaxonomy(ctx);
-  if (ctx.args.parent !== undefined && ctx.args.parent !== null) throw new RestError('rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.', 400);
+  if (ctx.args.parent !== undefined && ctx.args.parent !== null) throw ctx.fail('rest_taxonomy_not_hierarchical');
   const locations = requestedLocations(ctx);
   const term = await ctx.store.transaction(async (store) => {
-    const name = await menuName(store, 0, String(ctx.args.name));
+    const name = await menuName(ctx, store, 0, String(ctx.args.name));
     // the slug comes from the name: wp_update_nav_menu_object passes none on
     const id = await store.terms.insert({ taxonomy: tax.slug, name, description: await description(ctx) });
     await applyMenuSettings(ctx, store, id, locations);
@@ -136,14 +135,14 @@ export async function createMenu(ctx: Ctx) {
   return new RestResponse(prepareMenu(ctx, term, 'view', await menuState(ctx)), 201, { Location: nsUrl(ctx, `menus/${term.id}`) });
 }
 
-export async function updateMenu(ctx: Ctx) {
+export async function updateMenu(ctx: Ctx<'cms-v2:menus.updateMenu'>) {
   const tax = routeTaxonomy(ctx);
-  if (ctx.args.parent !== undefined && ctx.args.parent !== null) throw new RestError('rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.', 400);
+  if (ctx.args.parent !== undefined && ctx.args.parent !== null) throw ctx.fail('rest_taxonomy_not_hierarchical');
   const locations = requestedLocations(ctx);
   const term = await ctx.store.transaction(async (store) => {
     const current = await store.terms.get(Number(ctx.args.id), true);
-    if (!current || current.taxonomy !== MENU_TAXONOMY) throw invalidTerm();
-    const name = await menuName(store, current.id, typeof ctx.args.name === 'string' ? ctx.args.name : current.name);
+    if (!current || current.taxonomy !== MENU_TAXONOMY) throw missingObject(ctx.fail('rest_term_invalid'));
+    const name = await menuName(ctx, store, current.id, typeof ctx.args.name === 'string' ? ctx.args.name : current.name);
     const desc = await description(ctx);
     await store.terms.update(current.id, { name, slug: name, ...(desc === undefined ? {} : { description: desc }) });
     await applyMenuSettings(ctx, store, current.id, locations);
@@ -153,7 +152,7 @@ export async function updateMenu(ctx: Ctx) {
   return prepareMenu(ctx, term, 'view', await menuState(ctx));
 }
 
-export async function deleteMenu(ctx: Ctx) {
+export async function deleteMenu(ctx: Ctx<'cms-v2:menus.deleteMenu'>) {
   const tax = routeTaxonomy(ctx);
   const term = await menuOfRoute(ctx);
   if (ctx.args.force !== true) throw new RestError('rest_trash_not_supported', "Menus do not support trashing. Set 'force=true' to delete.", 501);

@@ -1,7 +1,6 @@
 import type { Ctx } from '../../core/context.ts';
 import { contextOf, nsUrl, pick, type Context } from '../../core/rest.ts';
 import type { PluginStatus } from '../../core/site.ts';
-import { RestError } from '../../engine/errors.ts';
 import { escapeHtml } from '../../site/format.ts';
 
 /** Fields of each context, in WP_REST_Plugins_Controller's schema order. */
@@ -11,7 +10,6 @@ const FIELDS: Record<Context, readonly string[]> = {
   embed: ['plugin', 'status', 'name', 'network_only', 'requires_wp', 'requires_php'],
 };
 
-const notFound = () => new RestError('rest_plugin_not_found', 'Plugin not found.', 404);
 
 /** prepare_item_for_response: the plugin's header data, as WordPress reads it from the plugin file. */
 function preparePlugin(ctx: Ctx, p: PluginStatus, context: Context): Record<string, unknown> {
@@ -38,25 +36,25 @@ function matches(p: PluginStatus, search: string | undefined, statuses: string[]
   return !statuses?.length || statuses.includes(p.status);
 }
 
-export function listPlugins(ctx: Ctx) {
+export function listPlugins(ctx: Ctx<'cms-v2:plugins.listPlugins'>) {
   const context = contextOf(ctx);
   return ctx.site.plugins
     .list()
     .filter((p) => !p.error || p.status === 'active')
-    .filter((p) => matches(p, ctx.args.search, ctx.args.status))
+    .filter((p) => matches(p, ctx.args.search ?? undefined, ctx.args.status ?? undefined))
     .map((p) => preparePlugin(ctx, p, context));
 }
 
-export function getPlugin(ctx: Ctx) {
+export function getPlugin(ctx: Ctx<'cms-v2:plugins.getPlugin'>) {
   const p = ctx.site.plugins.get(String(ctx.args.plugin));
-  if (!p) throw notFound();
+  if (!p) throw ctx.fail('rest_plugin_not_found');
   return preparePlugin(ctx, p, contextOf(ctx));
 }
 
 /** Only `status` can change: activation and deactivation, which rebuild the routes before this answers. */
-export async function updatePlugin(ctx: Ctx) {
+export async function updatePlugin(ctx: Ctx<'cms-v2:plugins.updatePlugin'>) {
   const id = String(ctx.args.plugin);
-  if (!ctx.site.plugins.get(id)) throw notFound();
+  if (!ctx.site.plugins.get(id)) throw ctx.fail('rest_plugin_not_found');
   const status = ctx.args.status as 'active' | 'inactive' | undefined;
   const p = status ? await ctx.site.plugins.setActive(id, status === 'active') : ctx.site.plugins.get(id)!;
   return preparePlugin(ctx, p, 'edit');

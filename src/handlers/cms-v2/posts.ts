@@ -9,10 +9,10 @@ import { sanitizeSlug } from '../../store/transact.ts';
 import { cap, type PostTypeInfo } from '../../core/content-types.ts';
 import { canEdit, canRead, may } from '../../core/post-access.ts';
 import { contentChanged } from '../../core/events.ts';
-import { metaOfPosts, restFieldsOfPosts, writePostMeta } from '../../core/post-meta.ts';
+import { shownMetaOfPosts, writeRequestMeta } from '../../core/post-meta.ts';
 import { renderedExcerpt, theContent } from '../../site/hooks.ts';
 import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, renderedTitle, restDate, routePostType, type Context } from '../../core/rest.ts';
-import { listQueryOf, queryPosts, statusesFor } from '../../core/post-list.ts';
+import { authorFilters, listQueryOf, menuOrderFilter, parentFilters, POST_TAXONOMY_ARGS, queryPosts, statusesFor, stickyFilter, taxQueryOf, typeFilters } from '../../core/post-list.ts';
 import { postFieldsOf } from '../../core/post-fields.ts';
 import { saveRevision, versionLinks } from '../../core/revisions.ts';
 import { availableActions } from '../../core/post-links.ts';
@@ -68,13 +68,12 @@ function fieldsOfType(type: PostTypeInfo, context: Context): readonly string[] {
 
 const THUMBNAIL_KEY = '_thumbnail_id';
 
-const invalidId = () => missingObject('rest_post_invalid_id', 'Invalid post ID.');
 
 /** A post of the route's type, or 404 as WordPress answers for any other type or a missing id. */
 /** The post the route's id names, of the route's type; `lock` for a read that a write in the same transaction follows (PostsRepo.get). */
 async function postOfRoute(ctx: Ctx, type: PostTypeInfo, store: Store = ctx.store, lock = false): Promise<PostRow> {
   const post = await store.posts.get(Number(ctx.args.id), lock);
-  if (!post || post.type !== type.slug) throw invalidId();
+  if (!post || post.type !== type.slug) throw missingObject(ctx.fail('rest_post_invalid_id'));
   return post;
 }
 
@@ -89,26 +88,23 @@ interface Related {
   fields: Map<number, Record<string, Record<string, unknown>>>;
   /** Each post's revision count and newest revision, for its version-history links. */
   revisions: Map<number, { count: number; latestId: number }>;
+  /** The slugs of each post's ancestors joined by '/' (a page's path before its own slug), for posts that have any. */
+  parentPaths: Map<number, string>;
 }
 
 async function relatedOf(ctx: Ctx, store: Store, type: PostTypeInfo, posts: PostRow[]): Promise<Related> {
   const ids = posts.map((p) => p.id);
-  const [terms, stored, meta, fields, revisions] = await Promise.all([
+  const [terms, { stored, meta, fields }, revisions, ancestors] = await Promise.all([
     type.taxonomies.length ? store.terms.termsOfPosts(ids) : Promise.resolve(new Map<number, TermRow[]>()),
-    store.posts.meta.ofMany(ids, [THUMBNAIL_KEY]),
-    metaOfPosts(store, (t) => ctx.site.types.postMeta(t), posts),
-    restFieldsOfPosts(store, (t) => ctx.site.types.postMeta(t), posts),
+    shownMetaOfPosts(store, (t) => ctx.site.types.postMeta(t), posts, [THUMBNAIL_KEY]),
     store.posts.revisionCounts(ids),
+    store.posts.ancestorSlugsOfMany(posts),
   ]);
   const thumbnails = new Map<number, number>();
   for (const [id, m] of stored) if (m[THUMBNAIL_KEY]) thumbnails.set(id, Number(m[THUMBNAIL_KEY]) || 0);
-  return { terms, thumbnails, meta, fields, revisions };
-}
-
-async function parentPathOf(store: Store, post: PostRow): Promise<string | undefined> {
-  if (!post.parent) return undefined;
-  const slugs = await store.posts.ancestorSlugs(post);
-  return slugs.length ? slugs.join('/') : undefined;
+  const parentPaths = new Map<number, string>();
+  for (const [id, slugs] of ancestors) if (slugs.length) parentPaths.set(id, slugs.join('/'));
+  return { terms, thumbnails, meta, fields, revisions, parentPaths };
 }
 
 /** block_version: 1 for content written in blocks. */
@@ -116,7 +112,7 @@ const blockVersion = (content: string) => (content.includes('<!-- wp:') ? 1 : 0)
 
 /** prepare_item_for_response: the post in WordPress's shape for the context, with its links. */
 async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context: Context, related: Related): Promise<Record<string, unknown>> {
-  const parentPath = await parentPathOf(ctx.store, post);
+  const parentPath = related.parentPaths.get(post.id);
   const link = permalink(ctx.site, { id: post.id, type: post.type, slug: post.slug, status: post.status, date: post.date, parentPath });
   const fields = fieldsOfType(type, context);
   const edit = context === 'edit';
@@ -224,15 +220,16 @@ async function prepareOne(ctx: Ctx, type: PostTypeInfo, post: PostRow, context: 
 
 // --- reading ---
 
-export async function listPosts(ctx: Ctx) {
+export async function listPosts(ctx: Ctx<'cms-v2:posts.listPosts'>) {
   const type = routePostType(ctx);
   // the status arg is sanitized (and may be refused) before the permission check, as WordPress does
   const statuses = statusesFor(ctx, type, ['publish']);
   const context = contextOf(ctx);
   if (context === 'edit' && !ctx.can(cap(type, 'edit_posts')))
-    throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
-  const page = pageOf(ctx);
-  const { rows, total } = await queryPosts(ctx, listQueryOf(ctx, type, statuses, page));
+    throw denied(ctx, 'rest_forbidden_context', { action: 'edit posts in this post type' });
+  const page = pageOf(ctx, ctx.args.offset);
+  const filters = { ...typeFilters(ctx), ...authorFilters(ctx), ...parentFilters(ctx), ...menuOrderFilter(ctx), ...stickyFilter(ctx), ...(await taxQueryOf(ctx, POST_TAXONOMY_ARGS)) };
+  const { rows, total } = await queryPosts(ctx, listQueryOf(ctx, type, statuses, page, filters));
   // WP_REST_Posts_Controller::get_items drops what the user may not read, without changing the totals
   const readable = rows.filter((r) => canRead(ctx, type, r));
   const related = await relatedOf(ctx, ctx.store, type, readable);
@@ -240,14 +237,14 @@ export async function listPosts(ctx: Ctx) {
   return collection(ctx, items, total, page, 'rest_post_invalid_page_number');
 }
 
-export async function getPost(ctx: Ctx) {
+export async function getPost(ctx: Ctx<'cms-v2:posts.getPost'>) {
   const type = routePostType(ctx);
   const post = await postOfRoute(ctx, type);
   const context = contextOf(ctx);
-  if (context === 'edit' && !canEdit(ctx, type, post)) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
-  if (!canRead(ctx, type, post)) throw denied(ctx, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+  if (context === 'edit' && !canEdit(ctx, type, post)) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this post' });
+  if (!canRead(ctx, type, post)) throw denied(ctx, 'rest_forbidden');
   if (post.password && ctx.args.password !== undefined && ctx.args.password !== post.password && !canEdit(ctx, type, post))
-    throw new RestError('rest_post_incorrect_password', 'Incorrect post password.', 403);
+    throw ctx.fail('rest_post_incorrect_password');
   const data = await prepareOne(ctx, type, post, context);
   return new RestResponse(data, 200, { Link: `<${data.link as string}>; rel="alternate"; type=text/html` });
 }
@@ -269,16 +266,12 @@ async function termsOf(ctx: Ctx, type: PostTypeInfo, store: Store): Promise<Map<
   return out;
 }
 
-/** The request's `meta`, for the keys registered for the type. */
-const writeMeta = (ctx: Ctx, type: PostTypeInfo, store: Store, postId: number) =>
-  writePostMeta(store, ctx.site.types.postMeta(type.slug), postId, ctx.args, (c) => ctx.can(c), ctx.user !== null);
-
 async function setFeaturedMedia(ctx: Ctx, store: Store, postId: number): Promise<void> {
   const media = ctx.args.featured_media;
   if (typeof media !== 'number') return;
   if (media === 0) return store.posts.meta.delete(postId, THUMBNAIL_KEY);
   const attachment = await store.posts.get(media);
-  if (!attachment || attachment.type !== 'attachment') throw new RestError('rest_invalid_featured_media', 'Invalid featured media ID.', 400);
+  if (!attachment || attachment.type !== 'attachment') throw ctx.fail('rest_invalid_featured_media');
   await store.posts.meta.set(postId, THUMBNAIL_KEY, String(media));
 }
 
@@ -292,12 +285,12 @@ async function settleSchedule(store: Store, id: number): Promise<PostRow> {
   return (await store.posts.get(id))!;
 }
 
-export async function createPost(ctx: Ctx) {
+export async function createPost(ctx: Ctx<'cms-v2:posts.createPost'>) {
   const type = routePostType(ctx);
-  if (ctx.args.id !== undefined) throw new RestError('rest_post_exists', 'Cannot create existing post.', 400);
+  if (ctx.args.id !== undefined) throw ctx.fail('rest_post_exists');
   const post = await ctx.store.transaction(async (store) => {
     const f = await postFieldsOf(ctx, type, store);
-    if (!f.title && !f.content && !f.excerpt) throw new RestError('empty_content', 'Content, title, and excerpt are empty.', 400);
+    if (!f.title && !f.content && !f.excerpt) throw ctx.fail('empty_content');
     const terms = await termsOf(ctx, type, store);
     const defaults = await store.options.getMany(['default_comment_status', 'default_ping_status', 'default_category']);
     const values: NewPost = {
@@ -318,7 +311,7 @@ export async function createPost(ctx: Ctx) {
     }
     for (const [taxonomy, ids] of terms) await store.terms.setPostTerms(id, taxonomy, ids);
     await setFeaturedMedia(ctx, store, id);
-    await writeMeta(ctx, type, store, id);
+    await writeRequestMeta(ctx, type, store, id);
     return settleSchedule(store, id);
   });
   await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type, previousStatus: 'new' });
@@ -326,13 +319,13 @@ export async function createPost(ctx: Ctx) {
   return new RestResponse(data, 201, { Location: nsUrl(ctx, `${type.restBase}/${post.id}`) });
 }
 
-export async function updatePost(ctx: Ctx) {
+export async function updatePost(ctx: Ctx<'cms-v2:posts.updatePost'>) {
   const type = routePostType(ctx);
   let previousStatus = '';
   const post = await ctx.store.transaction(async (store) => {
     const current = await postOfRoute(ctx, type, store, true);
     previousStatus = current.status;
-    if (!canEdit(ctx, type, current)) throw denied(ctx, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this post.');
+    if (!canEdit(ctx, type, current)) throw denied(ctx, 'rest_cannot_edit', { action: 'edit this post' });
     const f = await postFieldsOf(ctx, type, store, current);
     const terms = await termsOf(ctx, type, store);
     if (Object.keys(f).length || ctx.args.featured_media !== undefined || terms.size) await store.posts.update(current.id, f);
@@ -340,7 +333,7 @@ export async function updatePost(ctx: Ctx) {
     // a post restored from the trash gets its comments back, as wp_untrash_post_comments
     if (current.status === 'trash' && f.status !== undefined && f.status !== 'trash') await store.comments.untrashOfPost(current.id);
     await setFeaturedMedia(ctx, store, current.id);
-    await writeMeta(ctx, type, store, current.id);
+    await writeRequestMeta(ctx, type, store, current.id);
     const saved = await settleSchedule(store, current.id);
     // every update (wp_update_post) may save a revision, after its terms and meta
     await saveRevision(store, type, saved, ctx.user?.id ?? 0);
@@ -370,10 +363,10 @@ async function releaseFrontPage(ctx: Ctx, post: PostRow): Promise<void> {
   await ctx.site.optionsChanged();
 }
 
-export async function deletePost(ctx: Ctx) {
+export async function deletePost(ctx: Ctx<'cms-v2:posts.deletePost'>) {
   const type = routePostType(ctx);
   const post = await postOfRoute(ctx, type);
-  if (!may('delete', ctx, type, post)) throw denied(ctx, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');
+  if (!may('delete', ctx, type, post)) throw denied(ctx, 'rest_cannot_delete', { action: 'delete this post' });
   const previous = await prepareOne(ctx, type, post, 'edit');
   if (ctx.args.force === true) {
     await ctx.store.posts.delete(post.id);
@@ -385,7 +378,7 @@ export async function deletePost(ctx: Ctx) {
   // a lock, as a request deleting or trashing it meanwhile must not interleave with these writes
   const trashed = await ctx.store.transaction(async (store) => {
     const current = await postOfRoute(ctx, type, store, true);
-    if (current.status === 'trash') throw new RestError('rest_already_trashed', 'The post has already been deleted.', 410);
+    if (current.status === 'trash') throw ctx.fail('rest_already_trashed', { object: 'post', done: 'deleted' });
     await store.posts.update(current.id, { status: 'trash' });
     await store.comments.trashOfPost(current.id);
     return (await store.posts.get(current.id))!;

@@ -24,7 +24,7 @@ async function revisionOf(ctx: Ctx): Promise<PostRow> {
 /** The route's parent, which the caller must be allowed to edit to see its revisions (get_items_permissions_check). */
 async function readableParent(ctx: Ctx, type: PostTypeInfo): Promise<PostRow> {
   const parent = await revisionParent(ctx, type, ctx.args.parent);
-  if (!canEdit(ctx, type, parent)) throw denied(ctx, 'rest_cannot_read', 'Sorry, you are not allowed to view revisions of this post.');
+  if (!canEdit(ctx, type, parent)) throw denied(ctx, 'rest_cannot_read', { action: 'view revisions of this post' });
   return parent;
 }
 
@@ -32,11 +32,11 @@ async function readableParent(ctx: Ctx, type: PostTypeInfo): Promise<PostRow> {
 async function revisionOfParent(ctx: Ctx, parent: PostRow): Promise<PostRow> {
   const revision = await revisionOf(ctx);
   if (revision.parent !== parent.id)
-    throw new RestError('rest_revision_parent_id_mismatch', `The revision does not belong to the specified parent with id of "${parent.id}"`, 404);
+    throw ctx.fail('rest_revision_parent_id_mismatch', { id: parent.id });
   return revision;
 }
 
-export async function listRevisions(ctx: Ctx) {
+export async function listRevisions(ctx: Ctx<'cms-v2:revisions.listRevisions'>) {
   const type = routePostType(ctx);
   const parent = await readableParent(ctx, type);
   const context = contextOf(ctx);
@@ -48,27 +48,27 @@ export async function listRevisions(ctx: Ctx) {
   const query = listQueryOf(ctx, type, ['inherit'], page, { types: ['revision'], parent: [parent.id] });
   const { rows, total } = await queryPosts(ctx, query);
   if (total > 0 && offset !== undefined && offset >= total)
-    throw new RestError('rest_revision_invalid_offset_number', 'The offset number requested is larger than or equal to the number of available revisions.', 400);
+    throw ctx.fail('rest_revision_invalid_offset_number');
   const items = ctx.request.head ? [] : await Promise.all(rows.map((r) => prepareRevision(ctx, type, parent, r, context)));
   // X-WP-TotalPages: all of them on one page when per_page is not given
   const shown = perPage === undefined ? { ...page, perPage: Math.max(total, 1) } : page;
   return collection(ctx, items, total, shown, offset ? undefined : 'rest_revision_invalid_page_number');
 }
 
-export async function getRevision(ctx: Ctx) {
+export async function getRevision(ctx: Ctx<'cms-v2:revisions.getRevision'>) {
   const type = routePostType(ctx);
   const parent = await readableParent(ctx, type);
   const revision = await revisionOfParent(ctx, parent);
   return prepareRevision(ctx, type, parent, revision, contextOf(ctx));
 }
 
-export async function deleteRevision(ctx: Ctx) {
+export async function deleteRevision(ctx: Ctx<'cms-v2:revisions.deleteRevision'>) {
   const type = routePostType(ctx);
   const parent = await revisionParent(ctx, type, ctx.args.parent);
   // delete_post of a revision is delete_post of its post
-  if (!may('delete', ctx, type, parent)) throw denied(ctx, 'rest_cannot_delete', 'Sorry, you are not allowed to delete revisions of this post.');
+  if (!may('delete', ctx, type, parent)) throw denied(ctx, 'rest_cannot_delete', { action: 'delete revisions of this post' });
   await revisionOf(ctx);
-  if (!canEdit(ctx, type, parent)) throw denied(ctx, 'rest_cannot_read', 'Sorry, you are not allowed to view revisions of this post.');
+  if (!canEdit(ctx, type, parent)) throw denied(ctx, 'rest_cannot_read', { action: 'view revisions of this post' });
   const revision = await revisionOfParent(ctx, parent);
   if (ctx.args.force !== true) throw new RestError('rest_trash_not_supported', "Revisions do not support trashing. Set 'force' to true to delete.", 501);
   // the revision as it was, in view context: the delete route takes no context

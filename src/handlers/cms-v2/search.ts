@@ -15,7 +15,7 @@ function subtypesOf(ctx: Ctx, all: string[]): string[] {
 }
 
 /** GET /search: WP_REST_Search_Controller with the post and term handlers. */
-export async function search(ctx: Ctx) {
+export async function search(ctx: Ctx<'cms-v2:search.search'>) {
   const page = pageOf(ctx);
   const context = contextOf(ctx);
   const list = (v: unknown) => (Array.isArray(v) && v.length ? (v as never[]) : undefined);

@@ -1,4 +1,4 @@
-import { RestError } from '../../engine/errors.ts';
+import { invalidParam } from '../../engine/errors.ts';
 import type { Ctx } from '../../core/context.ts';
 
 interface Setting {
@@ -40,7 +40,7 @@ const typed = (s: Setting, raw: string): unknown =>
 
 const stored = (s: Setting, v: unknown): string => (s.type === 'boolean' ? (v ? '1' : '0') : String(v));
 
-export async function getSettings(ctx: Ctx) {
+export async function getSettings(ctx: Ctx<'cms-v2:settings.getSettings'>) {
   const values = await ctx.store.options.getMany(OPTION_NAMES);
   const out: Record<string, unknown> = {};
   for (const [name, s] of Object.entries(SETTINGS)) out[name] = typed(s, values[s.option] || s.fallback);
@@ -57,11 +57,6 @@ function isTimezone(tz: string): boolean {
   }
 }
 
-/** A bad value is refused whole, before anything is written, as WordPress's validation does. */
-function invalid(name: string, message: string): RestError {
-  return new RestError('rest_invalid_param', `Invalid parameter(s): ${name}`, 400, { params: { [name]: message }, details: { [name]: { code: 'rest_invalid_param', message, data: null } } });
-}
-
 /**
  * Writes the given settings (null resets one to its default) and refreshes the site, so the root
  * index shows a new title or tagline at once.
@@ -70,14 +65,14 @@ export async function updateSettings(ctx: Ctx) {
   const given = Object.entries(SETTINGS).filter(([name]) => ctx.args[name] !== undefined);
   for (const [name] of given) {
     const v = ctx.args[name];
-    if (name === 'timezone' && typeof v === 'string' && !isTimezone(v)) throw invalid(name, 'timezone is not a valid time zone.');
+    if (name === 'timezone' && typeof v === 'string' && !isTimezone(v)) throw invalidParam(name, 'timezone is not a valid time zone.');
     if ((name === 'page_on_front' || name === 'page_for_posts') && typeof v === 'number' && v !== 0) {
       const page = await ctx.store.posts.get(v);
-      if (!page || page.type !== 'page') throw invalid(name, `${name} is not a valid page ID.`);
+      if (!page || page.type !== 'page') throw invalidParam(name, `${name} is not a valid page ID.`);
     }
     if (name === 'default_category' && typeof v === 'number') {
       const term = await ctx.store.terms.get(v);
-      if (!term || term.taxonomy !== 'category') throw invalid(name, 'default_category is not a valid category ID.');
+      if (!term || term.taxonomy !== 'category') throw invalidParam(name, 'default_category is not a valid category ID.');
     }
   }
   await ctx.store.transaction(async (store) => {

@@ -1,4 +1,3 @@
-import { RestError } from '../../engine/errors.ts';
 import type { Ctx } from '../../core/context.ts';
 import { CURIES, nsUrl } from '../../core/rest.ts';
 import { changeWidgets, setSidebarWidgets, sidebarById, type WidgetState } from '../../core/widgets.ts';
@@ -7,7 +6,6 @@ import { siteWidgets, WIDGET_ID_BASES } from '../../site/widgets.ts';
 // WP_REST_Sidebars_Controller: the theme's registered sidebars and the inactive widgets, each with
 // the ids of the widgets it shows. Every field is in every context.
 
-const notFound = () => new RestError('rest_sidebar_not_found', 'No sidebar exists with that id.', 404);
 
 function prepareSidebar(ctx: Ctx, state: WidgetState, id: string): Record<string, unknown> {
   const s = sidebarById(id)!;
@@ -33,14 +31,14 @@ function prepareSidebar(ctx: Ctx, state: WidgetState, id: string): Record<string
   };
 }
 
-export async function listSidebars(ctx: Ctx) {
+export async function listSidebars(ctx: Ctx<'cms-v2:sidebars.listSidebars'>) {
   const state = await siteWidgets(ctx.store);
   return Object.keys(state.sidebars).map((id) => prepareSidebar(ctx, state, id));
 }
 
-export async function getSidebar(ctx: Ctx) {
+export async function getSidebar(ctx: Ctx<'cms-v2:sidebars.getSidebar'>) {
   const id = String(ctx.args.id);
-  if (!sidebarById(id)) throw notFound();
+  if (!sidebarById(id)) throw ctx.fail('rest_sidebar_not_found');
   return prepareSidebar(ctx, await siteWidgets(ctx.store), id);
 }
 
@@ -49,9 +47,9 @@ export async function getSidebar(ctx: Ctx) {
  * ones this sidebar showed that are not listed move to the inactive widgets. An id that names no
  * widget is kept out, as WordPress never shows one.
  */
-export async function updateSidebar(ctx: Ctx) {
+export async function updateSidebar(ctx: Ctx<'cms-v2:sidebars.updateSidebar'>) {
   const id = String(ctx.args.id);
-  if (!sidebarById(id)) throw notFound();
+  if (!sidebarById(id)) throw ctx.fail('rest_sidebar_not_found');
   const widgets = ctx.args.widgets;
   if (!Array.isArray(widgets)) return prepareSidebar(ctx, await siteWidgets(ctx.store), id);
   const { state } = await changeWidgets(ctx.store, WIDGET_ID_BASES, (state) => {

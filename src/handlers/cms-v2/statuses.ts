@@ -1,4 +1,3 @@
-import { RestError } from '../../engine/errors.ts';
 import type { Ctx } from '../../core/context.ts';
 import { cap } from '../../core/content-types.ts';
 import { POST_STATUSES, postStatus, type PostStatusInfo } from '../../core/post-statuses.ts';
@@ -37,15 +36,15 @@ function prepareStatus(ctx: Ctx, s: PostStatusInfo): Record<string, unknown> {
 }
 
 /** GET statuses: every status that is not internal, and trash, keyed by slug; the caller sees those it may read. */
-export function listStatuses(ctx: Ctx) {
-  if (contextOf(ctx) === 'edit' && !editsAnyType(ctx)) throw denied(ctx, 'rest_cannot_view', 'Sorry, you are not allowed to manage post statuses.');
+export function listStatuses(ctx: Ctx<'cms-v2:statuses.listStatuses'>) {
+  if (contextOf(ctx) === 'edit' && !editsAnyType(ctx)) throw denied(ctx, 'rest_cannot_view', { action: 'manage post statuses' });
   const shown = POST_STATUSES.filter((s) => (!s.internal || s.slug === 'trash') && readable(ctx, s));
   return Object.fromEntries(shown.map((s) => [s.slug, prepareStatus(ctx, s)]));
 }
 
-export function getStatus(ctx: Ctx) {
+export function getStatus(ctx: Ctx<'cms-v2:statuses.getStatus'>) {
   const s = postStatus(String(ctx.args.status));
-  if (!s) throw new RestError('rest_status_invalid', 'Invalid status.', 404);
-  if (!readable(ctx, s)) throw denied(ctx, 'rest_cannot_read_status', 'Cannot view status.');
+  if (!s) throw ctx.fail('rest_status_invalid');
+  if (!readable(ctx, s)) throw denied(ctx, 'rest_cannot_read_status');
   return prepareStatus(ctx, s);
 }

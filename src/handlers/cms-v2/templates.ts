@@ -15,7 +15,6 @@ import type { PostPatch } from '../../store/posts.ts';
  * `config.post_type` says which. Every route needs edit_theme_options (the spec checks it).
  */
 
-const notFound = () => new RestError('rest_template_not_found', 'No templates exist with that id.', 404);
 
 /**
  * _sanitize_template_id: an id with one `/` between theme and slug means `//` (the router also
@@ -71,7 +70,7 @@ function prepareTemplate(ctx: Ctx, t: BlockTemplate, context: Context): Record<s
   return data;
 }
 
-export async function listTemplates(ctx: Ctx) {
+export async function listTemplates(ctx: Ctx<'cms-v2:templates.listTemplates'>) {
   const a = ctx.args;
   const templates = await queryTemplates(ctx.store, ctx.site, typeOf(ctx), {
     wpId: typeof a.wp_id === 'number' ? a.wp_id : undefined,
@@ -82,21 +81,21 @@ export async function listTemplates(ctx: Ctx) {
   return templates.map((t) => prepareTemplate(ctx, t, context));
 }
 
-export async function getTemplate(ctx: Ctx) {
+export async function getTemplate(ctx: Ctx<'cms-v2:templates.getTemplate'>) {
   const type = typeOf(ctx);
   const id = templateId(ctx);
   // `source=theme` asks for the theme's file even where a stored template overrides it
   const t = ctx.args.source === 'theme' ? fileTemplate(type, id) : await findTemplate(ctx.store, ctx.site, type, id);
-  if (!t) throw notFound();
+  if (!t) throw ctx.fail('rest_template_not_found');
   return prepareTemplate(ctx, t, contextOf(ctx));
 }
 
 /** get_template_fallback: the template the site would show for a slug not made yet (the first of its hierarchy it has). */
-export async function lookupTemplate(ctx: Ctx) {
+export async function lookupTemplate(ctx: Ctx<'cms-v2:templates.lookupTemplate'>) {
   const hierarchy = templateHierarchy(String(ctx.args.slug), ctx.args.is_custom === true, typeof ctx.args.template_prefix === 'string' ? ctx.args.template_prefix : '');
   const t = await resolveTemplate(ctx.store, ctx.site, hierarchy);
   // the theme always has index.html, the last of every hierarchy
-  if (!t) throw notFound();
+  if (!t) throw ctx.fail('rest_template_not_found');
   return prepareTemplate(ctx, t, 'view');
 }
 
@@ -139,7 +138,7 @@ async function changesOf(ctx: Ctx, store: Store, type: TemplateType, template: B
   }
   if (a.author) {
     const author = Number(a.author);
-    if (author !== ctx.user?.id && !(await store.users.get(author))) throw new RestError('rest_invalid_author', 'Invalid author ID.', 400);
+    if (author !== ctx.user?.id && !(await store.users.get(author))) throw ctx.fail('rest_invalid_author');
     changes.post.author = author;
   }
   return changes;
@@ -160,27 +159,27 @@ async function insertTemplate(ctx: Ctx, store: Store, type: TemplateType, change
   return id;
 }
 
-export async function createTemplate(ctx: Ctx) {
+export async function createTemplate(ctx: Ctx<'cms-v2:templates.createTemplate'>) {
   const type = typeOf(ctx);
   const template = await ctx.store.transaction(async (store) => {
     const changes = await changesOf(ctx, store, type, null);
     changes.post.slug = String(ctx.args.slug);
-    if (isEmpty(changes.post)) throw new RestError('empty_content', 'Content, title, and excerpt are empty.', 400);
+    if (isEmpty(changes.post)) throw ctx.fail('empty_content');
     const postId = await insertTemplate(ctx, store, type, changes);
     const [created] = await queryTemplates(store, ctx.site, type, { wpId: postId });
-    if (!created) throw new RestError('rest_template_insert_error', 'No templates exist with that id.', 400);
+    if (!created) throw ctx.fail('rest_template_insert_error');
     return findTemplate(store, ctx.site, type, created.id);
   });
   const data = prepareTemplate(ctx, template!, contextOf(ctx));
   return new RestResponse(data, 201, { Location: nsUrl(ctx, `${routePostType(ctx).restBase}/${template!.id}`) });
 }
 
-export async function updateTemplate(ctx: Ctx) {
+export async function updateTemplate(ctx: Ctx<'cms-v2:templates.updateTemplate'>) {
   const type = typeOf(ctx);
   const id = templateId(ctx);
   const template = await ctx.store.transaction(async (store) => {
     const current = await findTemplate(store, ctx.site, type, id);
-    if (!current) throw notFound();
+    if (!current) throw ctx.fail('rest_template_not_found');
     // `source=theme` reverts to the theme's file: the stored template goes
     if (ctx.args.source === 'theme') {
       if (current.wpId) await store.posts.delete(current.wpId);
@@ -201,23 +200,23 @@ export async function updateTemplate(ctx: Ctx) {
     }
     return findTemplate(store, ctx.site, type, id);
   });
-  if (!template) throw notFound();
+  if (!template) throw ctx.fail('rest_template_not_found');
   return prepareTemplate(ctx, template, 'edit');
 }
 
-export async function deleteTemplate(ctx: Ctx) {
+export async function deleteTemplate(ctx: Ctx<'cms-v2:templates.deleteTemplate'>) {
   const type = typeOf(ctx);
   const id = templateId(ctx);
   return ctx.store.transaction(async (store) => {
     const template = await findTemplate(store, ctx.site, type, id);
-    if (!template) throw notFound();
-    if (template.source !== 'custom') throw new RestError('rest_invalid_template', "Templates based on theme files can't be removed.", 400);
+    if (!template) throw ctx.fail('rest_template_not_found');
+    if (template.source !== 'custom') throw ctx.fail('rest_invalid_template');
     if (ctx.args.force === true) {
       const previous = prepareTemplate(ctx, template, 'edit');
       await store.posts.delete(template.wpId);
       return { deleted: true, previous };
     }
-    if (template.status === 'trash') throw new RestError('rest_template_already_trashed', 'The template has already been deleted.', 410);
+    if (template.status === 'trash') throw ctx.fail('rest_template_already_trashed');
     // wp_trash_post (PostsRepo.update): the trashed post's slug gets `__trashed`, so that the
     // theme's file (or a new template) takes the id again
     await store.posts.update(template.wpId, { status: 'trash' });

@@ -15,7 +15,6 @@ const HIERARCHICAL_FIELDS = ['id', 'count', 'description', 'link', 'name', 'slug
 const FLAT_FIELDS = ['id', 'count', 'description', 'link', 'name', 'slug', 'taxonomy', 'meta'];
 const EMBED_FIELDS = ['id', 'link', 'name', 'slug', 'taxonomy'];
 
-const invalidTerm = () => missingObject('rest_term_invalid', 'Term does not exist.');
 
 async function prepareTerm(ctx: Ctx, tax: TaxonomyInfo, term: TermRow, context: Context): Promise<Record<string, unknown>> {
   const data: Record<string, unknown> = {
@@ -46,23 +45,24 @@ async function prepareTerm(ctx: Ctx, tax: TaxonomyInfo, term: TermRow, context: 
 /** The term the route's id names, of the route's taxonomy; `lock` for a read that a write in the same transaction follows (TermsRepo.get). */
 async function termOfRoute(ctx: Ctx, tax: TaxonomyInfo, store: Store = ctx.store, lock = false): Promise<TermRow> {
   const term = await store.terms.get(Number(ctx.args.id), lock);
-  if (!term || term.taxonomy !== tax.slug) throw invalidTerm();
+  if (!term || term.taxonomy !== tax.slug) throw missingObject(ctx.fail('rest_term_invalid'));
   return term;
 }
 
-export async function listTerms(ctx: Ctx) {
+export async function listTerms(ctx: Ctx<'cms-v2:terms.listTerms'>) {
   const tax = routeTaxonomy(ctx);
   const context = contextOf(ctx);
   checkListContext(ctx, tax);
-  const { rows, total, page } = await queryTermsOfRoute(ctx, tax);
+  const parent = tax.hierarchical && typeof ctx.args.parent === 'number' ? ctx.args.parent : undefined;
+  const { rows, total, page } = await queryTermsOfRoute(ctx, tax, { parent });
   return collection(ctx, ctx.request.head ? [] : await Promise.all(rows.map((t) => prepareTerm(ctx, tax, t, context))), total, page);
 }
 
-export async function getTerm(ctx: Ctx) {
+export async function getTerm(ctx: Ctx<'cms-v2:terms.getTerm'>) {
   const tax = routeTaxonomy(ctx);
   const term = await termOfRoute(ctx, tax);
   const context = contextOf(ctx);
-  if (context === 'edit' && !ctx.can('manage_categories')) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this term.');
+  if (context === 'edit' && !ctx.can('manage_categories')) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this term' });
   return prepareTerm(ctx, tax, term, context);
 }
 
@@ -71,7 +71,7 @@ async function termFieldsOf(ctx: Ctx, tax: TaxonomyInfo, store: Store, current?:
   const a = ctx.args;
   const f: TermPatch = {};
   if (typeof a.name === 'string') {
-    if (!a.name.trim()) throw new RestError('empty_term_name', 'A name is required for this term.', 400);
+    if (!a.name.trim()) throw ctx.fail('empty_term_name');
     f.name = a.name.trim();
   }
   // pre_term_description's wp_filter_kses, for callers without unfiltered_html
@@ -87,7 +87,7 @@ async function termFieldsOf(ctx: Ctx, tax: TaxonomyInfo, store: Store, current?:
     const slug = sanitizeSlug(a.slug);
     // wp_update_term refuses a slug another term holds; wp_insert_term makes it unique instead
     const holder = current && (await store.terms.bySlug(tax.slug, slug));
-    if (holder && holder.id !== current.id) throw new RestError('duplicate_term_slug', `The slug “${slug}” is already in use by another term.`, 400);
+    if (holder && holder.id !== current.id) throw ctx.fail('duplicate_term_slug', { slug });
     f.slug = slug;
   }
   return f;
@@ -98,7 +98,7 @@ async function termFieldsOf(ctx: Ctx, tax: TaxonomyInfo, store: Store, current?:
  * the request names a different slug nobody holds. The REST controller hands the existing term's
  * id back in `data.term_id`; its two earlier add_data calls on the code show as `additional_data`.
  */
-async function refuseExisting(store: Store, tax: TaxonomyInfo, name: string, slug: string | undefined, parent: number): Promise<void> {
+async function refuseExisting(ctx: Ctx, store: Store, tax: TaxonomyInfo, name: string, slug: string | undefined, parent: number): Promise<void> {
   const nameMatch = await store.terms.byName(tax.slug, name, tax.hierarchical ? parent : 0);
   if (!nameMatch) return;
   const slugMatch = slug === undefined ? undefined : await store.terms.bySlug(tax.slug, slug);
@@ -106,22 +106,17 @@ async function refuseExisting(store: Store, tax: TaxonomyInfo, name: string, slu
   let existing: TermRow | undefined = nameMatch;
   if (tax.hierarchical && slug !== undefined && nameMatch.slug !== slug) existing = slugMatch?.parent === parent ? slugMatch : undefined;
   if (!existing) return;
-  const error = new RestError(
-    'term_exists',
-    tax.hierarchical ? 'A term with the name provided already exists with this parent.' : 'A term with the name provided already exists in this taxonomy.',
-    400,
-    { term_id: existing.id },
-  );
+  const error = ctx.fail('term_exists', { where: tax.hierarchical ? 'with this parent' : 'in this taxonomy' }, { term_id: existing.id });
   error.additionalData = [existing.id, existing.id];
   throw error;
 }
 
-export async function createTerm(ctx: Ctx) {
+export async function createTerm(ctx: Ctx<'cms-v2:terms.createTerm'>) {
   const tax = routeTaxonomy(ctx);
   const term = await ctx.store.transaction(async (store) => {
     const f = await termFieldsOf(ctx, tax, store);
     const name = f.name ?? '';
-    await refuseExisting(store, tax, name, f.slug, f.parent ?? 0);
+    await refuseExisting(ctx, store, tax, name, f.slug, f.parent ?? 0);
     const id = await store.terms.insert({ taxonomy: tax.slug, name, slug: f.slug, description: f.description, parent: f.parent });
     return (await store.terms.get(id))!;
   });
@@ -129,7 +124,7 @@ export async function createTerm(ctx: Ctx) {
   return new RestResponse(await prepareTerm(ctx, tax, term, 'edit'), 201, { Location: nsUrl(ctx, `${tax.restBase}/${term.id}`) });
 }
 
-export async function updateTerm(ctx: Ctx) {
+export async function updateTerm(ctx: Ctx<'cms-v2:terms.updateTerm'>) {
   const tax = routeTaxonomy(ctx);
   const term = await ctx.store.transaction(async (store) => {
     const current = await termOfRoute(ctx, tax, store, true);
@@ -141,13 +136,13 @@ export async function updateTerm(ctx: Ctx) {
   return prepareTerm(ctx, tax, term, 'edit');
 }
 
-export async function deleteTerm(ctx: Ctx) {
+export async function deleteTerm(ctx: Ctx<'cms-v2:terms.deleteTerm'>) {
   const tax = routeTaxonomy(ctx);
   const term = await termOfRoute(ctx, tax);
   if (ctx.args.force !== true) throw new RestError('rest_trash_not_supported', "Terms do not support trashing. Set 'force=true' to delete.", 501);
   // map_meta_cap: nobody may delete the default category
   if (tax.slug === 'category' && term.id === Number(ctx.site.options.default_category ?? (await ctx.store.options.get('default_category')) ?? 1))
-    throw denied(ctx, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this term.');
+    throw denied(ctx, 'rest_cannot_delete', { action: 'delete this term' });
   const previous = await prepareTerm(ctx, tax, term, 'edit');
   await ctx.store.terms.delete(term.id);
   await contentChanged(ctx, { type: 'termDeleted', termId: term.id, taxonomy: tax.slug });

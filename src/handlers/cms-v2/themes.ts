@@ -1,4 +1,3 @@
-import { RestError } from '../../engine/errors.ts';
 import { RestResponse } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
 import { STYLESHEET, THEME_HEADERS, THEME_SUPPORTS } from '../../core/active-theme.ts';
@@ -15,10 +14,10 @@ import { escapeAttr, escapeHtml } from '../../site/format.ts';
 /** check_read_active_theme_permission: anyone who can edit posts of some type. */
 function mayReadActiveTheme(ctx: Ctx): void {
   if (ctx.can('edit_posts') || ctx.site.types.postTypes.some((t) => ctx.can(cap(t, 'edit_posts')))) return;
-  throw denied(ctx, 'rest_cannot_view_active_theme', 'Sorry, you are not allowed to view the active theme.');
+  throw denied(ctx, 'rest_cannot_view_active_theme');
 }
 
-const cannotViewThemes = (ctx: Ctx) => denied(ctx, 'rest_cannot_view_themes', 'Sorry, you are not allowed to view themes.');
+const cannotViewThemes = (ctx: Ctx) => denied(ctx, 'rest_cannot_view_themes');
 
 /** WP_Theme::display with markup: the author linked to their site, tags joined, URLs escaped. */
 function rendered(header: 'Author' | 'AuthorURI' | 'Description' | 'Name' | 'Tags' | 'ThemeURI'): string {
@@ -70,7 +69,7 @@ async function prepareTheme(ctx: Ctx): Promise<Record<string, unknown>> {
   return data;
 }
 
-export async function listThemes(ctx: Ctx) {
+export async function listThemes(ctx: Ctx<'cms-v2:themes.listThemes'>) {
   const status = ctx.args.status as string[] | undefined;
   if (!ctx.can('switch_themes')) {
     if (!(Array.isArray(status) && status.length === 1 && status[0] === 'active')) throw cannotViewThemes(ctx);
@@ -80,12 +79,12 @@ export async function listThemes(ctx: Ctx) {
   return new RestResponse(themes, 200, { 'X-WP-Total': String(themes.length), 'X-WP-TotalPages': '1' });
 }
 
-export async function getTheme(ctx: Ctx) {
+export async function getTheme(ctx: Ctx<'cms-v2:themes.getTheme'>) {
   const asked = String(ctx.args.stylesheet);
   if (!ctx.can('switch_themes')) {
     if (asked !== STYLESHEET) throw cannotViewThemes(ctx);
     mayReadActiveTheme(ctx);
   }
-  if (asked !== STYLESHEET) throw new RestError('rest_theme_not_found', 'Theme not found.', 404);
+  if (asked !== STYLESHEET) throw ctx.fail('rest_theme_not_found');
   return prepareTheme(ctx);
 }

@@ -1,4 +1,3 @@
-import { RestError } from '../../engine/errors.ts';
 import type { Ctx } from '../../core/context.ts';
 import { cap, capabilitiesOf, type PostTypeInfo, type TaxonomyInfo } from '../../core/content-types.ts';
 import { contextOf, CURIES, denied, NS, nsUrl, pick, type Context } from '../../core/rest.ts';
@@ -109,38 +108,38 @@ function prepareTaxonomy(ctx: Ctx, t: TaxonomyInfo, context: Context): Record<st
 const restTypes = (ctx: Ctx) => ctx.site.types.postTypes.filter((t) => t.showInRest !== false);
 
 /** In edit context WordPress lists only the types the user may edit, and refuses a caller who may edit none. */
-export function listTypes(ctx: Ctx) {
+export function listTypes(ctx: Ctx<'cms-v2:types.listTypes'>) {
   const context = contextOf(ctx);
   const listed = restTypes(ctx).filter((t) => context !== 'edit' || ctx.can(cap(t, 'edit_posts')));
-  if (context === 'edit' && !listed.length) throw denied(ctx, 'rest_cannot_view', 'Sorry, you are not allowed to edit posts in this post type.');
+  if (context === 'edit' && !listed.length) throw denied(ctx, 'rest_cannot_view', { action: 'edit posts in this post type' });
   return Object.fromEntries(listed.map((t) => [t.slug, prepareType(ctx, t, context)]));
 }
 
-export function getType(ctx: Ctx) {
+export function getType(ctx: Ctx<'cms-v2:types.getType'>) {
   const t = ctx.site.types.postType(String(ctx.args.type));
-  if (!t) throw new RestError('rest_type_invalid', 'Invalid post type.', 404);
-  if (t.showInRest === false) throw denied(ctx, 'rest_cannot_read_type', 'Cannot view post type.');
+  if (!t) throw ctx.fail('rest_type_invalid');
+  if (t.showInRest === false) throw denied(ctx, 'rest_cannot_read_type');
   const context = contextOf(ctx);
-  if (context === 'edit' && !ctx.can(cap(t, 'edit_posts'))) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
+  if (context === 'edit' && !ctx.can(cap(t, 'edit_posts'))) throw denied(ctx, 'rest_forbidden_context', { action: 'edit posts in this post type' });
   return prepareType(ctx, t, context);
 }
 
 /** In edit context WordPress lists only the taxonomies whose terms the user may assign, and refuses when there is none. */
-export function listTaxonomies(ctx: Ctx) {
+export function listTaxonomies(ctx: Ctx<'cms-v2:types.listTaxonomies'>) {
   const context = contextOf(ctx);
   const forType = typeof ctx.args.type === 'string' ? ctx.args.type : undefined;
   const listed = ctx.site.types.taxonomies.filter((t) => (!forType || t.types.includes(forType)) && (context !== 'edit' || ctx.can(t.capabilities.assign_terms)));
   if (context === 'edit' && !listed.length)
-    throw denied(ctx, 'rest_cannot_view', 'Sorry, you are not allowed to manage terms in this taxonomy.');
+    throw denied(ctx, 'rest_cannot_view', { action: 'manage terms in this taxonomy' });
   const out: Record<string, unknown> = {};
   for (const t of listed) out[t.slug] = prepareTaxonomy(ctx, t, context);
   return out;
 }
 
-export function getTaxonomy(ctx: Ctx) {
+export function getTaxonomy(ctx: Ctx<'cms-v2:types.getTaxonomy'>) {
   const t = ctx.site.types.taxonomy(String(ctx.args.taxonomy));
-  if (!t) throw new RestError('rest_taxonomy_invalid', 'Invalid taxonomy.', 404);
+  if (!t) throw ctx.fail('rest_taxonomy_invalid');
   const context = contextOf(ctx);
-  if (context === 'edit' && !ctx.can(t.capabilities.assign_terms)) throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to manage terms in this taxonomy.');
+  if (context === 'edit' && !ctx.can(t.capabilities.assign_terms)) throw denied(ctx, 'rest_forbidden_context', { action: 'manage terms in this taxonomy' });
   return prepareTaxonomy(ctx, t, context);
 }

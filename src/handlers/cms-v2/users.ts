@@ -1,4 +1,4 @@
-import { invalidParams, RestError, type ParamFailure, missingObject } from '../../engine/errors.ts';
+import { authStatus, invalidParams, RestError, type ParamFailure, missingObject } from '../../engine/errors.ts';
 import { RestResponse } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
 import { contentChanged } from '../../core/events.ts';
@@ -62,22 +62,22 @@ const ORDERBY: Record<string, UserQuery['orderby']> = {
   id: 'id', include: 'include', name: 'name', registered_date: 'registered', slug: 'slug', include_slugs: 'slug', email: 'email', url: 'url',
 };
 
-export async function listUsers(ctx: Ctx) {
+export async function listUsers(ctx: Ctx<'cms-v2:users.listUsers'>) {
   const a = ctx.args;
   const context = contextOf(ctx);
   const canList = ctx.can('list_users');
   if (!canList) {
-    if (context === 'edit') throw denied(ctx, 'rest_forbidden_context', 'Sorry, you are not allowed to list users.');
-    if (a.orderby === 'email' || a.orderby === 'registered_date') throw denied(ctx, 'rest_forbidden_orderby', 'Sorry, you are not allowed to order users by this parameter.');
-    if (Array.isArray(a.roles) && a.roles.length) throw denied(ctx, 'rest_user_cannot_view', 'Sorry, you are not allowed to filter users by role.');
-    if (Array.isArray(a.capabilities) && a.capabilities.length) throw denied(ctx, 'rest_user_cannot_view', 'Sorry, you are not allowed to filter users by capability.');
-    if (a.who === 'authors') throw denied(ctx, 'rest_forbidden_who', 'Sorry, you are not allowed to query users by this parameter.');
+    if (context === 'edit') throw denied(ctx, 'rest_forbidden_context', { action: 'list users' });
+    if (a.orderby === 'email' || a.orderby === 'registered_date') throw denied(ctx, 'rest_forbidden_orderby');
+    if (Array.isArray(a.roles) && a.roles.length) throw denied(ctx, 'rest_user_cannot_view', { action: 'filter users by role' });
+    if (Array.isArray(a.capabilities) && a.capabilities.length) throw denied(ctx, 'rest_user_cannot_view', { action: 'filter users by capability' });
+    if (a.who === 'authors') throw denied(ctx, 'rest_forbidden_who');
   }
   // WordPress shows strangers only people who published something
   let published: string[] | undefined = canList ? undefined : publicTypes(ctx);
   if (a.has_published_posts === true) published = publicTypes(ctx);
   else if (Array.isArray(a.has_published_posts) && a.has_published_posts.length) published = a.has_published_posts as string[];
-  const page = pageOf(ctx);
+  const page = pageOf(ctx, ctx.args.offset);
   const list = (v: unknown) => (Array.isArray(v) && v.length ? (v as never[]) : undefined);
   let roles: string[] | undefined = a.who === 'authors' ? ['administrator', 'editor', 'author', 'contributor'] : list(a.roles);
   const caps: string[] | undefined = list(a.capabilities);
@@ -104,29 +104,28 @@ export async function listUsers(ctx: Ctx) {
   return collection(ctx, items, total, page);
 }
 
-export async function getUser(ctx: Ctx) {
+export async function getUser(ctx: Ctx<'cms-v2:users.getUser'>) {
   const user = await ctx.store.users.get(Number(ctx.args.id));
-  if (!user) throw missingObject('rest_user_invalid_id', 'Invalid user ID.');
+  if (!user) throw missingObject(ctx.fail('rest_user_invalid_id'));
   const context = contextOf(ctx);
   const self = ctx.user?.id === user.id;
   if (!self && !ctx.can('list_users')) {
-    if (context === 'edit') throw denied(ctx, 'rest_user_cannot_view', 'Sorry, you are not allowed to list users.');
+    if (context === 'edit') throw denied(ctx, 'rest_user_cannot_view', { action: 'list users' });
     const { total } = await ctx.store.users.list({ include: [user.id], hasPublishedPosts: publicTypes(ctx), offset: 0, limit: 1 });
-    if (!total) throw denied(ctx, 'rest_user_cannot_view', 'Sorry, you are not allowed to list users.');
+    if (!total) throw denied(ctx, 'rest_user_cannot_view', { action: 'list users' });
   }
   return prepareUser(ctx, user, context);
 }
 
-export async function getCurrentUser(ctx: Ctx) {
-  if (!ctx.user) throw new RestError('rest_not_logged_in', 'You are not currently logged in.', 401);
+export async function getCurrentUser(ctx: Ctx<'cms-v2:users.getCurrentUser'>) {
+  if (!ctx.user) throw ctx.fail('rest_not_logged_in');
   const user = await ctx.store.users.get(ctx.user.id);
-  if (!user) throw new RestError('rest_not_logged_in', 'You are not currently logged in.', 401);
+  if (!user) throw ctx.fail('rest_not_logged_in');
   return prepareUser(ctx, user, contextOf(ctx));
 }
 
 // --- writing: WP_REST_Users_Controller::create_item, update_item, delete_item ---
 
-const invalidUserId = () => missingObject('rest_user_invalid_id', 'Invalid user ID.');
 
 /**
  * The args' sanitize callbacks (check_username, check_user_password), which WordPress runs with
@@ -151,12 +150,13 @@ const roleOf = (roles: string[]) => roles[0] ?? '';
  * edit_users; also, the site's last administrator keeps that role.
  */
 async function checkRoleUpdate(ctx: Ctx, store: Store, target: UserRow | undefined, roles: string[]): Promise<void> {
-  for (const role of roles) if (!isRole(role)) throw new RestError('rest_user_invalid_role', `The role ${role} does not exist.`, 400);
+  for (const role of roles) if (!isRole(role)) throw ctx.fail('rest_user_invalid_role', { role });
   const self = target !== undefined && target.id === ctx.user?.id;
   const keepsEditUsers = (role: string) => ctx.site.roles.capabilitiesOf(role).has('edit_users');
   const demotesSelf = self && (!roles.length || !roles.every(keepsEditUsers));
   const demotesLastAdministrator = target !== undefined && roleOf(roles) !== 'administrator' && (await isLastAdministrator(store, target));
-  if (demotesSelf || demotesLastAdministrator) throw denied(ctx, 'rest_user_invalid_role', 'Sorry, you are not allowed to give users that role.');
+  // rest_user_invalid_role's other wording and status: a role the caller may not give
+  if (demotesSelf || demotesLastAdministrator) throw new RestError('rest_user_invalid_role', 'Sorry, you are not allowed to give users that role.', authStatus(ctx.user !== null));
 }
 
 const isLastAdministrator = async (store: Store, user: UserRow) => user.role === 'administrator' && (await store.users.countWithRole('administrator')) <= 1;
@@ -166,9 +166,9 @@ const isLastAdministrator = async (store: Store, user: UserRow) => user.role ===
  * sanitize_user), refused past 50 characters; when that leaves nothing, the login's first 50
  * characters made a slug.
  */
-function nicenameFor(slug: unknown, login: string): string {
+function nicenameFor(ctx: Ctx, slug: unknown, login: string): string {
   const wanted = typeof slug === 'string' ? sanitizeUserStrict(sanitizeSlug(slug)) : '';
-  if ([...wanted].length > NICENAME_MAX) throw new RestError('user_nicename_too_long', 'Nicename may not be longer than 50 characters.', 400);
+  if ([...wanted].length > NICENAME_MAX) throw ctx.fail('user_nicename_too_long');
   return sanitizeSlug(wanted) || sanitizeSlug([...login].slice(0, NICENAME_MAX).join(''));
 }
 
@@ -194,22 +194,22 @@ async function writeMeta(store: Store, userId: number, meta: Record<string, stri
 /** An email another account already has (email_exists, case-insensitive). */
 const emailOwner = async (store: Store, email: string) => (await store.users.byEmail(email))?.id;
 
-export async function createUser(ctx: Ctx) {
+export async function createUser(ctx: Ctx<'cms-v2:users.createUser'>) {
   checkCredentials(ctx);
   const a = ctx.args;
   const roles = Array.isArray(a.roles) ? (a.roles as string[]) : undefined;
   if (roles?.length) await checkRoleUpdate(ctx, ctx.store, undefined, roles);
   const login = String(a.username).trim();
-  if ([...login].length > LOGIN_MAX) throw new RestError('user_login_too_long', 'Username may not be longer than 60 characters.', 400);
+  if ([...login].length > LOGIN_MAX) throw ctx.fail('user_login_too_long');
   const email = String(a.email).trim();
   const meta = await metaOf(ctx, login);
   // scrypt takes a while: hashed before the transaction, which then holds its locks briefly
   const passwordHash = await hashPassword(String(a.password));
   const id = await ctx.store.transaction(async (store) => {
     // wp_insert_user's refusals carry no status in WordPress (a 500); they are the caller's mistakes, so 400 here
-    if (await store.users.byLogin(login)) throw new RestError('existing_user_login', 'Sorry, that username already exists!', 400);
-    if (await emailOwner(store, email)) throw new RestError('existing_user_email', 'Sorry, that email address is already used!', 400);
-    const nicename = await uniqueNicename(store, nicenameFor(a.slug, login), login);
+    if (await store.users.byLogin(login)) throw ctx.fail('existing_user_login');
+    if (await emailOwner(store, email)) throw ctx.fail('existing_user_email');
+    const nicename = await uniqueNicename(store, nicenameFor(ctx, a.slug, login), login);
     const first = meta.first_name ?? '';
     const last = meta.last_name ?? '';
     const name = typeof a.name === 'string' ? sanitizeTextField(a.name) : '';
@@ -240,11 +240,11 @@ async function defaultRole(store: Store): Promise<string> {
 function checkMayUpdate(ctx: Ctx, target: UserRow): void {
   const sent = Object.keys(ctx.args).filter((k) => k !== 'id' && ctx.args[k] !== undefined);
   if (ctx.args.roles !== undefined) {
-    if (!ctx.can('promote_users')) throw denied(ctx, 'rest_cannot_edit_roles', 'Sorry, you are not allowed to edit roles of this user.');
+    if (!ctx.can('promote_users')) throw denied(ctx, 'rest_cannot_edit_roles');
     if (sent.length === 1) return;
   }
   // edit_user: one's own account needs no capability, anyone else's edit_users
-  if (ctx.user?.id !== target.id && !ctx.can('edit_users')) throw denied(ctx, 'rest_cannot_edit', 'Sorry, you are not allowed to edit this user.');
+  if (ctx.user?.id !== target.id && !ctx.can('edit_users')) throw denied(ctx, 'rest_cannot_edit', { action: 'edit this user' });
 }
 
 async function updateAccount(ctx: Ctx, id: number) {
@@ -253,21 +253,21 @@ async function updateAccount(ctx: Ctx, id: number) {
   const passwordHash = typeof a.password === 'string' ? await hashPassword(a.password) : undefined;
   const user = await ctx.store.transaction(async (store) => {
     const current = await store.users.get(id);
-    if (!current) throw invalidUserId();
+    if (!current) throw missingObject(ctx.fail('rest_user_invalid_id'));
     checkMayUpdate(ctx, current);
     const meta = await metaOf(ctx, current.login);
     const email = typeof a.email === 'string' ? a.email.trim() : undefined;
     if (email) {
       const owner = await emailOwner(store, email);
-      if (owner !== undefined && owner !== current.id) throw new RestError('rest_user_invalid_email', 'Invalid email address.', 400);
+      if (owner !== undefined && owner !== current.id) throw ctx.fail('rest_user_invalid_email');
     }
     if (typeof a.username === 'string' && a.username !== '' && a.username !== current.login)
-      throw new RestError('rest_user_invalid_argument', "Username isn't editable.", 400);
+      throw ctx.fail('rest_user_invalid_argument');
     const patch: UserPatch = {};
     if (typeof a.slug === 'string') {
       const slug = sanitizeSlug(a.slug);
-      if (slug && slug !== current.nicename && (await store.users.bySlug(slug))) throw new RestError('rest_user_invalid_slug', 'Invalid slug.', 400);
-      patch.nicename = await uniqueNicename(store, nicenameFor(slug, current.login), current.login);
+      if (slug && slug !== current.nicename && (await store.users.bySlug(slug))) throw ctx.fail('rest_user_invalid_slug');
+      patch.nicename = await uniqueNicename(store, nicenameFor(ctx, slug, current.login), current.login);
     }
     const roles = Array.isArray(a.roles) ? (a.roles as string[]) : undefined;
     if (roles) {
@@ -287,30 +287,30 @@ async function updateAccount(ctx: Ctx, id: number) {
   return prepareUser(ctx, user, 'edit');
 }
 
-export const updateUser = (ctx: Ctx) => updateAccount(ctx, Number(ctx.args.id));
+export const updateUser = (ctx: Ctx<'cms-v2:users.updateUser'>) => updateAccount(ctx, Number(ctx.args.id));
 
-export function updateCurrentUser(ctx: Ctx) {
-  if (!ctx.user) throw new RestError('rest_not_logged_in', 'You are not currently logged in.', 401);
+export function updateCurrentUser(ctx: Ctx<'cms-v2:users.updateCurrentUser'>) {
+  if (!ctx.user) throw ctx.fail('rest_not_logged_in');
   return updateAccount(ctx, ctx.user.id);
 }
 
 async function deleteAccount(ctx: Ctx, id: number) {
   const user = await ctx.store.users.get(id);
-  if (!user) throw invalidUserId();
+  if (!user) throw missingObject(ctx.fail('rest_user_invalid_id'));
   if (ctx.args.force !== true) throw new RestError('rest_trash_not_supported', "Users do not support trashing. Set 'force' to true to delete users.", 501);
   // absint: 0 deletes the user's posts with them, any other number names the heir
   const reassign = Math.abs(Number(ctx.args.reassign));
-  if (reassign && (reassign === id || !(await ctx.store.users.get(reassign)))) throw new RestError('rest_user_invalid_reassign', 'Invalid user ID for reassignment.', 400);
-  if (await isLastAdministrator(ctx.store, user)) throw denied(ctx, 'rest_user_cannot_delete', 'Sorry, you are not allowed to delete this user.');
+  if (reassign && (reassign === id || !(await ctx.store.users.get(reassign)))) throw ctx.fail('rest_user_invalid_reassign');
+  if (await isLastAdministrator(ctx.store, user)) throw denied(ctx, 'rest_user_cannot_delete');
   const previous = await prepareUser(ctx, user, 'edit');
   const posts = await ctx.store.users.delete(id, reassign || undefined);
   for (const post of posts) await contentChanged(ctx, { type: reassign ? 'postSaved' : 'postDeleted', postId: post.id, postType: post.type });
   return { deleted: true, previous };
 }
 
-export const deleteUser = (ctx: Ctx) => deleteAccount(ctx, Number(ctx.args.id));
+export const deleteUser = (ctx: Ctx<'cms-v2:users.deleteUser'>) => deleteAccount(ctx, Number(ctx.args.id));
 
-export function deleteCurrentUser(ctx: Ctx) {
-  if (!ctx.user) throw new RestError('rest_not_logged_in', 'You are not currently logged in.', 401);
+export function deleteCurrentUser(ctx: Ctx<'cms-v2:users.deleteCurrentUser'>) {
+  if (!ctx.user) throw ctx.fail('rest_not_logged_in');
   return deleteAccount(ctx, ctx.user.id);
 }

@@ -1,4 +1,3 @@
-import { RestError } from '../../engine/errors.ts';
 import { parseQueryString } from '../../engine/params.ts';
 import type { Ctx } from '../../core/context.ts';
 import { nsUrl } from '../../core/rest.ts';
@@ -24,15 +23,15 @@ function prepareType(ctx: Ctx, t: WidgetType): Record<string, unknown> {
 /** The type the path names; an unknown one is refused as WordPress's permission callback refuses it. */
 function typeOf(ctx: Ctx): WidgetType {
   const t = widgetType(String(ctx.args.id));
-  if (!t) throw new RestError('rest_widget_type_invalid', 'Invalid widget type.', 404);
+  if (!t) throw ctx.fail('rest_widget_type_invalid');
   return t;
 }
 
-export function listWidgetTypes(ctx: Ctx) {
+export function listWidgetTypes(ctx: Ctx<'cms-v2:widget-types.listWidgetTypes'>) {
   return WIDGET_TYPES.map((t) => prepareType(ctx, t));
 }
 
-export function getWidgetType(ctx: Ctx) {
+export function getWidgetType(ctx: Ctx<'cms-v2:widget-types.getWidgetType'>) {
   return prepareType(ctx, typeOf(ctx));
 }
 
@@ -47,11 +46,11 @@ function signedInstance(ctx: Ctx): Promise<Instance | undefined> | Instance {
  * Applies the admin form's values (`form_data`, as the form posts them) to the instance sent,
  * through the type's update, and answers the new instance signed, its form and its preview.
  */
-export async function encodeWidgetForm(ctx: Ctx) {
+export async function encodeWidgetForm(ctx: Ctx<'cms-v2:widget-types.encodeWidgetForm'>) {
   const type = typeOf(ctx);
   const number = typeof ctx.args.number === 'number' || (typeof ctx.args.number === 'string' && /^-?\d+$/.test(ctx.args.number)) ? Math.trunc(Number(ctx.args.number)) : -1;
   let instance = await signedInstance(ctx);
-  if (!instance) throw new RestError('rest_invalid_widget', 'The provided instance is malformed.', 400);
+  if (!instance) throw ctx.fail('rest_invalid_widget');
   const fields = typeof ctx.args.form_data === 'string' ? parseQueryString(ctx.args.form_data)[`widget-${type.idBase}`] : undefined;
   if (fields !== null && typeof fields === 'object') {
     const sent = Object.values(fields)[0];
@@ -65,7 +64,7 @@ export async function encodeWidgetForm(ctx: Ctx) {
 }
 
 /** The legacy widget block's preview page: the type with the instance sent, or nothing when its signature is wrong. */
-export async function renderWidgetType(ctx: Ctx) {
+export async function renderWidgetType(ctx: Ctx<'cms-v2:widget-types.renderWidgetType'>) {
   const type = typeOf(ctx);
   const instance = await signedInstance(ctx);
   const html = instance ? await previewWidget(newEnv(ctx.store, ctx.site), type, instance) : '';

@@ -21,7 +21,6 @@ import { fieldNamer, newEnv, renderWidget, restInstance, siteWidgets, WIDGET_ID_
 // rendered as its sidebar shows it; written as WordPress's widget update callbacks write them.
 
 const invalid = (message: string) => new RestError('rest_invalid_widget', message, 400);
-const notFound = () => new RestError('rest_widget_not_found', 'No widget was found with that id.', 404);
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -49,7 +48,7 @@ async function prepareWidget(ctx: Ctx, state: WidgetState, widgetId: string, sid
 
 async function preparedOrGone(ctx: Ctx, state: WidgetState, widgetId: string, sidebarId: string, context: Context) {
   const data = await prepareWidget(ctx, state, widgetId, sidebarId, context);
-  if (!data) throw notFound();
+  if (!data) throw ctx.fail('rest_widget_not_found');
   return data;
 }
 
@@ -107,7 +106,7 @@ async function saveWidget(ctx: Ctx, store: Store, state: WidgetState): Promise<s
   return id;
 }
 
-export async function listWidgets(ctx: Ctx) {
+export async function listWidgets(ctx: Ctx<'cms-v2:widgets.listWidgets'>) {
   if (ctx.request.head) return [];
   const state = await siteWidgets(ctx.store);
   const context = contextOf(ctx);
@@ -123,15 +122,15 @@ export async function listWidgets(ctx: Ctx) {
   return out;
 }
 
-export async function getWidget(ctx: Ctx) {
+export async function getWidget(ctx: Ctx<'cms-v2:widgets.getWidget'>) {
   const state = await siteWidgets(ctx.store);
   const widgetId = String(ctx.args.id);
   const sidebarId = findWidgetSidebar(state, widgetId);
-  if (sidebarId === undefined) throw notFound();
+  if (sidebarId === undefined) throw ctx.fail('rest_widget_not_found');
   return preparedOrGone(ctx, state, widgetId, sidebarId, contextOf(ctx));
 }
 
-export async function createWidget(ctx: Ctx) {
+export async function createWidget(ctx: Ctx<'cms-v2:widgets.createWidget'>) {
   const sidebarId = String(ctx.args.sidebar);
   const { state, result: id } = await changeWidgets(ctx.store, WIDGET_ID_BASES, async (state, store) => {
     const id = await saveWidget(ctx, store, state);
@@ -142,13 +141,13 @@ export async function createWidget(ctx: Ctx) {
 }
 
 /** Changes a widget's instance, or moves it to another sidebar (at its end), or both. */
-export async function updateWidget(ctx: Ctx) {
+export async function updateWidget(ctx: Ctx<'cms-v2:widgets.updateWidget'>) {
   const widgetId = String(ctx.args.id);
   const writes = ctx.args.instance !== undefined || ctx.args.form_data !== undefined;
-  if (!widgetType(parseWidgetId(widgetId).idBase)) throw writes ? invalid('The provided widget type (id_base) cannot be updated.') : notFound();
+  if (!widgetType(parseWidgetId(widgetId).idBase)) throw writes ? invalid('The provided widget type (id_base) cannot be updated.') : ctx.fail('rest_widget_not_found');
   const { state, result: sidebarId } = await changeWidgets(ctx.store, WIDGET_ID_BASES, async (state, store) => {
     const current = findWidgetSidebar(state, widgetId);
-    if (current === undefined) throw notFound();
+    if (current === undefined) throw ctx.fail('rest_widget_not_found');
     if (writes) await saveWidget(ctx, store, state);
     if (typeof ctx.args.sidebar !== 'string' || ctx.args.sidebar === current) return current;
     assignWidget(state, widgetId, ctx.args.sidebar);
@@ -158,15 +157,15 @@ export async function updateWidget(ctx: Ctx) {
 }
 
 /** With `force` the widget and its instance are gone; without, it moves to the inactive widgets, as WordPress keeps it. */
-export async function deleteWidget(ctx: Ctx) {
+export async function deleteWidget(ctx: Ctx<'cms-v2:widgets.deleteWidget'>) {
   const widgetId = String(ctx.args.id);
   const found = await siteWidgets(ctx.store);
   const sidebarId = findWidgetSidebar(found, widgetId);
-  if (sidebarId === undefined) throw notFound();
+  if (sidebarId === undefined) throw ctx.fail('rest_widget_not_found');
   if (ctx.args.force === true) {
     const previous = await preparedOrGone(ctx, found, widgetId, sidebarId, 'edit');
     await changeWidgets(ctx.store, WIDGET_ID_BASES, (state) => {
-      if (findWidgetSidebar(state, widgetId) === undefined) throw notFound();
+      if (findWidgetSidebar(state, widgetId) === undefined) throw ctx.fail('rest_widget_not_found');
       const { idBase, number } = parseWidgetId(widgetId);
       delete state.instances[idBase][number!];
       assignWidget(state, widgetId, '');
@@ -174,7 +173,7 @@ export async function deleteWidget(ctx: Ctx) {
     return { deleted: true, previous };
   }
   const { state } = await changeWidgets(ctx.store, WIDGET_ID_BASES, (state) => {
-    if (findWidgetSidebar(state, widgetId) === undefined) throw notFound();
+    if (findWidgetSidebar(state, widgetId) === undefined) throw ctx.fail('rest_widget_not_found');
     assignWidget(state, widgetId, INACTIVE_SIDEBAR);
   });
   return preparedOrGone(ctx, state, widgetId, INACTIVE_SIDEBAR, 'edit');

@@ -61,8 +61,10 @@ function inputSchemaOf(route: RouteSpec, e: EndpointSpec): Record<string, unknow
   const pathVars = [...route.fullPath.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
   const properties: Record<string, unknown> = {};
   for (const v of pathVars) properties[v] = e.args[v] ? property(e.args[v]) : pathVariable(route.params[v]);
-  for (const [name, arg] of Object.entries(e.args)) properties[name] ??= property(arg);
-  const required = [...new Set([...pathVars, ...Object.keys(e.args).filter((n) => e.args[n].required === true)])];
+  // an arg the index does not show (`index: false`: a raw read WordPress does not document) is not offered to agents either
+  const shown = Object.entries(e.args).filter(([, arg]) => arg.index !== false);
+  for (const [name, arg] of shown) properties[name] ??= property(arg);
+  const required = [...new Set([...pathVars, ...shown.filter(([, arg]) => arg.required === true).map(([name]) => name)])];
   return { type: 'object', properties, ...(required.length ? { required } : { default: {} }), additionalProperties: false };
 }
 

@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
 import { definePlugin, type PluginDefinition } from '../../core/plugin.ts';
 import { migrations } from './migrations.ts';
-import { UrlDetailsCache, type BlockEditorTables } from './repo.ts';
+import type { ExpiringCache } from '../../store/expiring-cache.ts';
+import { urlDetailsCache } from './repo.ts';
 
 /** WordPress's limit on a page read for its details (`limit_response_size`, 150 KB): the head is at the start. */
 export const URL_DETAILS_MAX_BYTES = 150 * 1024;
@@ -11,7 +11,7 @@ export const URL_DETAILS_MAX_BYTES = 150 * 1024;
  * a page's title, icon, description and image for link previews, cached for a day; the site's
  * fallback navigation menu; its templates as a downloadable zip.
  */
-export const blockEditor: PluginDefinition<UrlDetailsCache> = definePlugin({
+export const blockEditor: PluginDefinition<ExpiringCache> = definePlugin({
   name: 'block-editor',
   title: 'Block Editor',
   version: '1.0.0',
@@ -19,7 +19,7 @@ export const blockEditor: PluginDefinition<UrlDetailsCache> = definePlugin({
   author: 'cms-spec',
   namespaces: ['cms-block-editor/v1'],
   migrations,
-  repo: (db) => new UrlDetailsCache(db as Kysely<BlockEditorTables>),
+  repo: urlDetailsCache,
   caches: [{ entry: 'cached link preview', flush: (store) => store.plugin(blockEditor).clear() }],
   // url-details fetches any URL an editor names: no fixed hosts, and only the head of the page
   outbound: { maxBytes: URL_DETAILS_MAX_BYTES },

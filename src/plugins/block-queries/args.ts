@@ -1,7 +1,7 @@
 import { cap, type PostTypeInfo, type TaxonomyInfo } from '../../core/content-types.ts';
 import type { Ctx } from '../../core/context.ts';
 import { denied } from '../../core/rest.ts';
-import { RestError } from '../../engine/errors.ts';
+import { invalidParam } from '../../engine/errors.ts';
 
 /**
  * How the Kadence routes read their arguments: id lists as wp_parse_id_list reads them, the post
@@ -36,15 +36,10 @@ export function perPageOf(ctx: Ctx): number {
   return Math.min(absint(ctx.args.per_page), 100) || Number(ctx.site.options.posts_per_page) || 10;
 }
 
-/** A validate_callback's refusal, in WordPress's shape. */
-export function invalidParam(name: string, message = 'Invalid parameter.'): RestError {
-  return new RestError('rest_invalid_param', `Invalid parameter(s): ${name}`, 400, { params: { [name]: message } });
-}
-
 /** The permission callback of the Pro routes: the `edit_posts` capability of the post type asked for. */
 export function requireEditCap(ctx: Ctx, typeSlug: string | undefined): void {
   const type = typeSlug ? ctx.site.types.postType(typeSlug) : undefined;
-  if (!ctx.can(type ? cap(type, 'edit_posts') : 'edit_posts')) throw denied(ctx, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+  if (!ctx.can(type ? cap(type, 'edit_posts') : 'edit_posts')) throw denied(ctx, 'rest_forbidden');
 }
 
 /** A registered taxonomy by slug, or the 400 get_terms' invalid_taxonomy becomes. */

@@ -1,7 +1,8 @@
 import { cap, type PostTypeInfo } from '../../core/content-types.ts';
 import type { Ctx } from '../../core/context.ts';
 import type { PostQuery, PostRow } from '../../store/posts.ts';
-import { absint, idList, invalidParam, offeredTypes, perPageOf, taxonomyOf, type TypeScope } from './args.ts';
+import { invalidParam } from '../../engine/errors.ts';
+import { absint, idList, offeredTypes, perPageOf, taxonomyOf, type TypeScope } from './args.ts';
 
 /**
  * The Posts block's query (get_query_items of kbp/v1 and kbpp/v1) as a store query: an
@@ -28,8 +29,8 @@ export function readableStatuses(ctx: Ctx, types: readonly PostTypeInfo[]): stri
 export function askedTypes(ctx: Ctx, scope: TypeScope, allowAll: boolean): PostTypeInfo[] {
   const offered = offeredTypes(ctx, scope);
   const a = ctx.args;
-  const multiple = a.multiple === true || a.multiple === 'true' || a.multiple === '1';
-  const slugs = multiple && a.type_array !== undefined ? (Array.isArray(a.type_array) ? a.type_array : String(a.type_array).split(',')).map(String) : [typeof a.type === 'string' ? a.type : 'post'];
+  const multiple = a.multiple === true;
+  const slugs: string[] = multiple && a.type_array !== undefined ? a.type_array : [typeof a.type === 'string' ? a.type : 'post'];
   if (allowAll && slugs.includes('all')) return offered;
   return slugs.map((slug) => {
     const type = offered.find((t) => t.slug === slug);
@@ -38,13 +39,14 @@ export function askedTypes(ctx: Ctx, scope: TypeScope, allowAll: boolean): PostT
   });
 }
 
+/** What the two routes' own args ask for, read by each route's handler. */
 export interface BlockQueryOptions {
-  /** Which arg turns a post query into a custom-taxonomy one: `custom_tax` (kbp) or `post_tax` (kbpp). */
-  customTaxArg: 'custom_tax' | 'post_tax';
-  /** kbp/v1 leaves the post being edited (`post_id`) out. */
-  excludeCurrent: boolean;
-  /** kbpp/v1 filters by `author` (88888888: the caller). */
-  authors: boolean;
+  /** A custom-taxonomy query: kbp's `custom_tax`, kbpp's `post_tax`. */
+  customTax: boolean;
+  /** kbp/v1: the post being edited (`post_id`), left out; a template's id (`theme//single`) is not one. */
+  currentPost?: string | null;
+  /** kbpp/v1: the `author` filter (88888888: the caller). */
+  author?: string | null;
   /** kbpp/v1 accepts `type=all`. */
   allowAll: boolean;
 }
@@ -77,12 +79,10 @@ export async function runBlockQuery(ctx: Ctx, o: BlockQueryOptions): Promise<Pos
     offset: absint(a.offset) + (page - 1) * perPage,
     limit: perPage,
   };
-  if (o.excludeCurrent && typeof a.post_id === 'string' && /^\d+$/.test(a.post_id.trim())) q.exclude = [Number(a.post_id)];
-  await applyTermFilters(ctx, q, types, a[o.customTaxArg] === true);
-  if (o.authors) {
-    const authors = idList(a.author);
-    if (authors.length) q.authors = authors[0] === CURRENT_USER_SENTINEL ? [ctx.user?.id ?? 0] : authors;
-  }
+  if (o.currentPost && /^\d+$/.test(o.currentPost.trim())) q.exclude = [Number(o.currentPost)];
+  await applyTermFilters(ctx, q, types, o.customTax);
+  const authors = idList(o.author);
+  if (authors.length) q.authors = authors[0] === CURRENT_USER_SENTINEL ? [ctx.user?.id ?? 0] : authors;
   return ctx.store.posts.list(q);
 }
 

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../core/context.ts';
 import type { ImportTarget } from '../../core/image-imports.ts';
-import { RestError } from '../../engine/errors.ts';
+import { keptAnswer } from '../../net/kept.ts';
 import type { RemoteService } from '../../net/service.ts';
 import { designLibrary } from './plugin.ts';
 import { cacheKey, type DesignLibraryRepo } from './repo.ts';
@@ -40,30 +40,24 @@ export const cacheSeconds = (s: Settings): number => {
 
 /**
  * A service's answer, from the store while it is fresh (unless `reload`), else asked for and kept
- * for `seconds`. `key` is what was asked (hashed: it can hold a license key).
+ * for `seconds`; the last one kept, said to be stale, when the service is down (src/net/kept.ts).
+ * `key` is what was asked (hashed: it can hold a license key).
  */
-export async function cachedAnswer<T>(call: LibraryCall, kind: string, key: unknown[], o: { reload: boolean; seconds?: number }, ask: () => Promise<T>): Promise<T> {
-  const id = cacheKey(kind, ...key);
-  if (!o.reload) {
-    const hit = await call.repo.cached(id);
-    if (hit !== undefined) return JSON.parse(hit) as T;
-  }
-  const answer = await ask();
-  const seconds = o.seconds ?? cacheSeconds(call.settings);
-  if (seconds > 0) await call.repo.cache(id, kind, JSON.stringify(answer), seconds);
-  return answer;
+export function cachedAnswer<T>(call: LibraryCall, kind: string, key: unknown[], o: { reload: boolean; seconds?: number }, ask: () => Promise<T>): Promise<T> {
+  return keptAnswer(call.ctx, call.repo.answers, cacheKey(kind, ...key), { reload: o.reload, seconds: o.seconds ?? cacheSeconds(call.settings), columns: { kind } }, ask);
 }
 
 /** The license the AI services are called with; refused clearly when none is set (they answer nothing without one). */
 export function requireLicense(call: LibraryCall): void {
   if (!call.settings.licenseKey)
-    throw new RestError('kb_design_library_not_licensed', 'The AI services need a license key: set the design_library_license_key option (cms-spec option update design_library_license_key <key>).', 400);
+    throw call.ctx.fail('kb_design_library_not_licensed');
 }
 
 /** A request field that must be a non-empty string: the missing ones refused together. */
-export function requireFields(args: Record<string, unknown>, names: readonly string[]): Record<string, string> {
+export function requireFields(ctx: Ctx, names: readonly string[]): Record<string, string> {
+  const { args } = ctx;
   const missing = names.filter((n) => typeof args[n] !== 'string' || !(args[n] as string).trim());
-  if (missing.length) throw new RestError('kb_design_library_missing_params', `Missing parameter(s): ${missing.join(', ')}`, 400, { params: missing });
+  if (missing.length) throw ctx.fail('kb_design_library_missing_params', { params: missing }, { params: missing });
   return Object.fromEntries(names.map((n) => [n, (args[n] as string).trim()]));
 }
 

@@ -33,9 +33,9 @@ export const designLibrary: PluginDefinition<DesignLibraryRepo> = definePlugin({
     starterType('designkit_donation', 'Donation Forms', 'Donation Form'),
   ],
   // an expired catalogue is asked for again on its next use; meanwhile it only takes room
-  jobs: [{ hook: 'design_library_purge_expired_cache', interval: 86400, run: async ({ store }) => void (await store.plugin(designLibrary).purgeExpired()) }],
+  jobs: [{ hook: 'design_library_purge_expired_cache', interval: 86400, run: async ({ store }) => void (await store.plugin(designLibrary).answers.purgeExpired()) }],
   // the AI jobs are not a cache: their content was paid for in credits (the reset route forgets them)
-  caches: [{ entry: 'cached design library answer', flush: (store) => store.plugin(designLibrary).clearCache() }],
+  caches: [{ entry: 'cached design library answer', flush: (store) => store.plugin(designLibrary).answers.clear() }],
   outbound: { hosts: hostsOf },
 });
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Generated, Kysely } from 'kysely';
+import { ExpiringCache } from '../../store/expiring-cache.ts';
 
 export interface DesignLibraryTables {
   design_library_cache: { cache_key: string; kind: string; body: string; expires_at: number };
@@ -52,40 +53,17 @@ export interface StoredEvent {
 }
 
 const now = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
-const epoch = () => Math.floor(Date.now() / 1000);
 
 /** A cache key of what was asked: its parts hashed (they hold license keys, and can be long). */
 export const cacheKey = (...parts: unknown[]): string => createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 
 /** The design library's cached answers, AI jobs and events. */
 export class DesignLibraryRepo {
-  constructor(private readonly db: Kysely<DesignLibraryTables>) {}
+  /** The services' answers, by cacheKey of what was asked, with the `kind` of answer each is. */
+  readonly answers: ExpiringCache;
 
-  /** A cached answer that has not expired. */
-  async cached(key: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('design_library_cache').select('body').where('cache_key', '=', key).where('expires_at', '>', epoch()).executeTakeFirst();
-    return row?.body;
-  }
-
-  async cache(key: string, kind: string, body: string, seconds: number): Promise<void> {
-    const row = { cache_key: key, kind, body, expires_at: epoch() + seconds };
-    await this.db
-      .insertInto('design_library_cache')
-      .values(row)
-      .onConflict((oc) => oc.column('cache_key').doUpdateSet({ kind, body, expires_at: row.expires_at }))
-      .execute();
-  }
-
-  /** Drops the answers that have expired; answers how many there were. */
-  async purgeExpired(): Promise<number> {
-    const r = await this.db.deleteFrom('design_library_cache').where('expires_at', '<=', epoch()).executeTakeFirst();
-    return Number(r.numDeletedRows);
-  }
-
-  /** Empties the cache; answers how many entries there were. */
-  async clearCache(): Promise<number> {
-    const r = await this.db.deleteFrom('design_library_cache').executeTakeFirst();
-    return Number(r.numDeletedRows);
+  constructor(private readonly db: Kysely<DesignLibraryTables>) {
+    this.answers = new ExpiringCache(db, { table: 'design_library_cache', key: 'cache_key', value: 'body', clock: 'epoch-s' });
   }
 
   async jobs(): Promise<AiJob[]> {

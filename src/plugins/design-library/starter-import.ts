@@ -1,6 +1,6 @@
 import type { Ctx } from '../../core/context.ts';
 import { importImagesInMarkup, type MarkupImage } from '../../core/image-imports.ts';
-import { RestError } from '../../engine/errors.ts';
+import { invalidParam, RestError } from '../../engine/errors.ts';
 import type { LibraryCall } from './calls.ts';
 
 /**
@@ -54,16 +54,16 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'n
 
 /**
  * The list a request sends under `field` (its JSON body), each entry checked: an empty or missing
- * list is a 400 `empty` (no_pages, no_posts…), an entry without a title a 400 naming it.
+ * list is the error `empty` makes (no_pages, no_posts…), an entry without a title a 400 naming it.
  */
-export function itemsOf(ctx: Ctx, field: string, empty: string): StarterItem[] {
+export function itemsOf(ctx: Ctx, field: string, empty: () => RestError): StarterItem[] {
   const list = ctx.args[field];
-  if (!Array.isArray(list) || !list.length) throw new RestError(empty, `There is nothing to import: send the ${field} as a non-empty list.`, 400, { params: [field] });
+  if (!Array.isArray(list) || !list.length) throw empty();
   return list.map((raw, i) => {
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new RestError('rest_invalid_param', `Invalid parameter(s): ${field}`, 400, { params: { [field]: `${field}[${i}] is not an object.` } });
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalidParam(field, `${field}[${i}] is not an object.`);
     const o = raw as Record<string, unknown>;
     const title = str(o.title ?? o.post_title).trim();
-    if (!title) throw new RestError('rest_invalid_param', `Invalid parameter(s): ${field}`, 400, { params: { [field]: `${field}[${i}] has no title.` } });
+    if (!title) throw invalidParam(field, `${field}[${i}] has no title.`);
     return { title, content: str(o.content ?? o.post_content), excerpt: str(o.excerpt ?? o.post_excerpt), image: str(o.image), raw: o };
   });
 }

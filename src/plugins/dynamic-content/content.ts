@@ -187,9 +187,9 @@ export async function postLink(ctx: Ctx, post: PostRow): Promise<string> {
   return permalink(ctx.site, { id: post.id, type: post.type, slug: post.slug, status: post.status, date: post.date, parentPath });
 }
 
-/** The post the source post's relationship field (or meta key) points at, readable by the caller. */
-async function relatedPost(ctx: Ctx, r: DynamicRequest, post: PostRow): Promise<PostRow | undefined> {
-  const key = r.relate === 'kb_custom_input' || !r.relate ? r.relcustom : metaKeyOf(r.relate, '');
+/** The post the source post's relationship field (`relate`, or the meta key `relcustom`) points at, readable by the caller. */
+export async function relatedPost(ctx: Ctx, post: PostRow, relate: string, relcustom: string): Promise<PostRow | undefined> {
+  const key = relate === 'kb_custom_input' || !relate ? relcustom : metaKeyOf(relate, '');
   const { value } = await metaValue(ctx, post, key);
   const [id] = ids(typeof value === 'string' ? value.split(',') : value);
   return id ? sourcePost(ctx, String(id), '') : undefined;
@@ -313,7 +313,7 @@ async function fieldContent(ctx: Ctx, r: DynamicRequest): Promise<Content> {
     case 'post':
     case 'relationship': {
       let post = await sourcePost(ctx, r.source, r.current);
-      if (post && r.group === 'relationship') post = await relatedPost(ctx, r, post);
+      if (post && r.group === 'relationship') post = await relatedPost(ctx, post, r.relate, r.relcustom);
       return post ? postField(ctx, r, post) : '';
     }
     case 'author': {

@@ -2,7 +2,7 @@ import type { Ctx } from '../../core/context.ts';
 import { escapeHtml } from '../../site/format.ts';
 import { renderedTitle } from '../../core/rest.ts';
 import { fieldGroups, type FieldDef } from './fields.ts';
-import { metaKeyOf, sourcePost } from './content.ts';
+import { metaKeyOf, relatedPost, sourcePost } from './content.ts';
 
 /**
  * What the dynamic-content pickers list: the custom fields a source offers for a kind of content
@@ -62,7 +62,10 @@ export async function customFieldOptions(ctx: Ctx): Promise<{ label: string; opt
     return out;
   }
   const ignoreSource = a.ignore_source === true || source === 'options';
-  const post = ignoreSource ? undefined : await sourcePost(ctx, sourceId ?? '', String(a.current ?? ''));
+  const sourceRow = ignoreSource ? undefined : await sourcePost(ctx, sourceId ?? '', String(a.current ?? ''));
+  // a relationship's fields are those of the post it points at, when there is one
+  const related = sourceRow && group === 'relationship' && (a.relate || a.relcustom) ? await relatedPost(ctx, sourceRow, String(a.relate ?? ''), String(a.relcustom ?? '')) : undefined;
+  const post = related ?? sourceRow;
   const prefix = repeaterContext ? 'acf_repeater' : 'acf_meta';
   const captured = new Set<string>();
   for (const g of fieldGroups(ctx.site.spec)) {

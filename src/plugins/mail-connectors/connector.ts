@@ -1,4 +1,4 @@
-import { RestError } from '../../engine/errors.ts';
+import { invalidParam, RestError } from '../../engine/errors.ts';
 import { RemoteService, type ServiceIdentity } from '../../net/service.ts';
 import { at, mailchimpDataCentre, type Endpoint, type Provider, type ProviderApi, type Query } from './providers.ts';
 import type { ConnectorSettings } from './settings.ts';
@@ -38,8 +38,6 @@ function matcher(e: Endpoint): RegExp {
   return re;
 }
 
-const rest = (code: string, message: string, status: number, data: Record<string, unknown> = {}) => new RestError(code, message, status, data);
-
 /**
  * Calls the provider for one read endpoint and answers what the real connector answered, with the
  * paging and errors of a REST API. Every failure is a RestError a person can act on; nothing is
@@ -56,12 +54,12 @@ export async function readConnector(p: Provider, settings: ConnectorSettings, re
   const query: Query = {};
   const search = req.search?.trim();
   if (search) {
-    if (!endpoint.search) throw rest('kb_mail_search_unsupported', `${api.label} cannot search its ${path}; leave \`search\` out.`, 400, { provider: p.id });
+    if (!endpoint.search) throw new RestError('kb_mail_search_unsupported', `${api.label} cannot search its ${path}; leave \`search\` out.`, 400, { provider: p.id });
     query[endpoint.search] = search;
   }
   if (endpoint.paged && api.paging) Object.assign(query, pagingQuery(api, req.page, req.perPage));
   else if (req.page > 1)
-    throw rest('kb_mail_invalid_page_number', `The page number requested is larger than the number of pages available: ${api.label} answers all its ${path} on the first page.`, 400, { provider: p.id });
+    throw new RestError('kb_mail_invalid_page_number', `The page number requested is larger than the number of pages available: ${api.label} answers all its ${path} on the first page.`, 400, { provider: p.id });
   // the caller's own query args win over the mapped paging and search; nothing overrides the key
   const auth = api.auth(key);
   Object.assign(query, extra, auth.query);
@@ -109,10 +107,7 @@ function parseQueryArgs(raw: unknown[] | undefined): Query {
     const s = typeof item === 'string' ? item : '';
     const eq = s.indexOf('=');
     const name = eq > 0 ? s.slice(0, eq).trim() : '';
-    if (!/^[A-Za-z0-9_.\-[\]]+$/.test(name)) {
-      const message = `queryargs[${i}] must be a key=value pair, such as count=100.`;
-      throw rest('rest_invalid_param', 'Invalid parameter(s): queryargs', 400, { params: { queryargs: message }, details: { queryargs: { code: 'rest_invalid_param', message, data: null } } });
-    }
+    if (!/^[A-Za-z0-9_.\-[\]]+$/.test(name)) throw invalidParam('queryargs', `queryargs[${i}] must be a key=value pair, such as count=100.`);
     out[name] = s.slice(eq + 1);
   }
   return out;
@@ -126,7 +121,7 @@ function notConfigured(p: Provider, what: 'key' | 'base URL', hint = ''): RestEr
       : p.key === 'request'
         ? `No ${p.title} ${p.keyName}: pass \`apikey\`, or have an administrator store one with \`${set}\`.`
         : `The ${p.title} connector has no ${p.keyName} yet; an administrator sets it with \`${set}\`.`;
-  return rest('kb_mail_not_configured', message, 400, { provider: p.id, missing: what });
+  return new RestError('kb_mail_not_configured', message, 400, { provider: p.id, missing: what });
 }
 
 /** Where the provider's API is: the stored base URL (with the API path the account address lacks) or the provider's own. */
@@ -134,7 +129,7 @@ function apiRoot(p: Provider, api: ProviderApi, stored: string, key: string): st
   let root = (stored || api.defaultBaseUrl || '').replace(/\/+$/, '');
   if (!root) throw notConfigured(p, 'base URL', api.baseUrlHint);
   const keyProblem = p.keyProblem?.(key, root);
-  if (keyProblem) throw rest('kb_mail_invalid_key', keyProblem, 400, { provider: p.id });
+  if (keyProblem) throw new RestError('kb_mail_invalid_key', keyProblem, 400, { provider: p.id });
   if (root.includes('{dc}')) root = root.replaceAll('{dc}', mailchimpDataCentre(key) ?? '');
   if (stored && api.apiPath && !root.endsWith(api.apiPath)) root += api.apiPath;
   return root;
@@ -147,7 +142,7 @@ function endpointFor(p: Provider, api: ProviderApi, raw: string | undefined): { 
   if (!endpoint) {
     const allowed = api.endpoints.map((e) => e.name).join(', ');
     const message = path ? `${api.label} has no readable endpoint "${path}" here. Use one of: ${allowed}.` : `Name the ${api.label} endpoint to read in \`endpoint\`: one of ${allowed}.`;
-    throw rest('rest_invalid_endpoint', message, 400, { provider: p.id, endpoints: api.endpoints.map((e) => e.name) });
+    throw new RestError('rest_invalid_endpoint', message, 400, { provider: p.id, endpoints: api.endpoints.map((e) => e.name) });
   }
   return { endpoint, path, trailingSlash: written.endsWith('/') };
 }

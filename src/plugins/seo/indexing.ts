@@ -23,7 +23,7 @@ export async function indexPosts(store: Store, site: Site, repo: SeoRepo, limit:
   const fields = await buildPostIndexables(store, site, posts);
   const rows: IndexableRow[] = [];
   for (const f of fields) rows.push(await repo.save(f, true));
-  if (rows.length) await repo.flushCache();
+  if (rows.length) await repo.dashboards.clear();
   return rows;
 }
 
@@ -79,7 +79,7 @@ export async function indexLinks(store: Store, site: Site, repo: SeoRepo, object
     await resolveTargets(store, site, repo, links.filter((l) => l.type === 'internal'));
     await repo.replaceLinks(row.id, links);
   }
-  await repo.flushCache();
+  await repo.dashboards.clear();
   return repo.getMany(pending.map((r) => r.id));
 }
 

@@ -39,8 +39,8 @@ export const seo: PluginDefinition<SeoRepo> = definePlugin({
   // Yoast's Background_Indexing_Integration: what was saved since is indexed a batch at a time
   jobs: [{ hook: 'wpseo_indexable_index_batch', interval: 15 * 60, run: ({ store, site }) => indexInBackground(store, site, (s) => s.plugin(seo)) }],
   caches: [
-    { entry: 'stored SEO dashboard answer', flush: (store) => store.plugin(seo).flushCache() },
-    { entry: 'remote SEO service answer', flush: (store) => store.plugin(seo).forgetRemote() },
+    { entry: 'stored SEO dashboard answer', flush: (store) => store.plugin(seo).dashboards.clear() },
+    { entry: 'remote SEO service answer', flush: (store) => store.plugin(seo).remote.clear() },
   ],
   cli: (cli) => registerSeoCommands(cli, (store) => store.plugin(seo)),
   outbound: { hosts: (options) => serviceHosts(options) },

@@ -2,8 +2,8 @@ import type { Generated, Insertable, Kysely, Selectable } from 'kysely';
 import type { PostMetaTable, PostsTable, TermRelationshipsTable, TermsTable } from '../../store/schema.ts';
 import type { PostRow } from '../../store/posts.ts';
 import type { TermRow } from '../../store/terms.ts';
-import { sql } from '../../store/kysely.ts';
 import { sqlDate } from '../../store/transact.ts';
+import { ExpiringCache } from '../../store/expiring-cache.ts';
 
 export interface IndexablesTable {
   id: Generated<number>;
@@ -110,7 +110,15 @@ export interface ScoreFilter {
 
 /** The indexables, their links and the dashboards' cache. */
 export class SeoRepo {
-  constructor(private readonly db: Kysely<SeoTables>) {}
+  /** The dashboards' computed answers, emptied whenever indexables change. */
+  readonly dashboards: ExpiringCache;
+  /** The remote services' answers kept for a while (related keyphrases, the AI service's usage), by keys that start with what they are. */
+  readonly remote: ExpiringCache;
+
+  constructor(private readonly db: Kysely<SeoTables>) {
+    this.dashboards = new ExpiringCache(db, { table: 'seo_cache', key: 'key', value: 'value', clock: 'datetime' });
+    this.remote = new ExpiringCache(db, { table: 'seo_remote_cache', key: 'key', value: 'value', clock: 'datetime' });
+  }
 
   // --- finding what needs indexing ---
 
@@ -207,13 +215,13 @@ export class SeoRepo {
   /** Marks an object's indexable for re-indexing (its content changed): indexing and link indexing pick it up again. */
   async markStale(objectType: string, objectId: number): Promise<void> {
     await this.db.updateTable('seo_indexables').set({ is_stale: 1, link_count: null, external_link_count: null }).where('object_type', '=', objectType).where('object_id', '=', objectId).execute();
-    await this.flushCache();
+    await this.dashboards.clear();
   }
 
   /** Marks every indexable for re-indexing (`cms-spec seo index --reindex`). */
   async markAllStale(): Promise<void> {
     await this.db.updateTable('seo_indexables').set({ is_stale: 1, link_count: null, external_link_count: null }).execute();
-    await this.flushCache();
+    await this.dashboards.clear();
   }
 
   /** Forgets a deleted object: its indexable, the links it made, and it as a link target (the targets' counts follow). */
@@ -225,7 +233,7 @@ export class SeoRepo {
     await this.db.updateTable('seo_links').set({ target_indexable_id: null, target_post_id: null }).where('target_indexable_id', '=', row.id).execute();
     await this.db.deleteFrom('seo_indexables').where('id', '=', row.id).execute();
     await this.recountIncoming(targets.map((t) => t.target_indexable_id!));
-    await this.flushCache();
+    await this.dashboards.clear();
   }
 
   /** Indexables whose content has not been read for links yet (link_count null), in id order. */
@@ -314,22 +322,6 @@ export class SeoRepo {
       .execute();
   }
 
-  async cached(key: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('seo_cache').select('value').where('key', '=', key).where('expires_at', '>', sqlDate(new Date())).executeTakeFirst();
-    return row?.value;
-  }
-
-  async cache(key: string, value: string, ttlSeconds: number): Promise<void> {
-    const expires_at = sqlDate(new Date(Date.now() + ttlSeconds * 1000));
-    await this.db.insertInto('seo_cache').values({ key, value, expires_at }).onConflict((oc) => oc.column('key').doUpdateSet({ value, expires_at })).execute();
-  }
-
-  /** Empties the dashboards' cache (whenever indexables change); how many entries it held. */
-  async flushCache(): Promise<number> {
-    const result = await this.db.deleteFrom('seo_cache').executeTakeFirst();
-    return Number(result.numDeletedRows);
-  }
-
   // --- the remote integrations ---
 
   /** The distinct focus keyphrases of posts that are not trashed, lower-cased (what the rank tracker follows by default). */
@@ -345,27 +337,6 @@ export class SeoRepo {
       .orderBy('keyphrase')
       .execute();
     return rows.map((r) => String(r.keyphrase));
-  }
-
-  async remoteCached(key: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('seo_remote_cache').select('value').where('key', '=', key).where('expires_at', '>', sqlDate(new Date())).executeTakeFirst();
-    return row?.value;
-  }
-
-  async remoteCache(key: string, value: string, ttlSeconds: number): Promise<void> {
-    const now = new Date();
-    const expires_at = sqlDate(new Date(now.getTime() + ttlSeconds * 1000));
-    await this.db.insertInto('seo_remote_cache').values({ key, value, expires_at }).onConflict((oc) => oc.column('key').doUpdateSet({ value, expires_at })).execute();
-    // an expired answer is never read again; dropping them on write keeps the table small
-    await this.db.deleteFrom('seo_remote_cache').where('expires_at', '<=', sqlDate(now)).execute();
-  }
-
-  /** Drops the cached answers whose keys start with `prefix` (every one without); how many there were. */
-  async forgetRemote(prefix = ''): Promise<number> {
-    let q = this.db.deleteFrom('seo_remote_cache');
-    if (prefix) q = q.where(sql<string>`substr(${sql.ref('key')}, 1, ${sql.lit(prefix.length)})`, '=', prefix);
-    const result = await q.executeTakeFirst();
-    return Number(result.numDeletedRows);
   }
 
   /** One more AI suggestion request of a user, with the tokens it took. */

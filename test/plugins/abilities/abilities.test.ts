@@ -103,6 +103,8 @@ describe('cms-abilities/v1: discovering and running abilities', () => {
     assert.deepEqual(snippet.input_schema, { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'], additionalProperties: false });
     const list = (await json(await site.call(`${NS}/abilities/cms/list-posts?context=embed`, { auth: site.admin }))).body;
     assert.deepEqual(Object.keys(list), ['name', 'label', 'category', '_links']);
+    const badContext = await json(await site.call(`${NS}/abilities/cms/list-posts?context=full`, { auth: site.admin }));
+    assert.deepEqual([badContext.status, badContext.body.code, badContext.body.data.params], [400, 'rest_invalid_param', { context: 'context is not one of view, edit, and embed.' }]);
     const missing = await json(await site.call(`${NS}/abilities/cms/no-such-thing`, { auth: site.admin }));
     assert.deepEqual([missing.status, missing.body.code, missing.body.message], [404, 'rest_ability_not_found', 'Ability not found.']);
   });

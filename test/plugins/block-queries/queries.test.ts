@@ -188,6 +188,8 @@ describe('kbp/v1 and kbpp/v1 post queries on a seeded site', () => {
     assert.equal(bad.body.code, 'rest_invalid_param');
     assert.equal((await get('kbp/v1/post-query?query=category&type=post&custom_tax=true&tax_type=nope&category=1')).status, 400);
     assert.equal((await get('kbp/v1/post-query?query=category&allow_sticky=maybe')).status, 400);
+    const several = await get('kbpp/v1/post-query?query=category&multiple=maybe&type_array=post');
+    assert.deepEqual([several.status, several.body.code, several.body.data.params], [400, 'rest_invalid_param', { multiple: 'multiple is not of type boolean.' }]);
     for (const path of ['kbp/v1/post-query?query=category', 'kbp/v1/term-select?source=category', 'kbpp/v1/post-select', 'kbpp/v1/tax-query?type=post', 'ktp/v1/post-select']) {
       const anon = await site.call(path);
       assert.equal(anon.status, 401, path);

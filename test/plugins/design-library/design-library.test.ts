@@ -378,6 +378,8 @@ describe('kb-design-library/v1 (Variant A)', () => {
     const business = { name: 'Acme', entity_type: 'company', industry: 'Dentist', location: 'Lisbon', description: 'Teeth' };
     assert.deepEqual((await post('get_keywords', { ...business, count: 3 })).body, { keywords: ['Dentist near Lisbon'] });
     assert.equal(services.last('/ai/proxy/intake/suggest-keywords')!.body.count, 3);
+    await post('get_keywords', business);
+    assert.deepEqual([services.last('/ai/proxy/intake/suggest-keywords')!.body.count, services.last('/ai/proxy/intake/suggest-keywords')!.body.lang], [10, ''], 'ten keywords, no language, unless asked');
     assert.deepEqual((await post('get_search_query', business)).body, { query: 'Dentist office' });
     const incomplete = await post('get_keywords', { name: 'Acme' });
     assert.equal(incomplete.status, 400);

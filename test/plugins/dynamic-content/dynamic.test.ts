@@ -151,6 +151,11 @@ describe('kbp-dynamic/v1 on posts with fields and repeaters', () => {
     assert.deepEqual(text[0].options.map((o: Obj) => o.value), ['acf_meta|book_subtitle', 'acf_meta|book_rating', 'acf_meta|book_in_print', 'acf_meta|book_genres', 'acf_meta|book_review', 'acf_meta|book_website']);
     assert.deepEqual(text[1].options, [{ value: 'plain_key', label: 'plain_key' }]);
     assert.deepEqual(text.at(-1), { label: 'Manual', options: [{ value: 'kb_custom_input', label: 'Custom Input' }] });
+    await site.app.store.posts.meta.set(ids.sequel, 'sequel_note', 'to be continued');
+    const related = await body('custom_fields', { source: ids.book, field: 'relationship|post_custom_field', relate: 'acf_meta|book_sequel' });
+    assert.deepEqual(related[1], { label: 'Custom Fields', options: [{ value: 'sequel_note', label: 'sequel_note' }] }, "a relationship offers the related post's fields");
+    const byKey = await body('custom_fields', { source: ids.book, field: 'relationship|post_custom_field', relate: 'kb_custom_input', relcustom: 'book_sequel' });
+    assert.deepEqual(byKey[1].options, [{ value: 'sequel_note', label: 'sequel_note' }], 'or those of the post a meta key names');
     const images = await body('custom_fields', { source: ids.book, type: 'image' });
     assert.deepEqual(images[0].options.map((o: Obj) => o.value), ['acf_meta|book_cover']);
     const subs = await body('custom_fields', { source: `${ids.book}|acf_repeater|book_chapters`, useRepeaterContext: true, type: 'image' });

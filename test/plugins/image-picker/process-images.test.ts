@@ -28,6 +28,7 @@ class PhotoLibrary {
       if (path === '/huge-declared.jpeg') return this.huge(res, true);
       if (path === '/huge-chunked.jpeg') return this.huge(res, false);
       if (path === '/not-an-image.jpeg') return res.writeHead(200, { 'content-type': 'image/jpeg' }).end('<?php echo "hi";');
+      if (path === '/broken.jpeg') return res.writeHead(500).end('it broke');
       res.writeHead(404).end('not found');
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -127,12 +128,13 @@ describe('kb-image-picker/v1/process_images', () => {
     assert.equal(library.hitsOf('/photos/103/large.jpeg'), 1);
   });
 
-  it('reports each failure in its place and keeps the rest: not found, not an image, a private address, bad entries', async () => {
+  it('reports each failure in its place and keeps the rest: not found, a failing host, not an image, a private address, bad entries', async () => {
     const port = new URL(library.base).port;
     const bad = (id: number, src: string) => ({ ...picked(library.base, id), sizes: [{ name: 'original', src }] });
     const res = await process_({
       images: [
         bad(201, `${library.base}/gone.jpeg`),
+        bad(205, `${library.base}/broken.jpeg`),
         picked(library.base, 202),
         bad(203, `${library.base}/not-an-image.jpeg`),
         bad(204, `http://127.0.0.2:${port}/photos/204/original.jpeg`),
@@ -142,10 +144,14 @@ describe('kb-image-picker/v1/process_images', () => {
     });
     assert.equal(res.status, 200);
     const answer = await res.json();
-    assert.equal(answer.length, 6);
+    assert.equal(answer.length, 7);
     assert.ok(answer[0].id > 0, 'the good image is imported');
     const errors = Object.fromEntries(answer.slice(1).map((a: { source_id: string; error: { code: string } }) => [a.source_id, a.error.code]));
-    assert.deepEqual(errors, { 201: 'http_404', 203: 'rest_upload_not_an_image', 204: 'rest_invalid_url', '': 'invalid_image' });
+    assert.deepEqual(errors, { 201: 'http_404', 205: 'http_404', 203: 'rest_upload_not_an_image', 204: 'rest_invalid_url', '': 'invalid_image' });
+    // download_url's answer to any status but 200 is `http_404`, worded with the status text
+    const errorOf = (id: string) => answer.find((a: { source_id: string }) => a.source_id === id).error;
+    assert.deepEqual(errorOf('201'), { code: 'http_404', message: 'Not Found', status: 502 });
+    assert.deepEqual(errorOf('205'), { code: 'http_404', message: 'Internal Server Error', status: 502 });
     assert.ok(answer.slice(1).every((a: { id: number }) => a.id === 0));
     assert.equal(library.hitsOf('/photos/204/original.jpeg'), 0, 'the private address was never asked');
   });

@@ -9,7 +9,6 @@ const NS = 'cms-abilities/v1';
 
 const registry = (ctx: Ctx): Registry => registryOf(ctx.site.spec, ctx.served);
 const contextOf = (ctx: Ctx) => (ctx.args.context ?? 'view') as Context;
-const notFound = () => new RestError('rest_ability_not_found', 'Ability not found.', 404);
 
 /** WP_REST_Abilities_V1_List_Controller::prepare_item_for_response: the fields of the context, then the links. */
 function abilityItem(ctx: Ctx, a: Ability): Record<string, unknown> {
@@ -44,7 +43,7 @@ function paged<T>(ctx: Ctx, all: readonly T[], shape: (x: T) => unknown): RestRe
 }
 
 /** GET abilities: the served endpoints declared abilities, by `category`, paged. */
-export function listAbilities(ctx: Ctx) {
+export function listAbilities(ctx: Ctx<'abilities:abilities.listAbilities'>) {
   // sanitize_key, as WordPress cleans the category arg
   const category = String(ctx.args.category ?? '').toLowerCase().replace(/[^a-z0-9_-]/g, '');
   const all = registry(ctx).abilities.filter((a) => !category || a.category === category);
@@ -52,36 +51,36 @@ export function listAbilities(ctx: Ctx) {
 }
 
 /** GET abilities/{name} */
-export function getAbility(ctx: Ctx) {
+export function getAbility(ctx: Ctx<'abilities:abilities.getAbility'>) {
   const a = registry(ctx).byName.get(String(ctx.args.name));
-  if (!a) throw notFound();
+  if (!a) throw ctx.fail('rest_ability_not_found');
   return abilityItem(ctx, a);
 }
 
 /** GET categories */
-export function listCategories(ctx: Ctx) {
+export function listCategories(ctx: Ctx<'abilities:abilities.listCategories'>) {
   return paged(ctx, registry(ctx).categories, (c) => categoryItem(ctx, c));
 }
 
 /** GET categories/{slug} */
-export function getCategory(ctx: Ctx) {
+export function getCategory(ctx: Ctx<'abilities:abilities.getCategory'>) {
   const c = registry(ctx).categories.find((x) => x.slug === ctx.args.slug);
-  if (!c) throw new RestError('rest_ability_category_not_found', 'Ability category not found.', 404);
+  if (!c) throw ctx.fail('rest_ability_category_not_found');
   return categoryItem(ctx, c);
 }
 
 /** validate_request_method: reads run with GET, destructive idempotent actions with DELETE, the rest with POST. */
-function checkMethod(method: string, a: Ability): void {
+function checkMethod(ctx: Ctx, method: string, a: Ability): void {
   const expected = a.annotations.readonly ? 'GET' : a.annotations.destructive && a.annotations.idempotent ? 'DELETE' : 'POST';
   if (method === expected) return;
-  const message = expected === 'GET' ? 'Read-only abilities require GET method.' : expected === 'DELETE' ? 'Abilities that perform destructive actions require DELETE method.' : 'Abilities that perform updates require POST method.';
-  throw new RestError('rest_ability_invalid_method', message, 405);
+  const abilities = expected === 'GET' ? 'Read-only abilities' : expected === 'DELETE' ? 'Abilities that perform destructive actions' : 'Abilities that perform updates';
+  throw ctx.fail('rest_ability_invalid_method', { abilities, method: expected });
 }
 
 /** WP_Ability::validate_input, with WordPress's messages: the input checked against the ability's input schema. */
-function validInput(a: Ability, raw: unknown): Record<string, unknown> {
+function validInput(ctx: Ctx, a: Ability, raw: unknown): Record<string, unknown> {
   const params: Record<string, unknown> = { input: raw ?? structuredClone(a.inputSchema.default) };
-  const invalid = (reason: string) => new RestError('ability_invalid_input', `Ability "${a.name}" has invalid input. Reason: ${reason}`, 400);
+  const invalid = (reason: string) => ctx.fail('ability_invalid_input', { ability: a.name, reason });
   if (params.input === undefined || params.input === null) throw invalid('input is not of type object.');
   try {
     a.input.apply(params);
@@ -110,14 +109,14 @@ function requestOf(a: Ability, input: Record<string, unknown>): { path: string; 
  * the endpoint in-process as the caller, where its own checks apply too. Its answer is the
  * result; its error is the endpoint's own error.
  */
-export async function run(ctx: Ctx) {
+export async function run(ctx: Ctx<'abilities:abilities.run'>) {
   const a = registry(ctx).byName.get(String(ctx.args.name));
-  if (!a) throw notFound();
-  checkMethod(ctx.request.method === 'HEAD' ? 'GET' : ctx.request.method, a);
-  const input = validInput(a, ctx.args.input);
+  if (!a) throw ctx.fail('rest_ability_not_found');
+  checkMethod(ctx, ctx.request.method === 'HEAD' ? 'GET' : ctx.request.method, a);
+  const input = validInput(ctx, a, ctx.args.input);
   const permission = a.endpoint.permission ?? 'public';
   if (permission !== 'public' && !permission.split('|').some((cap) => ctx.can(cap)))
-    throw new RestError('rest_ability_cannot_execute', 'Sorry, you are not allowed to execute this ability.', authStatus(ctx.user !== null));
+    throw ctx.fail('rest_ability_cannot_execute', {}, { status: authStatus(ctx.user !== null) });
   const { path, params } = requestOf(a, input);
   const res = await ctx.dispatch(a.method, path, params);
   if (res.status >= 400) return new RestResponse(res.data, res.status);
@@ -127,7 +126,7 @@ export async function run(ctx: Ctx) {
       a.output.apply(check);
     } catch (e) {
       if (!(e instanceof RestError)) throw e;
-      throw new RestError('ability_invalid_output', `Ability "${a.name}" has invalid output. Reason: ${(e.data?.params as Record<string, string> | undefined)?.output ?? e.message}`, 500);
+      throw ctx.fail('ability_invalid_output', { ability: a.name, reason: (e.data?.params as Record<string, string> | undefined)?.output ?? e.message });
     }
   }
   return res.data;

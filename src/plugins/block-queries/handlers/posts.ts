@@ -6,15 +6,15 @@ import { queryItems, selectItems } from '../items.ts';
 import { readableStatuses, runBlockQuery } from '../query.ts';
 
 /** kbp/v1/post-query: the Posts block's posts as summaries. */
-export async function postQuery(ctx: Ctx) {
-  const rows = await runBlockQuery(ctx, { customTaxArg: 'custom_tax', excludeCurrent: true, authors: false, allowAll: false });
+export async function postQuery(ctx: Ctx<'block-queries:posts.postQuery'>) {
+  const rows = await runBlockQuery(ctx, { customTax: ctx.args.custom_tax === true, currentPost: ctx.args.post_id, allowAll: false });
   return rows ? queryItems(ctx, rows, false) : [];
 }
 
 /** kbpp/v1/post-query: the Pro query, with an author filter; needs the asked type's edit capability. */
-export async function proPostQuery(ctx: Ctx) {
+export async function proPostQuery(ctx: Ctx<'block-queries:posts.proPostQuery'>) {
   requireEditCap(ctx, typeof ctx.args.type === 'string' ? ctx.args.type : undefined);
-  const rows = await runBlockQuery(ctx, { customTaxArg: 'post_tax', excludeCurrent: false, authors: true, allowAll: true });
+  const rows = await runBlockQuery(ctx, { customTax: ctx.args.post_tax === true, author: ctx.args.author, allowAll: true });
   return rows ? queryItems(ctx, rows, true) : [];
 }
 
@@ -30,8 +30,8 @@ function termFilters(ctx: Ctx): PostQuery['termIds'] {
  * X-WP-TotalPages. `type` keeps only the types the route offers (config `allowed_types`); a
  * search, picked ids (then in their order) and term filters narrow the list.
  */
-export async function postSelect(ctx: Ctx) {
-  const asked = (ctx.args.type as unknown[]).map(String);
+export async function postSelect(ctx: Ctx<'block-queries:posts.postSelect'>) {
+  const asked = ctx.args.type.map(String);
   requireEditCap(ctx, asked[0]);
   const offered = offeredTypes(ctx, ctx.config.allowed_types as TypeScope);
   const types = offered.filter((t) => asked.includes(t.slug));

@@ -3,7 +3,8 @@ import { collection } from '../../../core/rest.ts';
 import { RestResponse } from '../../../engine/types.ts';
 import type { TermRow } from '../../../store/terms.ts';
 import { readablePost } from '../../../core/post-access.ts';
-import { invalidParam, listWindow, offeredTypes, taxonomiesOfType, taxonomyOf } from '../args.ts';
+import { invalidParam } from '../../../engine/errors.ts';
+import { listWindow, offeredTypes, taxonomiesOfType, taxonomyOf } from '../args.ts';
 
 /** `[{value, label}]` of the taxonomies of these types, each once, narrowed by `search`, paged when asked. */
 function taxonomyOptions(ctx: Ctx, types: string[]) {
@@ -25,7 +26,7 @@ function windowed<T>(ctx: Ctx, items: T[], total: number): T[] | RestResponse {
 }
 
 /** kbp/v1/taxonomies-select: the taxonomies of every offered type (`all`), of a type, or of a post's type. */
-export async function taxonomiesSelect(ctx: Ctx) {
+export async function taxonomiesSelect(ctx: Ctx<'block-queries:taxonomies.taxonomiesSelect'>) {
   const source = String(ctx.args.source ?? '').trim();
   // validate_post_source_string: the source may not be empty
   if (!source) throw invalidParam('source');
@@ -37,7 +38,7 @@ export async function taxonomiesSelect(ctx: Ctx) {
 }
 
 /** kbpp/v1/tax-query: the taxonomies of a post type, or of every offered type (`all`). */
-export async function taxQuery(ctx: Ctx) {
+export async function taxQuery(ctx: Ctx<'block-queries:taxonomies.taxQuery'>) {
   const type = ctx.args.type;
   if (typeof type !== 'string' || !type) return [];
   const offered = offeredTypes(ctx, 'public').map((t) => t.slug);
@@ -60,7 +61,7 @@ function termList<T>(ctx: Ctx, items: T[], total: number, paged: boolean): T[] |
 }
 
 /** kbp/v1/term-select: a taxonomy's terms as `[{value: 'taxonomy|id', label}]`. */
-export async function termSelect(ctx: Ctx) {
+export async function termSelect(ctx: Ctx<'block-queries:taxonomies.termSelect'>) {
   const source = String(ctx.args.source ?? '').trim();
   if (!source) throw invalidParam('source');
   const taxonomy = taxonomyOf(ctx, source, 'source').slug;
@@ -73,7 +74,7 @@ export async function termSelect(ctx: Ctx) {
  * `all`), or the terms of the post `source` names. `current` names the post being edited, which
  * a REST request has none of: no terms.
  */
-export async function termQuery(ctx: Ctx) {
+export async function termQuery(ctx: Ctx<'block-queries:taxonomies.termQuery'>) {
   const taxType = ctx.args.tax_type;
   if (typeof taxType !== 'string' || !taxType) return [];
   const taxonomy = taxonomyOf(ctx, taxType, 'tax_type').slug;

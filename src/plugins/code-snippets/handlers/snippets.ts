@@ -1,4 +1,3 @@
-import { compileArgs } from '../../../engine/args.ts';
 import { RestError } from '../../../engine/errors.ts';
 import { RestResponse } from '../../../engine/types.ts';
 import type { Ctx } from '../../../core/context.ts';
@@ -10,17 +9,8 @@ import { ACTIVE_SNIPPETS_TOPIC } from '../site.ts';
 import { validateCode } from '../validate.ts';
 import type { Snippet, SnippetFields, SnippetsRepo } from '../repo.ts';
 
-// Params these routes read without declaring them, so the index shows the routes as the interface
-// gives them; checked with the engine's own WordPress semantics and messages.
-const pagingArgs = compileArgs({
-  page: { type: 'integer', default: 1, minimum: 1 },
-  per_page: { type: 'integer', default: 10, minimum: 1, maximum: 100 },
-});
-const aliasArgs = compileArgs({ description: { type: 'string' } });
-
-const notFound = (code: string) => () => new RestError(code, 'The snippet could not be found.', 404);
-// the plugin's own code and words for updating an id that is not there (with 404, not its 400)
-const cannotUpdate = () => new RestError('rest_cannot_update', 'Cannot update a snippet without a valid ID.', 404);
+// rest_cannot_activate's other wording, for an id that is not there (the catalogue has its usual one: failed validation)
+const cannotActivateMissing = () => new RestError('rest_cannot_activate', 'The snippet could not be found.', 404);
 
 const snippets = (ctx: Ctx) => ctx.store.plugin(codeSnippets);
 
@@ -43,11 +33,9 @@ const present = (ctx: Ctx, snippet: Snippet) => snippetShape(ctx.site.spec).pres
  * saved inactive, with `code_error` telling why), `modified` set now.
  */
 function edited(base: Omit<SnippetFields, 'modified'>, args: Record<string, any>): SnippetFields {
-  const alias = { description: args.description };
-  if (alias.description != null) aliasArgs.apply(alias);
   const next: SnippetFields = { ...base, modified: now() };
   if (args.name != null) next.name = args.name;
-  if (args.desc != null || alias.description != null) next.desc = args.desc ?? alias.description;
+  if (args.desc != null || args.description != null) next.desc = args.desc ?? args.description;
   if (args.code != null) next.code = args.code;
   if (args.tags != null) next.tags = (args.tags as unknown[]).map((t) => String(t).trim()).filter(Boolean);
   if (args.scope != null) next.scope = args.scope;
@@ -76,12 +64,9 @@ function write<T>(ctx: Ctx, change: (repo: SnippetsRepo) => Promise<T>): Promise
   });
 }
 
-export async function list(ctx: Ctx) {
-  const paging: Record<string, unknown> = { page: ctx.args.page, per_page: ctx.args.per_page };
-  for (const [name, value] of pagingArgs.defaults) paging[name] ??= value;
-  pagingArgs.apply(paging);
-  const perPage = paging.per_page as number;
-  const { items, total } = await snippets(ctx).page(((paging.page as number) - 1) * perPage, perPage);
+export async function list(ctx: Ctx<'code-snippets:snippets.list'>) {
+  const { page, per_page: perPage } = ctx.args;
+  const { items, total } = await snippets(ctx).page((page - 1) * perPage, perPage);
   return new RestResponse(
     items.map((s) => present(ctx, s)),
     200,
@@ -89,60 +74,58 @@ export async function list(ctx: Ctx) {
   );
 }
 
-export async function create(ctx: Ctx) {
+export async function create(ctx: Ctx<'code-snippets:snippets.create'>) {
   const saved = await write(ctx, (repo) => repo.create(edited(snippetShape(ctx.site.spec).defaults(), ctx.args)));
   return present(ctx, saved);
 }
 
-export async function get(ctx: Ctx) {
-  return present(ctx, await snippetOf(ctx, notFound('rest_cannot_get')));
+export async function get(ctx: Ctx<'code-snippets:snippets.get'>) {
+  return present(ctx, await snippetOf(ctx, () => ctx.fail('rest_cannot_get')));
 }
 
-export async function update(ctx: Ctx) {
-  const existing = await snippetOf(ctx, cannotUpdate);
+export async function update(ctx: Ctx<'code-snippets:snippets.update'>) {
+  const existing = await snippetOf(ctx, () => ctx.fail('rest_cannot_update'));
   const saved = await write(ctx, (repo) => repo.update(existing.id, edited(existing, ctx.args)));
-  if (!saved) throw cannotUpdate();
+  if (!saved) throw ctx.fail('rest_cannot_update');
   return present(ctx, saved);
 }
 
-export async function remove(ctx: Ctx) {
-  const existing = await snippetOf(ctx, notFound('rest_cannot_delete'));
-  if (!(await write(ctx, (repo) => repo.delete(existing.id)))) throw notFound('rest_cannot_delete')();
+export async function remove(ctx: Ctx<'code-snippets:snippets.remove'>) {
+  const existing = await snippetOf(ctx, () => ctx.fail('rest_cannot_delete'));
+  if (!(await write(ctx, (repo) => repo.delete(existing.id)))) throw ctx.fail('rest_cannot_delete');
   return { deleted: true, previous: present(ctx, existing) };
 }
 
-export function schema(ctx: Ctx) {
+export function schema(ctx: Ctx<'code-snippets:snippets.schema'>) {
   return snippetShape(ctx.site.spec).schema;
 }
 
 async function setActive(ctx: Ctx, snippet: Snippet, active: boolean) {
   const saved = await write(ctx, (repo) => repo.update(snippet.id, { ...snippet, active, modified: now() }));
-  if (!saved) throw notFound('rest_cannot_activate')();
+  if (!saved) throw cannotActivateMissing();
   return present(ctx, saved);
 }
 
-export async function activate(ctx: Ctx) {
-  const snippet = await snippetOf(ctx, notFound('rest_cannot_activate'));
+export async function activate(ctx: Ctx<'code-snippets:snippets.activate'>) {
+  const snippet = await snippetOf(ctx, cannotActivateMissing);
   const error = validateCode(snippet.code, snippet.scope);
-  if (error) {
-    throw new RestError('rest_cannot_activate', `Could not activate snippet: code did not pass validation: ${error[0]} (line ${error[1]}).`, 400, { code_error: error });
-  }
+  if (error) throw ctx.fail('rest_cannot_activate', { error: error[0], line: error[1] }, { code_error: error });
   return setActive(ctx, snippet, true);
 }
 
-export async function deactivate(ctx: Ctx) {
-  return setActive(ctx, await snippetOf(ctx, notFound('rest_cannot_activate')), false);
+export async function deactivate(ctx: Ctx<'code-snippets:snippets.deactivate'>) {
+  return setActive(ctx, await snippetOf(ctx, cannotActivateMissing), false);
 }
 
-export async function exportJson(ctx: Ctx) {
-  const snippet = await snippetOf(ctx, notFound('rest_cannot_get'));
+export async function exportJson(ctx: Ctx<'code-snippets:snippets.exportJson'>) {
+  const snippet = await snippetOf(ctx, () => ctx.fail('rest_cannot_get'));
   return new RestResponse(exportBundle(snippet, snippetShape(ctx.site.spec), new Date()), 200, {
     'X-Suggested-Filename': suggestedFilename(snippet, 'json'),
   });
 }
 
-export async function exportCode(ctx: Ctx) {
-  const snippet = await snippetOf(ctx, notFound('rest_cannot_get'));
+export async function exportCode(ctx: Ctx<'code-snippets:snippets.exportCode'>) {
+  const snippet = await snippetOf(ctx, () => ctx.fail('rest_cannot_get'));
   const type = typeOfScope(snippet.scope);
   // HTML snippets export as PHP, inside the same file layout as PHP snippets
   const extension = type === 'css' || type === 'js' ? type : 'php';

@@ -35,11 +35,7 @@ async function profileBody(call: LibraryCall): Promise<Record<string, string>> {
   }
   const s = (k: string) => (typeof p[k] === 'string' ? (p[k] as string) : '');
   if (!p || typeof p !== 'object' || !s('companyName'))
-    throw new RestError(
-      'kb_design_library_no_profile',
-      'AI content is written for the business profile, and none is set: store it as JSON {companyName, industry, location, missionStatement, tone, keywords, lang} in the design_library_profile option.',
-      400,
-    );
+    throw call.ctx.fail('kb_design_library_no_profile');
   const specific = s('industrySpecific');
   const industry = specific && specific !== 'Other' ? specific : (specific === 'Other' || s('industry') === 'Other') && s('industryOther') ? s('industryOther') : s('industry');
   return { context: 'kadence', company: s('companyName'), industry, location: s('location'), mission: s('missionStatement'), tone: s('tone'), keywords: s('keywords'), lang: s('lang') };
@@ -53,7 +49,7 @@ async function startJob(call: LibraryCall, context: string, body: Record<string,
     answer = ai.decode(await ai.send({ method: 'POST', path: 'content/create', json: { ...body, prompts: PROMPTS[context] ?? [] } }), 'content/create');
   } catch (e) {
     if (e instanceof OutboundStatusError && ai.providerMessage(e.body) === NO_CREDITS)
-      throw new RestError('kb_design_library_no_credits', 'The AI content service has no credits left for this license.', 402, { service: 'ai' });
+      throw call.ctx.fail('kb_design_library_no_credits', {}, { service: 'ai' });
     throw ai.failure(e, 'content/create');
   }
   const jobId = (answer as { data?: { job_id?: unknown } } | null)?.data?.job_id;
@@ -93,8 +89,8 @@ async function jobsOf(call: LibraryCall, which: readonly string[] | null, remote
 
 function contextArg(ctx: Ctx): string {
   const context = typeof ctx.args.context === 'string' ? ctx.args.context.trim() : '';
-  if (!context) throw new RestError('kb_design_library_missing_params', 'Missing parameter(s): context', 400, { params: ['context'] });
-  if (!PROMPTS[context]) throw new RestError('kb_design_library_unknown_context', `"${context}" is not an AI content context; the contexts are ${Object.keys(PROMPTS).join(', ')}.`, 400, { params: ['context'] });
+  if (!context) throw ctx.fail('kb_design_library_missing_params', { params: 'context' }, { params: ['context'] });
+  if (!PROMPTS[context]) throw ctx.fail('kb_design_library_unknown_context', { context, contexts: Object.keys(PROMPTS) }, { params: ['context'] });
   return context;
 }
 
@@ -103,19 +99,19 @@ function contextArg(ctx: Ctx): string {
  * `force_reload`, or after the service gave up on it), polled while it runs. Answers
  * {context, state: processing|ready, job_id, content?}; a job the service failed is a 502.
  */
-export async function get(ctx: Ctx) {
+export async function get(ctx: Ctx<'design-library:ai.get'>) {
   const context = contextArg(ctx);
   const call = await libraryCall(ctx);
   requireLicense(call);
   const job = ctx.args.force_reload ? undefined : await call.repo.job(context);
   if (!job || job.state === 'failed') return startJob(call, context, await profileBody(call));
   const now = await poll(call, job);
-  if (now.state === 'failed') throw new RestError('kb_design_library_ai_job_failed', `The AI content service could not write the "${context}" content; ask again to start a new job.`, 502, { service: 'ai', context });
+  if (now.state === 'failed') throw ctx.fail('kb_design_library_ai_job_failed', { context }, { service: 'ai', context });
   return view(now);
 }
 
 /** GET get_all_items: the content of every finished job, by context ({} when none). */
-export async function getAllItems(ctx: Ctx) {
+export async function getAllItems(ctx: Ctx<'design-library:ai.getAllItems'>) {
   const call = await libraryCall(ctx);
   const jobs = await jobsOf(call, null, call.settings.licenseKey !== '');
   return Object.fromEntries(jobs.filter((j) => j.state === 'ready').map((j) => [j.context, j.content]));
@@ -129,10 +125,10 @@ async function allAi(ctx: Ctx, remote: boolean) {
 }
 
 /** GET get-all-ai: {ready, contexts: {<context>: job}}, processing jobs polled once. */
-export const getAllAi = (ctx: Ctx) => allAi(ctx, true);
+export const getAllAi = (ctx: Ctx<'design-library:ai.getAllAi'>) => allAi(ctx, true);
 
 /** GET get-all-local-ai (starter library): the same from the store alone, without asking the service. */
-export const getAllLocalAi = (ctx: Ctx) => allAi(ctx, false);
+export const getAllLocalAi = (ctx: Ctx<'design-library:ai.getAllLocalAi'>) => allAi(ctx, false);
 
 /** Starts jobs for contexts; answers which started and which could not (all failing is the first failure). */
 async function startJobs(call: LibraryCall, which: readonly string[]) {
@@ -154,7 +150,7 @@ async function startJobs(call: LibraryCall, which: readonly string[]) {
 }
 
 /** GET get_initial_jobs: forgets every job and starts the wizard's initial contexts. */
-export async function getInitialJobs(ctx: Ctx) {
+export async function getInitialJobs(ctx: Ctx<'design-library:ai.getInitialJobs'>) {
   const call = await libraryCall(ctx);
   requireLicense(call);
   await profileBody(call);
@@ -163,7 +159,7 @@ export async function getInitialJobs(ctx: Ctx) {
 }
 
 /** GET get_remaining_jobs: starts every other context that has no job (or every one with `force_reload`). */
-export async function getRemainingJobs(ctx: Ctx) {
+export async function getRemainingJobs(ctx: Ctx<'design-library:ai.getRemainingJobs'>) {
   const call = await libraryCall(ctx);
   requireLicense(call);
   const have = new Set((await call.repo.jobs()).filter((j) => j.state !== 'failed').map((j) => j.context));
@@ -171,7 +167,7 @@ export async function getRemainingJobs(ctx: Ctx) {
 }
 
 /** GET has_initial_jobs (starter library): whether every initial context has a job, and whether they are done. */
-export async function hasInitialJobs(ctx: Ctx) {
+export async function hasInitialJobs(ctx: Ctx<'design-library:ai.hasInitialJobs'>) {
   const call = await libraryCall(ctx);
   const jobs = await jobsOf(call, INITIAL, call.settings.licenseKey !== '');
   const has = INITIAL.every((c) => jobs.some((j) => j.context === c && j.state !== 'failed'));
@@ -179,13 +175,13 @@ export async function hasInitialJobs(ctx: Ctx) {
 }
 
 /** GET get_local_contexts: the contexts that have a job ([] when none). */
-export async function getLocalContexts(ctx: Ctx) {
+export async function getLocalContexts(ctx: Ctx<'design-library:ai.getLocalContexts'>) {
   const call = await libraryCall(ctx);
   return (await call.repo.jobs()).filter((j) => j.state !== 'failed').map((j) => j.context);
 }
 
 /** GET get_remaining_credits: the license's AI credit balance, as the credits service answers it. */
-export async function getRemainingCredits(ctx: Ctx) {
+export async function getRemainingCredits(ctx: Ctx<'design-library:ai.getRemainingCredits'>) {
   const call = await libraryCall(ctx);
   requireLicense(call);
   const s = call.settings;

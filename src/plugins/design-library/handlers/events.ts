@@ -1,5 +1,4 @@
 import type { Ctx } from '../../../core/context.ts';
-import { RestError } from '../../../engine/errors.ts';
 import { designLibrary } from '../plugin.ts';
 import { libraryService } from '../services.ts';
 import { readSettings } from '../settings.ts';
@@ -51,11 +50,11 @@ const contextOf = (e: (typeof EVENTS)[string], d: EventData): EventData =>
  * analytics/event (after the answer: the editor does not wait for it); whether it was forwarded is
  * kept with it. An unknown label is a 400.
  */
-export async function handleEvent(ctx: Ctx) {
+export async function handleEvent(ctx: Ctx<'design-library:events.handleEvent'>) {
   const label = typeof ctx.args.event_label === 'string' ? ctx.args.event_label.trim() : '';
   const event = Object.hasOwn(EVENTS, label) ? EVENTS[label] : undefined;
   if (!event)
-    throw new RestError('kb_design_library_unknown_event', `"${label}" is not an event this library reports; the events are ${Object.keys(EVENTS).join(', ')}.`, 400, { params: ['event_label'] });
+    throw ctx.fail('kb_design_library_unknown_event', { event: label, events: Object.keys(EVENTS) }, { params: ['event_label'] });
   const data: EventData = ctx.args.event_data && typeof ctx.args.event_data === 'object' ? ctx.args.event_data : {};
   const context = contextOf(event, data);
   const id = await ctx.store.plugin(designLibrary).addEvent({ label, name: event.name, context, source: String(ctx.config.source ?? 'kadence-blocks') });

@@ -14,13 +14,14 @@ const REFRESH_SECONDS: Record<string, number> = { day: 86400, week: 7 * 86400, m
 const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 
 /** The Kadence Cloud API of a custom library at `library_url` (a site root, e.g. https://cloud.example.com). */
-function customBase(libraryUrl: string): string {
+function customBase(ctx: Ctx, libraryUrl: string): string {
   let url: URL;
   try {
     url = new URL(libraryUrl);
   } catch {
-    throw new RestError('kb_design_library_invalid_library_url', `The library URL "${libraryUrl}" is not an absolute http(s) URL.`, 400, { params: ['library_url'] });
+    throw ctx.fail('kb_design_library_invalid_library_url', { url: libraryUrl }, { params: ['library_url'] });
   }
+  // kb_design_library_invalid_library_url's other wording
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RestError('kb_design_library_invalid_library_url', 'A library URL must be http or https.', 400, { params: ['library_url'] });
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}/wp-json/kadence-cloud/v1/`;
 }
@@ -46,7 +47,7 @@ function catalogueSource(call: LibraryCall, which: 'items' | 'categories') {
   const meta = text(args.meta);
   let key = text(args.key);
   const paths = { items: ['get/', 'pages/'], categories: ['categories/', 'pages-categories/'] }[which];
-  if (libraryUrl) return { library, libraryUrl, meta, key, base: customBase(libraryUrl), path: meta === 'pages' ? (which === 'items' ? 'pages/' : 'page-categories/') : paths[0] };
+  if (libraryUrl) return { library, libraryUrl, meta, key, base: customBase(call.ctx, libraryUrl), path: meta === 'pages' ? (which === 'items' ? 'pages/' : 'page-categories/') : paths[0] };
   if (library === 'pages') key = 'new-pages';
   return { library, libraryUrl, meta, key, base: call.settings.patternsUrl, path: library === 'pages' ? paths[1] : paths[0] };
 }
@@ -54,8 +55,8 @@ function catalogueSource(call: LibraryCall, which: 'items' | 'categories') {
 /** Seconds a custom library's answers are kept: its connection's refresh period, when it announced one. */
 async function customSeconds(call: LibraryCall, libraryUrl: string): Promise<number | undefined> {
   if (!libraryUrl) return undefined;
-  const info = await call.repo.cached(cacheKey('connection', libraryUrl));
-  const refresh = info ? text(JSON.parse(info).refresh) : '';
+  const info = await call.repo.answers.get<{ refresh?: unknown }>(cacheKey('connection', libraryUrl));
+  const refresh = info ? text(info.refresh) : '';
   return REFRESH_SECONDS[refresh];
 }
 
@@ -76,28 +77,29 @@ async function catalogue(ctx: Ctx, which: 'items' | 'categories') {
  * Kadence Cloud library at `library_url` with its `key`, `meta=pages` for its pages), kept in the
  * store; decoded.
  */
-export const getLibrary = (ctx: Ctx) => catalogue(ctx, 'items');
+export const getLibrary = (ctx: Ctx<'design-library:library.getLibrary'>) => catalogue(ctx, 'items');
 
 /** GET get_library_categories: the same library's categories, kept in the store. */
-export const getLibraryCategories = (ctx: Ctx) => catalogue(ctx, 'categories');
+export const getLibraryCategories = (ctx: Ctx<'design-library:library.getLibraryCategories'>) => catalogue(ctx, 'categories');
 
 /**
  * GET get_connection: connects a custom Kadence Cloud library (`library_url`, `key`): asks its
  * `info/` and answers {name, slug, refresh, expires, pages}; remembered, so the library's
  * catalogues are kept for its `refresh` period (day, week or month).
  */
-export async function getConnection(ctx: Ctx) {
+export async function getConnection(ctx: Ctx<'design-library:library.getConnection'>) {
   const libraryUrl = text(ctx.args.library_url);
   const key = text(ctx.args.key);
   const missing = [...(libraryUrl ? [] : ['library_url']), ...(key ? [] : ['key'])];
+  // kb_design_library_missing_params's other wording
   if (missing.length) throw new RestError('kb_design_library_missing_params', `A library connection needs ${missing.join(' and ')}.`, 400, { params: missing });
   const call = await libraryCall(ctx);
-  const service = call.service('library', customBase(libraryUrl));
+  const service = call.service('library', customBase(ctx, libraryUrl));
   const info = expectObject(service, 'info/', await service.json({ path: 'info/', query: { key, site: domainOf(ctx.site) } }));
-  if ((info as { error?: unknown }).error) throw new RestError('kb_design_library_connection_refused', `The library at ${libraryUrl} refused the connection: check its access key.`, 400);
+  if ((info as { error?: unknown }).error) throw ctx.fail('kb_design_library_connection_refused', { url: libraryUrl });
   const field = (name: string) => text((info as Record<string, unknown>)[name]) || (typeof (info as Record<string, unknown>)[name] === 'number' ? String((info as Record<string, unknown>)[name]) : '');
   const connection = { name: field('name'), slug: field('slug'), refresh: field('refresh'), expires: field('expires'), pages: field('pages') };
-  await call.repo.cache(cacheKey('connection', libraryUrl), 'connection', JSON.stringify(connection), 365 * 86400);
+  await call.repo.answers.set(cacheKey('connection', libraryUrl), connection, 365 * 86400, { kind: 'connection' });
   return connection;
 }
 
@@ -106,16 +108,16 @@ export async function getConnection(ctx: Ctx) {
  * library) with its content, from the patterns service or the custom library; `pattern_style`
  * passes through. Not kept: a pattern is fetched when it is inserted.
  */
-export async function getPatternContent(ctx: Ctx) {
+export async function getPatternContent(ctx: Ctx<'design-library:library.getPatternContent'>) {
   const library = text(ctx.args.library);
   const patternId = text(ctx.args.pattern_id);
   const missing = [...(library ? [] : ['library']), ...(patternId ? [] : ['pattern_id'])];
-  if (missing.length) throw new RestError('kb_design_library_missing_params', `Missing parameter(s): ${missing.join(', ')}`, 400, { params: missing });
+  if (missing.length) throw ctx.fail('kb_design_library_missing_params', { params: missing }, { params: missing });
   const call = await libraryCall(ctx);
   const libraryUrl = text(ctx.args.library_url);
   const type = text(ctx.args.pattern_type) || 'pattern';
   const page = libraryUrl !== '' && type === 'page';
-  const base = libraryUrl ? customBase(libraryUrl) : call.settings.patternsUrl;
+  const base = libraryUrl ? customBase(ctx, libraryUrl) : call.settings.patternsUrl;
   const path = page ? 'page/' : 'single/';
   const query: Record<string, string> = { ...catalogueQuery(call, library, text(ctx.args.key)), type, [page ? 'page-item' : 'id']: patternId };
   delete query.request;
@@ -137,9 +139,9 @@ const IMAGE_BLOCK = /<!-- wp:(kadence|core)\/image (\{[^]*?\}) -->([^]*?)<!-- \/
  * block whose picture was imported also gets the attachment's id (`"id":` and `wp-image-`).
  * Answers {content, images: [{url, id, to, error?}]}. No content is a 400.
  */
-export async function processPattern(ctx: Ctx) {
+export async function processPattern(ctx: Ctx<'design-library:library.processPattern'>) {
   const content = ctx.args.content;
-  if (typeof content !== 'string' || !content.trim()) throw new RestError('kb_design_library_no_content', 'There is no pattern content to process.', 400, { params: ['content'] });
+  if (typeof content !== 'string' || !content.trim()) throw ctx.fail('kb_design_library_no_content', {}, { params: ['content'] });
   const call = await libraryCall(ctx);
   const { markup, images } = await importImagesInMarkup(call.target, content, 'design-library:');
   const idOf = new Map(images.filter((i) => i.id).map((i) => [i.to, i.id]));
@@ -155,9 +157,9 @@ export async function processPattern(ctx: Ctx) {
 }
 
 /** GET reset: forgets every kept answer and every AI job, so the next questions go to the services. */
-export async function reset(ctx: Ctx) {
+export async function reset(ctx: Ctx<'design-library:library.reset'>) {
   const call = await libraryCall(ctx);
-  const cached = await call.repo.clearCache();
+  const cached = await call.repo.answers.clear();
   const jobs = await call.repo.clearJobs();
   return { success: true, cleared: { cached_answers: cached, ai_jobs: jobs } };
 }

@@ -34,34 +34,34 @@ async function licenseQuery(ctx: Ctx): Promise<Record<string, string>> {
 }
 
 /** GET get: the starter template catalogue (through the REST envelope; the real plugin writes it raw and exits). */
-export async function catalogue(ctx: Ctx) {
+export async function catalogue(ctx: Ctx<'design-library:starter.catalogue'>) {
   return catalogueOf(ctx, 'starter', 'get/', await licenseQuery(ctx));
 }
 
 /** GET starter-help-docs: the help articles the wizard links to, from the starter service's `help-docs/` (`search` passes through). */
-export async function helpDocs(ctx: Ctx) {
+export async function helpDocs(ctx: Ctx<'design-library:starter.helpDocs'>) {
   const search = text(ctx.args.search);
   return catalogueOf(ctx, 'starter', 'help-docs/', { page: String(ctx.args.page ?? 1), per_page: String(ctx.args.per_page ?? 10), ...(search ? { search } : {}) });
 }
 
 /** GET ai-base: the starter sites the AI wizard builds from (the base service's `sites`). */
-export const aiBase = (ctx: Ctx) => catalogueOf(ctx, 'base', basePath('', 'sites'));
+export const aiBase = (ctx: Ctx<'design-library:starter.aiBase'>) => catalogueOf(ctx, 'base', basePath('', 'sites'));
 
 /** The starter site a content catalogue is asked for: `key` (the real plugin's site id; `library=soap` meant its g32 site). */
 const siteOf = (ctx: Ctx) => text(ctx.args.key) || (text(ctx.args.library) === 'soap' ? 'g32' : '');
 
 /** GET get-posts: a starter site's blog posts, to be chosen for install-posts. */
-export const getPosts = (ctx: Ctx) => catalogueOf(ctx, 'base', basePath(siteOf(ctx), 'posts'));
+export const getPosts = (ctx: Ctx<'design-library:starter.getPosts'>) => catalogueOf(ctx, 'base', basePath(siteOf(ctx), 'posts'));
 /** POST get-products: a starter site's products. */
-export const getProducts = (ctx: Ctx) => catalogueOf(ctx, 'base', basePath(siteOf(ctx), 'products'));
+export const getProducts = (ctx: Ctx<'design-library:starter.getProducts'>) => catalogueOf(ctx, 'base', basePath(siteOf(ctx), 'products'));
 /** POST get-events: a starter site's events. */
-export const getEvents = (ctx: Ctx) => catalogueOf(ctx, 'base', basePath(siteOf(ctx), 'events'));
+export const getEvents = (ctx: Ctx<'design-library:starter.getEvents'>) => catalogueOf(ctx, 'base', basePath(siteOf(ctx), 'events'));
 
 /**
  * GET get_auth_data: the site's domain and the license key it uses, masked (the real plugin
  * answers the key itself; a key is a secret, and the wizard only needs to know there is one).
  */
-export async function authData(ctx: Ctx) {
+export async function authData(ctx: Ctx<'design-library:starter.authData'>) {
   const { settings } = await libraryCall(ctx);
   const key = settings.licenseKey;
   return { domain: domainOf(ctx.site), key: key ? `${'•'.repeat(Math.max(0, key.length - 4))}${key.slice(-4)}` : '', has_key: key !== '' };
@@ -70,8 +70,8 @@ export async function authData(ctx: Ctx) {
 // --- importing ---
 
 /** POST install-pages: the starter's pages (`pages: [{title, content}]`) created, published, their images imported. */
-export async function installPages(ctx: Ctx) {
-  const items = itemsOf(ctx, 'pages', 'no_pages');
+export async function installPages(ctx: Ctx<'design-library:starter.installPages'>) {
+  const items = itemsOf(ctx, 'pages', () => ctx.fail('no_pages', {}, { params: ['pages'] }));
   return createItems(await libraryCall(ctx), 'pages', items);
 }
 
@@ -79,8 +79,8 @@ export async function installPages(ctx: Ctx) {
  * POST process-pages: the pages' markup with their images imported and rewritten, not created
  * (what install-pages did in Kadence Starter Templates 2.1.2, for a client that creates them itself).
  */
-export async function processPages(ctx: Ctx) {
-  const items = itemsOf(ctx, 'pages', 'no_pages');
+export async function processPages(ctx: Ctx<'design-library:starter.processPages'>) {
+  const items = itemsOf(ctx, 'pages', () => ctx.fail('no_pages', {}, { params: ['pages'] }));
   const call = await libraryCall(ctx);
   const out = [];
   for (const item of items) out.push({ post_title: item.title, post_content: (await withImportedImages(call, item.content)).markup });
@@ -102,8 +102,8 @@ async function termIds(call: LibraryCall, collection: 'categories' | 'tags', giv
 }
 
 /** POST install-posts: the chosen blog posts (`posts: [{title, content, image?, categories?, tags?}]`) with their terms and featured images. */
-export async function installPosts(ctx: Ctx) {
-  const items = itemsOf(ctx, 'posts', 'no_posts');
+export async function installPosts(ctx: Ctx<'design-library:starter.installPosts'>) {
+  const items = itemsOf(ctx, 'posts', () => ctx.fail('no_posts', {}, { params: ['posts'] }));
   const call = await libraryCall(ctx);
   return createItems(call, 'posts', items, async (item: StarterItem) => {
     const categories = await termIds(call, 'categories', item.raw.categories);
@@ -116,13 +116,13 @@ export async function installPosts(ctx: Ctx) {
 const STARTER_TYPES = { products: 'designkit_product', events: 'designkit_event', courses: 'designkit_course', forms: 'designkit_donation' } as const;
 
 /** POST install-products: the starter's products (`products: [{title, content, excerpt?, image?}]`) as designkit_product posts. */
-export const installProducts = async (ctx: Ctx) => createItems(await libraryCall(ctx), STARTER_TYPES.products, itemsOf(ctx, 'products', 'no_products'));
+export const installProducts = async (ctx: Ctx<'design-library:starter.installProducts'>) => createItems(await libraryCall(ctx), STARTER_TYPES.products, itemsOf(ctx, 'products', () => ctx.fail('no_products', {}, { params: ['products'] })));
 /** POST install-events: the starter's events (`events: [...]`) as designkit_event posts. */
-export const installEvents = async (ctx: Ctx) => createItems(await libraryCall(ctx), STARTER_TYPES.events, itemsOf(ctx, 'events', 'no_events'));
+export const installEvents = async (ctx: Ctx<'design-library:starter.installEvents'>) => createItems(await libraryCall(ctx), STARTER_TYPES.events, itemsOf(ctx, 'events', () => ctx.fail('no_events', {}, { params: ['events'] })));
 /** POST install-course: a starter's course and its lessons (`courses: [...]`) as designkit_course posts. */
-export const installCourse = async (ctx: Ctx) => createItems(await libraryCall(ctx), STARTER_TYPES.courses, itemsOf(ctx, 'courses', 'no_courses'));
+export const installCourse = async (ctx: Ctx<'design-library:starter.installCourse'>) => createItems(await libraryCall(ctx), STARTER_TYPES.courses, itemsOf(ctx, 'courses', () => ctx.fail('no_courses', {}, { params: ['courses'] })));
 /** POST install-donation-form: a starter's donation forms (`forms: [...]`) as designkit_donation posts. */
-export const installDonationForm = async (ctx: Ctx) => createItems(await libraryCall(ctx), STARTER_TYPES.forms, itemsOf(ctx, 'forms', 'no_forms'));
+export const installDonationForm = async (ctx: Ctx<'design-library:starter.installDonationForm'>) => createItems(await libraryCall(ctx), STARTER_TYPES.forms, itemsOf(ctx, 'forms', () => ctx.fail('no_forms', {}, { params: ['forms'] })));
 
 /** The block post types a starter's blocks refer to (headers, navigation, forms, queries): the block-queries plugin's. */
 const BLOCK_TYPES = new Set(['designkit_form', 'designkit_navigation', 'designkit_header', 'designkit_query', 'designkit_query_card']);
@@ -132,14 +132,14 @@ const BLOCK_TYPES = new Set(['designkit_form', 'designkit_navigation', 'designki
  * content}]`, e.g. its header or its contact form), as those block post types; a type that is not
  * one of them, or whose plugin (block-queries) is not active, is a 400.
  */
-export async function installBlockCpt(ctx: Ctx) {
-  const items = itemsOf(ctx, 'posts', 'no_posts');
+export async function installBlockCpt(ctx: Ctx<'design-library:starter.installBlockCpt'>) {
+  const items = itemsOf(ctx, 'posts', () => ctx.fail('no_posts', {}, { params: ['posts'] }));
   const call = await libraryCall(ctx);
   const served = new Set(ctx.site.types.postTypes.map((t) => t.slug));
   for (const item of items) {
     const type = text(item.raw.post_type);
-    if (!BLOCK_TYPES.has(type)) throw new RestError('kb_starter_invalid_post_type', `"${type}" is not a block post type; use one of ${[...BLOCK_TYPES].join(', ')}.`, 400, { params: ['posts'] });
-    if (!served.has(type)) throw new RestError('kb_starter_post_type_inactive', `The post type ${type} belongs to the block-queries plugin, which is not active.`, 400, { plugin: 'block-queries' });
+    if (!BLOCK_TYPES.has(type)) throw ctx.fail('kb_starter_invalid_post_type', { type, types: [...BLOCK_TYPES] }, { params: ['posts'] });
+    if (!served.has(type)) throw ctx.fail('kb_starter_post_type_inactive', { type }, { plugin: 'block-queries' });
   }
   const made = [];
   for (const item of items) made.push(...(await createItems(call, text(item.raw.post_type), [item])));
@@ -151,15 +151,16 @@ export async function installBlockCpt(ctx: Ctx) {
  * the one titled "Home" becomes the front page (page_on_front, show_on_front=page); the values
  * before are restored by remove-content. Answers which page, or none.
  */
-export async function updatePages(ctx: Ctx) {
+export async function updatePages(ctx: Ctx<'design-library:starter.updatePages'>) {
   const pages = ctx.args.pages;
+  // no_pages's other wording: nothing to update rather than to import
   if (!Array.isArray(pages) || !pages.length) throw new RestError('no_pages', 'There is nothing to update: send the pages as a non-empty list.', 400, { params: ['pages'] });
   const titleOf = (p: Record<string, any>) => text(typeof p?.title === 'object' && p.title ? p.title.rendered : p?.title);
   const home = pages.find((p) => titleOf(p) === 'Home');
   const id = Number(home?.id);
   if (!home) return { success: true, page_on_front: null };
   const page = await ctx.dispatch('GET', `/cms/v2/pages/${id}`, {});
-  if (!Number.isInteger(id) || page.status >= 400) throw new RestError('kb_starter_invalid_page', `The page ${home.id} titled Home does not exist.`, 400, { params: ['pages'] });
+  if (!Number.isInteger(id) || page.status >= 400) throw ctx.fail('kb_starter_invalid_page', { id: String(home.id) }, { params: ['pages'] });
   const call = await libraryCall(ctx);
   await setOption(call, 'page_on_front', String(id));
   await setOption(call, 'show_on_front', 'page');
@@ -170,7 +171,7 @@ export async function updatePages(ctx: Ctx) {
 /** A starter site's part (navigation, widgets, settings) from the base service, as an object. */
 async function sitePart(call: LibraryCall, part: string): Promise<Record<string, any>> {
   const site = text(call.ctx.args.key);
-  if (!site) throw new RestError('kb_design_library_missing_params', 'Missing parameter(s): key (the starter site to import from)', 400, { params: ['key'] });
+  if (!site) throw call.ctx.fail('kb_design_library_missing_params', { params: 'key (the starter site to import from)' }, { params: ['key'] });
   const service = call.service('starter', call.settings.starterBaseUrl);
   const path = basePath(site, part);
   return expectObject(service, path, await service.json({ path }));
@@ -183,7 +184,7 @@ const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;
  * navigation-link blocks (the block themes' menus), an item named as an imported page linking to
  * it; each menu assigned to its location in the option nav_menu_locations.
  */
-export async function installNavigation(ctx: Ctx) {
+export async function installNavigation(ctx: Ctx<'design-library:starter.installNavigation'>) {
   const call = await libraryCall(ctx);
   const menus = await sitePart(call, 'navigation');
   const pages = await ctx.dispatch('GET', '/cms/v2/pages', { per_page: 100, context: 'view' });
@@ -221,7 +222,7 @@ export async function installNavigation(ctx: Ctx) {
  * stored as WordPress keeps them (sidebars_widgets, widget_<type>), `context` (the site's name)
  * replacing the demo's placeholder names in their text.
  */
-export async function installWidgets(ctx: Ctx) {
+export async function installWidgets(ctx: Ctx<'design-library:starter.installWidgets'>) {
   const call = await libraryCall(ctx);
   const sidebars = await sitePart(call, 'widgets');
   const siteName = text(ctx.args.context) || ctx.site.info.name;
@@ -258,7 +259,7 @@ const STARTER_OPTIONS = new Set(['posts_per_page', 'date_format', 'time_format',
  * theme settings merged into theme_mods_designkit, its CSS as custom_css, and those of its options
  * this site has (reading and media settings); the others are listed as skipped.
  */
-export async function installSettings(ctx: Ctx) {
+export async function installSettings(ctx: Ctx<'design-library:starter.installSettings'>) {
   const call = await libraryCall(ctx);
   const settings = await sitePart(call, 'settings');
   const applied: string[] = [];
@@ -288,7 +289,7 @@ export async function installSettings(ctx: Ctx) {
  * GET remove-content: deletes everything the imports created (posts, pages, media, terms,
  * menus) and puts back every option they changed, so the site is as before them.
  */
-export async function removeContent(ctx: Ctx) {
+export async function removeContent(ctx: Ctx<'design-library:starter.removeContent'>) {
   return { success: true, ...(await undoImports(await libraryCall(ctx))) };
 }
 
@@ -316,21 +317,22 @@ async function activate(ctx: Ctx, names: string[]) {
   const wanted = names.map((n) => n.trim().replace(/\/.*$/, '')).filter(Boolean);
   const unknown = wanted.filter((n) => !FEATURES[n] && !have.has(n));
   if (unknown.length)
-    throw new RestError('kb_starter_unknown_plugin', `This server has no plugin for ${unknown.join(', ')}; the starter's other features can still be imported.`, 400, { plugins: unknown });
+    throw ctx.fail('kb_starter_unknown_plugin', { plugins: unknown }, { plugins: unknown });
   const activated: string[] = [];
   const active: string[] = [];
   for (const name of [...new Set(wanted.flatMap((n) => FEATURES[n] ?? [n]))]) {
     if (!have.has(name)) continue;
     if (ctx.site.plugins.get(name)?.status === 'active') active.push(name);
     else if ((await ctx.site.plugins.setActive(name, true)).status === 'active') activated.push(name);
-    else throw new RestError('kb_starter_activation_failed', `The plugin ${name} could not be activated: ${ctx.site.plugins.get(name)?.error ?? 'it stayed inactive'}.`, 409);
+    else throw ctx.fail('kb_starter_activation_failed', { plugin: name, reason: ctx.site.plugins.get(name)?.error ?? 'it stayed inactive' });
   }
   return { success: true, activated, already_active: active };
 }
 
 /** GET install-plugins: the starter's plugins (`plugins[]`) made active; `key` kept as the last import's. */
-export async function installPlugins(ctx: Ctx) {
-  const plugins = Array.isArray(ctx.args.plugins) ? (ctx.args.plugins as string[]) : [];
+export async function installPlugins(ctx: Ctx<'design-library:starter.installPlugins'>) {
+  const plugins = Array.isArray(ctx.args.plugins) ? ctx.args.plugins : [];
+  // kb_design_library_missing_params's other wording
   if (!plugins.length) throw new RestError('kb_design_library_missing_params', 'Name the plugins to install (plugins[]=…).', 400, { params: ['plugins'] });
   const result = await activate(ctx, plugins);
   const key = text(ctx.args.key);
@@ -339,8 +341,8 @@ export async function installPlugins(ctx: Ctx) {
 }
 
 /** GET install-plugin: one plugin (`plugin`) made active. */
-export async function installPlugin(ctx: Ctx) {
+export async function installPlugin(ctx: Ctx<'design-library:starter.installPlugin'>) {
   const plugin = text(ctx.args.plugin);
-  if (!plugin) throw new RestError('kb_design_library_missing_params', 'Missing parameter(s): plugin', 400, { params: ['plugin'] });
+  if (!plugin) throw ctx.fail('kb_design_library_missing_params', { params: 'plugin' }, { params: ['plugin'] });
   return activate(ctx, [plugin]);
 }

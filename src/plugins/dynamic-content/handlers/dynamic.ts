@@ -30,7 +30,7 @@ const refusesSiteSettings = (ctx: Ctx) => ctx.args.para === 'kb_custom_input' &&
 const orEmpty = (c: Content) => (c === '' || (Array.isArray(c) && !c.length) ? '' : c);
 
 /** render: the field as text; "No Content" when there is none. */
-export async function render(ctx: Ctx) {
+export async function render(ctx: Ctx<'dynamic-content:dynamic.render'>) {
   if (!hasField(ctx)) return NO_CONTENT;
   if (refusesSiteSettings(ctx)) return SITE_SETTINGS_REFUSED;
   const out = await dynamicContent(ctx, requestOf(ctx, 'text'));
@@ -38,29 +38,29 @@ export async function render(ctx: Ctx) {
 }
 
 /** image_render: a background image's URL (the first of several), '' when none. */
-export async function imageRender(ctx: Ctx) {
+export async function imageRender(ctx: Ctx<'dynamic-content:dynamic.imageRender'>) {
   if (!hasField(ctx)) return '';
   const out = await dynamicContent(ctx, requestOf(ctx, 'background'));
   return Array.isArray(out) ? (out[0] ?? '') : orEmpty(out);
 }
 
 /** image_data: `[url, width, height, resized, alt, id]`, '' when none. */
-export async function imageData(ctx: Ctx) {
+export async function imageData(ctx: Ctx<'dynamic-content:dynamic.imageData'>) {
   return hasField(ctx) ? orEmpty(await dynamicContent(ctx, requestOf(ctx, 'image'))) : '';
 }
 
 /** gallery_data: a list of image data, '' when none. */
-export async function galleryData(ctx: Ctx) {
+export async function galleryData(ctx: Ctx<'dynamic-content:dynamic.galleryData'>) {
   return hasField(ctx) ? orEmpty(await dynamicContent(ctx, requestOf(ctx, 'gallery'))) : '';
 }
 
 /** list_data: a list field's values, '' when none. */
-export async function listData(ctx: Ctx) {
+export async function listData(ctx: Ctx<'dynamic-content:dynamic.listData'>) {
   return hasField(ctx) ? orEmpty(await dynamicContent(ctx, requestOf(ctx, 'list'))) : '';
 }
 
 /** html_data: sanitized HTML; for `post|post_content`, where the editor renders the post's content itself. */
-export async function htmlData(ctx: Ctx) {
+export async function htmlData(ctx: Ctx<'dynamic-content:dynamic.htmlData'>) {
   if (!hasField(ctx)) return '';
   if (refusesSiteSettings(ctx)) return SITE_SETTINGS_REFUSED;
   if (ctx.args.field === 'post|post_content') {
@@ -72,7 +72,7 @@ export async function htmlData(ctx: Ctx) {
 }
 
 /** link_label: what a dynamic link's setting shows; "No Link" without a field. */
-export async function linkLabelOf(ctx: Ctx) {
+export async function linkLabelOf(ctx: Ctx<'dynamic-content:dynamic.linkLabelOf'>) {
   if (!hasField(ctx)) return NO_LINK;
   const r = requestOf(ctx, 'text');
   if (r.group !== 'repeater' && !String(ctx.args.field).includes('|')) return NO_LINK;
@@ -80,29 +80,35 @@ export async function linkLabelOf(ctx: Ctx) {
 }
 
 /** input_label: what a dynamic input's setting shows; "No Content" without a `group|field`. */
-export async function inputLabelOf(ctx: Ctx) {
+export async function inputLabelOf(ctx: Ctx<'dynamic-content:dynamic.inputLabelOf'>) {
   if (!hasField(ctx) || !String(ctx.args.field).includes('|')) return NO_CONTENT;
   const { group, field } = splitField(String(ctx.args.field), false);
   return escapeHtml(await inputLabel(ctx, group, field));
 }
 
 /** custom_fields: the fields a source offers for a type of content. */
-export const customFields = (ctx: Ctx) => customFieldOptions(ctx);
+export const customFields = (ctx: Ctx<'dynamic-content:dynamic.customFields'>) => customFieldOptions(ctx);
 
 /** repeaters: the source's repeater fields and their sub-fields. */
-export const repeaters = (ctx: Ctx) => repeaterOptions(ctx);
+export const repeaters = (ctx: Ctx<'dynamic-content:dynamic.repeaters'>) => repeaterOptions(ctx);
 
 /** repeater_data: a repeater's rows on the source, '' when it has none. */
-export async function repeaterData(ctx: Ctx) {
+export async function repeaterData(ctx: Ctx<'dynamic-content:dynamic.repeaterData'>) {
   if (!hasField(ctx)) return '';
   const rows = await metaValueRows(ctx);
   return rows ?? '';
 }
 
-/** What each batch item's `type` runs, as get_batch_content dispatches it. */
-const BATCH_ROUTES: Readonly<Record<string, (ctx: Ctx) => Promise<unknown> | unknown>> = {
-  image: imageData, background: imageRender, gallery: galleryData, list: listData, html: htmlData,
-  link_label: linkLabelOf, input_label: inputLabelOf, repeaters, repeater_data: repeaterData, custom_fields: customFields,
+/**
+ * The route each batch item's `type` asks, as get_batch_content dispatches it (`term_query` is
+ * kbpp/v1's). Each item is a request of its own, run in-process: validated, defaulted and checked
+ * as if it came alone, so an item answers what its route would.
+ */
+const BATCH_ROUTES: Readonly<Record<string, string>> = {
+  text: 'kbp-dynamic/v1/render', image: 'kbp-dynamic/v1/image_data', background: 'kbp-dynamic/v1/image_render',
+  gallery: 'kbp-dynamic/v1/gallery_data', list: 'kbp-dynamic/v1/list_data', html: 'kbp-dynamic/v1/html_data',
+  link_label: 'kbp-dynamic/v1/link_label', input_label: 'kbp-dynamic/v1/input_label', repeaters: 'kbp-dynamic/v1/repeaters',
+  repeater_data: 'kbp-dynamic/v1/repeater_data', custom_fields: 'kbp-dynamic/v1/custom_fields', term_query: 'kbpp/v1/term-query',
 };
 
 /** The most items one batch may hold. */
@@ -115,7 +121,8 @@ const MAX_BATCH = 100;
  */
 export async function batch(ctx: Ctx) {
   const entries = Object.entries(ctx.args).filter(([k]) => !k.startsWith('_'));
-  if (!entries.length) throw new RestError('invalid_request', 'Invalid batch request format', 400);
+  if (!entries.length) throw ctx.fail('invalid_request');
+  // invalid_request's other wording: this server's bound on a batch
   if (entries.length > MAX_BATCH) throw new RestError('invalid_request', `A batch holds at most ${MAX_BATCH} requests.`, 400);
   const out: Record<string, unknown> = {};
   for (const [key, params] of entries) {
@@ -123,19 +130,10 @@ export async function batch(ctx: Ctx) {
       out[key] = { error: true, message: 'Invalid request item: an object of params is expected.' };
       continue;
     }
-    const p = params as Record<string, unknown>;
-    try {
-      if (p.type === 'term_query') {
-        const res = await ctx.dispatch('GET', '/kbpp/v1/term-query', p);
-        out[key] = res.status >= 400 ? { error: true, message: String((res.data as { message?: unknown })?.message ?? 'Request failed.') } : res.data;
-        continue;
-      }
-      const route = BATCH_ROUTES[String(p.type ?? 'text')] ?? render;
-      out[key] = await route(ctx.withArgs(p));
-    } catch (e) {
-      if (!(e instanceof RestError)) throw e;
-      out[key] = { error: true, message: e.message };
-    }
+    // the item is the query its route would get alone: numbers and booleans as a query string gives them
+    const p = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? String(v) : v]));
+    const res = await ctx.dispatch('GET', `/${BATCH_ROUTES[String(p.type ?? 'text')] ?? BATCH_ROUTES.text}`, p);
+    out[key] = res.status >= 400 ? { error: true, message: String((res.data as { message?: unknown })?.message ?? 'Request failed.') } : res.data;
   }
   const keys = Object.keys(out);
   // PHP answers a list for keys 0..n-1, as a JSON list body gives them

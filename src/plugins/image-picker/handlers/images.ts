@@ -7,7 +7,6 @@ import { importStockImages } from '../../../core/image-imports.ts';
  * `[{id, url}]`, images imported before first, then the new ones; an image that could not be
  * imported is reported after them with `id: 0` and its error, and the others still succeed.
  */
-export function processImages(ctx: Ctx) {
-  const collection = typeof ctx.args.collection_slug === 'string' && ctx.args.collection_slug ? ctx.args.collection_slug : 'pexels';
-  return importStockImages({ store: ctx.store, site: ctx.site, author: ctx.user!.id }, ctx.args.images, ctx.args.image_sizes, collection);
+export function processImages(ctx: Ctx<'image-picker:images.processImages'>) {
+  return importStockImages({ store: ctx.store, site: ctx.site, author: ctx.user!.id }, ctx.args.images, ctx.args.image_sizes, ctx.args.collection_slug || 'pexels');
 }

@@ -9,16 +9,17 @@ import { readSettings } from '../settings.ts';
  * names, with the key from `apikey` (where the namespace takes one) or the site's settings.
  * X-WP-Total and X-WP-TotalPages say how long the provider's whole list is, when it says so.
  */
-export async function get(ctx: Ctx): Promise<RestResponse> {
+export async function get(ctx: Ctx<'mail-connectors:connector.get'>): Promise<RestResponse> {
   const provider = providerNamed(String(ctx.config.provider));
   if (!provider) throw new Error(`route ${ctx.request.route} names no mail provider in its config`);
   const answer = await readConnector(provider, await readSettings(ctx.store, provider), {
-    endpoint: ctx.args.endpoint,
-    queryargs: ctx.args.queryargs,
+    // a JSON null is a param not sent (WordPress's isset)
+    endpoint: ctx.args.endpoint ?? undefined,
+    queryargs: ctx.args.queryargs ?? undefined,
     page: ctx.args.page,
     perPage: ctx.args.per_page,
-    search: ctx.args.search,
-    apikey: ctx.args.apikey,
+    search: ctx.args.search ?? undefined,
+    apikey: ctx.args.apikey ?? undefined,
   });
   const headers: Record<string, string> = {};
   if (answer.total !== undefined) headers['X-WP-Total'] = String(answer.total);

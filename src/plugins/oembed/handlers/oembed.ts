@@ -4,21 +4,13 @@ import { RestResponse } from '../../../engine/types.ts';
 import type { Ctx } from '../../../core/context.ts';
 import { oembed } from '../plugin.ts';
 import { config } from '../../../config.ts';
-import {
-  OutboundError,
-  OutboundForbiddenAddressError,
-  OutboundStatusError,
-  OutboundTimeoutError,
-  OutboundTooLargeError,
-  OutboundUrlError,
-} from '../../../net/errors.ts';
+import { outboundRestError } from '../../../net/errors.ts';
+import { keptAnswer } from '../../../net/kept.ts';
 import { absint, localEmbedData, postForUrl } from '../local.ts';
 import { fetchRemoteEmbed } from '../remote.ts';
 import { toOEmbedXml } from '../xml.ts';
 
 const XML_CONTENT_TYPE = 'text/xml; charset=UTF-8';
-
-const notFound = () => new RestError('oembed_invalid_url', 'Not Found', 404);
 
 /** wp_oembed_ensure_format: anything but xml is json. */
 const formatOf = (v: unknown) => (v === 'xml' ? 'xml' : 'json');
@@ -29,11 +21,11 @@ function asXml(data: Record<string, unknown>, status = 200): RestResponse {
 }
 
 /** GET oembed/1.0/embed: WordPress's oEmbed data for a published post or page of this site. */
-export async function embed(ctx: Ctx): Promise<unknown> {
+export async function embed(ctx: Ctx<'oembed:oembed.embed'>): Promise<unknown> {
   const xml = formatOf(ctx.args.format) === 'xml';
   try {
     const post = await postForUrl(ctx.store, ctx.site, String(ctx.args.url));
-    if (!post) throw notFound();
+    if (!post) throw ctx.fail('oembed_invalid_url');
     const data = await localEmbedData(ctx.store, ctx.site, post, ctx.args.maxwidth);
     return xml ? asXml(data) : data;
   } catch (e) {
@@ -45,30 +37,33 @@ export async function embed(ctx: Ctx): Promise<unknown> {
 /**
  * GET oembed/1.0/proxy: oEmbed data for any URL, for editors. This site's own URLs are answered
  * directly (uncached, as WordPress does); others through the provider list or discovery, with
- * successful answers cached for CMS_SPEC_OEMBED_CACHE_TTL seconds.
+ * successful answers cached for CMS_SPEC_OEMBED_CACHE_TTL seconds (and served stale while the provider is down).
  */
-export async function proxy(ctx: Ctx): Promise<unknown> {
+export async function proxy(ctx: Ctx<'oembed:oembed.proxy'>): Promise<unknown> {
   const url = String(ctx.args.url);
   const maxwidth = absint(ctx.args.maxwidth);
   const maxheight = absint(ctx.args.maxheight);
   const discover = ctx.args.discover !== false;
   const key = cacheKey({ url, format: ctx.args.format, maxwidth, maxheight, discover });
-  const cached = await ctx.store.plugin(oembed).get(key);
+  const cache = ctx.store.plugin(oembed);
+  const cached = await cache.get(key);
   if (cached !== undefined) return cached;
 
   const local = await postForUrl(ctx.store, ctx.site, url);
   if (local) return localEmbedData(ctx.store, ctx.site, local, maxwidth);
-  if (isOwnSite(ctx, url)) throw notFound();
+  if (isOwnSite(ctx, url)) throw ctx.fail('oembed_invalid_url');
 
-  let data;
-  try {
-    data = await fetchRemoteEmbed({ url, maxwidth, maxheight, discover });
-  } catch (e) {
-    throw outboundFailure(e);
-  }
-  if (!data) throw notFound();
-  await ctx.store.plugin(oembed).set(key, data, config().oembed.cacheTtlSeconds);
-  return data;
+  // `reload`: the fresh entry was looked for above, before this site's own posts
+  return keptAnswer(ctx, cache, key, { seconds: config().oembed.cacheTtlSeconds, reload: true }, async () => {
+    let data;
+    try {
+      data = await fetchRemoteEmbed({ url, maxwidth, maxheight, discover });
+    } catch (e) {
+      throw outboundFailure(ctx, e);
+    }
+    if (!data) throw ctx.fail('oembed_invalid_url');
+    return data;
+  });
 }
 
 /** WordPress keys its transient on md5(serialize(params)); any stable digest of the normalised args does. */
@@ -85,13 +80,12 @@ function isOwnSite(ctx: Ctx, url: string): boolean {
 }
 
 /** The REST error an outbound failure becomes; anything else is left to the engine (a logged 500). */
-function outboundFailure(e: unknown): unknown {
-  if (!(e instanceof OutboundError)) return e;
-  if (e instanceof OutboundUrlError) return notFound();
-  if (e instanceof OutboundForbiddenAddressError)
-    return new RestError('oembed_forbidden_address', `The URL or its oEmbed provider points to a non-public address (${e.address}), which this site does not fetch.`, 400);
-  if (e instanceof OutboundTimeoutError) return new RestError('oembed_timeout', `The oEmbed provider at ${e.host} did not answer within ${e.timeoutMs} ms.`, 504);
-  if (e instanceof OutboundTooLargeError) return new RestError('oembed_response_too_large', `The answer from ${e.host} is larger than ${e.maxBytes} bytes.`, 502);
-  if (e instanceof OutboundStatusError) return new RestError('oembed_provider_error', `The oEmbed provider at ${e.host} answered with HTTP status ${e.status}.`, 502);
-  return new RestError('oembed_provider_unreachable', e.message, 502);
-}
+const outboundFailure = (ctx: Ctx, e: unknown): unknown =>
+  outboundRestError(e, {
+    url: () => ctx.fail('oembed_invalid_url'),
+    forbidden_address: (e) => ({ code: 'oembed_forbidden_address', message: `The URL or its oEmbed provider points to a non-public address (${e.address}), which this site does not fetch.` }),
+    timeout: (e) => ({ code: 'oembed_timeout', message: `The oEmbed provider at ${e.host} did not answer within ${e.timeoutMs} ms.` }),
+    too_large: (e) => ({ code: 'oembed_response_too_large', message: `The answer from ${e.host} is larger than ${e.maxBytes} bytes.` }),
+    status: (e) => ({ code: 'oembed_provider_error', message: `The oEmbed provider at ${e.host} answered with HTTP status ${e.status}.` }),
+    unreachable: 'oembed_provider_unreachable',
+  });

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../../core/context.ts';
-import { RestError } from '../../../engine/errors.ts';
+import { invalidParam } from '../../../engine/errors.ts';
 import { RestResponse } from '../../../engine/types.ts';
 import { sanitizeUrl } from '../../../engine/args.ts';
 import { jsonOption, OPTION } from '../settings.ts';
@@ -10,19 +10,18 @@ import { jsonOption, OPTION } from '../settings.ts';
  */
 
 const ok = { success: true, status: 200 };
-const invalid = (param: string, message: string) => new RestError('rest_invalid_param', `Invalid parameter(s): ${param}`, 400, { params: { [param]: message } });
 
 /** A URL argument: '' clears it; anything else must be a web address. */
 function urlArg(name: string, value: unknown): string {
   const v = String(value ?? '').trim();
   if (!v) return '';
   const url = sanitizeUrl(v);
-  if (!/^https?:\/\//i.test(url)) throw invalid(name, `${name} is not a valid URL.`);
+  if (!/^https?:\/\//i.test(url)) throw invalidParam(name, `${name} is not a valid URL.`);
   return url;
 }
 
 /** POST configuration/site_representation: company or person, its name and logo, and the site's tagline. */
-export async function siteRepresentation(ctx: Ctx) {
+export async function siteRepresentation(ctx: Ctx<'seo:configuration.siteRepresentation'>) {
   const a = ctx.args;
   const values: Record<string, string> = { [OPTION.companyOrPerson]: String(a.company_or_person) };
   if (a.company_name !== undefined) values[OPTION.companyName] = String(a.company_name).trim();
@@ -32,11 +31,11 @@ export async function siteRepresentation(ctx: Ctx) {
   if (a.person_logo_id !== undefined) values[OPTION.personLogoId] = String(a.person_logo_id);
   if (a.company_or_person_user_id !== undefined) {
     const id = Number(a.company_or_person_user_id);
-    if (id !== 0 && !(await ctx.store.users.get(id))) throw new RestError('rest_user_invalid_id', 'Invalid user ID.', 400, { params: { company_or_person_user_id: 'No user has this ID.' } });
+    if (id !== 0 && !(await ctx.store.users.get(id))) throw ctx.fail('rest_user_invalid_id', {}, { status: 400, params: { company_or_person_user_id: 'No user has this ID.' } });
     values[OPTION.personUserId] = String(id);
   }
   if (a.company_or_person === 'person' && values[OPTION.personUserId] === undefined && !Number(await ctx.store.options.get(OPTION.personUserId)))
-    throw invalid('company_or_person_user_id', 'A person representing the site needs company_or_person_user_id.');
+    throw invalidParam('company_or_person_user_id', 'A person representing the site needs company_or_person_user_id.');
   for (const [name, value] of Object.entries(values)) await ctx.store.options.set(name, value);
   if (a.description !== undefined) {
     await ctx.store.options.set('blogdescription', String(a.description));
@@ -53,7 +52,7 @@ const X_PROFILE = /^https?:\/\/(?:www\.)?(?:twitter|x)\.com\/@?([A-Za-z0-9_]{1,1
  * URL of it is reduced to the handle, as the plugin stores it) and other profile URLs. Nothing is
  * stored when any value is invalid; `data.failures` names them.
  */
-export async function socialProfiles(ctx: Ctx) {
+export async function socialProfiles(ctx: Ctx<'seo:configuration.socialProfiles'>) {
   const a = ctx.args;
   const failures: string[] = [];
   const values: Record<string, string> = {};
@@ -80,34 +79,34 @@ export async function socialProfiles(ctx: Ctx) {
     });
     values[OPTION.otherSocialUrls] = JSON.stringify(urls);
   }
-  if (failures.length) throw new RestError('wpseo_invalid_social_profiles', `These social profiles are not valid: ${failures.join(', ')}.`, 400, { failures });
+  if (failures.length) throw ctx.fail('wpseo_invalid_social_profiles', { profiles: failures }, { failures });
   for (const [name, value] of Object.entries(values)) await ctx.store.options.set(name, value);
   return { json: ok };
 }
 
 /** GET configuration/check_capability?user_id=: whether the current user may edit that user's profile (to make them the site's person). */
-export async function checkCapability(ctx: Ctx) {
+export async function checkCapability(ctx: Ctx<'seo:configuration.checkCapability'>) {
   const raw = String(ctx.args.user_id);
-  if (!/^\d+$/.test(raw)) throw invalid('user_id', 'user_id is not of type integer.');
+  if (!/^\d+$/.test(raw)) throw invalidParam('user_id', 'user_id is not of type integer.', { code: 'rest_invalid_type', data: { param: 'user_id' } });
   const user = await ctx.store.users.get(Number(raw));
-  if (!user) throw new RestError('rest_user_invalid_id', 'Invalid user ID.', 404);
+  if (!user) throw ctx.fail('rest_user_invalid_id');
   const can = user.id === ctx.user!.id || ctx.can('edit_users');
   return new RestResponse({ success: can, status: can ? 200 : 403 }, can ? 200 : 403);
 }
 
-export async function enableTracking(ctx: Ctx) {
+export async function enableTracking(ctx: Ctx<'seo:configuration.enableTracking'>) {
   await ctx.store.options.set(OPTION.tracking, ctx.args.tracking ? '1' : '0');
   return ok;
 }
 
-export async function saveConfigurationState(ctx: Ctx) {
-  const steps = ctx.args.finishedSteps as unknown[];
+export async function saveConfigurationState(ctx: Ctx<'seo:configuration.saveConfigurationState'>) {
+  const steps = ctx.args.finishedSteps;
   const bad = steps.findIndex((s) => typeof s !== 'string' || s === '');
-  if (bad >= 0) throw invalid('finishedSteps', `finishedSteps[${bad}] is not a step name.`);
+  if (bad >= 0) throw invalidParam('finishedSteps', `finishedSteps[${bad}] is not a step name.`);
   await ctx.store.options.set(OPTION.finishedSteps, JSON.stringify([...new Set(steps as string[])]));
   return ok;
 }
 
-export async function getConfigurationState(ctx: Ctx) {
+export async function getConfigurationState(ctx: Ctx<'seo:configuration.getConfigurationState'>) {
   return { ...ok, data: await jsonOption<string[]>(ctx.store, OPTION.finishedSteps, []) };
 }

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../../core/context.ts';
-import { RestError } from '../../../engine/errors.ts';
+import { invalidParam } from '../../../engine/errors.ts';
 import { canEdit } from '../../../core/post-access.ts';
 import { indexedPostTypes } from '../indexables.ts';
 import seo from '../plugin.ts';
@@ -12,8 +12,8 @@ import seo from '../plugin.ts';
  * URL of no attachment with a known size, is a 404 `wpseo_file_size_unknown` (Yoast answers
  * `{type: 'failure', response}`; here errors have WordPress's shape).
  */
-export async function fileSize(ctx: Ctx) {
-  const failure = (message: string) => new RestError('wpseo_file_size_unknown', message, 404);
+export async function fileSize(ctx: Ctx<'seo:content.fileSize'>) {
+  const failure = (reason: string) => ctx.fail('wpseo_file_size_unknown', { reason });
   const raw = String(ctx.args.url);
   let url: URL;
   try {
@@ -38,9 +38,9 @@ export async function fileSize(ctx: Ctx) {
 const AVAILABLE_LIMIT = 100;
 
 /** GET available_posts?search=&postType=page: published posts of a type as `[{id, title, slug}]`, searched as the site searches. */
-export async function availablePosts(ctx: Ctx) {
+export async function availablePosts(ctx: Ctx<'seo:content.availablePosts'>) {
   const postType = String(ctx.args.postType);
-  if (!indexedPostTypes(ctx.site).includes(postType)) throw new RestError('rest_invalid_param', 'Invalid parameter(s): postType', 400, { params: { postType: 'Invalid post type.' } });
+  if (!indexedPostTypes(ctx.site).includes(postType)) throw invalidParam('postType', 'Invalid post type.');
   const search = String(ctx.args.search ?? '').trim();
   const { rows } = await ctx.store.posts.query({ types: [postType], statuses: ['publish'], search: search || undefined, offset: 0, limit: AVAILABLE_LIMIT });
   return rows.map((p) => ({ id: p.id, title: p.title, slug: p.slug }));
@@ -54,15 +54,12 @@ const SERIALIZED = /^(?:a|O|s|i|b|d):\d*[:;]/;
  * GET meta/search?post_id=&query=: up to 25 meta entries of a post the user may edit whose key
  * starts with `query`; without a query, keys starting with `_` (hidden meta) are left out.
  */
-export async function metaSearch(ctx: Ctx) {
-  const raw = ctx.args.post_id;
-  if (raw === undefined || raw === null || raw === '') throw new RestError('rest_missing_callback_param', 'Missing parameter(s): post_id', 400, { params: ['post_id'] });
-  if (!/^\d+$/.test(String(raw))) throw new RestError('rest_invalid_param', 'Invalid parameter(s): post_id', 400, { params: { post_id: 'post_id is not of type integer.' } });
-  const post = await ctx.store.posts.get(Number(raw));
+export async function metaSearch(ctx: Ctx<'seo:content.metaSearch'>) {
+  const post = await ctx.store.posts.get(ctx.args.post_id);
   const type = post && ctx.site.types.postType(post.type);
-  if (!post || !type) throw new RestError('rest_post_invalid_id', 'Invalid post ID.', 404);
-  if (!canEdit(ctx, type, post)) throw new RestError('rest_forbidden', 'Sorry, you are not allowed to do that.', 403);
-  const query = typeof ctx.args.query === 'string' ? ctx.args.query : '';
+  if (!post || !type) throw ctx.fail('rest_post_invalid_id');
+  if (!canEdit(ctx, type, post)) throw ctx.fail('rest_forbidden');
+  const query = ctx.args.query;
   const meta = Object.entries(await ctx.store.posts.meta.all(post.id))
     .filter(([key, value]) => key.startsWith(query) && !(query === '' && key.startsWith('_')) && !SERIALIZED.test(value))
     .slice(0, META_SEARCH_LIMIT)

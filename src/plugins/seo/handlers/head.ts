@@ -1,5 +1,5 @@
 import type { Ctx } from '../../../core/context.ts';
-import { RestError } from '../../../engine/errors.ts';
+import { invalidParam } from '../../../engine/errors.ts';
 import { RestResponse } from '../../../engine/types.ts';
 import { sanitizeUrl } from '../../../engine/args.ts';
 import { headHtml, headJson, present } from '../head.ts';
@@ -12,11 +12,11 @@ import { resolveUrl } from '../targets.ts';
  * else the 404 page's head with 404. Public, as the plugin has it, while the headless endpoints
  * setting is on.
  */
-export async function getHead(ctx: Ctx) {
-  if ((await ctx.store.options.get(OPTION.headlessRest)) === '0') throw new RestError('rest_no_route', 'No route was found matching the URL and request method.', 404);
+export async function getHead(ctx: Ctx<'seo:head.getHead'>) {
+  if ((await ctx.store.options.get(OPTION.headlessRest)) === '0') throw ctx.fail('rest_no_route');
   const raw = ctx.args.url;
   const url = typeof raw === 'string' ? sanitizeUrl(raw) : '';
-  if (!url || !/^https?:/i.test(url)) throw new RestError('rest_invalid_param', 'Invalid parameter(s): url', 400, { params: { url: 'url is not a valid URL.' } });
+  if (!url || !/^https?:/i.test(url)) throw invalidParam('url', 'url is not a valid URL.');
   const p = await present(ctx.store, ctx.site, await resolveUrl(ctx.store, ctx.site, url));
   return new RestResponse({ html: headHtml(p, true), json: headJson(p), status: p.status }, p.status);
 }

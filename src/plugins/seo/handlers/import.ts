@@ -7,7 +7,7 @@ import seo from '../plugin.ts';
  * POST import/{plugin}/{type} (Yoast's Importing_Route): one batch of importing another SEO plugin's
  * post data (`posts`) or removing it afterwards (`cleanup`), answered like the indexing routes.
  */
-export async function importData(ctx: Ctx) {
+export async function importData(ctx: Ctx<'seo:import.importData'>) {
   const plugin = ctx.request.urlParams.plugin;
   const type = ctx.request.urlParams.type as ImportType;
   if (!IMPORTERS[plugin] || !IMPORT_TYPES.includes(type))

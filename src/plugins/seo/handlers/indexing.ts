@@ -1,5 +1,4 @@
 import type { Ctx } from '../../../core/context.ts';
-import { RestError } from '../../../engine/errors.ts';
 import type { IndexableRow } from '../repo.ts';
 import { indexableJson } from '../repo.ts';
 import { completeIndexing, indexablesComplete as finishIndexables, indexGeneral, indexLinks, indexPosts, indexPostTypeArchives, indexTerms, LIMITS, prepareIndexing } from '../indexing.ts';
@@ -17,38 +16,38 @@ async function batch(ctx: Ctx, route: string, limit: number, run: () => Promise<
   try {
     rows = await run();
   } catch (e) {
-    throw new RestError('wpseo_error_indexing', `Indexing failed: ${e instanceof Error ? e.message : String(e)}`, 500, { route });
+    throw ctx.fail('wpseo_error_indexing', { reason: e instanceof Error ? e.message : String(e) }, { route });
   }
   return { objects: rows.map(indexableJson), next_url: rows.length >= limit ? ctx.api.restUrl(`seo/v1/${route}`) : false };
 }
 
 const done = () => ({ objects: [], next_url: false });
 
-export const posts = (ctx: Ctx) => batch(ctx, 'indexing/posts', LIMITS.posts, () => indexPosts(ctx.store, ctx.site, ctx.store.plugin(seo), LIMITS.posts));
+export const posts = (ctx: Ctx<'seo:indexing.posts'>) => batch(ctx, 'indexing/posts', LIMITS.posts, () => indexPosts(ctx.store, ctx.site, ctx.store.plugin(seo), LIMITS.posts));
 
-export const terms = (ctx: Ctx) => batch(ctx, 'indexing/terms', LIMITS.terms, () => indexTerms(ctx.store, ctx.site, ctx.store.plugin(seo), LIMITS.terms));
+export const terms = (ctx: Ctx<'seo:indexing.terms'>) => batch(ctx, 'indexing/terms', LIMITS.terms, () => indexTerms(ctx.store, ctx.site, ctx.store.plugin(seo), LIMITS.terms));
 
-export const postTypeArchives = (ctx: Ctx) => batch(ctx, 'indexing/post-type-archives', LIMITS.postTypeArchives, () => indexPostTypeArchives(ctx.site, ctx.store.plugin(seo), LIMITS.postTypeArchives));
+export const postTypeArchives = (ctx: Ctx<'seo:indexing.postTypeArchives'>) => batch(ctx, 'indexing/post-type-archives', LIMITS.postTypeArchives, () => indexPostTypeArchives(ctx.site, ctx.store.plugin(seo), LIMITS.postTypeArchives));
 
 // the general pages are indexed all at once, so there is never a next batch
-export const general = (ctx: Ctx) => batch(ctx, 'indexing/general', Infinity, () => indexGeneral(ctx.site, ctx.store.plugin(seo)));
+export const general = (ctx: Ctx<'seo:indexing.general'>) => batch(ctx, 'indexing/general', Infinity, () => indexGeneral(ctx.site, ctx.store.plugin(seo)));
 
-export async function prepare(ctx: Ctx) {
+export async function prepare(ctx: Ctx<'seo:indexing.prepare'>) {
   await prepareIndexing(ctx.store);
   return done();
 }
 
-export async function indexablesComplete(ctx: Ctx) {
+export async function indexablesComplete(ctx: Ctx<'seo:indexing.indexablesComplete'>) {
   await finishIndexables(ctx.store);
   return done();
 }
 
-export async function complete(ctx: Ctx) {
+export async function complete(ctx: Ctx<'seo:indexing.complete'>) {
   await completeIndexing(ctx.store);
   return done();
 }
 
-export function links(ctx: Ctx) {
+export function links(ctx: Ctx<'seo:indexing.links'>) {
   const objectType = ctx.config.object_type as 'post' | 'term';
   return batch(ctx, `link-indexing/${objectType}s`, LIMITS.links, () => indexLinks(ctx.store, ctx.site, ctx.store.plugin(seo), objectType, LIMITS.links));
 }

@@ -9,6 +9,11 @@ import seo from '../plugin.ts';
 const STATISTICS_TTL = 86400;
 const SCORES_TTL = 3600;
 
+/**
+ * Not has_valid_params' "Invalid parameter(s): …" (engine invalidParam): Yoast's get_scores makes
+ * these checks in the handler and answers each one's own message (`{error: 'Invalid term.'}`, 400),
+ * the text its dashboard shows, so that message is the error's.
+ */
 const invalid = (param: string, message: string) => new RestError('rest_invalid_param', message, 400, { params: { [param]: message } });
 
 const RANK_LABELS: Record<string, string> = {
@@ -24,12 +29,12 @@ const RANK_LABELS: Record<string, string> = {
  * left out; a user who cannot edit others' posts sees their own. Kept per user until the
  * indexables change.
  */
-export async function statistics(ctx: Ctx) {
+export async function statistics(ctx: Ctx<'seo:scores.statistics'>) {
   const repo = ctx.store.plugin(seo);
   const own = !ctx.can('edit_others_posts');
   const key = `statistics:${own ? ctx.user!.id : 'all'}`;
-  const hit = await repo.cached(key);
-  if (hit) return JSON.parse(hit) as unknown;
+  const hit = await repo.dashboards.get(key);
+  if (hit) return hit;
   const rows = await repo.scoresOf({ postType: 'post', ...(own ? { authorId: ctx.user!.id } : {}) }, 'primary_focus_keyword_score');
   const counts: Record<string, number> = { na: 0, bad: 0, ok: 0, good: 0, noindex: 0 };
   for (const r of rows) counts[r.noindex ? 'noindex' : rankOf(r.score)]++;
@@ -42,7 +47,7 @@ export async function statistics(ctx: Ctx) {
       .filter(([, count]) => count > 0)
       .map(([rank, count]) => ({ seo_rank: rank, label: RANK_LABELS[rank], count, link })),
   };
-  await repo.cache(key, JSON.stringify(answer), STATISTICS_TTL);
+  await repo.dashboards.set(key, answer, STATISTICS_TTL);
   return answer;
 }
 
@@ -58,12 +63,12 @@ const GROUPS = [
  * content type, optionally of one term, grouped good, ok, bad and not analysed (noindex posts left
  * out), with their ids when troubleshooting.
  */
-export async function scores(ctx: Ctx) {
+export async function scores(ctx: Ctx<'seo:scores.scores'>) {
   const started = performance.now();
   const column = ctx.config.score as 'primary_focus_keyword_score' | 'readability_score';
   const contentType = String(ctx.args.contentType);
   const taxonomySlug = String(ctx.args.taxonomy ?? '');
-  const termId = ctx.args.term as number | null | undefined;
+  const termId = ctx.args.term;
   const troubleshooting = ctx.args.troubleshooting === true;
   if (!indexedPostTypes(ctx.site).includes(contentType)) throw invalid('contentType', 'Invalid content type.');
   let termIds: number[] | undefined;
@@ -79,14 +84,14 @@ export async function scores(ctx: Ctx) {
   }
   const repo = ctx.store.plugin(seo);
   const key = `${column}:${contentType}:${taxonomySlug}:${termId ?? ''}:${troubleshooting ? 1 : 0}`;
-  const hit = await repo.cached(key);
-  if (hit) return { scores: JSON.parse(hit) as unknown, queryTime: seconds(started), cacheUsed: true };
+  const hit = await repo.dashboards.get(key);
+  if (hit) return { scores: hit, queryTime: seconds(started), cacheUsed: true };
   const rows = (await repo.scoresOf({ postType: contentType, termIds }, column)).filter((r) => !r.noindex);
   const result = GROUPS.map((g) => {
     const ids = rows.filter((r) => rankOf(r.score) === g.rank).map((r) => r.object_id);
     return { name: g.name, amount: ids.length, links: {}, ...(troubleshooting ? { ids: ids.join(',') } : {}) };
   });
-  await repo.cache(key, JSON.stringify(result), SCORES_TTL);
+  await repo.dashboards.set(key, result, SCORES_TTL);
   return { scores: result, queryTime: seconds(started), cacheUsed: false };
 }
 

@@ -1,28 +1,26 @@
 import type { Ctx } from '../../../core/context.ts';
-import { RestError } from '../../../engine/errors.ts';
+import { invalidParam } from '../../../engine/errors.ts';
 import { jsonOption, OPTION, STATE } from '../settings.ts';
 
 /** What the plugin keeps for the whole site: integrations switched on or off, workouts, seen content types, the setup widget's steps. */
 
-const invalid = (param: string, message: string) => new RestError('rest_invalid_param', `Invalid parameter(s): ${param}`, 400, { params: { [param]: message } });
-
 /** POST integrations/set_active {integration, active}: sets `seo_<integration>_integration_active`. */
-export async function setIntegrationActive(ctx: Ctx) {
+export async function setIntegrationActive(ctx: Ctx<'seo:site-state.setIntegrationActive'>) {
   const integration = String(ctx.args.integration);
-  if (!STATE.integrations.includes(integration)) throw invalid('integration', `integration is not one of ${STATE.integrations.join(', ')}.`);
+  if (!STATE.integrations.includes(integration)) throw invalidParam('integration', `integration is not one of ${STATE.integrations.join(', ')}.`, { code: 'rest_not_in_enum' });
   await ctx.store.options.set(OPTION.integrationActive(integration), ctx.args.active ? '1' : '0');
   return { json: { success: true, status: 200 } };
 }
 
-export async function getWorkouts(ctx: Ctx) {
+export async function getWorkouts(ctx: Ctx<'seo:site-state.getWorkouts'>) {
   return { json: await jsonOption<Record<string, unknown>>(ctx.store, OPTION.workouts, { configuration: { finishedSteps: [] } }) };
 }
 
 /** POST workouts: the body's workouts (each an object, e.g. `{configuration: {finishedSteps: [...]}}`) replace the stored ones of the same name. */
-export async function saveWorkouts(ctx: Ctx) {
+export async function saveWorkouts(ctx: Ctx<'seo:site-state.saveWorkouts'>) {
   const given = Object.entries(ctx.args).filter(([k]) => !k.startsWith('_'));
-  if (!given.length) throw new RestError('rest_missing_callback_param', 'Missing parameter(s): a workout, e.g. configuration', 400, { params: ['configuration'] });
-  for (const [name, value] of given) if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalid(name, `${name} is not of type object.`);
+  if (!given.length) throw ctx.fail('rest_missing_callback_param', { params: 'a workout, e.g. configuration' }, { params: ['configuration'] });
+  for (const [name, value] of given) if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalidParam(name, `${name} is not of type object.`, { code: 'rest_invalid_type', data: { param: name } });
   const workouts = { ...(await jsonOption<Record<string, unknown>>(ctx.store, OPTION.workouts, {})), ...Object.fromEntries(given) };
   await ctx.store.options.set(OPTION.workouts, JSON.stringify(workouts));
   return { json: workouts };
@@ -49,7 +47,7 @@ export async function dismissNewContentType(ctx: Ctx) {
   const [declared, snake, label] = kind === 'post_type' ? ['postTypeName', 'post_type_name', 'Post type'] : ['taxonomyName', 'taxonomy_name', 'Taxonomy'];
   const raw = ctx.args[declared] ?? ctx.args[snake];
   const { all, seen, option } = await seenContentTypes(ctx, kind);
-  if (raw !== undefined && (typeof raw !== 'string' || !all.includes(raw))) throw invalid(declared, `${declared} is not a registered ${label.toLowerCase()}.`);
+  if (raw !== undefined && (typeof raw !== 'string' || !all.includes(raw))) throw invalidParam(declared, `${declared} is not a registered ${label.toLowerCase()}.`);
   if (raw === undefined || seen.includes(raw)) return { message: `${label} is not new.`, success: true, status: 200 };
   await ctx.store.options.set(option, JSON.stringify([...seen, raw]));
   return { message: `New ${label.toLowerCase()} dismissed.`, success: true, status: 200 };
@@ -69,10 +67,10 @@ export async function setupStepsTracking(ctx: Ctx) {
   for (const [name, { camel, values }] of Object.entries(STEPS)) {
     const v = ctx.args[name] ?? ctx.args[camel];
     if (v === undefined) continue;
-    if (typeof v !== 'string' || !values.includes(v)) throw invalid(name, `${name} is not one of ${values.join(', ')}.`);
+    if (typeof v !== 'string' || !values.includes(v)) throw invalidParam(name, `${name} is not one of ${values.join(', ')}.`, { code: 'rest_not_in_enum' });
     given[name] = v;
   }
-  if (!Object.keys(given).length) throw new RestError('wpseo_setup_steps_tracking_no_data', `No setup step was given: send one of ${Object.keys(STEPS).join(', ')}.`, 400);
+  if (!Object.keys(given).length) throw ctx.fail('wpseo_setup_steps_tracking_no_data', { steps: Object.keys(STEPS) });
   const steps = { ...(await jsonOption<Record<string, string>>(ctx.store, OPTION.setupSteps, {})), ...given };
   await ctx.store.options.set(OPTION.setupSteps, JSON.stringify(steps));
   return { success: true };

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../../core/context.ts';
-import { RestError } from '../../../engine/errors.ts';
+import { invalidParam } from '../../../engine/errors.ts';
 import { sqlDate } from '../../../store/transact.ts';
 import { rankOf } from '../analysis.ts';
 import { indexedPostTypes } from '../indexables.ts';
@@ -112,11 +112,11 @@ async function tasksOf(ctx: Ctx): Promise<Task[]> {
 const FILTERS = ['completed', 'open'];
 
 /** GET get_tasks?options[filter]=completed|open&options[limit]=N */
-export async function getTasks(ctx: Ctx) {
+export async function getTasks(ctx: Ctx<'seo:tasks.getTasks'>) {
   const options = (ctx.args.options ?? {}) as { filter?: string; limit?: number };
   if (options.filter !== undefined && options.filter !== '' && !FILTERS.includes(options.filter))
-    throw new RestError('rest_invalid_param', 'Invalid parameter(s): options', 400, { params: { options: `options[filter] is not one of ${FILTERS.join(', ')}.` } });
-  if (options.limit !== undefined && options.limit < 1) throw new RestError('rest_invalid_param', 'Invalid parameter(s): options', 400, { params: { options: 'options[limit] must be greater than or equal to 1' } });
+    throw invalidParam('options', `options[filter] is not one of ${FILTERS.join(', ')}.`, { code: 'rest_not_in_enum' });
+  if (options.limit !== undefined && options.limit < 1) throw invalidParam('options', 'options[limit] must be greater than or equal to 1', { code: 'rest_out_of_bounds' });
   let tasks = await tasksOf(ctx);
   if (options.filter) tasks = tasks.filter((t) => t.isCompleted === (options.filter === 'completed'));
   if (options.limit !== undefined) tasks = tasks.slice(0, options.limit);
@@ -124,18 +124,18 @@ export async function getTasks(ctx: Ctx) {
 }
 
 /** POST complete_task {options: {task}}: the task stays completed. */
-export async function completeTask(ctx: Ctx) {
-  const id = String((ctx.args.options as { task: string }).task);
-  if (!(await tasksOf(ctx)).some((t) => t.id === id)) throw new RestError('wpseo_task_not_found', `There is no task "${id}".`, 404);
+export async function completeTask(ctx: Ctx<'seo:tasks.completeTask'>) {
+  const id = String(ctx.args.options.task);
+  if (!(await tasksOf(ctx)).some((t) => t.id === id)) throw ctx.fail('wpseo_task_not_found', { id });
   const completed = await jsonOption<string[]>(ctx.store, OPTION.completedTasks, []);
   if (!completed.includes(id)) await ctx.store.options.set(OPTION.completedTasks, JSON.stringify([...completed, id]));
   return { success: true };
 }
 
 /** POST action_tracking {action}: counts one of the tracked actions (state.json), with when it first and last happened. */
-export async function actionTracking(ctx: Ctx) {
+export async function actionTracking(ctx: Ctx<'seo:tasks.actionTracking'>) {
   const action = String(ctx.args.action);
-  if (!STATE.trackedActions.includes(action)) throw new RestError('rest_invalid_param', 'Invalid parameter(s): action', 400, { params: { action: `action is not one of ${STATE.trackedActions.join(', ')}.` } });
+  if (!STATE.trackedActions.includes(action)) throw invalidParam('action', `action is not one of ${STATE.trackedActions.join(', ')}.`, { code: 'rest_not_in_enum' });
   const tracked = await jsonOption<Record<string, { count: number; first: string; last: string }>>(ctx.store, OPTION.trackedActions, {});
   const now = sqlDate(new Date());
   tracked[action] = { count: (tracked[action]?.count ?? 0) + 1, first: tracked[action]?.first ?? now, last: now };

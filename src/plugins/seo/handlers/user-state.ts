@@ -1,5 +1,5 @@
 import type { Ctx } from '../../../core/context.ts';
-import { RestError } from '../../../engine/errors.ts';
+import { invalidParam } from '../../../engine/errors.ts';
 import { STATE } from '../settings.ts';
 
 /**
@@ -19,19 +19,19 @@ async function userJson<T>(ctx: Ctx, key: string, fallback: T): Promise<T> {
 }
 
 /** POST alerts/dismiss {key}: the key must be one of the dismissable alerts (state.json); kept for the user. */
-export async function dismissAlert(ctx: Ctx) {
+export async function dismissAlert(ctx: Ctx<'seo:user-state.dismissAlert'>) {
   const key = ctx.args.key;
   if (typeof key !== 'string' || !STATE.dismissableAlerts.includes(key))
-    throw new RestError('rest_invalid_param', 'Invalid parameter(s): key', 400, { params: { key: `key is not one of ${STATE.dismissableAlerts.join(', ')}.` } });
+    throw invalidParam('key', `key is not one of ${STATE.dismissableAlerts.join(', ')}.`, { code: 'rest_not_in_enum' });
   const dismissed = await userJson<string[]>(ctx, META.alerts, []);
   if (!dismissed.includes(key)) await ctx.store.users.meta.set(ctx.user!.id, META.alerts, JSON.stringify([...dismissed, key]));
   return { success: true, status: 200 };
 }
 
 /** POST introductions/{id}/seen {is_seen}: marks a known introduction seen (or unseen) for the user. */
-export async function introductionSeen(ctx: Ctx) {
+export async function introductionSeen(ctx: Ctx<'seo:user-state.introductionSeen'>) {
   const id = String(ctx.args.introduction_id);
-  if (!STATE.introductions.includes(id)) throw new RestError('wpseo_unknown_introduction', `There is no introduction "${id}".`, 400, { known: STATE.introductions });
+  if (!STATE.introductions.includes(id)) throw ctx.fail('wpseo_unknown_introduction', { id }, { known: STATE.introductions });
   const seen = await userJson<Record<string, boolean>>(ctx, META.introductions, {});
   seen[id] = ctx.args.is_seen !== false;
   await ctx.store.users.meta.set(ctx.user!.id, META.introductions, JSON.stringify(seen));
@@ -39,11 +39,11 @@ export async function introductionSeen(ctx: Ctx) {
 }
 
 /** GET video_embed_permission: whether the user allowed embedded videos (off until they say so). */
-export async function getVideoEmbedPermission(ctx: Ctx) {
+export async function getVideoEmbedPermission(ctx: Ctx<'seo:user-state.getVideoEmbedPermission'>) {
   return { json: { value: (await ctx.store.users.meta.get(ctx.user!.id, META.video)) === '1' } };
 }
 
-export async function setVideoEmbedPermission(ctx: Ctx) {
+export async function setVideoEmbedPermission(ctx: Ctx<'seo:user-state.setVideoEmbedPermission'>) {
   await ctx.store.users.meta.set(ctx.user!.id, META.video, ctx.args.value === false ? '0' : '1');
   return { json: { success: true } };
 }

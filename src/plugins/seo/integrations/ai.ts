@@ -1,8 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Ctx } from '../../../core/context.ts';
-import { RestError } from '../../../engine/errors.ts';
+import { invalidParam, RestError } from '../../../engine/errors.ts';
 import { OutboundStatusError } from '../../../net/errors.ts';
+import { keptAnswer } from '../../../net/kept.ts';
 import { parseContent } from '../content.ts';
 import seo from '../plugin.ts';
 import { readSealedUserMeta, writeSealedUserMeta } from './sealed.ts';
@@ -64,10 +65,10 @@ interface AiSettings {
 async function aiSettings(ctx: Ctx): Promise<AiSettings> {
   const protocol = ((await ctx.store.options.get(PROTOCOL_OPTION)) ?? '').trim() || 'chat-completions';
   if (!(PROTOCOLS as readonly string[]).includes(protocol))
-    throw new RestError('wpseo_integration_misconfigured', `The option ${PROTOCOL_OPTION} must be one of ${PROTOCOLS.join(', ')}.`, 400, { settings: [PROTOCOL_OPTION] });
+    throw ctx.fail('wpseo_integration_misconfigured', { problem: `The option ${PROTOCOL_OPTION} must be one of ${PROTOCOLS.join(', ')}.` }, { settings: [PROTOCOL_OPTION] });
   const values = await serviceValues(ctx.store, 'ai', protocol === 'token-callback' ? ['seo_ai_api_key'] : []);
   const limit = values.seo_ai_monthly_limit;
-  if (!/^\d+$/.test(limit)) throw new RestError('wpseo_integration_misconfigured', 'The option seo_ai_monthly_limit must be a whole number (0 for no limit).', 400, { settings: ['seo_ai_monthly_limit'] });
+  if (!/^\d+$/.test(limit)) throw ctx.fail('wpseo_integration_misconfigured', { problem: 'The option seo_ai_monthly_limit must be a whole number (0 for no limit).' }, { settings: ['seo_ai_monthly_limit'] });
   const apiKey = protocol === 'chat-completions' ? values.seo_ai_api_key : '';
   return { protocol: protocol as Protocol, call: seoService('ai', values.seo_ai_base_url, [apiKey]), apiKey, model: values.seo_ai_model, monthlyLimit: Number(limit) };
 }
@@ -75,9 +76,6 @@ async function aiSettings(ctx: Ctx): Promise<AiSettings> {
 // --- consent ---
 
 const hasConsent = async (ctx: Ctx, userId: number) => (await ctx.store.users.meta.get(userId, META.consent)) === '1';
-
-const consentRequired = () =>
-  new RestError('wpseo_ai_consent_required', 'You have not given consent to send your content to the AI suggestions service: give it with POST seo/v1/ai_generator/consent {consent: true}.', 403);
 
 /** Gives or revokes the user's consent; revoking also ends their tokens, at the service too when it has them. */
 export async function setConsent(ctx: Ctx, given: boolean): Promise<string> {
@@ -110,8 +108,6 @@ async function forgetTokens(ctx: Ctx, userId: number): Promise<void> {
 
 // --- the token service's callbacks ---
 
-const unauthorized = () => new RestError('wpseo_ai_unauthorized', 'Unauthorized.', 401);
-
 function sameDigest(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -126,12 +122,12 @@ function sameDigest(a: string, b: string): boolean {
 export async function storeCallbackTokens(ctx: Ctx) {
   const userId = ctx.args.user_id as number;
   const pending = await readSealedUserMeta<{ code: string; created_at: number }>(ctx.store, userId, META.verifier);
-  if (!pending) throw unauthorized();
+  if (!pending) throw ctx.fail('wpseo_ai_unauthorized');
   if (pending.created_at + VERIFIER_TTL_S < now()) {
     await ctx.store.users.meta.delete(userId, META.verifier);
-    throw unauthorized();
+    throw ctx.fail('wpseo_ai_unauthorized');
   }
-  if (!sameDigest(sha256Hex(pending.code), String(ctx.args.code_challenge))) throw unauthorized();
+  if (!sameDigest(sha256Hex(pending.code), String(ctx.args.code_challenge))) throw ctx.fail('wpseo_ai_unauthorized');
   await writeSealedUserMeta(ctx.store, userId, META.access, String(ctx.args.access_jwt));
   await writeSealedUserMeta(ctx.store, userId, META.refresh, String(ctx.args.refresh_jwt));
   await ctx.store.users.meta.delete(userId, META.verifier);
@@ -200,11 +196,7 @@ class TokenFlow {
     // the service stored the new tokens through the callback while it was being asked
     const fresh = await readSealedUserMeta<string>(this.ctx.store, this.userId, META.access);
     if (!fresh || fresh === access)
-      throw new RestError(
-        'wpseo_ai_no_callback',
-        `The AI suggestions service accepted the token request but did not call back with tokens at ${this.ctx.site.restUrl('seo/v1/ai_generator/callback')}: it must reach this site at that address.`,
-        502,
-      );
+      throw this.ctx.fail('wpseo_ai_no_callback', { callback: this.ctx.site.restUrl('seo/v1/ai_generator/callback') });
     this.call.remember(fresh);
     return fresh;
   }
@@ -244,7 +236,7 @@ class TokenFlow {
   private async consentRevoked(): Promise<RestError> {
     await this.ctx.store.users.meta.delete(this.userId, META.consent);
     await forgetTokens(this.ctx, this.userId);
-    return new RestError('wpseo_ai_consent_revoked', 'The AI suggestions service no longer has your consent; give it again with POST seo/v1/ai_generator/consent {consent: true}.', 403);
+    return this.ctx.fail('wpseo_ai_consent_revoked');
   }
 }
 
@@ -266,17 +258,17 @@ const monthOf = (ctx: Ctx) => ctx.site.localDate().slice(0, 7);
 export async function suggestions(ctx: Ctx, req: SuggestionRequest): Promise<string[]> {
   const settings = await aiSettings(ctx);
   const userId = ctx.user!.id;
-  if (!(await hasConsent(ctx, userId))) throw consentRequired();
+  if (!(await hasConsent(ctx, userId))) throw ctx.fail('wpseo_ai_consent_required');
   const repo = ctx.store.plugin(seo);
   const month = monthOf(ctx);
   const entity = entityOf(req.type);
   if (settings.monthlyLimit > 0 && (await repo.aiUsage(month, entity, userId)).site >= settings.monthlyLimit)
-    throw new RestError('wpseo_ai_usage_limit_reached', `This site has used its ${settings.monthlyLimit} AI suggestion requests of ${month}; more are possible next month (seo_ai_monthly_limit).`, 429, {
+    throw ctx.fail('wpseo_ai_usage_limit_reached', { limit: settings.monthlyLimit, month }, {
       limit: settings.monthlyLimit,
     });
   const { list, tokens } = settings.protocol === 'chat-completions' ? await chatSuggestions(settings, req) : await tokenSuggestions(ctx, settings, req);
   await repo.recordAiUsage(month, userId, entity, tokens);
-  if (settings.protocol === 'token-callback') await repo.forgetRemote(`${USAGE_CACHE_PREFIX}${userId}:`);
+  if (settings.protocol === 'token-callback') await repo.remote.clear(`${USAGE_CACHE_PREFIX}${userId}:`);
   return list;
 }
 
@@ -317,7 +309,7 @@ function messageText(content: unknown): string {
 
 async function chatSuggestions(settings: AiSettings, req: SuggestionRequest): Promise<{ list: string[]; tokens: number }> {
   const { system, user } = prompt(req);
-  if (!user) throw new RestError('rest_invalid_param', 'Invalid parameter(s): prompt_content', 400, { params: { prompt_content: 'prompt_content has no text to write suggestions from.' } });
+  if (!user) throw invalidParam('prompt_content', 'prompt_content has no text to write suggestions from.');
   const path = 'chat/completions';
   const answer = await settings.call.json<ChatAnswer | null>({
     method: 'POST',
@@ -376,13 +368,11 @@ export async function usage(ctx: Ctx, storeProduct: boolean): Promise<unknown> {
   const entity = storeProduct ? 'product' : 'content';
   const repo = ctx.store.plugin(seo);
   if (settings.protocol === 'token-callback') {
-    if (!(await hasConsent(ctx, userId))) throw consentRequired();
+    if (!(await hasConsent(ctx, userId))) throw ctx.fail('wpseo_ai_consent_required');
     const key = `${USAGE_CACHE_PREFIX}${userId}:${month}:${entity}`;
-    const cached = await repo.remoteCached(key);
-    if (cached !== undefined) return JSON.parse(cached) as unknown;
-    const answer = await new TokenFlow(ctx, settings.call).authorized<unknown>((token) => ({ path: `usage/${month}`, headers: { authorization: `Bearer ${token}` } }));
-    await repo.remoteCache(key, JSON.stringify(answer), USAGE_TTL_S);
-    return answer;
+    return keptAnswer(ctx, repo.remote, key, { seconds: USAGE_TTL_S }, () =>
+      new TokenFlow(ctx, settings.call).authorized<unknown>((token) => ({ path: `usage/${month}`, headers: { authorization: `Bearer ${token}` } })),
+    );
   }
   const counted = await repo.aiUsage(month, entity, userId);
   const started = await ctx.store.options.get(FREE_SPARKS_OPTION);
@@ -403,6 +393,6 @@ export async function startFreeSparks(ctx: Ctx): Promise<string> {
 
 /** Drops the kept usage answers of the token service, so the next get_usage asks it again. */
 export async function bustSubscriptionCache(ctx: Ctx): Promise<string> {
-  await ctx.store.plugin(seo).forgetRemote(USAGE_CACHE_PREFIX);
+  await ctx.store.plugin(seo).remote.clear(USAGE_CACHE_PREFIX);
   return 'Subscription cache successfully busted.';
 }

@@ -1,12 +1,10 @@
-import { RestError } from '../../../engine/errors.ts';
+import { invalidParam } from '../../../engine/errors.ts';
 
 /**
  * Checks of the integration routes' arguments that the interface declares without a type (`code`,
  * `keyphrases`, `websiteId`...), as the plugin's validate callbacks check them, answered as
  * WordPress's rest_invalid_param.
  */
-
-export const invalidParam = (param: string, message: string) => new RestError('rest_invalid_param', `Invalid parameter(s): ${param}`, 400, { params: { [param]: message } });
 
 /** A non-empty string of at most `max` characters, trimmed. */
 export function text(value: unknown, param: string, max = 255): string {

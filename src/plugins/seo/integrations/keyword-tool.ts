@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Ctx } from '../../../core/context.ts';
+import { keptAnswer } from '../../../net/kept.ts';
 import seo from '../plugin.ts';
 import { OAuthClient } from './oauth.ts';
 import { seoService } from './service-call.ts';
@@ -48,16 +49,16 @@ export async function setCountryCode(ctx: Ctx, countryCode: string) {
   return { success: true, status: 200 };
 }
 
-/** The keyphrases related to one in a country's database: `{column_names, rows}` as the service gives them, from the day's cache when asked before. */
+/** The keyphrases related to one in a country's database: `{column_names, rows}` as the service gives them, from the day's cache when asked before (stale while the service is down). */
 export async function relatedKeyphrases(ctx: Ctx, keyphrase: string, countryCode: string) {
   const repo = ctx.store.plugin(seo);
   const key = `${CACHE_PREFIX}${countryCode}:${createHash('sha256').update(keyphrase).digest('hex')}`;
   const { call, oauth } = await connection(ctx);
-  const cached = await repo.remoteCached(key);
-  if (cached !== undefined) return { results: JSON.parse(cached) as unknown, status: 200 };
-  const path = 'api/v1/keywords/phrase_fullsearch';
-  const answer = await oauth.request<{ data?: unknown } | null>(call, (token) => ({ path, query: { phrase: keyphrase, database: countryCode, ...PHRASE_QUERY, access_token: token } }));
-  if (!answer || typeof answer.data !== 'object' || answer.data === null) throw call.invalidAnswer(path, 'no data');
-  await repo.remoteCache(key, JSON.stringify(answer.data), RELATED_TTL_S);
-  return { results: answer.data, status: 200 };
+  const results = await keptAnswer(ctx, repo.remote, key, { seconds: RELATED_TTL_S }, async () => {
+    const path = 'api/v1/keywords/phrase_fullsearch';
+    const answer = await oauth.request<{ data?: unknown } | null>(call, (token) => ({ path, query: { phrase: keyphrase, database: countryCode, ...PHRASE_QUERY, access_token: token } }));
+    if (!answer || typeof answer.data !== 'object' || answer.data === null) throw call.invalidAnswer(path, 'no data');
+    return answer.data;
+  });
+  return { results, status: 200 };
 }

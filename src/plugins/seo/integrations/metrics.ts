@@ -84,7 +84,7 @@ async function report(ctx: Ctx, query: Record<string, unknown>): Promise<Report>
   if (res.status < 400) return res.data as Report;
   const body = (res.data ?? {}) as { code?: string; message?: string; data?: Record<string, unknown> };
   if (res.status === 404 && body.code === 'rest_no_route')
-    throw new RestError('wpseo_site_analytics_inactive', 'The organic sessions and top pages come from the Site Analytics plugin’s page views, and it is not active: activate site-analytics/site-analytics (cms/v2/plugins).', 400, {
+    throw ctx.fail('wpseo_site_analytics_inactive', {}, {
       plugin: 'site-analytics/site-analytics',
     });
   const { status: _status, ...data } = body.data ?? {};
@@ -126,7 +126,7 @@ interface SearchRow {
 async function searchAnalytics(ctx: Ctx, startDate: string, endDate: string, dimension: 'query' | 'date', rowLimit: number): Promise<SearchRow[]> {
   const values = await serviceValues(ctx.store, 'search_metrics');
   if ((await ctx.store.options.get(CONSENT_OPTION)) !== '1')
-    throw new RestError('wpseo_search_metrics_no_consent', 'The analytics connector has no consent to read search metrics: give it with POST seo/v1/analytics_connector_manage_consent {consent: true}.', 400);
+    throw ctx.fail('wpseo_search_metrics_no_consent');
   const token = values.seo_search_console_token;
   const call = seoService('search_metrics', values.seo_search_console_base_url, [token]);
   const property = values.seo_search_console_site_url || `${ctx.site.home}/`;

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Ctx } from '../../../core/context.ts';
-import { RestError } from '../../../engine/errors.ts';
 import seo from '../plugin.ts';
 import { OAuthClient } from './oauth.ts';
 import { readSealedOption, writeSealedOption } from './sealed.ts';
@@ -76,7 +75,7 @@ export async function authenticate(ctx: Ctx, code: string, websiteId: number) {
   const { oauth } = await connection(ctx);
   const pkce = await readSealedOption<Pkce>(ctx.store, PKCE_OPTION);
   if (!pkce || pkce.created_at + PKCE_TTL_S < Date.now() / 1000)
-    throw new RestError('wpseo_rank_tracker_no_authorization', 'No authorization is under way: ask for GET seo/v1/rank-tracker/authorization-url first and use the code it leads to within an hour.', 400);
+    throw ctx.fail('wpseo_rank_tracker_no_authorization');
   const tokens = await oauth.exchange(code, { code_verifier: pkce.verifier });
   await ctx.store.options.delete(PKCE_OPTION);
   await ctx.store.options.set(WEBSITE_OPTION, String(websiteId));
@@ -131,7 +130,7 @@ export async function track(ctx: Ctx, keyphrases: string[]) {
   const id = await websiteId(ctx);
   const account = await limits(c);
   if (!account.canTrack || (account.limit !== null && account.usage + keyphrases.length > account.limit))
-    throw new RestError('wpseo_rank_tracker_limit_exceeded', `Account limit exceeded: the account tracks ${account.usage} of at most ${account.limit} keyphrases, and ${keyphrases.length} more were asked for.`, 400, {
+    throw ctx.fail('wpseo_rank_tracker_limit_exceeded', { usage: account.usage, limit: String(account.limit), more: keyphrases.length }, {
       limit: account.limit,
       usage: account.usage,
       canTrack: account.canTrack,

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../../core/context.ts';
 import { collection, pageOf } from '../../../core/rest.ts';
-import { RestError } from '../../../engine/errors.ts';
+import { invalidParam } from '../../../engine/errors.ts';
 import siteAnalytics from '../plugin.ts';
 import type { ViewFilter } from '../repo.ts';
 import { REFERRER_CLASSES, type ReferrerClass } from '../traffic.ts';
@@ -11,12 +11,11 @@ const MAX_RANGE_DAYS = 731;
 const DEFAULT_RANGE_DAYS = 28;
 
 const DAY_MS = 86_400_000;
-const invalid = (param: string, message: string) => new RestError('rest_invalid_param', `Invalid parameter(s): ${param}`, 400, { params: { [param]: message } });
 
 /** A 'YYYY-MM-DD' argument as a UTC midnight, refused unless it is a real calendar day. */
 function dayArg(name: string, value: string): number {
   const at = Date.parse(`${value}T00:00:00Z`);
-  if (Number.isNaN(at) || new Date(at).toISOString().slice(0, 10) !== value) throw invalid(name, `${name} is not a calendar date (YYYY-MM-DD).`);
+  if (Number.isNaN(at) || new Date(at).toISOString().slice(0, 10) !== value) throw invalidParam(name, `${name} is not a calendar date (YYYY-MM-DD).`);
   return at;
 }
 
@@ -27,12 +26,12 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * clock), optionally of one referrer class or path, as rows per `dimension` (every day of the
  * range, every referrer class, or the most viewed paths), paged with X-WP-Total/X-WP-TotalPages.
  */
-export async function report(ctx: Ctx) {
+export async function report(ctx: Ctx<'site-analytics:report.report'>) {
   const endMs = dayArg('end_date', ctx.args.end_date ?? ctx.site.localDate());
-  const startMs = ctx.args.start_date === undefined ? endMs - (DEFAULT_RANGE_DAYS - 1) * DAY_MS : dayArg('start_date', ctx.args.start_date);
-  if (startMs > endMs) throw invalid('start_date', 'start_date is after end_date.');
+  const startMs = ctx.args.start_date === undefined || ctx.args.start_date === null ? endMs - (DEFAULT_RANGE_DAYS - 1) * DAY_MS : dayArg('start_date', ctx.args.start_date);
+  if (startMs > endMs) throw invalidParam('start_date', 'start_date is after end_date.');
   const days = (endMs - startMs) / DAY_MS + 1;
-  if (days > MAX_RANGE_DAYS) throw invalid('start_date', `The range is ${days} days long; a report covers at most ${MAX_RANGE_DAYS}.`);
+  if (days > MAX_RANGE_DAYS) throw invalidParam('start_date', `The range is ${days} days long; a report covers at most ${MAX_RANGE_DAYS}.`);
 
   const filter: ViewFilter = { start: dayOf(startMs), end: dayOf(endMs) };
   if (ctx.args.referrer_class !== undefined) filter.referrerClass = ctx.args.referrer_class as ReferrerClass;

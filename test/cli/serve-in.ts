@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { CLI } from './run.ts';
+
+export interface ServingIn {
+  api: string;
+  /** Everything printed so far. */
+  out(): string;
+  err(): string;
+  /** SIGTERM, resolved once the process is gone. */
+  stop(): Promise<void>;
+}
+
+/** `cms-spec serve --port 0 …` run in a folder (a project, a site of its own), once it says where it listens. */
+export async function serveIn(cwd: string, args: string[], env: Record<string, string> = {}): Promise<ServingIn> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c));
+  child.stderr.on('data', (c: Buffer) => (err += c));
+  const api = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const m = /^cms-spec listening on (\S+)$/m.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${out}\n${err}`)));
+  });
+  return {
+    api,
+    out: () => out,
+    err: () => err,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** The first value `probe` gives that is not undefined, asked every 50 ms for up to `ms`. */
+export async function until<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`nothing came within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
