@@ -9,6 +9,7 @@ import { migrations } from './migrations/index.ts';
 import { PostgresAsSqlitePlugin } from './postgres-plugin.ts';
 import { SiteSchemaIntrospector } from './postgres-introspector.ts';
 import { isPostgres } from './portable.ts';
+import { attachReadCache, ReadCache } from './read-cache.ts';
 
 export interface DatabaseOptions {
   /** Connections a PostgreSQL pool keeps at most (ignored for SQLite, which has one). */
@@ -124,7 +125,9 @@ async function openSqlite(path: string): Promise<Kysely<DB>> {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new kysely.Kysely<DB>({ dialect: new kysely.SqliteDialect({ database: reusingStatements(sqlite) }) });
+  const readCache = new ReadCache();
+  const db = new kysely.Kysely<DB>({ dialect: new kysely.SqliteDialect({ database: reusingStatements(sqlite) }), plugins: [readCache] });
+  attachReadCache(db, readCache);
   if (path !== ':memory:') sqliteFiles.set(db, path);
   return db;
 }

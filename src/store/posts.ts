@@ -5,6 +5,7 @@ import { atomically, byteOrder, firstFreeSlug, matchesText, sanitizeSlug, slugOr
 import { MetaRepo } from './meta.ts';
 import { forUpdate, lockUntilCommit } from './portable.ts';
 import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
+import { readCacheOf } from './read-cache.ts';
 
 export type PostRow = Selectable<PostsTable>;
 
@@ -254,9 +255,12 @@ export class PostsRepo {
     return this.db.selectFrom('posts').where((eb) => eb.and(this.conditions(eb, q, search, large)));
   }
 
+  /** How many posts match: kept per query (its SQL and values) until anything is written (read-cache.ts). */
   private async count(q: PostQuery, search: ParsedSearch | undefined): Promise<number> {
-    const { total } = await this.where(q, search).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    return Number(total);
+    const query = this.where(q, search).select((eb) => eb.fn.countAll<number>().as('total')).compile();
+    const read = async () => Number((await this.db.executeQuery(query)).rows[0]!.total);
+    const cache = readCacheOf(this.db);
+    return cache ? cache.get(`posts.count\0${query.sql}\0${JSON.stringify(query.parameters)}`, read) : read();
   }
 
   /**

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import { sqliteFileOf } from './db.ts';
+import { readCacheOf } from './read-cache.ts';
 import { sql } from './kysely.ts';
 import { isPostgres } from './portable.ts';
 import type { DB } from './schema.ts';
@@ -34,8 +35,11 @@ export class SharedStateRepo {
     const walState = wal ? `${wal.ino}:${wal.size}:${wal.mtimeNs}` : undefined;
     if (walState !== undefined && walState === this.walSeen && this.dataVersion !== undefined) return this.dataVersion;
     const { rows } = await sql<{ data_version: number }>`PRAGMA data_version`.execute(this.db);
+    const dataVersion = Number(rows[0]!.data_version);
+    // what another process committed may change any read this one kept
+    if (this.dataVersion !== undefined && dataVersion !== this.dataVersion) readCacheOf(this.db)?.changedElsewhere();
     this.walSeen = walState;
-    this.dataVersion = Number(rows[0]!.data_version);
+    this.dataVersion = dataVersion;
     return this.dataVersion;
   }
 

@@ -1,0 +1,70 @@
+import type { Kysely, KyselyPlugin, OperationNode, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+
+/** What a statement that only reads starts with, when it is written as raw SQL. */
+const READING_SQL = /^\s*(select|with|pragma\s+data_version|explain)\b/i;
+
+/** Whether a statement may change what a read answers: anything but a SELECT (schema changes included). */
+function mayWrite(node: RootOperationNode): boolean {
+  if (node.kind === 'SelectQueryNode') return false;
+  if (node.kind === 'RawNode') return !READING_SQL.test((node as OperationNode & { sqlFragments: readonly string[] }).sqlFragments[0] ?? '');
+  return true;
+}
+
+/** Answers kept by a read cache, each with the generation it was read at. */
+const KEPT_ANSWERS = 1000;
+
+/**
+ * Answers of expensive reads (the `X-WP-Total` count of a post list: a scan of every match, 4 ms at
+ * 100,000 posts) kept while nothing could have changed them. The generation moves with every
+ * statement that may write, seen as the database's Kysely plugin (so a transaction's writes, the
+ * scheduler's and a test's direct ones count too), and when SQLite says another process committed
+ * (SharedStateRepo.otherWriters); an answer read at an older generation is read again. Only for
+ * SQLite: every writer of its file is visible so, where other PostgreSQL clients' writes are not.
+ */
+export class ReadCache implements KyselyPlugin {
+  private generation = 0;
+  private readonly kept = new Map<string, { generation: number; value: unknown }>();
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    if (mayWrite(args.node)) this.generation++;
+    return args.node;
+  }
+
+  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return Promise.resolve(args.result);
+  }
+
+  /** Another process wrote: nothing kept is known to be current. */
+  changedElsewhere(): void {
+    this.generation++;
+  }
+
+  /** The kept answer of `key` if nothing was written since it was read, else `read()`'s, kept. */
+  async get<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const found = this.kept.get(key);
+    if (found && found.generation === this.generation) {
+      // most recently used last, so the oldest goes first past the cap
+      this.kept.delete(key);
+      this.kept.set(key, found);
+      return found.value as T;
+    }
+    const generation = this.generation;
+    const value = await read();
+    // a write while it was read leaves it unkept: it may predate that write
+    if (generation === this.generation) {
+      this.kept.set(key, { generation, value });
+      if (this.kept.size > KEPT_ANSWERS) this.kept.delete(this.kept.keys().next().value!);
+    }
+    return value;
+  }
+}
+
+const caches = new WeakMap<object, ReadCache>();
+
+/** Registers the cache of a database's root Kysely instance (its transactions have none). */
+export function attachReadCache(db: Kysely<any>, cache: ReadCache): void {
+  caches.set(db, cache);
+}
+
+/** The read cache of a root SQLite Kysely instance; undefined on PostgreSQL and inside a transaction. */
+export const readCacheOf = (db: Kysely<any>): ReadCache | undefined => caches.get(db);
