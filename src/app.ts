@@ -83,6 +83,8 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     // any process may change the site (other instances, workers, the CLI on the same SQLite file):
     // each request first catches up with what they changed
     beforeRequest: () => site.shared.sync(),
+    // the active plugins' other protocols (the abilities' MCP server at {api root}/mcp)
+    mounts: () => plugins.mounts,
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -114,6 +116,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
       const started = Date.now();
       // no job starts while the server stops; one under way finishes before the database closes
       const stopping = scheduler.stop();
+      await Promise.all(plugins.mounts.map((m) => m.close?.()));
       const open = await new Promise<number>((resolve) => server.getConnections((_, n) => resolve(n ?? 0)));
       let forced = 0;
       await new Promise<void>((resolve) => {

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { Kysely, Migration } from 'kysely';
 import type { Grants } from '../auth/roles.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { Mount } from '../engine/server.ts';
 import type { Spec } from '../engine/spec.ts';
 import type { Store } from '../store/index.ts';
 import type { PostTypeInfo, TaxonomyInfo } from './content-types.ts';
@@ -12,6 +14,7 @@ import type { BlockPattern, BlockPatternCategory, BlockTypeDefinition } from './
 export interface CliSite {
   store: Store;
   site: Site;
+  engine: Engine<Store, Site>;
 }
 
 /** How a plugin adds commands to `cms-spec` (src/cli/site-command.ts provides it). */
@@ -69,6 +72,12 @@ export interface PluginDefinition<R = unknown> {
   postMeta?: readonly RegisteredMeta[] | ((spec: Spec) => readonly RegisteredMeta[]);
   /** Adds its commands to `cms-spec` (`cms-spec seo index`...); they run with the installed site open, and only while the plugin is active. */
   cli?(cli: PluginCli): void;
+  /**
+   * Protocols it serves beside the REST routes while it is active, each at a path under the API
+   * root (the abilities plugin's MCP server at `/mcp`): made at its activation, given the site's
+   * engine, and closed at its deactivation.
+   */
+  mounts?(engine: Engine<Store, Site>): readonly Mount[];
   /**
    * Its recurring work (wp_schedule_event), run while it is active by the site's scheduler, each
    * run once across the instances sharing the database; `cms-spec cron list` shows them.

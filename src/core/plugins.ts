@@ -6,6 +6,7 @@ import { formatDiagnostic, SpecError } from '../engine/diagnostics.ts';
 import { RestError } from '../engine/errors.ts';
 import { importModule } from '../engine/load-module.ts';
 import { loadSpec, type Spec } from '../engine/spec.ts';
+import type { Mount } from '../engine/server.ts';
 import type { Logger } from '../engine/types.ts';
 import type { Store } from '../store/index.ts';
 import { ContentTypes, type RegisteredMeta } from './content-types.ts';
@@ -112,6 +113,9 @@ export class PluginRegistry implements PluginControl {
   private readonly store: Store;
   private readonly site: Site;
   private readonly log: Logger;
+  /** The protocols of the active plugins, by plugin, kept across changes of the others (their sessions live on). */
+  private readonly mounted = new Map<string, readonly Mount[]>();
+  private mountList: readonly Mount[] = [];
 
   constructor(installed: readonly Installed[], o: RegistryOptions) {
     this.byName = new Map(installed.map((p) => [p.name, p]));
@@ -292,6 +296,13 @@ export class PluginRegistry implements PluginControl {
     this.site.hooks = active.filter((d) => d.site).map((d) => ({ plugin: d.name, hooks: d.site! }));
     this.site.contentListeners = active.filter((d) => d.onContentChange).map((d) => ({ plugin: d.name, listener: d.onContentChange!.bind(d) }));
     this.site.jobs = active.flatMap((d) => d.jobs ?? []);
+    for (const [name, mounts] of this.mounted)
+      if (!this.active.has(name)) {
+        this.mounted.delete(name);
+        for (const m of mounts) await m.close?.();
+      }
+    for (const d of active) if (d.mounts && !this.mounted.has(d.name)) this.mounted.set(d.name, d.mounts(this.engine));
+    this.mountList = [...this.mounted.values()].flat();
     this.site.roles = new Roles(active.flatMap((d) => (d.capabilities ? [d.capabilities] : [])));
     this.site.blocks = new BlockRegistry([CORE_BLOCKS, ...active.map((d) => ({ owner: d.name, blocks: d.blocks, patterns: d.patterns, patternCategories: d.patternCategories }))], this.log);
   }
@@ -303,6 +314,11 @@ export class PluginRegistry implements PluginControl {
   get(pluginOrName: string): PluginStatus | undefined {
     const p = this.find(pluginOrName);
     return p && this.status(p);
+  }
+
+  /** The protocols the active plugins serve beside the REST routes (their `mounts`). */
+  get mounts(): readonly Mount[] {
+    return this.mountList;
   }
 
   /** Active plugins' definitions, in load order (for their CLI commands and outbound hosts). */

@@ -37,6 +37,21 @@ export interface ServerOptions {
    * throw answers 503: the request cannot be served as it should be.
    */
   beforeRequest?: () => Promise<void>;
+  /** Protocols served beside the REST routes at a path under each API root, as they are now; they add no route to the index. */
+  mounts?: () => readonly Mount[];
+}
+
+/**
+ * A protocol other than REST at a path under the API root (`/mcp`): it gets the request with its
+ * caller authenticated as the API's are and its body read (bounded), and answers on the response
+ * itself. A RestError it throws before answering is answered as the API's errors are.
+ */
+export interface Mount {
+  /** The path under each API root, as `/mcp`. */
+  path: string;
+  handle(req: IncomingMessage, res: ServerResponse, caller: { user: User | null; body: Buffer }): Promise<void>;
+  /** Ends what it keeps open (sessions, streams), as the server stops or its owner goes. */
+  close?(): Promise<void>;
 }
 
 const NOT_FOUND_PAGE = '<!DOCTYPE html><html><head><title>Page not found</title></head><body><h1>Not Found</h1></body></html>';
@@ -98,6 +113,18 @@ export function createHttpServer(opts: ServerOptions): Server {
         if (!(e instanceof BodyTooLarge)) throw e;
         res.setHeader('Connection', 'close');
         return reply.send(res, req, errorOutcome(payloadTooLarge(bodyLimit)), query, null, headers);
+      }
+    }
+
+    const mount = target.restPath === null ? undefined : opts.mounts?.().find((m) => m.path === target.restPath);
+    if (mount) {
+      const user = await authenticated(req, res, query, headers, ip);
+      if (user === false) return;
+      try {
+        return await mount.handle(req, res, { user, body });
+      } catch (e) {
+        if (!(e instanceof RestError) || res.headersSent) throw e;
+        return reply.send(res, req, errorOutcome(e), query, user, headers);
       }
     }
 

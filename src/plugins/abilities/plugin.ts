@@ -1,4 +1,6 @@
 import { definePlugin, type PluginDefinition } from '../../core/plugin.ts';
+import { McpEndpoint } from './mcp.ts';
+import { mcpCommand } from './cli.ts';
 
 /**
  * The Abilities API (WordPress 6.9's wp-abilities/v1, served at cms-abilities/v1): named actions
@@ -13,6 +15,9 @@ export const abilities: PluginDefinition = definePlugin({
   description: 'Lists the actions the site’s endpoints offer to agents, with their schemas, and runs them as the caller.',
   author: 'cms-spec',
   namespaces: ['cms-abilities/v1'],
+  // the abilities as MCP tools: over streamable HTTP at {api root}/mcp, and over stdio (`cms-spec mcp`)
+  mounts: (engine) => [new McpEndpoint(engine)],
+  cli: mcpCommand,
 });
 
 export default abilities;

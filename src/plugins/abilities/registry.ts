@@ -87,6 +87,17 @@ function abilityOf(route: RouteSpec, e: EndpointSpec): Ability {
   };
 }
 
+/** validate_request_method: reads run with GET, destructive idempotent actions with DELETE, the rest with POST. */
+export function runMethodOf(a: Ability): 'GET' | 'DELETE' | 'POST' {
+  return a.annotations.readonly ? 'GET' : a.annotations.destructive && a.annotations.idempotent ? 'DELETE' : 'POST';
+}
+
+/** Whether a caller with these capabilities may run the ability: its endpoint's permission. */
+export function mayRun(a: Ability, can: (cap: string) => boolean): boolean {
+  const permission = a.endpoint.permission ?? 'public';
+  return permission === 'public' || permission.split('|').some(can);
+}
+
 const registries = new WeakMap<readonly RouteSpec[], Registry>();
 
 /**

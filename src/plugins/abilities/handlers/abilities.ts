@@ -2,7 +2,7 @@ import type { Ctx } from '../../../core/context.ts';
 import { collection, pageOf, type Context } from '../../../core/rest.ts';
 import { authStatus, RestError } from '../../../engine/errors.ts';
 import { RestResponse } from '../../../engine/types.ts';
-import { registryOf, type Ability, type Registry } from '../registry.ts';
+import { mayRun, registryOf, runMethodOf, type Ability, type Registry } from '../registry.ts';
 import type { AbilityCategorySpec } from '../../../engine/spec.ts';
 
 const NS = 'cms-abilities/v1';
@@ -69,9 +69,9 @@ export function getCategory(ctx: Ctx<'abilities:abilities.getCategory'>) {
   return categoryItem(ctx, c);
 }
 
-/** validate_request_method: reads run with GET, destructive idempotent actions with DELETE, the rest with POST. */
+/** validate_request_method: the method the ability runs with (runMethodOf), else 405. */
 function checkMethod(ctx: Ctx, method: string, a: Ability): void {
-  const expected = a.annotations.readonly ? 'GET' : a.annotations.destructive && a.annotations.idempotent ? 'DELETE' : 'POST';
+  const expected = runMethodOf(a);
   if (method === expected) return;
   const abilities = expected === 'GET' ? 'Read-only abilities' : expected === 'DELETE' ? 'Abilities that perform destructive actions' : 'Abilities that perform updates';
   throw ctx.fail('rest_ability_invalid_method', { abilities, method: expected });
@@ -114,8 +114,7 @@ export async function run(ctx: Ctx<'abilities:abilities.run'>) {
   if (!a) throw ctx.fail('rest_ability_not_found');
   checkMethod(ctx, ctx.request.method === 'HEAD' ? 'GET' : ctx.request.method, a);
   const input = validInput(ctx, a, ctx.args.input);
-  const permission = a.endpoint.permission ?? 'public';
-  if (permission !== 'public' && !permission.split('|').some((cap) => ctx.can(cap)))
+  if (!mayRun(a, (cap) => ctx.can(cap)))
     throw ctx.fail('rest_ability_cannot_execute', {}, { status: authStatus(ctx.user !== null) });
   const { path, params } = requestOf(a, input);
   const res = await ctx.dispatch(a.method, path, params);

@@ -1,0 +1,31 @@
+import { toUser } from '../../auth/users.ts';
+import { userNamed } from '../../cli/site-store.ts';
+import type { PluginCli } from '../../core/plugin.ts';
+import { announceToolChanges, createMcpServer } from './mcp.ts';
+
+/**
+ * `cms-spec mcp --user NAME`: the site's abilities as MCP tools over stdio, for a local client
+ * (Claude Desktop, VS Code) that starts it, acting as that user. Nothing but the protocol goes
+ * to stdout; the site's log goes to stderr. It ends when the client closes stdin.
+ */
+export function mcpCommand(cli: PluginCli): void {
+  cli
+    .command('mcp', 'serve the site’s abilities as MCP tools over stdio, acting as a user')
+    .requiredOption('--user <user>', 'act as this user (login, email or ID)')
+    .action(
+      cli.withSite(async ({ engine, site, store }, o: { user: string }) => {
+        const row = await userNamed(store, o.user);
+        const server = await createMcpServer(engine, {
+          // the user's role as it is now, as the HTTP server reads it at each request
+          userOf: () => toUser(row, site.roles),
+          beforeRequest: () => site.shared.sync(),
+        });
+        announceToolChanges(engine, () => [server]);
+        const closed = new Promise<void>((resolve) => (server.onclose = resolve));
+        const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+        await server.connect(new StdioServerTransport());
+        process.stdin.once('end', () => void server.close());
+        await closed;
+      }),
+    );
+}
