@@ -20,6 +20,8 @@
  * |                                 |          | cannot open them; without it they are sealed with the site's secret   |
  * | CMS_SPEC_WP_COMPAT              | on       | `off`: the API answers only at its own root, not at the aliases of    |
  * |                                 |          | site.yaml's api_aliases (`/wp-json/` with `wp/v2`); `serve --wp-compat`|
+ * | CMS_SPEC_MCP_PATH               | /mcp     | where the MCP server answers under each API root (`/cms-json/mcp`):   |
+ * |                                 |          | `/` and path segments of letters, digits, `-`, `_`, `.` and `~`       |
  *
  * Settings are read when first needed and re-read only when the environment changes, so a
  * process (or a test) that sets a variable before starting a server sees it without restarting.
@@ -45,6 +47,8 @@ export interface Config {
   secretKey: string | null;
   /** CMS_SPEC_WP_COMPAT: whether the API answers at its aliases (WordPress's `/wp-json/`) too. */
   wpCompat: boolean;
+  /** CMS_SPEC_MCP_PATH: the MCP server's path under each API root, as `/mcp`. */
+  mcpPath: string;
 }
 
 const VARIABLES = [
@@ -58,6 +62,7 @@ const VARIABLES = [
   'CMS_SPEC_OEMBED_PROVIDERS',
   'CMS_SPEC_SECRET_KEY',
   'CMS_SPEC_WP_COMPAT',
+  'CMS_SPEC_MCP_PATH',
 ] as const;
 
 let cached: { key: string; config: Config } | null = null;
@@ -84,6 +89,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     },
     secretKey: secretKey(env),
     wpCompat: onOff(env, 'CMS_SPEC_WP_COMPAT', true),
+    mcpPath: pathUnderRoot(env, 'CMS_SPEC_MCP_PATH', '/mcp'),
   };
 }
 
@@ -92,6 +98,16 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
   if (!raw) return fallback;
   if (raw !== 'on' && raw !== 'off') throw new Error(`${name} must be 'on' or 'off', got '${raw}'`);
   return raw === 'on';
+}
+
+const PATH_UNDER_ROOT = /^(\/[\w.~-]+)+$/;
+
+/** A path under the API root: one a URL carries as written, with no query, no `..` trick and no trailing slash. */
+function pathUnderRoot(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!PATH_UNDER_ROOT.test(raw) || raw.split('/').some((s) => s === '.' || s === '..')) throw new Error(`${name} must be a path such as /mcp (segments of letters, digits, '-', '_', '.' and '~'), got '${raw}'`);
+  return raw;
 }
 
 /** A short key is as weak as no key, and said so at once rather than used. */

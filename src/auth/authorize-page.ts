@@ -8,6 +8,7 @@ import { purposeKey, siteSecret } from './secret.ts';
 import { checkCsrf, cookieValue, csrfToken, issueSession, readSession, SESSION_COOKIE, SESSION_TTL_S, type Session } from './session.ts';
 import { FailureThrottle } from './throttle.ts';
 import { findAccount } from './users.ts';
+import { approved, denied, readAuthorization, redirectUrlProblem, type Authorization } from './oauth.ts';
 
 /** Per-site state of the page: its keys (read once) and its own failed-login throttle. */
 interface PageState {
@@ -27,39 +28,19 @@ function stateOf(engine: Engine): Promise<PageState> {
   return s;
 }
 
-/** The request's query args, as authorize-application.php reads them. */
+/** The request's query args, as authorize-application.php reads them; or an OAuth authorization request (oauth.ts). */
 interface AuthorizeRequest {
   appName: string;
   appId: string;
   successUrl: string;
   rejectUrl: string;
+  oauth: Authorization | null;
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-const REFUSED_SCHEMES = new Set(['javascript:', 'data:']);
-
-/**
- * wp_is_authorize_application_redirect_url_valid(): a scheme is required, javascript: and
- * data: are refused, and plain http is accepted only for the local machine (WordPress allows it
- * only in a "local" environment). App-specific schemes (myapp://) stay allowed, as in WordPress.
- */
-function redirectUrlProblem(url: string): string | null {
-  if (!url) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'Invalid URL format.';
-  }
-  if (REFUSED_SCHEMES.has(parsed.protocol)) return 'Invalid URL format.';
-  if (parsed.protocol === 'http:' && !LOCAL_HOSTS.has(parsed.hostname)) return 'The URL must be served over a secure connection.';
-  return null;
-}
-
 function readRequest(query: Record<string, unknown>): { request: AuthorizeRequest; problems: string[] } {
-  const request: AuthorizeRequest = { appName: str(query.app_name), appId: str(query.app_id), successUrl: str(query.success_url), rejectUrl: str(query.reject_url) };
+  const request: AuthorizeRequest = { appName: str(query.app_name), appId: str(query.app_id), successUrl: str(query.success_url), rejectUrl: str(query.reject_url), oauth: null };
   const problems: string[] = [];
   if (request.appId && !isUuid(request.appId)) problems.push('The application ID must be a UUID.');
   for (const url of [request.successUrl, request.rejectUrl]) {
@@ -141,6 +122,7 @@ const passwordHashOf = (store: Store) => async (userId: number) => (userId === 0
 
 /** The form's own address: the page with the request's query args, so every step keeps them. */
 function selfUrl(engine: Engine, r: AuthorizeRequest): string {
+  if (r.oauth) return `${engine.site.authPath}?${new URLSearchParams(r.oauth.query)}`;
   const q = new URLSearchParams();
   if (r.appName) q.set('app_name', r.appName);
   if (r.appId) q.set('app_id', r.appId);
@@ -167,9 +149,19 @@ function loginForm(engine: Engine, keys: PageState, session: Session, r: Authori
   );
 }
 
+/** Where a redirect goes, as the user can judge it: the origin, or the scheme of an app's own URL (`myapp:`), whose origin is "null". */
+function shownAddress(url: string): string {
+  const u = new URL(url);
+  return u.origin === 'null' ? u.protocol : u.origin;
+}
+
 function approvalForm(engine: Engine, keys: PageState, session: Session, r: AuthorizeRequest, login: string, error = ''): PageResponse {
   const who = r.appName ? `<strong>${esc(r.appName)}</strong>` : 'an application';
-  const where = r.successUrl ? `<p>You will be sent to <code>${esc(new URL(r.successUrl).origin)}</code> afterwards, with the new password.</p>` : '<p>The new password will be shown on the next screen.</p>';
+  const where = r.oauth
+    ? `<p>You will be sent back to <code>${esc(shownAddress(r.oauth.redirectUri))}</code> afterwards; the application gets a token that acts as the new application password, until you revoke it.</p>`
+    : r.successUrl
+      ? `<p>You will be sent to <code>${esc(shownAddress(r.successUrl))}</code> afterwards, with the new password.</p>`
+      : '<p>The new password will be shown on the next screen.</p>';
   return page(
     engine,
     error ? 400 : 200,
@@ -195,6 +187,13 @@ export async function authorizePage(req: PageRequest, engine: Engine): Promise<P
   const keys = await stateOf(engine);
   const { store } = engine;
   const { request: r, problems } = readRequest(req.query);
+  // an OAuth client's authorization request (RFC 6749 §4.1.1): the same page, answered with a code on the client's redirect URI
+  if (req.query.response_type !== undefined || req.query.client_id !== undefined) {
+    const read = await readAuthorization(engine, req.query);
+    if ('redirect' in read) return redirect(read.redirect);
+    if ('problem' in read) problems.push(read.problem);
+    else Object.assign(r, { oauth: read.ok, appName: read.ok.clientName });
+  }
   if (problems.length)
     return page(engine, 400, 'Cannot Authorize Application', `<p>The Authorize Application request is not allowed.</p><ul>${problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>`);
 
@@ -231,6 +230,7 @@ export async function authorizePage(req: PageRequest, engine: Engine): Promise<P
   if (!user || !checkCsrf(keys.csrfKey, session, 'authorize', form.get('_token'))) return user ? expired() : loginForm(engine, keys, session, r);
 
   if (action === 'reject') {
+    if (r.oauth) return redirect(denied(engine, r.oauth));
     const to = r.rejectUrl || r.successUrl;
     return redirect(to ? withQuery(to, { success: 'false' }) : engine.site.url('/'));
   }
@@ -243,6 +243,7 @@ export async function authorizePage(req: PageRequest, engine: Engine): Promise<P
     if (!(e instanceof RestError)) throw e;
     return approvalForm(engine, keys, session, r, user.login, e.message);
   }
+  if (r.oauth) return redirect(await approved(engine, r.oauth, user.id, created.row.uuid));
   if (r.successUrl) return redirect(withQuery(r.successUrl, { site_url: engine.site.info.url, user_login: user.login, password: created.password }));
   return page(
     engine,

@@ -4,9 +4,12 @@ import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
 import { appPasswordHasher, USAGE_INTERVAL_S } from './app-passwords.ts';
 import { FailureThrottle } from './throttle.ts';
+import { tokenGrant } from './oauth.ts';
+import type { AppPasswordRow } from '../store/app-passwords.ts';
 import { findAccount, LOGIN_ERRORS, toUser } from './users.ts';
 
 const BASIC = /^basic\s+(\S+)\s*$/i;
+const BEARER = /^bearer\s+(\S+)\s*$/i;
 
 /** Splits a Basic credential into login and password; null when it is not one (WordPress then sees no credentials). */
 function parseBasic(header: string): { login: string; password: string } | null {
@@ -21,8 +24,9 @@ function parseBasic(header: string): { login: string; password: string } | null 
 /**
  * HTTP Basic with an application password (wp_validate_application_password): the login or
  * email, then any of the user's application passwords. A wrong credential is a 401 with
- * WordPress's code, and counts against the caller's address (see throttle.ts). Other schemes and
- * no header at all mean an anonymous request.
+ * WordPress's code, and counts against the caller's address (see throttle.ts). An OAuth Bearer
+ * token, where it is accepted (a protected resource: the MCP endpoint), stands for an application
+ * password the same way. Other schemes and no header at all mean an anonymous request.
  */
 export function createAuthenticator(store: Store, site: Site): Authenticator {
   const throttle = new FailureThrottle(store, 'application-password');
@@ -33,10 +37,30 @@ export function createAuthenticator(store: Store, site: Site): Authenticator {
     throw new RestError(code, LOGIN_ERRORS[code], 401);
   };
 
+  /** An OAuth bearer token (oauth.ts): the user whose application password it stands for, while that password exists. */
+  const bearer = async (token: string, ip: string): Promise<User> => {
+    await throttle.check(ip);
+    const grant = await tokenGrant(store, token);
+    const [password, row] = grant ? await Promise.all([store.appPasswords.get(grant.u, grant.p), store.users.get(grant.u)]) : [];
+    if (!password || !row) {
+      await throttle.fail(ip);
+      throw new RestError('invalid_token', 'The access token is invalid, or its application password was revoked.', 401);
+    }
+    await recordUse(password, ip);
+    return toUser(row, site.roles, password.uuid);
+  };
+
+  const recordUse = async (match: AppPasswordRow, ip: string) => {
+    const now = Math.floor(Date.now() / 1000);
+    if (match.last_used === null || match.last_used <= now - USAGE_INTERVAL_S) await store.appPasswords.recordUse(match.uuid, now, ip, USAGE_INTERVAL_S);
+  };
+
   return {
-    async authenticate(headers, ip): Promise<User | null> {
+    async authenticate(headers, ip, accept): Promise<User | null> {
       const header = headers.authorization;
       if (!header) return null;
+      const token = accept?.bearer ? BEARER.exec(header)?.[1] : undefined;
+      if (token !== undefined) return bearer(token, ip);
       const credentials = parseBasic(header);
       if (!credentials) return null;
       await throttle.check(ip);
@@ -50,8 +74,7 @@ export function createAuthenticator(store: Store, site: Site): Authenticator {
       const hash = (await hasher)(credentials.password);
       const match = await store.appPasswords.byHash(account.row.id, hash);
       if (!match) return fail(ip, 'incorrect_password');
-      const now = Math.floor(Date.now() / 1000);
-      if (match.last_used === null || match.last_used <= now - USAGE_INTERVAL_S) await store.appPasswords.recordUse(match.uuid, now, ip, USAGE_INTERVAL_S);
+      await recordUse(match, ip);
       return toUser(account.row, site.roles, match.uuid);
     },
   };

@@ -7,7 +7,7 @@ import type { InternalRequest } from './pipeline.ts';
 import { ReplyWriter } from './http-reply.ts';
 import { discardUpload, receiveUpload, type ReceivedUpload } from './http-upload.ts';
 import { errorOutcome } from './pipeline.ts';
-import type { Authenticator, PageHandler, User } from './types.ts';
+import type { Authenticator, PageHandler, PageResponse, User } from './types.ts';
 
 export type { PageHandler, PageRequest, PageResponse } from './types.ts';
 
@@ -49,10 +49,27 @@ export interface ServerOptions {
 export interface Mount {
   /** The path under each API root, as `/mcp`. */
   path: string;
+  /**
+   * Present when it is an OAuth protected resource: its metadata (RFC 9728) at the URL it has
+   * under a root (`resource`), served at `/.well-known/oauth-protected-resource{path of resource}`.
+   * A Bearer token is then authenticated for it (the Authenticator's `bearer`), and each 401 it
+   * answers says where that metadata is (`WWW-Authenticate: Bearer resource_metadata="…"`).
+   */
+  resourceMetadata?(resource: string): Record<string, unknown>;
   handle(req: IncomingMessage, res: ServerResponse, caller: { user: User | null; body: Buffer }): Promise<void>;
   /** Ends what it keeps open (sessions, streams), as the server stops or its owner goes. */
   close?(): Promise<void>;
 }
+
+/** Where RFC 9728 puts a protected resource's metadata: this, then the resource's path. */
+const RESOURCE_METADATA_PREFIX = '/.well-known/oauth-protected-resource';
+
+/** A mount's URL under a root, as an OAuth client names the resource (`http://host/cms-json/mcp`). */
+const resourceOf = (root: { url: string }, mount: Mount): string => root.url.replace(/\/$/, '') + mount.path;
+const resourceMetadataUrl = (resource: string): string => {
+  const url = new URL(resource);
+  return `${url.origin}${RESOURCE_METADATA_PREFIX}${url.pathname}`;
+};
 
 const NOT_FOUND_PAGE = '<!DOCTYPE html><html><head><title>Page not found</title></head><body><h1>Not Found</h1></body></html>';
 
@@ -117,15 +134,11 @@ export function createHttpServer(opts: ServerOptions): Server {
     }
 
     const mount = target.restPath === null ? undefined : opts.mounts?.().find((m) => m.path === target.restPath);
-    if (mount) {
-      const user = await authenticated(req, res, query, headers, ip);
-      if (user === false) return;
-      try {
-        return await mount.handle(req, res, { user, body });
-      } catch (e) {
-        if (!(e instanceof RestError) || res.headersSent) throw e;
-        return reply.send(res, req, errorOutcome(e), query, user, headers);
-      }
+    if (mount) return serveMount(req, res, mount, target, body, headers, ip);
+
+    if (target.restPath === null && target.rawPath.startsWith(`${RESOURCE_METADATA_PREFIX}/`)) {
+      const metadata = resourceMetadataAt(target.rawPath.slice(RESOURCE_METADATA_PREFIX.length));
+      if (metadata) return reply.sendPage(res, req, metadata, headers);
     }
 
     if (target.restPath === null) {
@@ -143,6 +156,36 @@ export function createHttpServer(opts: ServerOptions): Server {
       return reply.send(res, req, errorOutcome(e), query, user, headers);
     }
     await run(req, res, internal, user);
+  }
+
+  /**
+   * A protocol beside REST: its caller authenticated (by a Bearer token too when it is a protected
+   * resource), then the mount answers. Its refusals are the API's errors; a protected resource's
+   * 401 also says where its metadata is, and that the token was refused when one was sent.
+   */
+  async function serveMount(req: IncomingMessage, res: ServerResponse, mount: Mount, target: ReturnType<typeof parseTarget>, body: Buffer, headers: Record<string, string>, ip: string): Promise<void> {
+    const bearer = mount.resourceMetadata !== undefined;
+    let user: User | null = null;
+    try {
+      if (headers.authorization) user = await auth.authenticate(headers, ip, { bearer });
+      return await mount.handle(req, res, { user, body });
+    } catch (e) {
+      if (!(e instanceof RestError) || res.headersSent) throw e;
+      if (bearer && e.status === 401) {
+        const refused = /^bearer\s/i.test(headers.authorization ?? '') ? 'error="invalid_token", ' : '';
+        e.headers['WWW-Authenticate'] = `Bearer ${refused}resource_metadata="${resourceMetadataUrl(resourceOf(target.root, mount))}"`;
+      }
+      return reply.send(res, req, errorOutcome(e), target.query, user, headers);
+    }
+  }
+
+  /** The metadata of the protected resource at this path (`/cms-json/mcp`), as an answer any origin may read; null when none is there. */
+  function resourceMetadataAt(path: string): PageResponse | null {
+    const at = parseTarget(path, engine.roots);
+    const mount = at.restPath === null ? undefined : opts.mounts?.().find((m) => m.path === at.restPath && m.resourceMetadata);
+    if (!mount) return null;
+    const metadata = mount.resourceMetadata!(resourceOf(at.root, mount));
+    return { status: 200, headers: { 'Content-Type': 'application/json; charset=UTF-8', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-cache' }, body: JSON.stringify(metadata) };
   }
 
   /** The caller, null when anonymous; false when the credentials were refused and the refusal is answered. */

@@ -173,8 +173,12 @@ export class PrebuiltJson {
 
 /** Resolves credentials; provided by the application's auth layer. */
 export interface Authenticator {
-  /** Resolves the Authorization header to a user, null for anonymous; throws a RestError for bad credentials. */
-  authenticate(headers: Record<string, string>, ip: string): Promise<User | null>;
+  /**
+   * Resolves the Authorization header to a user, null for anonymous; throws a RestError for bad
+   * credentials. With `bearer` (a protected resource's request, see Mount), an OAuth Bearer token
+   * is a credential too; elsewhere a Bearer header is no credential (anonymous, as in WordPress).
+   */
+  authenticate(headers: Record<string, string>, ip: string, accept?: { bearer: boolean }): Promise<User | null>;
 }
 
 /** A request for a page of the site (anything outside the API), handed to the site renderer. */

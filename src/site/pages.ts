@@ -5,6 +5,7 @@ import type { TermRow } from '../store/terms.ts';
 import type { Store } from '../store/index.ts';
 import type { PageContext, Site } from '../core/site.ts';
 import { authorizePage } from '../auth/authorize-page.ts';
+import { oauthPage } from '../auth/oauth.ts';
 import { authorPermalink, commentsFeedPermalink, feedPermalink, pagedPermalink, permalink, termPermalink, type FeedType, type PermalinkTarget } from './permalinks.ts';
 import { filterHeadMeta, hookOutput, pageViewed, theContent } from './hooks.ts';
 import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from './format.ts';
@@ -33,13 +34,18 @@ type Resolved =
  * The site outside the API, as WordPress's front end serves it with the default theme: the home
  * page (latest posts or the front page), each published post and page at its permalink, category,
  * tag, author and date archives, search results, RSS and Atom feeds, sitemaps, robots.txt, the
- * theme's stylesheet, the embed card at `{permalink}embed/`, the application-authorization page,
+ * theme's stylesheet, the embed card at `{permalink}embed/`, the application-authorization page
+ * (and the OAuth authorization server around it: its metadata, registration and token endpoints),
  * and a 404 page for everything else. The server adds the API discovery Link header.
  */
 export function createPageHandler(engine: Engine): PageHandler {
   const authPath = trimTrailingSlash(engine.site.authPath);
   return async (req) => {
     if (trimTrailingSlash(req.path) === authPath) return authorizePage(req, engine);
+    if (req.path.startsWith('/.well-known/oauth-') || req.path.startsWith(`${authPath}/`)) {
+      const oauth = await oauthPage(req, engine);
+      if (oauth) return oauth;
+    }
     if (req.path === STYLESHEET_PATH) return stylesheetResponse(req);
     if (isUploadPath(req.path)) return (await uploadResponse(engine.site, req)) ?? notFoundPage(engine, engine.site.url(req.path));
     const res = await renderSitePage(engine, req);

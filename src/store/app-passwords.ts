@@ -42,6 +42,12 @@ export class AppPasswordsRepo {
     return Number(r.numDeletedRows);
   }
 
+  /** Records the password's first use: false when it was used before (the condition is part of the UPDATE, so only one caller gets true). */
+  async recordFirstUse(uuid: string, now: number, ip: string): Promise<boolean> {
+    const r = await this.db.updateTable('app_passwords').set({ last_used: now, last_ip: ip }).where('uuid', '=', uuid).where('last_used', 'is', null).executeTakeFirst();
+    return r.numUpdatedRows > 0n;
+  }
+
   /**
    * Records a use unless one was recorded within `minInterval` seconds; the condition is part of
    * the UPDATE so concurrent requests write at most once.

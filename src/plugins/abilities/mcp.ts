@@ -5,10 +5,12 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { CallToolResult, Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Engine } from '../../engine/engine.ts';
+import type { CmsEngine as Engine } from '../../core/context.ts';
 import { forbidden, invalidJson, RestError } from '../../engine/errors.ts';
 import type { Mount } from '../../engine/server.ts';
 import type { User } from '../../engine/types.ts';
+import { config } from '../../config.ts';
+import { oauthIssuer } from '../../auth/oauth.ts';
 import { mayRun, registryOf, runMethodOf, type Ability } from './registry.ts';
 
 const NS = 'cms-abilities/v1';
@@ -157,17 +159,24 @@ const rpcError = (res: ServerResponse, status: number, message: string): void =>
 };
 
 /**
- * MCP's streamable HTTP transport at `/mcp` under the API root: every request authenticated (an
- * application password over HTTP Basic; anonymous callers get WordPress's 401 and nothing runs),
- * a browser's Origin accepted only when it is the site's own (DNS rebinding), a session per
- * `initialize` (`Mcp-Session-Id`), kept for the user who opened it and closed by DELETE.
+ * MCP's streamable HTTP transport at `/mcp` under the API root (CMS_SPEC_MCP_PATH): every request
+ * authenticated (an application password over HTTP Basic, or an OAuth bearer token made from one:
+ * it is a protected resource of the site's authorization server, src/auth/oauth.ts; anonymous
+ * callers get WordPress's 401 and nothing runs), a browser's Origin accepted only when it is the
+ * site's own (DNS rebinding), a session per `initialize` (`Mcp-Session-Id`), kept for the user
+ * who opened it and closed by DELETE.
  */
 export class McpEndpoint implements Mount {
-  readonly path = '/mcp';
+  readonly path = config().mcpPath;
   private readonly sessions = new Map<string, Session>();
 
   constructor(private readonly engine: Engine) {
     announceToolChanges(engine, () => [...this.sessions.values()].map((s) => s.server));
+  }
+
+  /** RFC 9728: the site is its authorization server; tokens go in the Authorization header. */
+  resourceMetadata(resource: string): Record<string, unknown> {
+    return { resource, authorization_servers: [oauthIssuer(this.engine.site)], bearer_methods_supported: ['header'], resource_name: `${this.engine.site.info.name} (MCP)` };
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, { user, body }: { user: User | null; body: Buffer }): Promise<void> {
