@@ -201,3 +201,32 @@ describe('batch requests are checked one by one', () => {
     assert.equal(category.status, 201);
   });
 });
+
+// not in the spec, so not in the table above: the protocols the active plugins serve beside REST, as served (the MCP endpoint)
+describe('every protocol mounted beside the REST routes, at every API root', () => {
+  const server = useServer();
+  const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'table', version: '1' } } });
+  const post = (path: string, authorization?: string) =>
+    fetch(`${server.home}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(authorization ? { authorization } : {}) }, body: initialize });
+
+  test('anonymous 401 (saying where to get a token), a wrong password 401, a subscriber let in', async () => {
+    const subscriber = await userAuth(server, 'subscriber');
+    const paths = server.app.plugins.mounts.flatMap((m) => server.app.engine.roots.map((root) => `${root.prefix}${m.path}`));
+    assert.deepEqual(paths, ['cms-json/mcp', 'wp-json/mcp']);
+    for (const path of paths) {
+      const anonymous = await post(path);
+      assert.equal(anonymous.status, 401, path);
+      assert.equal(anonymous.headers.get('www-authenticate'), `Bearer resource_metadata="${server.home}/.well-known/oauth-protected-resource/${path}"`);
+      assert.equal(((await anonymous.json()) as { code: string }).code, 'rest_forbidden');
+      const wrong = await post(path, `Basic ${Buffer.from(`${subscriber.login}:nottherightpassword`).toString('base64')}`);
+      assert.equal(wrong.status, 401, path);
+      assert.equal(((await wrong.json()) as { code: string }).code, 'incorrect_password');
+      const forged = await post(path, 'Bearer eyJ1IjoxLCJwIjoieCJ9.forged');
+      assert.deepEqual([forged.status, ((await forged.json()) as { code: string }).code], [401, 'invalid_token'], path);
+      const allowed = await post(path, subscriber.auth);
+      assert.equal(allowed.status, 200, path);
+      await allowed.body?.cancel();
+    }
+  });
+});
+

@@ -94,3 +94,42 @@ for (const variant of ['A', 'B'] as Variant[]) {
     });
   });
 }
+
+/** JSON-RPC messages an MCP client sends, the writing ones among them: each must be refused before it runs. */
+const MCP_MESSAGES = [
+  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } },
+  { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'cms_create-post', arguments: { title: 'Anonymous over MCP', status: 'publish' } } },
+  { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'code-snippets_deactivate-snippet', arguments: { id: 1 } } },
+  [{ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'cms_update-post', arguments: { id: 1, title: 'Batched' } } }],
+];
+
+// the protocols plugins serve beside REST (their mounts: the MCP endpoint) are in no spec: they are taken as served
+describe('the protocols the active plugins mount beside the REST routes', () => {
+  let server: TestServer;
+  let admin: string;
+  before(async () => {
+    server = await startTestServer();
+    admin = await adminAuth(server);
+  });
+  after(() => server.close());
+
+  it('anonymous: every method and message at every API root is 401, and nothing stored changes', async () => {
+    const paths = server.app.plugins.mounts.flatMap((m) => server.app.engine.roots.map((root) => `${root.prefix}${m.path}`));
+    assert.deepEqual(paths, ['cms-json/mcp', 'wp-json/mcp']);
+    const before = await storedState(server, admin, 'A');
+    for (const path of paths)
+      for (const method of ['GET', 'POST', 'DELETE'])
+        for (const message of method === 'POST' ? MCP_MESSAGES : [undefined]) {
+          const res = await fetch(`${server.home}/${path}`, {
+            method,
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'guessed' },
+            body: message && JSON.stringify(message),
+          });
+          const label = `${method} /${path} ${JSON.stringify(message)?.slice(0, 60)}`;
+          assert.equal(res.status, 401, label);
+          assert.deepEqual(await res.json(), { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } }, label);
+        }
+    assert.deepEqual(await storedState(server, admin, 'A'), before);
+  });
+});
+

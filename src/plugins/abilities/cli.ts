@@ -3,10 +3,14 @@ import { userNamed } from '../../cli/site-store.ts';
 import type { PluginCli } from '../../core/plugin.ts';
 import { announceToolChanges, createMcpServer } from './mcp.ts';
 
+/** How often the stdio server looks for what other processes changed while no request comes. */
+const SYNC_INTERVAL_MS = 1000;
+
 /**
  * `cms-spec mcp --user NAME`: the site's abilities as MCP tools over stdio, for a local client
  * (Claude Desktop, VS Code) that starts it, acting as that user. Nothing but the protocol goes
- * to stdout; the site's log goes to stderr. It ends when the client closes stdin.
+ * to stdout; the site's log goes to stderr. It ends when the client closes stdin. A plugin
+ * (de)activated by another process is seen within a second, and the client told (list_changed).
  */
 export function mcpCommand(cli: PluginCli): void {
   cli
@@ -21,7 +25,10 @@ export function mcpCommand(cli: PluginCli): void {
           beforeRequest: () => site.shared.sync(),
         });
         announceToolChanges(engine, () => [server]);
-        const closed = new Promise<void>((resolve) => (server.onclose = resolve));
+        // another process (the server, `cms-spec plugin`) may (de)activate a plugin while the client only listens:
+        // a look at the shared state each second tells it without a request (on SQLite one PRAGMA, unless another connection committed)
+        const watching = setInterval(() => void site.shared.sync().catch((e: unknown) => console.error(`[cms-spec] ${e instanceof Error ? e.message : String(e)}`)), SYNC_INTERVAL_MS);
+        const closed = new Promise<void>((resolve) => (server.onclose = resolve)).finally(() => clearInterval(watching));
         const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
         await server.connect(new StdioServerTransport());
         process.stdin.once('end', () => void server.close());

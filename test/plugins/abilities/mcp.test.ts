@@ -1,4 +1,4 @@
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -38,57 +38,105 @@ async function connect(site: ServerFixture, auth: string, url = `${site.api}mcp`
 const names = async (client: Client) => (await client.listTools()).tools.map((t) => t.name);
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 
-describe('the abilities as MCP tools over streamable HTTP', () => {
+/** Someone an MCP client acts for: their application password over HTTP, their login over stdio. */
+interface Caller {
+  auth: string;
+  login: string;
+}
+type ConnectAs = (site: ServerFixture, caller: Caller) => Promise<Client>;
+
+const adminOf = (site: ServerFixture): Caller => ({ auth: site.admin, login: 'admin' });
+
+/** What holds over either transport: the same tools, checks and notifications. */
+function sameOverEither(transport: string, connectAs: ConnectAs) {
+  describe(`the abilities as MCP tools over ${transport}`, () => {
+    const site = useServer();
+
+    test('an administrator and a subscriber each see the tools they may run, with schemas and annotations from the spec', async () => {
+      const admin = await connectAs(site, adminOf(site));
+      const subscriber = await connectAs(site, await userAuth(site, 'subscriber'));
+      try {
+        assert.deepEqual(await names(admin), ADMIN_TOOLS);
+        assert.deepEqual(await names(subscriber), SUBSCRIBER_TOOLS);
+        const tools = new Map((await admin.listTools()).tools.map((t) => [t.name, t]));
+        const list = tools.get('cms_list-posts')!;
+        assert.equal(list.inputSchema.type, 'object');
+        assert.deepEqual(list.annotations, { title: list.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+        assert.equal(tools.get('cms_create-post')!.annotations!.readOnlyHint, false);
+        assert.equal(tools.get('cms_get-post')!.outputSchema!.type, 'object');
+      } finally {
+        await admin.close();
+        await subscriber.close();
+      }
+    });
+
+    test('a read-only tool answers what the endpoint does; a write tool writes what REST then reads', async () => {
+      await site.json('cms/v2/posts', { json: { title: `Read by an agent over ${transport}`, status: 'publish' } }, 201);
+      const client = await connectAs(site, adminOf(site));
+      try {
+        const listed = await client.callTool({ name: 'cms_list-posts', arguments: { search: `agent over ${transport}`, per_page: 5 } });
+        assert.equal(listed.isError, undefined);
+        assert.deepEqual((JSON.parse(text(listed)) as { title: { rendered: string } }[]).map((p) => p.title.rendered), [`Read by an agent over ${transport}`]);
+
+        const created = await client.callTool({ name: 'cms_create-post', arguments: { title: `Written over MCP (${transport})`, status: 'publish' } });
+        assert.equal(created.isError, undefined);
+        const id = (created.structuredContent as { id: number }).id;
+        const post = await site.json(`cms/v2/posts/${id}`);
+        assert.equal(post.title.rendered, `Written over MCP (${transport})`);
+      } finally {
+        await client.close();
+      }
+    });
+
+    test('invalid input and a refused permission are tool errors with WordPress’s code and message; nothing is written', async () => {
+      const admin = await connectAs(site, adminOf(site));
+      const subscriber = await connectAs(site, await userAuth(site, 'subscriber'));
+      try {
+        const bad = await admin.callTool({ name: 'cms_list-posts', arguments: { per_page: 'lots' } });
+        assert.deepEqual([bad.isError, text(bad)], [true, 'ability_invalid_input: Ability "cms/list-posts" has invalid input. Reason: input[per_page] is not of type integer.']);
+        const refused = await subscriber.callTool({ name: 'cms_create-post', arguments: { title: 'Not allowed' } });
+        assert.deepEqual([refused.isError, text(refused)], [true, 'rest_ability_cannot_execute: Sorry, you are not allowed to execute this ability.']);
+        assert.deepEqual(await site.json('cms/v2/posts?search=Not%20allowed&status=any'), []);
+      } finally {
+        await admin.close();
+        await subscriber.close();
+      }
+    });
+
+    test('deactivating a plugin takes its tools away and tells connected clients, without a request of theirs', async () => {
+      const client = await connectAs(site, adminOf(site));
+      try {
+        assert.deepEqual(await names(client), ADMIN_TOOLS);
+        const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+        await site.json('cms/v2/plugins/code-snippets/code-snippets', { json: { status: 'inactive' } });
+        await changed;
+        assert.deepEqual(await names(client), ADMIN_TOOLS.filter((n) => !n.startsWith('code-snippets_')));
+      } finally {
+        await site.json('cms/v2/plugins/code-snippets/code-snippets', { json: { status: 'active' } });
+        await client.close();
+      }
+    });
+  });
+}
+
+sameOverEither('streamable HTTP', (site, caller) => connect(site, caller.auth));
+
+/** `cms-spec mcp --user LOGIN` on the server's database, started by the SDK's client as a desktop client starts it. */
+sameOverEither('stdio', async (site, caller) => {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'bin/cms-spec.js'), 'mcp', '--user', caller.login, '--db', site.dbPath], cwd: ROOT, stderr: 'ignore' });
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+});
+
+describe('the MCP endpoint over streamable HTTP', () => {
   const site = useServer();
 
-  test('an administrator and a subscriber each see the tools they may run, with schemas and annotations from the spec', async () => {
-    const admin = await connect(site, site.admin);
+  test('the subscriber’s tools from a session at /wp-json/mcp too', async () => {
     const subscriber = await connect(site, (await userAuth(site, 'subscriber')).auth, `${site.home}/wp-json/mcp`);
     try {
-      assert.deepEqual(await names(admin), ADMIN_TOOLS);
       assert.deepEqual(await names(subscriber), SUBSCRIBER_TOOLS);
-      const tools = new Map((await admin.listTools()).tools.map((t) => [t.name, t]));
-      const list = tools.get('cms_list-posts')!;
-      assert.equal(list.inputSchema.type, 'object');
-      assert.deepEqual(list.annotations, { title: list.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-      assert.equal(tools.get('cms_create-post')!.annotations!.readOnlyHint, false);
-      assert.equal(tools.get('cms_get-post')!.outputSchema!.type, 'object');
     } finally {
-      await admin.close();
-      await subscriber.close();
-    }
-  });
-
-  test('a read-only tool answers what the endpoint does; a write tool writes what REST then reads', async () => {
-    await site.json('cms/v2/posts', { json: { title: 'Read by an agent', status: 'publish' } }, 201);
-    const client = await connect(site, site.admin);
-    try {
-      const listed = await client.callTool({ name: 'cms_list-posts', arguments: { search: 'agent', per_page: 5 } });
-      assert.equal(listed.isError, undefined);
-      assert.deepEqual((JSON.parse(text(listed)) as { title: { rendered: string } }[]).map((p) => p.title.rendered), ['Read by an agent']);
-
-      const created = await client.callTool({ name: 'cms_create-post', arguments: { title: 'Written over MCP', status: 'publish' } });
-      assert.equal(created.isError, undefined);
-      const id = (created.structuredContent as { id: number }).id;
-      const post = await site.json(`cms/v2/posts/${id}`);
-      assert.equal(post.title.rendered, 'Written over MCP');
-    } finally {
-      await client.close();
-    }
-  });
-
-  test('invalid input and a refused permission are tool errors with WordPress’s code and message; nothing is written', async () => {
-    const subscriberAuth = (await userAuth(site, 'subscriber')).auth;
-    const admin = await connect(site, site.admin);
-    const subscriber = await connect(site, subscriberAuth);
-    try {
-      const bad = await admin.callTool({ name: 'cms_list-posts', arguments: { per_page: 'lots' } });
-      assert.deepEqual([bad.isError, text(bad)], [true, 'ability_invalid_input: Ability "cms/list-posts" has invalid input. Reason: input[per_page] is not of type integer.']);
-      const refused = await subscriber.callTool({ name: 'cms_create-post', arguments: { title: 'Not allowed' } });
-      assert.deepEqual([refused.isError, text(refused)], [true, 'rest_ability_cannot_execute: Sorry, you are not allowed to execute this ability.']);
-      assert.deepEqual(await site.json('cms/v2/posts?search=Not%20allowed&status=any'), []);
-    } finally {
-      await admin.close();
       await subscriber.close();
     }
   });
@@ -146,19 +194,6 @@ describe('the abilities as MCP tools over streamable HTTP', () => {
       await client.close();
     }
   });
-
-  test('deactivating a plugin takes its tools away and tells connected clients', async () => {
-    const client = await connect(site, site.admin);
-    try {
-      const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
-      await site.json('cms/v2/plugins/code-snippets/code-snippets', { json: { status: 'inactive' } });
-      await changed;
-      assert.deepEqual(await names(client), ADMIN_TOOLS.filter((n) => !n.startsWith('code-snippets_')));
-    } finally {
-      await site.json('cms/v2/plugins/code-snippets/code-snippets', { json: { status: 'active' } });
-      await client.close();
-    }
-  });
 });
 
 describe('the MCP endpoint under hostile callers', () => {
@@ -198,19 +233,23 @@ describe('the MCP endpoint under hostile callers', () => {
   });
 });
 
-describe('the abilities as MCP tools over stdio', () => {
+describe('the MCP path is configurable (CMS_SPEC_MCP_PATH)', () => {
+  before(() => void (process.env.CMS_SPEC_MCP_PATH = '/agents/mcp'));
+  after(() => void delete process.env.CMS_SPEC_MCP_PATH);
   const site = useServer();
 
-  test('cms-spec mcp --user admin lists the administrator’s tools', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'bin/cms-spec.js'), 'mcp', '--user', 'admin', '--db', site.dbPath], cwd: ROOT, stderr: 'pipe' });
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await client.connect(transport);
+  test('the endpoint and its resource metadata move there; /mcp is no route', async () => {
+    const client = await connect(site, site.admin, `${site.api}agents/mcp`);
     try {
       assert.deepEqual(await names(client), ADMIN_TOOLS);
-      const settings = await client.callTool({ name: 'cms_get-settings', arguments: {} });
-      assert.equal(settings.isError, undefined);
     } finally {
       await client.close();
     }
+    const old = await fetch(`${site.api}mcp`, { method: 'POST', headers: { authorization: site.admin, 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(old.status, 404);
+    assert.equal(((await old.json()) as { code: string }).code, 'rest_no_route');
+    const metadata = (await (await fetch(`${site.home}/.well-known/oauth-protected-resource/cms-json/agents/mcp`)).json()) as { resource: string };
+    assert.equal(metadata.resource, `${site.home}/cms-json/agents/mcp`);
   });
 });
+
