@@ -128,7 +128,6 @@ function serverMetadata(site: Site): Record<string, unknown> {
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: ['none'],
     authorization_response_iss_parameter_supported: true,
-    service_documentation: 'https://github.com/cms-spec/cms-spec/blob/main/docs/security.md',
   };
 }
 
