@@ -421,7 +421,7 @@ async function startupScenario(o: Options, db: string): Promise<ScenarioResult> 
     figures.push(
       { label: `${s.label} (${c.routes} routes): spawn → listening`, value: readyMs, unit: 'ms', ...(s === specs[0] ? { target: '< 500', met: readyMs < 500 } : {}) },
       { label: `${s.label}: load spec (the kept parse; YAML and schema check after an edit)`, value: c.loadSpecMs, unit: 'ms' },
-      { label: `${s.label}: import handler modules`, value: c.loadHandlersMs, unit: 'ms' },
+      { label: `${s.label}: find handler modules (imported at their first call)`, value: c.loadHandlersMs, unit: 'ms' },
       { label: `${s.label}: compile routes (router, descriptors; validators at first request)`, value: c.compileMs, unit: 'ms' },
     );
   }

@@ -26,7 +26,15 @@ export interface BlockAttribute {
  * The page being rendered. Empty here so that this registry imports nothing of the site: core/site.ts
  * merges its PageContext into it (declaration merging, as Fastify's decorators type themselves).
  */
-export interface BlockRenderContext {}
+export interface BlockRenderContext {
+  /** Set while a rendering that may be kept runs (src/site/kept-renderings.ts); a dynamic block marks it volatile. */
+  trace?: RenderTrace;
+}
+
+/** What a rendering met that makes it unfit to keep: a dynamic block, the store used. */
+export interface RenderTrace {
+  volatile: boolean;
+}
 
 /** A parsed block with its attributes as prepared for rendering (validated, defaults filled). */
 export interface RenderedBlock {
@@ -384,6 +392,8 @@ export class BlockRegistry {
     const content = await this.renderParts(block.inner, ctx);
     const r = this.types.get(block.name);
     if (!r?.def.render) return content;
+    // a render callback may read anything (posts, the time): its output is not kept
+    if (ctx.trace) ctx.trace.volatile = true;
     try {
       return await r.def.render({ name: block.name, attributes: this.prepareAttributes(block.name, block.attrs), content }, ctx);
     } catch (e) {

@@ -59,11 +59,24 @@ export function parseDateArg(value: string): { wall: string; utc: boolean } {
   return { wall: d.toISOString().slice(0, 19).replace('T', ' '), utc: true };
 }
 
+/** Titles as the_title's filters leave them (which read nothing but the title), the most recently used last. */
+const filteredTitles = new Map<string, string>();
+const KEPT_TITLES = 10_000;
+
+function keptTitle(title: string): string {
+  let html = filteredTitles.get(title);
+  if (html === undefined) html = theTitle(title);
+  else filteredTitles.delete(title);
+  filteredTitles.set(title, html);
+  if (filteredTitles.size > KEPT_TITLES) filteredTitles.delete(filteredTitles.keys().next().value!);
+  return html;
+}
+
 /** get_the_title: a password-protected post's title says so (before a private one's), then the_title's filters. */
 export function renderedTitle(post: { title: string; status: string; password: string }): string {
-  if (post.password) return theTitle(`Protected: ${post.title}`);
-  if (post.status === 'private') return theTitle(`Private: ${post.title}`);
-  return theTitle(post.title);
+  if (post.password) return keptTitle(`Protected: ${post.title}`);
+  if (post.status === 'private') return keptTitle(`Private: ${post.title}`);
+  return keptTitle(post.title);
 }
 
 /** The context arg, already validated by the spec's enum. */

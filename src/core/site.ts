@@ -6,7 +6,7 @@ import { offsetMinutes } from '../store/posts.ts';
 import { cap, ContentTypes } from './content-types.ts';
 import { STYLESHEET } from './active-theme.ts';
 import { CURIES } from './curies.ts';
-import { BlockRegistry } from './blocks.ts';
+import { BlockRegistry, type RenderTrace } from './blocks.ts';
 import { SharedState } from './shared-state.ts';
 import type { MediaLibrary } from './media.ts';
 
@@ -79,6 +79,8 @@ export interface PageContext {
   postId?: number;
   /** The page's canonical URL. */
   url: string;
+  /** Set while a rendering that may be kept runs (src/site/kept-renderings.ts). */
+  trace?: RenderTrace;
 }
 
 /** A page of the site that was answered, as plugins that count visits see it. */
@@ -129,6 +131,13 @@ export interface SiteHooks {
    * them alone and shortcode_unautop unwraps a paragraph holding only one of them.
    */
   shortcodes?: readonly string[];
+  /**
+   * The shared-state topics whose change changes what `content` renders (a plugin's own data it
+   * keeps in memory, such as the active snippets): rendered content is kept per post until the
+   * options, the active plugins or one of these topics moves (src/site/kept-renderings.ts). What
+   * `content` reads through `ctx.store` needs none: a rendering that uses the store is not kept.
+   */
+  topics?: readonly string[];
   /** Told after a page of the site is answered (never for API requests). */
   pageView?(view: PageView): Promise<void> | void;
 }

@@ -78,8 +78,13 @@ export class HandlerModules {
     return new HandlerModules(kept, fresh);
   }
 
-  /** Imports the modules the routes name; each problem (no module, no such export, a module that throws) comes back as a diagnostic. */
-  async load(routes: readonly RouteSpec[], builtins: { has(name: string): boolean }): Promise<Diagnostic[]> {
+  /**
+   * Finds the modules the routes name and, when `importing` (lint, `serve --watch` after an edit),
+   * imports them; each problem (no module, and when importing, no such export or a module that
+   * throws) comes back as a diagnostic. Serving imports a module at its first call instead (see
+   * `handler`): start-up imports none.
+   */
+  async load(routes: readonly RouteSpec[], builtins: { has(name: string): boolean }, importing = true): Promise<Diagnostic[]> {
     const problems: Diagnostic[] = [];
     for (const route of routes) {
       for (const e of route.endpoints) {
@@ -91,6 +96,7 @@ export class HandlerModules {
           problems.push(diagnostic(e.pos, 'handler-exists', `${what}, but no handler module '${mod}' exists in ${route.handlersDir}`));
           continue;
         }
+        if (!importing) continue;
         let exported: Record<string, unknown>;
         try {
           exported = await this.module(file);
@@ -113,17 +119,34 @@ export class HandlerModules {
     return m.module;
   }
 
-  /** The handler a loaded route names; undefined until `load` has imported its module. */
+  /**
+   * The handler a route names, its module imported at the handler's first call (a module already
+   * imported, at once); undefined when there is no module file, or when the module imported does
+   * not export it. A module that fails to import, or lacks the export, fails the calls that reach
+   * it (`cms-spec lint` finds both before serving).
+   */
   async handler(route: RouteSpec, name: string): Promise<Handler | undefined> {
     const [mod, fn] = splitHandlerName(name);
     const file = handlerModuleFile(route.handlersDir, mod);
     if (!file) return undefined;
-    try {
-      const f = (await this.module(file))[fn];
-      return typeof f === 'function' ? (f as Handler) : undefined;
-    } catch {
-      return undefined;
+    const imported = this.byFile.get(file);
+    if (imported) {
+      try {
+        const f = (await imported.module)[fn];
+        return typeof f === 'function' ? (f as Handler) : undefined;
+      } catch {
+        return undefined;
+      }
     }
+    let found: Handler | undefined;
+    let importing: Promise<Handler> | undefined;
+    const first = () =>
+      (importing ??= this.module(file).then((m) => {
+        if (typeof m[fn] !== 'function') throw new Error(`handler '${name}' not found: module ${file} does not export ${fn}`);
+        return (found = m[fn] as Handler);
+      }));
+    // synchronous once imported, as the handler itself is
+    return (ctx) => (found ? found(ctx) : first().then((f) => f(ctx)));
   }
 }
 
@@ -150,7 +173,7 @@ function argsAt(e: CompiledEndpoint, root: ApiRoot): Record<string, unknown> {
 /**
  * Compiles the routes one variant serves (already filtered to it): validators, router and
  * descriptors, built here (each validator at its endpoint's first request) and never per
- * request. Handler modules must have been loaded.
+ * request. Handler modules not imported yet are imported at their first call.
  */
 export async function compileRoutes(routes: readonly RouteSpec[], variant: Variant, modules: HandlerModules, builtins: Builtins, roots: readonly ApiRoot[]): Promise<RouteTable> {
   const router = new Router<CompiledRoute>();

@@ -101,10 +101,13 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     return this.servedRoutes;
   }
 
-  /** Imports the handler modules of these namespaces and compiles their routes on the side: the problems that serving them would meet. */
+  /**
+   * Finds the handler modules of these namespaces and compiles their routes on the side: the
+   * problems that serving them would meet (a module's own problems are met at its first call).
+   */
   async check(namespaces: Iterable<string>): Promise<Diagnostic[]> {
     const routes = this.routesOf(new Set(namespaces), false);
-    const problems = await this.modules.load(routes, this.builtins);
+    const problems = await this.modules.load(routes, this.builtins, false);
     if (problems.length) return problems;
     try {
       await compileRoutes(routes, this.variant, this.modules, this.builtins, this.roots);
@@ -118,7 +121,8 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
   /** Serves the root routes and exactly these namespaces from now on. Throws SpecError, serving what it served before, when they do not compile. */
   async serve(namespaces: Iterable<string>): Promise<void> {
     const routes = this.routesOf(new Set(namespaces), true);
-    const problems = await this.modules.load(routes, this.builtins);
+    // handler modules are imported at their routes' first call: start-up and activation import none
+    const problems = await this.modules.load(routes, this.builtins, false);
     if (problems.length) throw new SpecError(problems);
     this.install(await compileRoutes(routes, this.variant, this.modules, this.builtins, this.roots));
   }

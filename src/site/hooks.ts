@@ -3,6 +3,7 @@ import type { HeadMeta, NamedSiteHooks, PageContext, PageView, Site } from '../c
 import { hasBlocks } from '../core/blocks.ts';
 import { capitalPDangit, convertChars, convertSmilies, shortcodeUnautop, trimWords, wpautop, wptexturize } from './format.ts';
 import { filterContentTags } from './content-tags.ts';
+import { keptRenderings } from './kept-renderings.ts';
 
 // A plugin hook that throws is logged and skipped, so one broken plugin does not take the page down.
 function reportFailure(log: Logger, ext: NamedSiteHooks, hook: string, e: unknown): void {
@@ -40,7 +41,11 @@ function replaceInsecureHomeUrl(html: string, site: Site): string {
  * (11), where the active plugins' content filters render their shortcodes, in order;
  * convert_smilies (20) when the `use_smilies` option is on.
  */
-export async function theContent(raw: string, ctx: PageContext, log: Logger): Promise<string> {
+export function theContent(raw: string, ctx: PageContext, log: Logger): Promise<string> {
+  return keptRenderings(ctx.site).keep(ctx, ['the_content', raw], (traced) => filterContent(raw, traced, log));
+}
+
+async function filterContent(raw: string, ctx: PageContext, log: Logger): Promise<string> {
   const { site } = ctx;
   const shortcodes = shortcodesOf(site);
   let html = await site.blocks.render(raw, ctx);
@@ -110,11 +115,17 @@ export async function pageViewed(view: PageView, log: Logger): Promise<void> {
  * wp_replace_insecure_home_url. `content.rendered` is the_content of `content.raw`, reused for
  * classic content.
  */
-export async function renderedExcerpt(excerpt: string, content: { raw: string; rendered: string }, ctx: PageContext, log: Logger): Promise<string> {
+export function renderedExcerpt(excerpt: string, content: { raw: string; rendered: string }, ctx: PageContext, log: Logger): Promise<string> {
+  // the excerpt's own text, else the content it is made from: block markup as stored, classic content as rendered
+  const source = excerpt.trim() ? [] : hasBlocks(content.raw) ? ['blocks', content.raw] : ['rendered', content.rendered];
+  return keptRenderings(ctx.site).keep(ctx, ['the_excerpt', excerpt, ...source], (traced) => filterExcerpt(excerpt, content, traced, log));
+}
+
+async function filterExcerpt(excerpt: string, content: { raw: string; rendered: string }, ctx: PageContext, log: Logger): Promise<string> {
   const { site } = ctx;
   let text = excerpt;
   if (!excerpt.trim()) {
-    const source = hasBlocks(content.raw) ? await theContent(await site.blocks.renderForExcerpt(content.raw, ctx), ctx, log) : content.rendered;
+    const source = hasBlocks(content.raw) ? await filterContent(await site.blocks.renderForExcerpt(content.raw, ctx), ctx, log) : content.rendered;
     text = trimWords(source.split(']]>').join(']]&gt;'), 55, ' [&hellip;]');
   }
   const shortcodes = shortcodesOf(site);

@@ -19,11 +19,11 @@ export const ACTIVE_SNIPPETS_TOPIC = 'code-snippets';
  */
 const activeCache = new WeakMap<Site, { version: number; active: Promise<ActiveSnippets> }>();
 
-function activeSnippets(site: Site, repo: SnippetsRepo): Promise<ActiveSnippets> {
+function activeSnippets(site: Site, repo: () => SnippetsRepo): Promise<ActiveSnippets> {
   const version = site.shared.version(ACTIVE_SNIPPETS_TOPIC);
   const cached = activeCache.get(site);
   if (cached?.version === version) return cached.active;
-  const active = repo.active().then((list) => {
+  const active = repo().active().then((list) => {
     const byScope = new Map<string, Snippet[]>();
     for (const s of list) byScope.set(s.scope, [...(byScope.get(s.scope) ?? []), s]);
     return { byScope, byId: new Map(list.map((s) => [s.id, s])) };
@@ -70,17 +70,19 @@ function renderShortcode(active: ActiveSnippets, attrText: string): string {
  */
 export const snippetsSiteHooks = (repoOf: (store: Store) => SnippetsRepo): SiteHooks => ({
   async head(ctx: PageContext) {
-    const active = await activeSnippets(ctx.site, repoOf(ctx.store));
+    const active = await activeSnippets(ctx.site, () => repoOf(ctx.store));
     return bundled(active, 'site-css', 'style') + raw(active, 'head-content') + bundled(active, 'site-head-js', 'script');
   },
   async footer(ctx: PageContext) {
-    const active = await activeSnippets(ctx.site, repoOf(ctx.store));
+    const active = await activeSnippets(ctx.site, () => repoOf(ctx.store));
     return raw(active, 'footer-content') + bundled(active, 'site-footer-js', 'script');
   },
   shortcodes: ['code_snippet'],
+  // the store is only used when the active snippets are loaded: a rendering with them in memory may be kept until they change
+  topics: [ACTIVE_SNIPPETS_TOPIC],
   async content(html: string, ctx: PageContext) {
     if (!html.includes('[code_snippet')) return html;
-    const active = await activeSnippets(ctx.site, repoOf(ctx.store));
+    const active = await activeSnippets(ctx.site, () => repoOf(ctx.store));
     return html.replace(SHORTCODE, (whole, before: string, attrText: string, after: string) =>
       before && after ? whole.slice(1, -1) : before + renderShortcode(active, attrText) + after,
     );
