@@ -12,7 +12,7 @@ import { action, CliError } from './errors.ts';
 export const typesCommand = action((o: TypesOptions) => ({ spec: o.spec }), async (o: TypesOptions) => {
   const out = resolve(o.out);
   // the header names the spec folder as seen from the file, so the text is the same from any working folder
-  const text = typesOf(loadSpec(o.spec), relative(dirname(out), resolve(o.spec)) || '.');
+  const text = typesOf(loadSpec(o.spec), relative(dirname(out), resolve(o.spec)) || '.', dirname(out));
   if (o.check) {
     if (!existsSync(out) || readFileSync(out, 'utf8') !== text) throw new CliError(`${o.out} is out of date with the spec in ${o.spec}; run \`cms-spec types --spec ${o.spec} --out ${o.out}\` and commit it.`);
     console.log(`${o.out} is up to date.`);
@@ -24,9 +24,9 @@ export const typesCommand = action((o: TypesOptions) => ({ spec: o.spec }), asyn
 });
 
 /** The generated text; a spec that loads but cannot be typed (two handler folders of one name) is the user's to fix. */
-function typesOf(spec: Spec, from: string): string {
+function typesOf(spec: Spec, from: string, outDir: string): string {
   try {
-    return generateTypes(spec, from);
+    return generateTypes(spec, from, outDir);
   } catch (e) {
     if (e instanceof SpecError) throw new CliError(e.message);
     throw e;

@@ -1,6 +1,7 @@
 import { canonicalType, INDEX_KEYWORDS } from './args.ts';
 import type { ApiRoot } from './api-root.ts';
 import { ENGINE_ERRORS, type ErrorCatalogue } from './errors.ts';
+import { answerOf } from './responses.ts';
 import type { ArgDescriptor, EndpointSpec, RouteSpec, Spec, Variant } from './spec.ts';
 
 /**
@@ -133,11 +134,25 @@ function errorResponses(route: RouteSpec, e: EndpointSpec, method: string, argNa
 /** A namespace's catalogue as the document lists it: each code's status and message template. */
 const catalogueOf = (catalogue: ErrorCatalogue): Json => Object.fromEntries(Object.entries(catalogue).map(([code, e]) => [code, { status: e.status, message: e.message }]));
 
-/** The body of a successful answer: the endpoint's `response:`, else the route's resource (a list of it for a collection's GET), else any JSON. */
+/** The body of a successful answer, as answerOf decides it (the route's resource as `resourceRef`); any JSON where the spec does not say. */
 function successSchema(route: RouteSpec, e: EndpointSpec, method: string, resourceRef: Json | undefined): Json {
-  if (e.response) return jsonSchemaOf(e.response);
-  if (!resourceRef || method === 'DELETE') return {};
-  return method === 'GET' && !route.fullPath.includes('{') ? { type: 'array', items: resourceRef } : resourceRef;
+  const answer = answerOf(route, e, method);
+  switch (answer.kind) {
+    case 'declared':
+      return jsonSchemaOf(answer.schema);
+    case 'unknown':
+      return {};
+    case 'item':
+      return resourceRef!;
+    case 'list':
+      return { type: 'array', items: resourceRef };
+    case 'map':
+      return { type: 'object', additionalProperties: resourceRef };
+    case 'deleted': {
+      const deleted = { type: 'object', properties: { deleted: { type: 'boolean' }, previous: resourceRef } };
+      return answer.orItem ? { anyOf: [deleted, resourceRef] } : deleted;
+    }
+  }
 }
 
 /**

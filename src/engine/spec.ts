@@ -112,6 +112,12 @@ export interface RouteSpec {
   schemaName?: string;
   /** That schema, resolved once every file of the namespace is read: OPTIONS answers it (WordPress's get_item_schema). */
   schema?: Record<string, unknown>;
+  /**
+   * What a GET of the route answers of its resource, when its path does not say it (`collection:`):
+   * `list` (items), `map` (items by name, WordPress's types and statuses) or `none` (one item,
+   * `/users/me`). Unsaid, a path ending in a static segment is a list. Not served. See responses.ts.
+   */
+  collection?: 'list' | 'map' | 'none';
 }
 
 export interface NamespaceSpec {
@@ -338,7 +344,8 @@ function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: st
   const config = (raw.config ?? {}) as Record<string, unknown>;
   const each = typeof raw.each === 'string' ? { each: raw.each } : {};
   const schemaName = typeof raw.schema === 'string' ? { schemaName: raw.schema } : {};
-  return { namespace, path, fullPath, key: toRouteKey(fullPath, params), params, paramPos, config, handlersDir, endpoints, pos, ...each, ...(follows ? { follows } : {}), ...schemaName };
+  const collection = typeof raw.collection === 'string' ? { collection: raw.collection as RouteSpec['collection'] } : {};
+  return { namespace, path, fullPath, key: toRouteKey(fullPath, params), params, paramPos, config, handlersDir, endpoints, pos, ...each, ...(follows ? { follows } : {}), ...schemaName, ...collection };
 }
 
 /**

@@ -1,5 +1,7 @@
-import { basename, dirname } from 'node:path';
+import { basename, dirname, relative, sep } from 'node:path';
+import { handlerModuleFile, splitHandlerName } from './compile.ts';
 import { diagnostic, SpecError } from './diagnostics.ts';
+import { answerOf } from './responses.ts';
 import { BUILTIN_HANDLERS, type ArgDescriptor, type EndpointSpec, type RouteSpec, type Spec } from './spec.ts';
 
 /**
@@ -36,26 +38,31 @@ const arrayOf = (item: string[]) => (item.length === 1 && /^[\w$]+(\[\])*$/.test
  * The TypeScript type of a value this schema has passed, once coerced (WordPress descriptor or
  * JSON Schema): a property is required when WordPress marks it `required: true` or JSON Schema
  * lists it in its object's `required`. `indent` is that of the line the type starts on.
+ *
+ * Of an answer (`answer`), WordPress's `required: true` says what a create requires, not what is
+ * answered, and a field is left out by the context or `_fields`: only JSON Schema's `required`
+ * list makes a property always there, and one shown in no context (`context: []`, a password) is
+ * not there at all.
  */
-function schemaType(schema: ArgDescriptor, indent = ''): string {
-  return typeMembers(schema, indent).join(' | ');
+function schemaType(schema: ArgDescriptor, indent = '', answer = false): string {
+  return typeMembers(schema, indent, answer).join(' | ');
 }
 
-function typeMembers(schema: ArgDescriptor, indent: string): string[] {
+function typeMembers(schema: ArgDescriptor, indent: string, answer = false): string[] {
   const enumValues = Array.isArray(schema.enum) ? schema.enum : isPlainObject(schema.enum) ? Object.values(schema.enum) : undefined;
   if (enumValues) return union(enumValues.map(literal));
   const alternatives = (schema.oneOf ?? schema.anyOf) as ArgDescriptor[] | undefined;
   if (Array.isArray(alternatives)) {
     // an alternative without a type of its own narrows the outer one
     const { oneOf: _o, anyOf: _a, ...outer } = schema;
-    return union(alternatives.flatMap((alt) => typeMembers(alt.type === undefined && outer.type !== undefined ? { ...outer, ...alt } : alt, indent)));
+    return union(alternatives.flatMap((alt) => typeMembers(alt.type === undefined && outer.type !== undefined ? { ...outer, ...alt } : alt, indent, answer)));
   }
   if (schema.type === undefined) return ['unknown'];
   const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).map((t) => TYPE_ALIASES[String(t)] ?? String(t));
-  return union(types.map((t) => typeNamed(t, schema, indent)));
+  return union(types.map((t) => typeNamed(t, schema, indent, answer)));
 }
 
-function typeNamed(type: string, schema: ArgDescriptor, indent: string): string {
+function typeNamed(type: string, schema: ArgDescriptor, indent: string, answer: boolean): string {
   switch (type) {
     case 'integer':
     case 'number':
@@ -65,29 +72,31 @@ function typeNamed(type: string, schema: ArgDescriptor, indent: string): string 
     case 'null':
       return type;
     case 'array':
-      return isPlainObject(schema.items) ? arrayOf(typeMembers(schema.items, indent)) : 'unknown[]';
+      return isPlainObject(schema.items) ? arrayOf(typeMembers(schema.items, indent, answer)) : 'unknown[]';
     case 'object':
-      return objectType(schema, indent);
+      return objectType(schema, indent, answer);
     default:
       return 'unknown';
   }
 }
 
-function objectType(schema: ArgDescriptor, indent: string): string {
-  const properties = isPlainObject(schema.properties) ? (schema.properties as Record<string, ArgDescriptor>) : {};
+function objectType(schema: ArgDescriptor, indent: string, answer: boolean): string {
+  const declared = isPlainObject(schema.properties) ? (schema.properties as Record<string, ArgDescriptor>) : {};
+  const shown = ([, p]: [string, ArgDescriptor]) => !(answer && Array.isArray(p.context) && p.context.length === 0);
+  const properties = Object.fromEntries(Object.entries(declared).filter(shown));
   const listed = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
   const extra = schema.additionalProperties;
-  const extraType = extra === false ? null : isPlainObject(extra) ? typeMembers(extra, indent) : ['unknown'];
+  const extraType = extra === false ? null : isPlainObject(extra) ? typeMembers(extra, indent, answer) : ['unknown'];
   const names = Object.keys(properties);
   if (!names.length) return extraType === null ? 'Record<string, never>' : `Record<string, ${extraType.join(' | ')}>`;
   const inner = `${indent}  `;
   const lines = names.map((name) => {
     const p = properties[name];
-    const optional = p.required === true || listed.has(name) ? '' : '?';
-    return `${inner}${propertyName(name)}${optional}: ${schemaType(p, inner)};`;
+    const optional = (p.required === true && !answer) || listed.has(name) ? '' : '?';
+    return `${inner}${propertyName(name)}${optional}: ${schemaType(p, inner, answer)};`;
   });
   // every declared property's type must fit the index signature, so it takes them all in
-  if (extraType !== null) lines.push(`${inner}[property: string]: ${union([...extraType, ...names.flatMap((n) => typeMembers(properties[n], inner)), 'undefined']).join(' | ')};`);
+  if (extraType !== null) lines.push(`${inner}[property: string]: ${union([...extraType, ...names.flatMap((n) => typeMembers(properties[n], inner, answer)), 'undefined']).join(' | ')};`);
   return `{\n${lines.join('\n')}\n${indent}}`;
 }
 
@@ -155,19 +164,53 @@ function handlerUses(spec: Spec): Map<string, HandlerUse[]> {
   return new Map([...uses].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** The answer a handler's endpoints declare (`response:`): their union, or unknown when one declares none. */
-function resultType(uses: HandlerUse[]): string {
-  return union(uses.flatMap(({ endpoint }) => (endpoint.response ? typeMembers(endpoint.response, '  ') : ['unknown']))).join(' | ');
+/** A resource's key in `Resources`: its namespace and its name among the namespace's `schemas:`, `cms/v2:post`. */
+const resourceKey = (route: RouteSpec) => `${route.namespace}:${route.schemaName}`;
+
+/** What one endpoint answers, over its methods, as answerOf decides it (a resource named by its `Resources` entry). */
+function answerMembers(route: RouteSpec, endpoint: EndpointSpec, methods: readonly string[] = endpoint.methods): string[] {
+  const resource = `Resources[${quoted(resourceKey(route))}]`;
+  return union(
+    methods.flatMap((method) => {
+      const answer = answerOf(route, endpoint, method);
+      switch (answer.kind) {
+        case 'declared':
+          return typeMembers(answer.schema, '  ', true);
+        case 'unknown':
+          return ['unknown'];
+        case 'item':
+          return [resource];
+        case 'list':
+          return [`${resource}[]`];
+        case 'map':
+          return [`Record<string, ${resource}>`];
+        case 'deleted':
+          return [`{ deleted: boolean; previous: ${resource} }`, ...(answer.orItem ? [resource] : [])];
+      }
+    }),
+  );
 }
 
+const byKey = <T>(entries: Iterable<[string, T]>) => [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
 /**
- * The generated module's text: `HandlerArgs` and `HandlerResults`, each keyed by handler. The same
- * spec gives the same bytes (keys sorted, args in the order written), so CI can compare.
+ * The generated module's text: `HandlerArgs` and `HandlerResults`, each keyed by handler;
+ * `EndpointResults`, what a client gets from each method and path; and `Resources`, the resources'
+ * schemas those answers are made of. The same spec gives the same bytes (keys sorted, args and
+ * properties in the order written), so CI can compare.
  */
-export function generateTypes(spec: Spec, from: string): string {
+export function generateTypes(spec: Spec, from: string, outDir?: string): string {
   const args: string[] = [];
   const results: string[] = [];
+  const modules = new Map<string, string>();
+  const answers: string[] = [];
   for (const [key, uses] of handlerUses(spec)) {
+    const [mod, name] = splitHandlerName(uses[0].endpoint.handler);
+    const file = outDir === undefined ? undefined : handlerModuleFile(uses[0].route.handlersDir, mod);
+    if (file?.endsWith('.ts')) {
+      if (!modules.has(file)) modules.set(file, `handlers${modules.size}`);
+      answers.push(`  ${quoted(key)}: Answer<typeof ${modules.get(file)}${IDENTIFIER.test(name) ? `.${name}` : `[${quoted(name)}]`}>;`);
+    }
     const served = [...new Set(uses.map(({ route, endpoint }) => `${endpoint.methods.join(',')} ${route.fullPath}`))];
     const doc = `  /** ${commentText(served.join('; '))} */`;
     const members = [...mergeArgs(uses.map(({ route, endpoint }) => endpointArgs(route, endpoint)))].flatMap(([name, a]) => [
@@ -175,21 +218,60 @@ export function generateTypes(spec: Spec, from: string): string {
       `    ${propertyName(name)}${a.present ? '' : '?'}: ${a.type.join(' | ')};`,
     ]);
     args.push(doc, `  ${quoted(key)}: {${members.length ? `\n${members.join('\n')}\n  ` : ''}};`);
-    results.push(`  ${quoted(key)}: ${resultType(uses)};`);
+    results.push(`  ${quoted(key)}: ${union(uses.flatMap(({ route, endpoint }) => answerMembers(route, endpoint))).join(' | ')};`);
   }
+  // by method and path, as a client calls it; an endpoint of each variant (or a repeat) adds its answer
+  const endpoints = new Map<string, string[]>();
+  const resources = new Map<string, string>();
+  for (const route of spec.routes) {
+    if (route.schema && route.schemaName && !resources.has(resourceKey(route))) resources.set(resourceKey(route), schemaType(route.schema, '  ', true));
+    for (const endpoint of route.endpoints) {
+      if (BUILTIN_HANDLERS.has(endpoint.handler)) continue;
+      for (const method of endpoint.methods) {
+        const key = `${method} ${route.fullPath}`;
+        endpoints.set(key, union([...(endpoints.get(key) ?? []), ...answerMembers(route, endpoint, [method])]));
+      }
+    }
+  }
+  const importPath = (file: string) => {
+    const path = relative(outDir!, file).split(sep).join('/');
+    return path.startsWith('.') ? path : `./${path}`;
+  };
   return [
     `// Generated by \`cms-spec types\` from ${from}: do not edit. Run it again after a change to the spec;`,
     '// `cms-spec types --check` fails while this file is out of date.',
     '',
+    ...(modules.size ? [...modules].map(([file, alias]) => `import type * as ${alias} from ${quoted(importPath(file))};`).concat('') : []),
     '/** The validated args each handler gets (`ctx.args`), by `handlers-folder:module.export`. */',
     'export interface HandlerArgs {',
     ...args,
     '}',
     '',
-    "/** The body each handler's endpoints declare they answer (`response:`), else unknown. */",
+    "/** What each handler's endpoints answer (EndpointResults), together; unknown where the spec does not say for one of them. */",
     'export interface HandlerResults {',
     ...results,
     '}',
     '',
+    '/** What a client gets from each method and path on success: its `response:`, else its route\'s resource (`Resources`) as WordPress answers it; unknown where the spec does not say. */',
+    'export interface EndpointResults {',
+    ...byKey(endpoints).map(([key, type]) => `  ${quoted(key)}: ${type.join(' | ')};`),
+    '}',
+    '',
+    "/** The resources' schemas (a namespace's `schemas:`) as answered, by `namespace:name`: any field may be left out by the context or `_fields`. */",
+    'export interface Resources {',
+    ...byKey(resources).map(([key, type]) => `  ${quoted(key)}: ${type};`),
+    '}',
+    '',
+    ...(modules.size
+      ? [
+          '/** What each handler (of a TypeScript module) returns, awaited: held to HandlerResults by AnswerMisfits (src/engine/types.ts). */',
+          'export interface HandlerAnswers {',
+          ...answers,
+          '}',
+          '',
+          'type Answer<F> = F extends (...args: never[]) => infer R ? Awaited<R> : never;',
+          '',
+        ]
+      : []),
   ].join('\n');
 }

@@ -139,6 +139,19 @@ export interface HandlerContext<S = unknown, H extends EngineHost = EngineHost, 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Handler<S = any, H extends EngineHost = any> = (ctx: HandlerContext<S, H>) => unknown | Promise<unknown>;
 
+/**
+ * The handlers whose answer does not fit what their endpoints answer (`cms-spec types`'
+ * HandlerAnswers against HandlerResults; a RestResponse, whose data is not typed, always fits).
+ * `never` when all fit, so `type Checked = NoMisfits<AnswerMisfits<HandlerAnswers, HandlerResults>>`
+ * fails tsc naming each handler that does not.
+ */
+export type AnswerMisfits<Answers, Results> = {
+  // an answer typed `any` fits, rather than turning the whole check into `any` (one tsc itself faults, such as a
+  // read of an undeclared arg returned as is, still silences the check until it is fixed)
+  [K in keyof Answers & keyof Results]: 0 extends 1 & Answers[K] ? never : Answers[K] extends Results[K] | RestResponse ? never : K;
+}[keyof Answers & keyof Results];
+export type NoMisfits<T extends never> = T;
+
 /** A raw (non-JSON) body, e.g. oEmbed XML. */
 export interface RawBody {
   body: string | Buffer;

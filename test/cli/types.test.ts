@@ -16,8 +16,16 @@ site: { name: Shop }
 `;
 
 const NAMESPACE = `namespace: shop/v1
+schemas:
+  item:
+    type: object
+    properties:
+      id: { type: integer, readonly: true, context: [view, edit] }
+      name: { type: string, required: true, context: [view, edit] }
+      secret: { type: string, context: [] }
 routes:
   /items:
+    schema: item
     endpoints:
       - methods: [GET]
         handler: items.list
@@ -48,6 +56,7 @@ routes:
             name: { type: string }
           additionalProperties: false
   /items/{id}:
+    schema: item
     params: { id: '[\\d]+' }
     args:
       id: { type: integer }
@@ -57,6 +66,9 @@ routes:
         permission: public
         args:
           context: { type: string, enum: { a: view, b: edit }, default: view }
+      - methods: [DELETE]
+        handler: items.remove
+        permission: edit_posts
   /things/{slug}:
     endpoints:
       - methods: [GET]
@@ -97,16 +109,42 @@ export interface HandlerArgs {
     } | null;
     raw?: unknown;
   };
+  /** DELETE /shop/v1/items/{id} */
+  'shop:items.remove': {
+    id: number;
+  };
 }
 
-/** The body each handler's endpoints declare they answer (\`response:\`), else unknown. */
+/** What each handler's endpoints answer (EndpointResults), together; unknown where the spec does not say for one of them. */
 export interface HandlerResults {
   'shop:items.create': {
     id: number;
     name?: string;
   };
   'shop:items.get': unknown;
-  'shop:items.list': unknown;
+  'shop:items.list': Resources['shop/v1:item'][];
+  'shop:items.remove': { deleted: boolean; previous: Resources['shop/v1:item'] };
+}
+
+/** What a client gets from each method and path on success: its \`response:\`, else its route's resource (\`Resources\`) as WordPress answers it; unknown where the spec does not say. */
+export interface EndpointResults {
+  'DELETE /shop/v1/items/{id}': { deleted: boolean; previous: Resources['shop/v1:item'] };
+  'GET /shop/v1/items': Resources['shop/v1:item'][];
+  'GET /shop/v1/items/{id}': Resources['shop/v1:item'];
+  'GET /shop/v1/things/{slug}': unknown;
+  'POST /shop/v1/items': {
+    id: number;
+    name?: string;
+  };
+}
+
+/** The resources' schemas (a namespace's \`schemas:\`) as answered, by \`namespace:name\`: any field may be left out by the context or \`_fields\`. */
+export interface Resources {
+  'shop/v1:item': {
+    id?: number;
+    name?: string;
+    [property: string]: unknown;
+  };
 }
 `;
 
@@ -143,14 +181,13 @@ describe('cms-spec types', () => {
     writeFileSync(other, `namespace: other/v1\nhandlers: ../../elsewhere/shop\nroutes:\n  /x:\n    endpoints:\n      - { methods: [GET], handler: x.get, permission: public }\n`);
     try {
       const r = fails(['types', '--spec', spec, '--out', out], /handler-folders/);
-      assert.match(r.stderr.trim(), new RegExp(`^Error: \\S*/spec/namespaces/shop\\.yaml:5: handler-folders: handler folders ${dir}/elsewhere/shop and ${dir}/shop/handlers are both named 'shop', so their handlers' type keys would clash; rename one$`));
+      assert.match(r.stderr.trim(), new RegExp(`^Error: \\S*/spec/namespaces/shop\\.yaml:13: handler-folders: handler folders ${dir}/elsewhere/shop and ${dir}/shop/handlers are both named 'shop', so their handlers' type keys would clash; rename one$`));
     } finally {
       rmSync(other);
     }
   });
 
-  test('tsc refuses a handler reading an arg its endpoints do not declare (TS2339), and takes the declared ones; an answer is held to its response schema', () => {
-    writeFileSync(out, GENERATED);
+  test('tsc refuses a handler reading an arg its endpoints do not declare (TS2339), and takes the declared ones; an answer is held to its response or resource schema', () => {
     const engineTypes = relative(join(dir, 'shop/handlers'), join(ROOT, 'src/engine/types.ts'));
     writeFileSync(
       join(dir, 'shop/handlers/items.ts'),
@@ -158,10 +195,38 @@ describe('cms-spec types', () => {
         `import type { HandlerContext } from '${engineTypes}';`,
         `import type { HandlerArgs, HandlerResults } from '../../endpoints.ts';`,
         `type Ctx<K extends keyof HandlerArgs> = HandlerContext<unknown, any, HandlerArgs[K]>;`,
-        `export const list = (ctx: Ctx<'shop:items.list'>) => ctx.args.colour;`,
+        `export const list = (ctx: Ctx<'shop:items.list'>) => [ctx.args.colour];`,
         `export const listed = (ctx: Ctx<'shop:items.list'>) => ctx.args.page + (ctx.args.search?.length ?? 0);`,
-        `export const get = (ctx: Ctx<'shop:items.get'>) => ctx.args.slug ?? ctx.args.id;`,
+        `export const get = (ctx: Ctx<'shop:items.get'>) => ({ id: ctx.args.slug ?? ctx.args.id });`,
         `export const create = async (ctx: Ctx<'shop:items.create'>): Promise<HandlerResults['shop:items.create']> => ({ id: ctx.args.title });`,
+        // no annotation: the generated HandlerAnswers holds what it returns to its resource schema
+        `export const remove = async (ctx: Ctx<'shop:items.remove'>) => ({ deleted: true, previous: { id: String(ctx.args.id), name: 'Lamp' } });`,
+        '',
+      ].join('\n'),
+    );
+    // with the handler module there, the generated file imports it and types what each export returns
+    ok(['types', '--spec', spec, '--out', out]);
+    assert.equal(
+      readFileSync(out, 'utf8'),
+      `${GENERATED.replace('\n/** The validated', "\nimport type * as handlers0 from './shop/handlers/items.ts';\n\n/** The validated")}
+/** What each handler (of a TypeScript module) returns, awaited: held to HandlerResults by AnswerMisfits (src/engine/types.ts). */
+export interface HandlerAnswers {
+  'shop:items.create': Answer<typeof handlers0.create>;
+  'shop:items.get': Answer<typeof handlers0.get>;
+  'shop:items.list': Answer<typeof handlers0.list>;
+  'shop:items.remove': Answer<typeof handlers0.remove>;
+}
+
+type Answer<F> = F extends (...args: never[]) => infer R ? Awaited<R> : never;
+`,
+    );
+    // the check the CMS makes in src/core/context.ts, over this project's handlers
+    writeFileSync(
+      join(dir, 'answers.ts'),
+      [
+        `import type { AnswerMisfits, NoMisfits } from '${relative(dir, join(ROOT, 'src/engine/types.ts'))}';`,
+        `import type { HandlerAnswers, HandlerResults } from './endpoints.ts';`,
+        `export type Checked = NoMisfits<AnswerMisfits<HandlerAnswers, HandlerResults>>;`,
         '',
       ].join('\n'),
     );
@@ -178,16 +243,22 @@ describe('cms-spec types', () => {
     );
     writeFileSync(
       join(dir, 'tsconfig.json'),
-      JSON.stringify({ extends: join(ROOT, 'tsconfig.json'), compilerOptions: { typeRoots: [join(ROOT, 'node_modules/@types')] }, include: ['cms.ts', 'shop/handlers/*.ts'] }),
+      JSON.stringify({ extends: join(ROOT, 'tsconfig.json'), compilerOptions: { typeRoots: [join(ROOT, 'node_modules/@types')] }, include: ['cms.ts', 'answers.ts', 'shop/handlers/*.ts'] }),
     );
     const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: dir, encoding: 'utf8' });
     // only this test's files: a project file being edited meanwhile is not what this checks
-    const ours = tsc.stdout.split('\n').filter((l) => l.startsWith('cms.ts(') || l.startsWith('shop/'));
+    const ours = tsc.stdout.split('\n').filter((l) => /^(cms\.ts|answers\.ts|shop\/)/.test(l));
     assert.deepEqual(
       ours.map((l) => l.replace(/ on type '[\s\S]*$/, '')),
-      ["cms.ts(2,75): error TS2339: Property 'colour' does not exist", "shop/handlers/items.ts(4,63): error TS2339: Property 'colour' does not exist", "shop/handlers/items.ts(7,113): error TS2322: Type 'string' is not assignable to type 'number'."],
+      [
+        // remove's previous.id is a string where the item schema says integer: the handler is named
+        `answers.ts(3,33): error TS2344: Type '"shop:items.remove"' does not satisfy the constraint 'never'.`,
+        "cms.ts(2,75): error TS2339: Property 'colour' does not exist",
+        "shop/handlers/items.ts(4,64): error TS2339: Property 'colour' does not exist",
+        "shop/handlers/items.ts(7,113): error TS2322: Type 'string' is not assignable to type 'number'.",
+      ],
       tsc.stdout + tsc.stderr,
     );
-    assert.equal(ours[1], "shop/handlers/items.ts(4,63): error TS2339: Property 'colour' does not exist on type '{ page: number; search?: string | null | undefined; order: \"asc\" | \"desc\"; include: number[]; when?: string | null | undefined; filter?: { [property: string]: unknown; status: string; sticky?: boolean | undefined; } | null | undefined; raw?: unknown; }'.");
+    assert.equal(ours[2], "shop/handlers/items.ts(4,64): error TS2339: Property 'colour' does not exist on type '{ page: number; search?: string | null | undefined; order: \"asc\" | \"desc\"; include: number[]; when?: string | null | undefined; filter?: { [property: string]: unknown; status: string; sticky?: boolean | undefined; } | null | undefined; raw?: unknown; }'.");
   });
 });

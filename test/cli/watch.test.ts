@@ -1,10 +1,10 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI } from './run.ts';
+import { CLI, ROOT } from './run.ts';
 import { serveIn, until, type ServingIn } from './serve-in.ts';
 
 /** Requests sent back to back on `loops` connections until stopped: every answer that was not a 200 is a failure. */
@@ -97,6 +97,48 @@ describe('cms-spec serve --watch', () => {
       await edit(handlerFile, `${handler.replace('Hello, ', 'Hi, ')}\nexport function goodbye(ctx: HandlerContext) {\n  return { farewell: \`Bye, \${ctx.args.name}!\` };\n}\n`, () => reloads() > seen);
       assert.deepEqual(await get('hello?name=Ada'), { status: 200, body: { greeting: 'Hi, Ada!' } });
       assert.deepEqual(await get('goodbye?name=Ada'), { status: 200, body: { farewell: 'Bye, Ada!' } });
+    } finally {
+      const failures = await load.stop();
+      await server.stop();
+      assert.deepEqual(failures, [], 'no request failed while the routes were swapped');
+    }
+    assert.ok(load.answered > 20, `the load kept going (${load.answered} answers)`);
+  });
+
+  test('the CMS itself: an arg added to a plugin namespace is served at once under load, a broken file keeps the routes; no request fails', async () => {
+    // a copy of the CMS's spec beside a link to its code, so the spec's relative folders (../src/plugins) resolve
+    const site = join(dir, 'cms');
+    cpSync(join(ROOT, 'spec'), join(site, 'spec'), { recursive: true });
+    symlinkSync(join(ROOT, 'src'), join(site, 'src'));
+    const yamlFile = join(site, 'spec/namespaces/code-snippets.yaml');
+    const yaml = readFileSync(yamlFile, 'utf8');
+    const server = await serveIn(site, ['--watch', '--spec', 'spec', '--db', 'site.sqlite']);
+    await until(async () => (/^Watching the spec and its handlers and the plugin folders for changes\.$/m.test(server.out()) ? true : undefined));
+    const reloads = () => server.out().split('\nReloaded after a change to ').length - 1;
+    const snippetArgs = async () => {
+      const res = await fetch(`${server.api}code-snippets/v1`);
+      assert.equal(res.status, 200);
+      const index = (await res.json()) as { routes: Record<string, { endpoints: { methods: string[]; args: unknown }[] }> };
+      return index.routes['/code-snippets/v1/snippets'].endpoints[0].args;
+    };
+    const load = underLoad(`${server.api}code-snippets/v1`);
+    try {
+      assert.deepEqual(await snippetArgs(), [], 'the list shows no args, as WordPress an empty array (page and per_page are index: false)');
+
+      const perPage = '          per_page: { type: integer, default: 10, minimum: 1, maximum: 100, index: false }\n';
+      assert.ok(yaml.includes(perPage));
+      const withScope = yaml.replace(perPage, `${perPage}          scope: { type: string, enum: [global, admin] }\n`);
+      const seen = reloads();
+      writeFileSync(yamlFile, withScope);
+      await until(async () => (reloads() > seen ? true : undefined));
+      assert.match(server.out(), /^Reloaded after a change to spec\/namespaces\/code-snippets\.yaml: \d+ routes served\.$/m);
+      assert.deepEqual(await snippetArgs(), { scope: { type: 'string', enum: ['global', 'admin'], required: false } });
+
+      // broken YAML: said as file:line: rule: message, and the routes from before stay
+      writeFileSync(yamlFile, withScope.replace('  /snippets:\n', '  /snippets: [\n'));
+      await until(async () => (/spec-yaml/.test(server.err()) ? true : undefined));
+      assert.match(server.err(), /^The spec has \d+ problems?; still serving the routes from before the change:\nspec\/namespaces\/code-snippets\.yaml:\d+: spec-yaml: .+$/m);
+      assert.deepEqual(await snippetArgs(), { scope: { type: 'string', enum: ['global', 'admin'], required: false } });
     } finally {
       const failures = await load.stop();
       await server.stop();

@@ -31,7 +31,7 @@ export function searchBlockDirectory(ctx: Ctx<'cms-v2:directories.searchBlockDir
 }
 
 /** GET pattern-directory/patterns: the blocked request's own error. */
-export function listDirectoryPatterns(ctx: Ctx<'cms-v2:directories.listDirectoryPatterns'>) {
+export function listDirectoryPatterns(ctx: Ctx<'cms-v2:directories.listDirectoryPatterns'>): never {
   if (!editsSomeType(ctx)) throw denied(ctx, 'rest_pattern_directory_cannot_view');
   throw ctx.fail('http_request_not_executed');
 }

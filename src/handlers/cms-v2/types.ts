@@ -131,7 +131,7 @@ export function listTaxonomies(ctx: Ctx<'cms-v2:types.listTaxonomies'>) {
   const listed = ctx.site.types.taxonomies.filter((t) => (!forType || t.types.includes(forType)) && (context !== 'edit' || ctx.can(t.capabilities.assign_terms)));
   if (context === 'edit' && !listed.length)
     throw denied(ctx, 'rest_cannot_view', { action: 'manage terms in this taxonomy' });
-  const out: Record<string, unknown> = {};
+  const out: Record<string, ReturnType<typeof prepareTaxonomy>> = {};
   for (const t of listed) out[t.slug] = prepareTaxonomy(ctx, t, context);
   return out;
 }

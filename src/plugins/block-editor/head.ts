@@ -1,13 +1,17 @@
 import { Parser } from 'htmlparser2';
 import { stripAllTags } from '../../site/format.ts';
 
-/** What url-details answers: each field the empty string when the page's head does not say. */
-export interface HeadDetails {
+/**
+ * What url-details answers: each field the empty string when the page's head does not say. A type,
+ * not an interface: it must fit its route's answer type (`cms-spec types`), which admits further
+ * keys, as an interface does not.
+ */
+export type HeadDetails = {
   title: string;
   icon: string;
   description: string;
   image: string;
-}
+};
 
 const ICON_RELS = new Set(['icon', 'icon shortcut', 'shortcut icon']);
 const DESCRIPTION_NAMES = new Set(['og:description', 'description']);

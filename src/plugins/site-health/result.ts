@@ -4,15 +4,19 @@ import { config } from '../../config.ts';
 
 export type Status = 'good' | 'recommended' | 'critical';
 
-/** A test's answer in WordPress's shape and key order (WP_Site_Health's test result arrays). */
-export interface TestResult {
+/**
+ * A test's answer in WordPress's shape and key order (WP_Site_Health's test result arrays). A type,
+ * not an interface: it must fit its route's answer type (`cms-spec types`), which admits further
+ * keys, as an interface does not.
+ */
+export type TestResult = {
   label: string;
   status: Status;
   badge: { label: string; color: string };
   description: string;
   actions: string;
   test: string;
-}
+};
 
 /** What the checks run against, and from where. */
 export interface HealthRun {
