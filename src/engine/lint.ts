@@ -210,6 +210,9 @@ const READ_METHODS = new Set(['GET', 'HEAD']);
 function checkEndpoint(route: RouteSpec, e: EndpointSpec, report: Report): void {
   if (e.permission === undefined) report(e.pos, 'permission-declared', `${e.methods.join(',')} ${route.key} declares no permission (a capability, cap_a|cap_b, or public)`);
   else if (!PERMISSION_FORMAT.test(e.permission)) report(e.permissionPos ?? e.pos, 'permission-declared', `permission '${e.permission}' of ${e.methods.join(',')} ${route.key} is not a capability, cap_a|cap_b, or public`);
+  // a namespace whose reads are public may default to it; a write open to anyone must say so where it is declared
+  else if (e.permission === 'public' && e.permissionInherited && e.methods.some((m) => !READ_METHODS.has(m)))
+    report(e.pos, 'permission-declared', `${e.methods.join(',')} ${route.key} inherits 'public' from defaults: a write endpoint open to anyone says permission: public itself`);
   if (e.batchPos && e.allowBatch && e.methods.every((m) => READ_METHODS.has(m)))
     report(e.batchPos, 'batch-allowed-methods', `allow_batch on ${e.methods.join(',')} ${route.key} has no effect: batch/v1 only runs POST, PUT, PATCH and DELETE`, 'warning');
 }

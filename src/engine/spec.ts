@@ -58,6 +58,8 @@ export interface EndpointSpec {
   permission?: string;
   /** Where the permission was written: the endpoint's own line, or its file's `defaults:`. */
   permissionPos?: SourcePos;
+  /** Present (true) when the permission comes from the file's `defaults:` rather than the endpoint. */
+  permissionInherited?: true;
   /** The refusal a caller without the permission gets (a permission callback's own WP_Error). */
   forbidden?: { code: string; message: string };
   args: Record<string, ArgDescriptor>;
@@ -327,7 +329,7 @@ function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: st
     return {
       methods: normaliseMethods(e.methods),
       handler: String(e.handler ?? ''),
-      ...(permission ? { permission: permission.value, permissionPos: permission.pos } : {}),
+      ...(permission ? { permission: permission.value, permissionPos: permission.pos, ...(e.permission === undefined ? { permissionInherited: true as const } : {}) } : {}),
       ...(e.forbidden ? { forbidden: { code: 'rest_forbidden', ...(e.forbidden as { code?: string; message: string }) } } : {}),
       args,
       allowBatch: e.allow_batch === undefined ? routeBatch : Boolean((e.allow_batch as Record<string, unknown> | null)?.v1),

@@ -94,6 +94,32 @@ routes:
   ]);
 });
 
+test('permission-declared: a write endpoint inheriting public from defaults fails at the endpoint; reads may inherit it, and a write may say it itself', async () => {
+  const dir = specOf({
+    'handlers/demo.ts': handlerEchoing,
+    'namespaces/demo.yaml': `namespace: demo/v1
+defaults:
+  permission: public
+routes:
+  /items:
+    endpoints:
+      - methods: [GET]
+        handler: demo.list
+      - methods: [POST]
+        handler: demo.list
+  /items/{id}:
+    params: { id: '[\\d]+' }
+    endpoints:
+      - methods: [DELETE]
+        handler: demo.list
+        permission: public
+`,
+  });
+  assert.deepEqual(await findings(dir, ['permission-declared'], names), [
+    [shown(dir, 'namespaces/demo.yaml'), 9, 'permission-declared', "POST /demo/v1/items inherits 'public' from defaults: a write endpoint open to anyone says permission: public itself"],
+  ]);
+});
+
 // Every way of reading an arg the rule knows: a property, a quoted key, destructuring, an alias, a
 // helper in another module given the context, a helper given the args object, and `in`.
 const readingHandlers = `import { pageOf } from '../paging.ts';
