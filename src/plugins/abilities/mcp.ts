@@ -9,6 +9,7 @@ import type { Engine } from '../../engine/engine.ts';
 import { forbidden, invalidJson, RestError } from '../../engine/errors.ts';
 import type { Mount } from '../../engine/server.ts';
 import type { User } from '../../engine/types.ts';
+import type { Store } from '../../store/index.ts';
 import { mayRun, registryOf, runMethodOf, type Ability } from './registry.ts';
 
 const NS = 'cms-abilities/v1';
@@ -48,7 +49,10 @@ async function callTool(engine: Engine, user: User, name: string, input: Record<
     const { ErrorCode, McpError } = await protocol();
     throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   }
-  const res = await engine.subRequest(runMethodOf(a), `/${NS}/abilities/${a.name}/run`, { input: input ?? {} }, user, engine.store);
+  const store = engine.store as Store;
+  const res = await engine.subRequest(runMethodOf(a), `/${NS}/abilities/${a.name}/run`, { input: input ?? {} }, user, store);
+  // what the tool wrote is durable before it is reported, as the HTTP server's answers wait (Store.durable)
+  await store.durable();
   if (res.status >= 400) {
     const error = res.data as { code?: string; message?: string };
     return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] };
