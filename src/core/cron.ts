@@ -268,9 +268,15 @@ export class Scheduler {
     await this.passes;
   }
 
-  /** Told after each change to content through this instance: a post scheduled or rescheduled re-arms the timer at once. */
+  /**
+   * Told after each change to content through this instance: a post scheduled or rescheduled
+   * re-arms the timer at once. A save that says its post was not scheduled before nor after it
+   * (a post created published) changes no schedule, and wakes nothing.
+   */
   contentChanged(event: ContentEvent): void {
-    if (event.type === 'postSaved') this.wake();
+    if (event.type !== 'postSaved') return;
+    if (event.status !== undefined && event.status !== 'future' && event.previousStatus !== 'future') return;
+    this.wake();
   }
 
   /** A pass as soon as the one under way (if any) ends. */

@@ -221,8 +221,9 @@ export class TermsRepo {
   /**
    * wp_set_object_terms (replacing): the post carries exactly `termIds` of this taxonomy afterwards;
    * ids of other taxonomies or of no term are ignored. Counts of every term gained or lost follow.
+   * `newPost`: the post was inserted in the same transaction, so it carries no term yet.
    */
-  async setPostTerms(postId: number, taxonomy: string, termIds: number[]): Promise<void> {
+  async setPostTerms(postId: number, taxonomy: string, termIds: number[], newPost = false): Promise<void> {
     await atomically(this.db, async (db) => {
       const wanted = [...new Set(termIds)];
       const valid = wanted.length
@@ -230,13 +231,16 @@ export class TermsRepo {
         : [];
       const validSet = new Set(valid);
       const ordered = wanted.filter((id) => validSet.has(id));
-      const before = await db
-        .selectFrom('term_relationships as tr')
-        .innerJoin('terms as t', 't.id', 'tr.term_id')
-        .select('t.id')
-        .where('tr.post_id', '=', postId)
-        .where('t.taxonomy', '=', taxonomy)
-        .execute();
+      // a post inserted in this transaction has no terms yet: nothing to read or take off
+      const before = newPost
+        ? []
+        : await db
+            .selectFrom('term_relationships as tr')
+            .innerJoin('terms as t', 't.id', 'tr.term_id')
+            .select('t.id')
+            .where('tr.post_id', '=', postId)
+            .where('t.taxonomy', '=', taxonomy)
+            .execute();
       const beforeIds = before.map((r) => r.id);
       if (beforeIds.length) await db.deleteFrom('term_relationships').where('post_id', '=', postId).where('term_id', 'in', beforeIds).execute();
       if (ordered.length) {
