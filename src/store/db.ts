@@ -219,8 +219,12 @@ function countingCommits(statement: BetterSqlite3.Statement, sqlite: BetterSqlit
     all: (...params: unknown[]) => after(statement.all(...params)),
     run: (...params: unknown[]) => after(statement.run(...params)),
     *iterate(...params: unknown[]) {
-      yield* statement.iterate(...params);
-      after(undefined);
+      // counted however the iteration ends (a reader that stops early ends it too)
+      try {
+        yield* statement.iterate(...params);
+      } finally {
+        after(undefined);
+      }
     },
   } as SqliteStatement;
 }
