@@ -132,9 +132,9 @@ async function openSqlite(path: string, groupCommit: boolean): Promise<Kysely<DB
   const { default: Database } = await import('better-sqlite3');
   const sqlite = new Database(path);
   sqlite.pragma('journal_mode = WAL');
-  // a database in memory has nothing to sync
-  const wal = `${resolve(path)}-wal`;
-  const group = groupCommit && path !== ':memory:' ? new GroupCommit(() => syncFileAt(wal)) : undefined;
+  // a database in memory has nothing to sync; the WAL's path is fixed now, whatever the working directory becomes
+  const wal = groupCommit && path !== ':memory:' ? `${resolve(path)}-wal` : undefined;
+  const group = wal === undefined ? undefined : new GroupCommit(() => syncFileAt(wal));
   sqlite.pragma(group ? 'synchronous = NORMAL' : 'synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
