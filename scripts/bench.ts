@@ -6,7 +6,7 @@
  */
 import { Command } from 'commander';
 import { request } from 'node:http';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median, peakRssMb, ROOT, runCli, runLoad, startServer, type LoadResult, type ServerProcess } from './bench/lib.ts';
@@ -35,6 +35,8 @@ interface Contender {
   method?: string;
   body?: string;
   headers?: Record<string, string>;
+  /** Each `[<id>]` of the body made a random id per request. */
+  idReplacement?: boolean;
   unitsPerRequest?: number;
   /** How many units the server holds: a round must add at least one per unit of each answered request. */
   stored?: () => Promise<number>;
@@ -121,7 +123,7 @@ async function sameAnswers(contenders: Contender[]): Promise<void> {
 async function duel(o: Options, contenders: Contender[]): Promise<ContenderFigures[]> {
   const runs = new Map<Contender, LoadResult[]>(contenders.map((c) => [c, []]));
   const problems = new Map<Contender, string[]>(contenders.map((c) => [c, []]));
-  const load = (c: Contender) => runLoad({ url: `http://127.0.0.1:${c.server.port}${c.path}`, connections: o.connections, duration: o.duration, method: c.method, body: c.body, headers: c.headers });
+  const load = (c: Contender) => runLoad({ url: `http://127.0.0.1:${c.server.port}${c.path}`, connections: o.connections, duration: o.duration, method: c.method, body: c.body, headers: c.headers, idReplacement: c.idReplacement });
   if (o.warmup) for (const c of contenders) await load(c);
   for (let r = 0; r < o.rounds; r++) {
     for (const c of contenders) {
@@ -350,10 +352,7 @@ async function siteSizeScenario(o: Options, sizes: number[]): Promise<ScenarioRe
 const BATCH_SIZE = 25;
 
 async function batchScenario(o: Options, db: string): Promise<ScenarioResult> {
-  const printed = await runCli(['app-password', 'create', 'admin', `bench ${Date.now()}`, '--db', db]);
-  const password = /^\s{4}(\S{4}(?: \S{4}){5})\s*$/m.exec(printed)?.[1].replace(/ /g, '');
-  if (!password) throw new Error(`no application password in: ${printed}`);
-  const headers = { authorization: `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`, 'content-type': 'application/json' };
+  const headers = { authorization: await adminAuthorization(db), 'content-type': 'application/json' };
   const cms = await cmsServer(4, 'full spec', ['--db', db]);
   const snippet = { name: 'bench snippet', code: '.bench { color: red; }', scope: 'site-css' };
   const storedSnippets = async () => {
@@ -380,6 +379,62 @@ async function batchScenario(o: Options, db: string): Promise<ScenarioResult> {
     };
   } finally {
     await cms.stop();
+  }
+}
+
+/** An application password of the seeded site's admin, as the Authorization header value. */
+async function adminAuthorization(db: string): Promise<string> {
+  const printed = await runCli(['app-password', 'create', 'admin', `bench ${Date.now()}`, '--db', db]);
+  const password = /^\s{4}(\S{4}(?: \S{4}){5})\s*$/m.exec(printed)?.[1].replace(/ /g, '');
+  if (!password) throw new Error(`no application password in: ${printed}`);
+  return `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
+}
+
+/**
+ * Scenario 10: authenticated `POST posts` (title, content, status publish; a distinct title per
+ * request) against raw node:http inserting the same row into a copy of the same site, answered
+ * once durable. Raw with the same group commit is the figure (the same durability, at the best
+ * rate a writer can have it); raw with one sync per commit (synchronous=FULL) shows what group
+ * commit is worth. Each round checks that every answered create is stored.
+ */
+async function createScenario(o: Options, db: string): Promise<ScenarioResult> {
+  const authorization = await adminAuthorization(db);
+  const headers = { authorization, 'content-type': 'application/json' };
+  const copies = ['group', 'full'].map((kind) => {
+    const copy = join(TMP, `create-${kind}.sqlite`);
+    copyFileSync(db, copy);
+    return copy;
+  });
+  const cms = await cmsServer(10, 'full spec', ['--db', db]);
+  const rawGroup = await helper('raw-server.ts', ['writer', copies[0], 'group', authorization], 'raw, group commit');
+  const rawFull = await helper('raw-server.ts', ['writer', copies[1], 'full', authorization], 'raw, synchronous=FULL');
+  const body = JSON.stringify({ title: 'Bench post [<id>]', content: '<p>A post written by the benchmark.</p>', status: 'publish' });
+  const rawCount = (server: ServerProcess) => async () => Number((await fetchRaw(server.port, '/count')).body.toString());
+  const cmsCount = async () => Number((await fetchRaw(cms.port, '/cms-json/cms/v2/posts?per_page=1')).headers.find(([k]) => k.toLowerCase() === 'x-wp-total')?.[1]);
+  try {
+    const path = '/cms-json/cms/v2/posts';
+    for (const server of [cms, rawGroup, rawFull]) {
+      const probe = await fetchRaw(server.port, path, { method: 'POST', body: body.replace('[<id>]', 'probe'), headers });
+      if (probe.status !== 201) throw new Error(`${server === cms ? 'cms-spec' : 'raw'} answered the create ${probe.status}: ${probe.body.toString().slice(0, 300)}`);
+    }
+    const contenders: Contender[] = [
+      { name: 'raw, group commit', server: rawGroup, path, method: 'POST', body, headers, idReplacement: true, stored: rawCount(rawGroup) },
+      { name: 'raw, synchronous=FULL', server: rawFull, path, method: 'POST', body, headers, idReplacement: true, stored: rawCount(rawFull) },
+      { name: 'cms-spec', server: cms, path, method: 'POST', body, headers, idReplacement: true, stored: cmsCount },
+    ];
+    const figures = await duel(o, contenders);
+    return {
+      id: 10,
+      title: `authenticated POST /cms-json/cms/v2/posts (title, content, status publish; ${o.posts} posts before)`,
+      contenders: figures,
+      ratios: [ratio('cms-spec / raw, group commit', figures[2], figures[0], 0.5), ratio('raw group commit / raw synchronous=FULL', figures[0], figures[1], 1)],
+      figures: [],
+      notes: [
+        'Every contender answers 201 only once the commit holding the row is durable (an fdatasync of the WAL). Raw inserts the posts row and its guid in one transaction (no slug uniqueness, terms, meta or rendering) and answers the id; each round checks that every answered create is stored.',
+      ],
+    };
+  } finally {
+    await stopAll([cms, rawGroup, rawFull]);
   }
 }
 
@@ -569,7 +624,7 @@ async function main(): Promise<void> {
     duration: quick ? 1 : Number(v.duration),
     rounds: quick ? 1 : Number(v.rounds),
     connections: quick ? 10 : Number(v.connections),
-    only: new Set((v.only ?? '1,2,3,4,5,6,7,8,9,12,13').split(',').map(Number)),
+    only: new Set((v.only ?? '1,2,3,4,5,6,7,8,9,10,12,13').split(',').map(Number)),
     quick,
     posts: quick ? 50 : Number(v.posts),
     sizes: quick ? [1000, 2000] : v.sizes.split(',').map(Number),
@@ -591,7 +646,7 @@ async function main(): Promise<void> {
   }
   try {
     let db = '';
-    if ([1, 3, 4, 5, 9, 13].some((id) => o.only.has(id))) {
+    if ([1, 3, 4, 5, 9, 10, 13].some((id) => o.only.has(id))) {
       db = join(TMP, 'site.sqlite');
       process.stderr.write(`seeding ${o.posts} posts...\n`);
       await runCli(['seed', '--posts', String(o.posts), '--db', db, '--seed-random', '6']);
@@ -604,6 +659,8 @@ async function main(): Promise<void> {
     await run(12, () => siteSizeScenario(o, o.sizes));
     await run(4, () => batchScenario(o, db));
     await run(5, () => startupScenario(o, db));
+    // after the scenarios that read the seeded site: it adds thousands of posts to it
+    await run(10, () => createScenario(o, db));
     await run(6, () => routerScenario(o, quick ? [20, 200, 2000] : [200, 2000, 20000]));
     await run(8, () => workersScenario(o));
     // last, as it reads the peaks of every cms-spec process the others started

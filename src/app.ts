@@ -71,7 +71,8 @@ export const DEFAULT_SHUTDOWN_MS = 10_000;
  * anything listens; a broken plugin is reported and left inactive.
  */
 export async function startApp(o: AppOptions): Promise<RunningApp> {
-  const { spec, store, site, engine, plugins } = await openSite({ ...o, poolSize: o.poolSize });
+  // commits are synced in groups, and no answer leaves before what it wrote (or read) is durable
+  const { spec, store, site, engine, plugins } = await openSite({ ...o, poolSize: o.poolSize, groupCommit: true });
   const auth = createAuthenticator(store, site);
   const server = createHttpServer({
     engine,
@@ -83,6 +84,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     // any process may change the site (other instances, workers, the CLI on the same SQLite file):
     // each request first catches up with what they changed
     beforeRequest: () => site.shared.sync(),
+    beforeAnswer: () => store.durable(),
     // the active plugins' other protocols (the abilities' MCP server at {api root}/mcp)
     mounts: () => plugins.mounts,
   });

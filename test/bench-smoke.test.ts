@@ -21,7 +21,7 @@ test('npm run bench --quick runs one short round of every scenario and writes th
     const files = readdirSync(out).filter((f) => f.endsWith('.json'));
     assert.equal(files.length, 1);
     const results = JSON.parse(readFileSync(join(out, files[0]), 'utf8')) as Results;
-    assert.deepEqual(results.scenarios.map((s) => s.id), [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13]);
+    assert.deepEqual(results.scenarios.map((s) => s.id), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13]);
     assert.ok(results.machine.nproc > 0);
     for (const s of results.scenarios) {
       // the workers scenario needs a PostgreSQL server; where none answers it says so instead

@@ -84,6 +84,8 @@ export interface LoadOptions {
   method?: string;
   body?: string;
   headers?: Record<string, string>;
+  /** Each `[<id>]` in the body replaced by a random id per request (autocannon's -I): posts of distinct titles. */
+  idReplacement?: boolean;
 }
 
 export interface LoadResult {
@@ -100,6 +102,7 @@ export function runLoad(o: LoadOptions): Promise<LoadResult> {
   const args = ['-j', '-c', String(o.connections), '-d', String(o.duration), '-m', o.method ?? 'GET'];
   for (const [k, v] of Object.entries(o.headers ?? {})) args.push('-H', `${k}=${v}`);
   if (o.body !== undefined) args.push('-b', o.body);
+  if (o.idReplacement) args.push('-I');
   args.push(o.url);
   return new Promise((resolve, reject) => {
     const child = spawn(AUTOCANNON, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,10 +1,18 @@
 /**
  * The physical limit: bare node:http. `static <body> <headers.json>` answers every request with
  * the given bytes and headers (scenario 1). `echo <headers.json>` hand-parses scenario 2's query
- * into the same args, checks them as the spec says, and answers the same JSON.
+ * into the same args, checks them as the spec says, and answers the same JSON. `writer <db>
+ * <group|full> <authorization>` is scenario 10's: a POST with that Authorization header and a JSON
+ * body gets the post's row inserted into the SQLite site (one transaction: the row, then its
+ * guid) and is answered 201 with its id once the commit is durable, either through the same group
+ * commit as cms-spec's server (`group`) or with one WAL sync per commit (`full`, synchronous=FULL);
+ * `GET /count` answers how many published posts there are.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { GroupCommit, syncFileAt } from '../../src/store/group-commit.ts';
 
 const [mode, ...files] = process.argv.slice(2);
 
@@ -84,8 +92,59 @@ function echoServer(): Server {
   });
 }
 
-if (mode !== 'static' && mode !== 'echo') throw new Error(`unknown mode ${mode}`);
-const server = mode === 'static' ? staticServer() : echoServer();
+/** 'YYYY-MM-DD HH:MM:SS' in UTC, as the posts table stores dates (the site runs on UTC). */
+const sqlNow = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
+
+function writerServer(): Server {
+  const [path, durability, authorization] = files;
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${durability === 'group' ? 'NORMAL' : 'FULL'}`);
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  const home = (db.prepare(`select value from options where name = 'home'`).get() as { value: string }).value;
+  const group = durability === 'group' ? new GroupCommit(() => syncFileAt(`${resolve(path)}-wal`)) : undefined;
+  const insert = db.prepare(
+    `insert into posts (type, status, author, comment_status, ping_status, title, content, parent, slug, date, date_gmt, modified, modified_gmt) values ('post', ?, 1, 'open', 'open', ?, ?, 0, ?, ?, ?, ?, ?) returning id`,
+  );
+  const setGuid = db.prepare('update posts set guid = ? where id = ?');
+  const create = db.transaction((p: { title: string; content: string; status: string }) => {
+    const now = sqlNow();
+    const slug = p.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const { id } = insert.get(p.status, p.title, p.content, slug, now, now, now, now) as { id: number };
+    setGuid.run(`${home}/?p=${id}`, id);
+    return id;
+  });
+  const count = db.prepare(`select count(*) as n from posts where type = 'post' and status = 'publish'`);
+  const json = { 'Content-Type': 'application/json; charset=UTF-8' };
+  return createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/count') return send(res, { ...json }, JSON.stringify((count.get() as { n: number }).n));
+    if (req.headers.authorization !== authorization) {
+      res.writeHead(401, json);
+      return res.end('{"code":"rest_not_logged_in","message":"You are not currently logged in.","data":{"status":401}}');
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      let p: { title?: unknown; content?: unknown; status?: unknown };
+      try {
+        p = JSON.parse(Buffer.concat(chunks).toString());
+      } catch {
+        res.writeHead(400, json);
+        return res.end('{"code":"rest_invalid_json","message":"Invalid JSON body passed.","data":{"status":400}}');
+      }
+      const id = create({ title: String(p.title ?? ''), content: String(p.content ?? ''), status: String(p.status ?? 'draft') });
+      if (group) group.committed();
+      await group?.durable();
+      res.writeHead(201, json);
+      res.end(`{"id":${id}}`);
+    });
+  });
+}
+
+const SERVERS: Record<string, () => Server> = { static: staticServer, echo: echoServer, writer: writerServer };
+if (!SERVERS[mode]) throw new Error(`unknown mode ${mode}`);
+const server = SERVERS[mode]();
 server.keepAliveTimeout = 5000;
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();

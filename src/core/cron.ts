@@ -11,6 +11,12 @@ import type { ContentEvent, CronJob, JobContext } from './site.ts';
  * is claimed in the database first, so instances sharing one run it once.
  */
 
+/** Runs reported once what they wrote is durable (a store with group commit syncs its commits together). */
+async function durably(store: JobContext['store'], runs: EventRun[]): Promise<EventRun[]> {
+  if (runs.length) await store.durable();
+  return runs;
+}
+
 /** One scheduled event, as `wp cron event list` shows it. */
 export interface ScheduledEvent {
   hook: string;
@@ -198,7 +204,7 @@ export class Scheduler {
         times.push((nowSeconds() + job.interval) * 1000);
       }
     }
-    return { runs, next: times.length ? Math.min(...times) : undefined };
+    return { runs: await durably(this.on.store, runs), next: times.length ? Math.min(...times) : undefined };
   }
 
   /**
@@ -208,9 +214,9 @@ export class Scheduler {
    * hook with no event.
    */
   async runNow(hook: string): Promise<EventRun[]> {
-    if (hook === PUBLISH_FUTURE_POST) return this.publishDue();
+    if (hook === PUBLISH_FUTURE_POST) return durably(this.on.store, await this.publishDue());
     const found = (await this.recurring()).find((r) => r.job.hook === hook);
-    return found ? this.runJob(found.job, true) : [];
+    return found ? durably(this.on.store, await this.runJob(found.job, true)) : [];
   }
 
   private async runJob(job: CronJob, force: boolean): Promise<EventRun[]> {
@@ -262,9 +268,15 @@ export class Scheduler {
     await this.passes;
   }
 
-  /** Told after each change to content through this instance: a post scheduled or rescheduled re-arms the timer at once. */
+  /**
+   * Told after each change to content through this instance: a post scheduled or rescheduled
+   * re-arms the timer at once. A save that says its post was not scheduled before nor after it
+   * (a post created published) changes no schedule, and wakes nothing.
+   */
   contentChanged(event: ContentEvent): void {
-    if (event.type === 'postSaved') this.wake();
+    if (event.type !== 'postSaved') return;
+    if (event.status !== undefined && event.status !== 'future' && event.previousStatus !== 'future') return;
+    this.wake();
   }
 
   /** A pass as soon as the one under way (if any) ends. */

@@ -38,9 +38,9 @@ export async function startSite(o: { spec: Spec; store: Store; variant: Variant;
 }
 
 /** The spec loaded and the store opened and migrated, then `startSite`: the server and the CLI both start here. */
-export async function openSite(o: { specDir: string; dbPath: string; variant: Variant; log: Logger; poolSize?: number; uploadsDir?: string; uploadLimit?: number; wpCompat?: boolean }): Promise<OpenSite> {
+export async function openSite(o: { specDir: string; dbPath: string; variant: Variant; log: Logger; poolSize?: number; groupCommit?: boolean; uploadsDir?: string; uploadLimit?: number; wpCompat?: boolean }): Promise<OpenSite> {
   const spec = loadSpec(o.specDir);
-  const store = await Store.open(o.dbPath, { poolSize: o.poolSize });
+  const store = await Store.open(o.dbPath, { poolSize: o.poolSize, groupCommit: o.groupCommit });
   const media = mediaSettingsFor(o.dbPath, o);
   try {
     return { ...(await startSite({ spec, store, variant: o.variant, log: o.log, media, wpCompat: o.wpCompat })), close: () => store.close() };

@@ -38,8 +38,8 @@ const OPTION_OF: Record<keyof SiteInfo, string> = {
 
 const NUMERIC_FIELDS = new Set<keyof SiteInfo>(['page_for_posts', 'page_on_front']);
 
-/** Options besides the index fields that pages and permalinks read on every request. */
-const EXTRA_OPTIONS = ['permalink_structure', 'date_format', 'time_format', 'posts_per_page', 'blog_charset', 'use_smilies'];
+/** Options besides the index fields that pages and permalinks read on every request, and those a post's creation reads. */
+const EXTRA_OPTIONS = ['permalink_structure', 'date_format', 'time_format', 'posts_per_page', 'blog_charset', 'use_smilies', 'default_comment_status', 'default_ping_status', 'default_category'];
 
 /** site.yaml's `site:` block with WordPress's defaults for what it leaves out. */
 /**
@@ -112,8 +112,11 @@ export interface HeadMeta {
 
 /** A change to stored content, told to the active plugins after it is made (save_post, delete_post, edited_term...). */
 export type ContentEvent =
-  /** `previousStatus`: a saved post's status before the save ('new' for a new post), when its writer tells (wp_transition_post_status). */
-  | { type: 'postSaved' | 'postDeleted'; postId: number; postType: string; previousStatus?: string }
+  /**
+   * `previousStatus` and `status`: a saved post's status before and after the save ('new' before a
+   * new post), when its writer tells (wp_transition_post_status).
+   */
+  | { type: 'postSaved' | 'postDeleted'; postId: number; postType: string; previousStatus?: string; status?: string }
   | { type: 'termSaved' | 'termDeleted'; termId: number; taxonomy: string };
 
 /** A plugin's hooks into the rendered site: wp_head, wp_footer, the_content, and a page view. */

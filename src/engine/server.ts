@@ -37,6 +37,12 @@ export interface ServerOptions {
    * throw answers 503: the request cannot be served as it should be.
    */
   beforeRequest?: () => Promise<void>;
+  /**
+   * Run after a REST request or a page is handled and before its answer is sent; a promise holds
+   * the answer until it settles, e.g. until what the request wrote is durable (undefined: nothing
+   * to wait for). A rejection answers 500.
+   */
+  beforeAnswer?: () => Promise<void> | undefined;
   /** Protocols served beside the REST routes at a path under each API root, as they are now; they add no route to the index. */
   mounts?: () => readonly Mount[];
 }
@@ -143,6 +149,8 @@ export function createHttpServer(opts: ServerOptions): Server {
 
     if (target.restPath === null) {
       const page = opts.pages ? await opts.pages({ method: req.method ?? 'GET', path: target.rawPath, query, headers, body, ip }) : null;
+      const settling = opts.beforeAnswer?.();
+      if (settling) await settling;
       return reply.sendPage(res, req, page ?? { status: 404, headers: { 'Content-Type': 'text/html; charset=UTF-8' }, body: NOT_FOUND_PAGE }, headers);
     }
 
@@ -209,6 +217,9 @@ export function createHttpServer(opts: ServerOptions): Server {
       outcome.data = await embedLinks(engine, outcome.data, query._embed, user);
       outcome.json = undefined;
     }
+    // no await (and no tick lost) when there is nothing to wait for
+    const settling = opts.beforeAnswer?.();
+    if (settling) await settling;
     reply.send(res, req, outcome, query, user, headers);
   }
 

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DatabaseIntrospector, Kysely, Migrator, SqliteDatabase } from 'kysely';
 import { kysely, sql } from './kysely.ts';
@@ -10,10 +10,18 @@ import { PostgresAsSqlitePlugin } from './postgres-plugin.ts';
 import { SiteSchemaIntrospector } from './postgres-introspector.ts';
 import { isPostgres } from './portable.ts';
 import { attachReadCache, ReadCache } from './read-cache.ts';
+import { GroupCommit, syncFileAt } from './group-commit.ts';
 
 export interface DatabaseOptions {
   /** Connections a PostgreSQL pool keeps at most (ignored for SQLite, which has one). */
   poolSize?: number;
+  /**
+   * SQLite: commit without waiting for the disk, and make commits durable in groups for whoever
+   * awaits `durableWrites(db)` (the server, before it answers a write). Without it every commit
+   * waits for its own sync (`synchronous = FULL`), as a CLI command or a script wants.
+   * PostgreSQL groups concurrent commits into one WAL flush itself: nothing changes there.
+   */
+  groupCommit?: boolean;
 }
 
 /** True for a location that names a PostgreSQL database (`postgres://user@host:port/db`). */
@@ -54,7 +62,7 @@ export async function openDatabase(location: string, o: DatabaseOptions = {}): P
 
 /** Opens the database without migrating it; a PostgreSQL that cannot be reached throws DatabaseUnreachableError. */
 export async function connectDatabase(location: string, o: DatabaseOptions = {}): Promise<Kysely<DB>> {
-  if (!isPostgresUrl(location)) return openSqlite(location);
+  if (!isPostgresUrl(location)) return openSqlite(location, o.groupCommit ?? false);
   const db = openPostgres(location, o);
   let schema: string | null;
   try {
@@ -113,22 +121,28 @@ export async function migrateCore(db: Kysely<DB>, upTo?: string): Promise<string
 }
 
 /**
- * WAL lets readers run beside the single writer; synchronous=FULL makes every acknowledged
- * commit durable, which the crash test relies on.
+ * WAL lets readers run beside the single writer. Every acknowledged commit is durable, which the
+ * crash test relies on: with synchronous=FULL each commit syncs the WAL itself; with group commit
+ * (synchronous=NORMAL) the commits are counted as they happen and synced together by GroupCommit,
+ * and whoever acknowledges a write first awaits `durableWrites(db)`.
  */
-async function openSqlite(path: string): Promise<Kysely<DB>> {
+async function openSqlite(path: string, groupCommit: boolean): Promise<Kysely<DB>> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   // loaded here: a site on PostgreSQL never needs the SQLite binding
   const { default: Database } = await import('better-sqlite3');
   const sqlite = new Database(path);
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
+  // a database in memory has nothing to sync; the WAL's path is fixed now, whatever the working directory becomes
+  const wal = groupCommit && path !== ':memory:' ? `${resolve(path)}-wal` : undefined;
+  const group = wal === undefined ? undefined : new GroupCommit(() => syncFileAt(wal));
+  sqlite.pragma(group ? 'synchronous = NORMAL' : 'synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const readCache = new ReadCache();
-  const db = new kysely.Kysely<DB>({ dialect: new kysely.SqliteDialect({ database: reusingStatements(sqlite) }), plugins: [readCache] });
+  const db = new kysely.Kysely<DB>({ dialect: new kysely.SqliteDialect({ database: reusingStatements(sqlite, group) }), plugins: [readCache] });
   attachReadCache(db, readCache);
   if (path !== ':memory:') sqliteFiles.set(db, path);
+  if (group) groupCommits.set(db, group);
   return db;
 }
 
@@ -137,6 +151,15 @@ const sqliteFiles = new WeakMap<object, string>();
 
 /** The file a SQLite database was opened on; undefined in memory, on PostgreSQL, or for a transaction's Kysely. */
 export const sqliteFileOf = (db: Kysely<DB>): string | undefined => sqliteFiles.get(db);
+
+/** The group commit of each SQLite database opened with one, by its Kysely instance. */
+const groupCommits = new WeakMap<object, GroupCommit>();
+
+/**
+ * Settles once every commit made so far on `db` is durable; undefined when each already is (a
+ * database without group commit, PostgreSQL, or nothing committed since the last sync).
+ */
+export const durableWrites = (db: Kysely<DB>): Promise<void> | undefined => groupCommits.get(db)?.durable();
 
 /** Compiled statements kept per connection: enough for every query shape a request path uses. */
 const KEPT_STATEMENTS = 500;
@@ -147,8 +170,8 @@ const KEPT_STATEMENTS = 500;
  * recently used dropped past KEPT_STATEMENTS (lists of ids give texts of many lengths); one still
  * being iterated is not handed out twice.
  */
-function reusingStatements(sqlite: BetterSqlite3.Database): SqliteDatabase {
-  const kept = new Map<string, BetterSqlite3.Statement>();
+function reusingStatements(sqlite: BetterSqlite3.Database, group: GroupCommit | undefined): SqliteDatabase {
+  const kept = new Map<string, SqliteStatement>();
   return {
     close: () => sqlite.close(),
     prepare(text) {
@@ -158,12 +181,52 @@ function reusingStatements(sqlite: BetterSqlite3.Database): SqliteDatabase {
         kept.set(text, found);
         return found;
       }
-      const statement = sqlite.prepare(text);
+      const compiled = sqlite.prepare(text);
+      const statement = group && mayCommit(compiled) ? countingCommits(compiled, sqlite, group) : compiled;
       kept.set(text, statement);
       if (kept.size > KEPT_STATEMENTS) kept.delete(kept.keys().next().value!);
       return statement;
     },
   };
+}
+
+/** What kysely's SQLite driver uses of a statement (and `busy`, which reusingStatements reads). */
+type SqliteStatement = Pick<BetterSqlite3.Statement, 'reader' | 'busy' | 'all' | 'run' | 'iterate'>;
+
+/** Transaction control that ends a transaction: SQLite calls these read-only, as they write nothing themselves. */
+const ENDS_TRANSACTION = /^\s*(commit|end|release)\b/i;
+
+/** Whether running a statement may commit: one that writes (in autocommit mode, its own commit), or one that ends a transaction. */
+const mayCommit = (s: BetterSqlite3.Statement) => !s.readonly || ENDS_TRANSACTION.test(s.source);
+
+/**
+ * A statement that tells the group commit each time it returns outside a transaction, i.e. just
+ * after the commit it made or ended (a statement that failed made none). Counting at the very
+ * moment, before anything else runs, is what lets a sync that begins later count it as covered.
+ */
+function countingCommits(statement: BetterSqlite3.Statement, sqlite: BetterSqlite3.Database, group: GroupCommit): SqliteStatement {
+  const after = <T>(result: T): T => {
+    if (!sqlite.inTransaction) group.committed();
+    return result;
+  };
+  return {
+    get reader() {
+      return statement.reader;
+    },
+    get busy() {
+      return statement.busy;
+    },
+    all: (...params: unknown[]) => after(statement.all(...params)),
+    run: (...params: unknown[]) => after(statement.run(...params)),
+    *iterate(...params: unknown[]) {
+      // counted however the iteration ends (a reader that stops early ends it too)
+      try {
+        yield* statement.iterate(...params);
+      } finally {
+        after(undefined);
+      }
+    },
+  } as SqliteStatement;
 }
 
 type Pg = typeof import('pg');

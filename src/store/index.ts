@@ -9,7 +9,7 @@ import { AppPasswordsRepo } from './app-passwords.ts';
 import { SharedStateRepo } from './shared-state.ts';
 import { CronRepo } from './cron.ts';
 import { ArchivesRepo } from './archives.ts';
-import { openDatabase, type DatabaseOptions } from './db.ts';
+import { durableWrites, openDatabase, type DatabaseOptions } from './db.ts';
 import { sql } from './kysely.ts';
 import { isPostgres } from './portable.ts';
 import { DatabaseRepo } from './database.ts';
@@ -90,6 +90,18 @@ export class Store {
   /** Which database this is: `sqlite` (embedded, one process at a time) or `postgres` (shared by many instances). */
   get dialect(): 'sqlite' | 'postgres' {
     return isPostgres(this.db) ? 'postgres' : 'sqlite';
+  }
+
+  /**
+   * Settles once every write committed so far is on disk, undefined when each already is: what a
+   * server awaits before it acknowledges a write. Only a SQLite store opened with `groupCommit`
+   * ever waits (its commits are synced in groups, see group-commit.ts); elsewhere each commit is
+   * durable as it returns (SQLite's synchronous=FULL, PostgreSQL's own WAL flush). Reads may see a
+   * commit before it is durable; a request that answers after reading one waits too, as the
+   * server awaits this for every request.
+   */
+  durable(): Promise<void> | undefined {
+    return durableWrites(this.db);
   }
 
   /** A round trip to the database, for readiness checks; throws when it does not answer. */
@@ -173,7 +185,8 @@ export class Store {
     await (isPostgres(this.db) ? sql`vacuum analyze` : sql`analyze`).execute(this.db);
   }
 
-  close(): Promise<void> {
-    return this.db.destroy();
+  async close(): Promise<void> {
+    await this.durable();
+    await this.db.destroy();
   }
 }

@@ -345,8 +345,13 @@ export class PostsRepo {
     return c;
   }
 
-  /** wp_insert_post's storage part: fills dates (site time), slug (unique per wp_unique_post_slug) and guid. */
+  /** wp_insert_post's storage part: fills dates (site time), slug (unique per wp_unique_post_slug) and guid. Returns the new id. */
   async insert(p: NewPost): Promise<number> {
+    return (await this.insertRow(p)).id;
+  }
+
+  /** `insert`, returning the row as stored (for a caller that answers with it: no read after the write). */
+  async insertRow(p: NewPost): Promise<PostRow> {
     return atomically(this.db, async (db) => {
       const clock = await siteClock(db);
       const now = new Date();
@@ -358,17 +363,18 @@ export class PostsRepo {
       const wanted = sanitizeSlug(p.slug ?? '') || (SLUGLESS_STATUSES.has(status) ? '' : sanitizeSlug(p.title ?? ''));
       await lockUntilCommit(db, POST_SLUGS_LOCK);
       const slug = wanted && !keepsSlug(type, status) ? await uniquePostSlug(db, wanted, type, parent) : wanted;
-      const { id } = await db
+      const row = await db
         .insertInto('posts')
         .values({ ...p, type, status, parent, slug, date: dates.local, date_gmt: dates.gmt, modified: modified.local, modified_gmt: modified.gmt })
-        .returning('id')
+        .returningAll()
         .executeTakeFirstOrThrow();
+      const { id } = row;
       const fix: PostPatch = {};
       // a published post whose title gives no slug is named after its id, as WordPress does
       if (!slug && !SLUGLESS_STATUSES.has(status)) fix.slug = await uniquePostSlug(db, String(id), type, parent, id);
       if (!p.guid) fix.guid = `${clock.home}/?${type === 'page' ? 'page_id' : 'p'}=${id}`;
-      if (Object.keys(fix).length) await db.updateTable('posts').set(fix).where('id', '=', id).execute();
-      return id;
+      if (!Object.keys(fix).length) return row;
+      return db.updateTable('posts').set(fix).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
     });
   }
 

@@ -57,6 +57,17 @@ export async function recountTerms(db: Kysely<DB>, termIds: Iterable<number>): P
     .execute();
 }
 
+/** The counts of `termIds` after a post not counted before (a new one) took them: one more each if it is published. */
+async function countNewPost(db: Kysely<DB>, postId: number, termIds: number[]): Promise<void> {
+  if (!termIds.length) return;
+  const published = db.selectFrom('posts').select((eb) => eb.fn.countAll<number>().as('n')).where('id', '=', postId).where('status', '=', 'publish');
+  await db
+    .updateTable('terms')
+    .set({ count: sql<number>`${sql.ref('count')} + (${published})` })
+    .where('id', 'in', termIds)
+    .execute();
+}
+
 /** Term ids carried by the given posts (for recounting after their status or existence changes). */
 export async function termIdsOfPosts(db: Kysely<DB>, postIds: number[]): Promise<number[]> {
   if (!postIds.length) return [];
@@ -221,8 +232,10 @@ export class TermsRepo {
   /**
    * wp_set_object_terms (replacing): the post carries exactly `termIds` of this taxonomy afterwards;
    * ids of other taxonomies or of no term are ignored. Counts of every term gained or lost follow.
+   * `newPost`: the post was inserted in the same transaction, so it carries no term yet and no
+   * term counts it.
    */
-  async setPostTerms(postId: number, taxonomy: string, termIds: number[]): Promise<void> {
+  async setPostTerms(postId: number, taxonomy: string, termIds: number[], newPost = false): Promise<void> {
     await atomically(this.db, async (db) => {
       const wanted = [...new Set(termIds)];
       const valid = wanted.length
@@ -230,13 +243,16 @@ export class TermsRepo {
         : [];
       const validSet = new Set(valid);
       const ordered = wanted.filter((id) => validSet.has(id));
-      const before = await db
-        .selectFrom('term_relationships as tr')
-        .innerJoin('terms as t', 't.id', 'tr.term_id')
-        .select('t.id')
-        .where('tr.post_id', '=', postId)
-        .where('t.taxonomy', '=', taxonomy)
-        .execute();
+      // a post inserted in this transaction has no terms yet: nothing to read or take off
+      const before = newPost
+        ? []
+        : await db
+            .selectFrom('term_relationships as tr')
+            .innerJoin('terms as t', 't.id', 'tr.term_id')
+            .select('t.id')
+            .where('tr.post_id', '=', postId)
+            .where('t.taxonomy', '=', taxonomy)
+            .execute();
       const beforeIds = before.map((r) => r.id);
       if (beforeIds.length) await db.deleteFrom('term_relationships').where('post_id', '=', postId).where('term_id', 'in', beforeIds).execute();
       if (ordered.length) {
@@ -245,7 +261,10 @@ export class TermsRepo {
           .values(ordered.map((term_id, i) => ({ post_id: postId, term_id, term_order: i })))
           .execute();
       }
-      await recountTerms(db, [...beforeIds, ...ordered]);
+      // a new post adds one to each of its terms if it is published: no count of every post a term
+      // carries (the default category carries most of a site), which grew with the site on each create
+      if (newPost) await countNewPost(db, postId, ordered);
+      else await recountTerms(db, [...beforeIds, ...ordered]);
     });
   }
 

@@ -9,6 +9,8 @@ export interface ServingIn {
   err(): string;
   /** SIGTERM, resolved once the process is gone. */
   stop(): Promise<void>;
+  /** SIGKILL (no shutdown at all: a crash), resolved once the process is gone. */
+  kill(): Promise<void>;
 }
 
 /** `cms-spec serve --port 0 …` run in a folder (a project, a site of its own), once it says where it listens. */
@@ -25,16 +27,18 @@ export async function serveIn(cwd: string, args: string[], env: Record<string, s
     });
     child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${out}\n${err}`)));
   });
+  const ended = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill(signal);
+    await exited;
+  };
   return {
     api,
     out: () => out,
     err: () => err,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => ended('SIGTERM'),
+    kill: () => ended('SIGKILL'),
   };
 }
 

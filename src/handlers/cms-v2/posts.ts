@@ -276,8 +276,8 @@ async function setFeaturedMedia(ctx: Ctx, store: Store, postId: number): Promise
 }
 
 /** wp_insert_post turns a published post dated in the future into a scheduled one, and back. */
-async function settleSchedule(store: Store, id: number): Promise<PostRow> {
-  const post = (await store.posts.get(id))!;
+async function settleSchedule(store: Store, post: PostRow): Promise<PostRow> {
+  const { id } = post;
   const future = new Date(`${post.date_gmt.replace(' ', 'T')}Z`).getTime() > Date.now();
   const status = post.status === 'publish' && future ? 'future' : post.status === 'future' && !future ? 'publish' : post.status;
   if (status === post.status) return post;
@@ -292,7 +292,8 @@ export async function createPost(ctx: Ctx<'cms-v2:posts.createPost'>) {
     const f = await postFieldsOf(ctx, type, store);
     if (!f.title && !f.content && !f.excerpt) throw ctx.fail('empty_content');
     const terms = await termsOf(ctx, type, store);
-    const defaults = await store.options.getMany(['default_comment_status', 'default_ping_status', 'default_category']);
+    // kept in memory as the site's other options are, current at every request (Site.refresh)
+    const defaults = ctx.site.options;
     const values: NewPost = {
       type: type.slug,
       status: 'draft',
@@ -302,19 +303,20 @@ export async function createPost(ctx: Ctx<'cms-v2:posts.createPost'>) {
       ping_status: type.slug === 'post' ? (defaults.default_ping_status ?? 'open') : 'closed',
       ...(f as Partial<NewPost>),
     };
-    const id = await store.posts.insert(values);
-    if (type.taxonomies.includes('category') && !terms.has('category')) {
-      // wp_set_post_categories: a post the request gives no categories sits in the default one (a list
-      // given, even one left empty, replaces it, as handle_terms does after wp_insert_post)
-      const fallback = Number(defaults.default_category ?? 1);
-      if (await store.terms.get(fallback)) terms.set('category', [fallback]);
-    }
-    for (const [taxonomy, ids] of terms) await store.terms.setPostTerms(id, taxonomy, ids);
+    const inserted = await store.posts.insertRow(values);
+    const { id } = inserted;
+    // wp_set_post_categories: a post the request gives no categories sits in the default one (a list
+    // given, even one left empty, replaces it, as handle_terms does after wp_insert_post); a default
+    // that is no category is skipped as setPostTerms skips any id that is none
+    const fallback = Number(defaults.default_category ?? 1);
+    if (type.taxonomies.includes('category') && !terms.has('category') && Number.isSafeInteger(fallback)) terms.set('category', [fallback]);
+    for (const [taxonomy, ids] of terms) await store.terms.setPostTerms(id, taxonomy, ids, true);
     await setFeaturedMedia(ctx, store, id);
     await writeRequestMeta(ctx, type, store, id);
-    return settleSchedule(store, id);
+    // none of these writes touch the post's own row: the row inserted is the row stored
+    return settleSchedule(store, inserted);
   });
-  await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type, previousStatus: 'new' });
+  await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type, previousStatus: 'new', status: post.status });
   const data = await prepareOne(ctx, type, post, 'edit');
   return new RestResponse(data, 201, { Location: nsUrl(ctx, `${type.restBase}/${post.id}`) });
 }
@@ -334,12 +336,12 @@ export async function updatePost(ctx: Ctx<'cms-v2:posts.updatePost'>) {
     if (current.status === 'trash' && f.status !== undefined && f.status !== 'trash') await store.comments.untrashOfPost(current.id);
     await setFeaturedMedia(ctx, store, current.id);
     await writeRequestMeta(ctx, type, store, current.id);
-    const saved = await settleSchedule(store, current.id);
+    const saved = await settleSchedule(store, (await store.posts.get(current.id))!);
     // every update (wp_update_post) may save a revision, after its terms and meta
     await saveRevision(store, type, saved, ctx.user?.id ?? 0);
     return saved;
   });
-  await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type, previousStatus });
+  await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type, previousStatus, status: post.status });
   return prepareOne(ctx, type, post, 'edit');
 }
 

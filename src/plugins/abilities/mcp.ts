@@ -11,6 +11,7 @@ import type { Mount } from '../../engine/server.ts';
 import type { User } from '../../engine/types.ts';
 import { config } from '../../config.ts';
 import { oauthIssuer } from '../../auth/oauth.ts';
+import type { Store } from '../../store/index.ts';
 import { mayRun, registryOf, runMethodOf, type Ability } from './registry.ts';
 
 const NS = 'cms-abilities/v1';
@@ -50,7 +51,10 @@ async function callTool(engine: Engine, user: User, name: string, input: Record<
     const { ErrorCode, McpError } = await protocol();
     throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   }
-  const res = await engine.subRequest(runMethodOf(a), `/${NS}/abilities/${a.name}/run`, { input: input ?? {} }, user, engine.store);
+  const store = engine.store as Store;
+  const res = await engine.subRequest(runMethodOf(a), `/${NS}/abilities/${a.name}/run`, { input: input ?? {} }, user, store);
+  // what the tool wrote is durable before it is reported, as the HTTP server's answers wait (Store.durable)
+  await store.durable();
   if (res.status >= 400) {
     const error = res.data as { code?: string; message?: string };
     return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] };

@@ -1,0 +1,101 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { GroupCommit } from '../../src/store/group-commit.ts';
+import { Store } from '../../src/store/index.ts';
+import { TEST_STORE, testDatabase } from '../helpers/store.ts';
+
+/** A WAL sync the test ends by hand: each call is recorded with the commits made when it began. */
+function handSync() {
+  const started: { commitsBefore: number; finish(): void; fail(e: Error): void }[] = [];
+  let commits = 0;
+  return {
+    started,
+    commit(group: GroupCommit) {
+      commits++;
+      group.committed();
+    },
+    sync: () => new Promise<void>((finish, fail) => started.push({ commitsBefore: commits, finish, fail })),
+  };
+}
+
+/** Lets every promise that can settle settle. */
+const settle = () => new Promise((r) => setImmediate(r));
+
+test('a commit is durable only after a sync that began after it; commits made meanwhile share the next sync', async () => {
+  const h = handSync();
+  const group = new GroupCommit(h.sync);
+  assert.equal(group.durable(), undefined, 'nothing committed: nothing to wait for');
+
+  h.commit(group);
+  const done: string[] = [];
+  void group.durable()!.then(() => done.push('first'));
+  await settle();
+  assert.equal(h.started.length, 1);
+  assert.equal(h.started[0].commitsBefore, 1);
+
+  // two more commits while the first sync runs: it may have begun before their frames were written
+  h.commit(group);
+  void group.durable()!.then(() => done.push('second'));
+  h.commit(group);
+  void group.durable()!.then(() => done.push('third'));
+  await settle();
+  assert.equal(h.started.length, 1, 'one sync at a time');
+
+  h.started[0].finish();
+  await settle();
+  assert.deepEqual(done, ['first'], 'the first sync covers the first commit only');
+  assert.equal(h.started.length, 2, 'the next sync begins at once');
+  assert.equal(h.started[1].commitsBefore, 3);
+
+  h.started[1].finish();
+  await settle();
+  assert.deepEqual(done, ['first', 'second', 'third'], 'both later commits share the second sync');
+  assert.equal(h.started.length, 2);
+  assert.equal(group.durable(), undefined, 'everything durable: nothing to wait for');
+});
+
+test('a sync the disk refuses fails its waiters, and the next write syncs again', async () => {
+  const h = handSync();
+  const group = new GroupCommit(h.sync);
+  h.commit(group);
+  const waiting = group.durable()!;
+  await settle();
+  h.started[0].fail(new Error('EIO'));
+  await assert.rejects(waiting, /EIO/);
+
+  const again = group.durable()!;
+  assert.notEqual(again, undefined, 'the commit is not taken for durable');
+  await settle();
+  assert.equal(h.started.length, 2);
+  h.started[1].finish();
+  await again;
+  assert.equal(group.durable(), undefined);
+});
+
+test('a store with group commit waits for the commits of its writes, not for reads nor for a transaction still open', async () => {
+  const database = await testDatabase();
+  const store = await Store.open(database.location, { groupCommit: true });
+  try {
+    await store.durable();
+    assert.equal(store.durable(), undefined, 'all synced');
+    await store.posts.get(1);
+    await store.options.get('home');
+    assert.equal(store.durable(), undefined, 'reads commit nothing');
+
+    await store.posts.insert({ title: 'One write' });
+    // PostgreSQL's commit returns once its WAL is flushed: nothing is left to wait for there
+    if (TEST_STORE === 'postgres') return assert.equal(store.durable(), undefined);
+    const synced = store.durable();
+    assert.ok(synced instanceof Promise, 'an autocommit write waits for a sync');
+    await synced;
+
+    await store.transaction(async (trx) => {
+      await trx.posts.insert({ title: 'In a transaction' });
+      assert.equal(store.durable(), undefined, 'nothing committed yet');
+    });
+    assert.ok(store.durable() instanceof Promise, 'the commit waits for a sync');
+  } finally {
+    await store.close();
+    await database.drop();
+  }
+});
