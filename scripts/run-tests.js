@@ -2,8 +2,9 @@
 // globs itself): every file on SQLite, then, when CMS_SPEC_TEST_PG (or DATABASE_URL) names a
 // PostgreSQL database, every file that touches the store again on PostgreSQL (each test database
 // a schema of it, see test/helpers/store.ts). CMS_SPEC_TEST_STORE=postgres runs the files on
-// PostgreSQL only. Prints one line per file (CMS_SPEC_TEST_REPORTER=tap for node's TAP) and which
-// stores ran; fails if any pass failed.
+// PostgreSQL only. Prints one line per file (CMS_SPEC_TEST_REPORTER=tap for node's TAP; in CI, a
+// failed file's TAP after its details, see test-reporter.js) and which stores ran; fails if any
+// pass failed.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';

@@ -10,6 +10,7 @@ import { AUTHORS, ContentGenerator, randomSource } from './seed-data.ts';
 import { generatePassword, hashPassword } from '../auth/passwords.ts';
 import { Progress } from './progress.ts';
 import { plural } from './output.ts';
+import { dbOption, specOption } from './site-store.ts';
 
 interface SeedOptions {
   posts: string;
@@ -30,8 +31,8 @@ export function registerSeedCommand(program: Command): void {
     .description('fill the database with generated posts, terms and authors for demos and benchmarks')
     .addOption(new Option('--posts <n>', 'how many posts to add').makeOptionMandatory().argParser(positiveInt('--posts')))
     .addOption(new Option('--terms <m>', 'how many categories and tags to add (default: posts/50, 20 to 2000)').argParser(positiveInt('--terms')))
-    .addOption(new Option('--db <path>', 'SQLite database file').env('CMS_SPEC_DB').default('.cms/site.sqlite'))
-    .addOption(new Option('--spec <dir>', 'spec folder').env('CMS_SPEC_SPEC').default('spec'))
+    .addOption(dbOption())
+    .addOption(specOption())
     .addOption(new Option('--url <url>', "the site's address when the database is new (default: set by the first serve, from its --url or listen address)").env('CMS_SPEC_URL'))
     .addOption(new Option('--seed-random <s>', 'seed of the generator, to repeat a run').argParser(positiveInt('--seed-random')))
     .action(async (o: SeedOptions) => {

@@ -1,23 +1,32 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Agent, fetch } from 'undici';
 import { ok, serve, type Serving } from './run.ts';
 import { basicAuth } from '../helpers/server.ts';
+import { TEST_STORE, testDatabase, type TestDatabase } from '../helpers/store.ts';
 
-// `serve` and the CLI on one SQLite file: what a command changes is what the running server answers
-// at its next request (issue 30; SQLite's data_version tells the server another process wrote).
-describe('the CLI and a running server on one SQLite file', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cms-spec-two-processes-'));
-  const db = join(dir, 'site.sqlite');
+/** The design library's pattern catalogue, served by the test, which counts the requests it gets. */
+const CATALOGUE = { 'hero-1': { name: 'Hero', content: '<p>Hero</p>' } };
+
+// `serve` and other processes on one database (a SQLite file, or a PostgreSQL schema on the
+// PostgreSQL pass): what a command, or a second server (as `--workers` or another instance runs),
+// changes is what the running server answers at its next request, through REST and on the site
+// (issue 30; on SQLite, data_version tells the server another process wrote; on PostgreSQL, the
+// shared-state versions are read before each request).
+describe(`the CLI, a second server and a running server on one ${TEST_STORE === 'sqlite' ? 'SQLite file' : 'PostgreSQL database'}`, () => {
+  let database: TestDatabase;
+  let db = '';
   let site: Serving;
+  /** The design library's service: how many catalogue requests it answered. */
+  let library: Server;
+  let libraryHits = 0;
   let admin = '';
   /** An application password for admin made by the CLI: the indented line of its answer. */
   const newPassword = (name: string) => /^ {4}(\S.*)$/m.exec(ok(['app-password', 'create', 'admin', name, '--db', db]))![1];
-  // a connection is not kept across a CLI command (seconds on a loaded machine): the server may close it as it is reused
-  const agent = new Agent({ keepAliveTimeout: 500, keepAliveMaxTimeout: 500 });
+  // no connection is kept between requests: across a CLI command (seconds on a loaded machine) the server may close it as it is reused
+  const agent = new Agent({ pipelining: 0 });
   /** A GET, or a POST of `json` when given. */
   const call = (path: string, auth?: string, json?: unknown) =>
     fetch(site.api + path, {
@@ -26,21 +35,34 @@ describe('the CLI and a running server on one SQLite file', () => {
       body: json === undefined ? undefined : JSON.stringify(json),
       dispatcher: agent,
     });
+  /** The rendered home page of the server `of` (the first one unless told). */
+  const homePage = async (of: Serving = site) => (await fetch(of.origin + '/', { dispatcher: agent })).text();
   before(async () => {
-    site = await serve(['--db', db]);
+    database = await testDatabase();
+    db = database.location;
+    library = createServer((_, res) => {
+      libraryHits++;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(CATALOGUE));
+    });
+    await new Promise<void>((resolve) => library.listen(0, '127.0.0.1', resolve));
+    // the design library may call the test's own service (a private address, refused unless allowed)
+    site = await serve(['--db', db], { CMS_SPEC_OUTBOUND_ALLOW: '127.0.0.1' });
     admin = basicAuth('admin', newPassword('two-processes'));
   });
   after(async () => {
     await site.stop();
     await agent.close();
-    rmSync(dir, { recursive: true, force: true });
+    library.closeAllConnections();
+    await new Promise((resolve) => library.close(resolve));
+    await database.drop();
   });
 
   test('an option changed by the CLI is the REST settings and the rendered site at once', async () => {
     ok(['option', 'update', 'blogname', 'Changed From The CLI', '--db', db]);
     const settings = (await (await call('cms/v2/settings', admin)).json()) as { title: string };
     assert.equal(settings.title, 'Changed From The CLI');
-    const page = await (await fetch(site.origin + '/', { dispatcher: agent })).text();
+    const page = await homePage();
     assert.match(page, /<title>[^<]*Changed From The CLI[^<]*<\/title>/);
     assert.equal((JSON.parse(await (await call('')).text()) as { name: string }).name, 'Changed From The CLI');
   });
@@ -55,6 +77,60 @@ describe('the CLI and a running server on one SQLite file', () => {
     assert.equal(listed.find((p) => p.plugin === 'seo/seo')!.status, 'inactive');
     ok(['plugin', 'activate', 'seo', '--db', db]);
     assert.equal((await call('seo/v1')).status, 200);
+  });
+
+  test("a plugin deactivated by the CLI is gone from the rendered site: its head markup, back once activated", async () => {
+    const SEO_HEAD = '<!-- SEO meta tags (seo plugin) -->';
+    assert.ok((await homePage()).includes(SEO_HEAD), 'the SEO plugin prints its meta tags in the head');
+    ok(['plugin', 'deactivate', 'seo', '--db', db]);
+    const without = await homePage();
+    assert.ok(!without.includes(SEO_HEAD), 'no SEO meta tags once the CLI deactivated the plugin');
+    assert.doesNotMatch(without, /<meta property="og:/);
+    ok(['plugin', 'activate', 'seo', '--db', db]);
+    assert.ok((await homePage()).includes(SEO_HEAD));
+  });
+
+  test('a snippet activated through a second server is on the first one\'s site and REST at its next request, and gone once deactivated there', async () => {
+    const second = await serve(['--db', db]);
+    try {
+      const through = (path: string, json?: unknown) =>
+        fetch(second.api + path, { method: json === undefined ? 'GET' : 'POST', headers: { authorization: admin, 'content-type': 'application/json' }, body: json === undefined ? undefined : JSON.stringify(json), dispatcher: agent });
+      const FOOTER = '<p class="from-the-second-server">Printed by a snippet</p>';
+      // the first server has rendered its page (and kept its active snippets) before the snippet exists
+      assert.ok(!(await homePage()).includes(FOOTER));
+      const created = await through('code-snippets/v1/snippets', { name: 'Footer note', code: FOOTER, scope: 'footer-content', active: true });
+      assert.equal(created.status, 200);
+      const { id } = (await created.json()) as { id: number };
+      assert.ok((await homePage(second)).includes(FOOTER), 'the second server prints it');
+      assert.ok((await homePage()).includes(FOOTER), 'the first server prints it at its next request');
+      const listed = (await (await call('code-snippets/v1/snippets', admin)).json()) as { id: number; name: string; active: boolean }[];
+      assert.deepEqual(listed.filter((s) => s.id === id).map((s) => [s.name, s.active]), [['Footer note', true]]);
+
+      assert.equal((await through(`code-snippets/v1/snippets/${id}/deactivate`, {})).status, 200);
+      assert.ok(!(await homePage()).includes(FOOTER), 'deactivated on the second server: gone from the first one\'s site');
+      assert.equal(((await (await call(`code-snippets/v1/snippets/${id}`, admin)).json()) as { active: boolean }).active, false);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  test('what the server kept in a plugin cache is fetched again once `cache flush` emptied it', async () => {
+    const { port } = library.address() as AddressInfo;
+    ok(['option', 'update', 'design_library_license_key', 'LICENSE-KEY-123', '--db', db]);
+    ok(['option', 'update', 'design_library_patterns_url', `http://127.0.0.1:${port}/patterns/`, '--db', db]);
+    const catalogue = async () => {
+      const res = await call('kb-design-library/v1/get_library?library=section&key=section', admin);
+      assert.equal(res.status, 200);
+      assert.deepEqual(await res.json(), CATALOGUE);
+    };
+    await catalogue();
+    await catalogue();
+    assert.equal(libraryHits, 1, 'the second request is answered from the cache');
+    assert.match(ok(['cache', 'flush', '--db', db]), /^Success: The cache was flushed \(.*1 cached design library answer.*\)\.$/m);
+    await catalogue();
+    assert.equal(libraryHits, 2, 'asked for again after the flush');
+    await catalogue();
+    assert.equal(libraryHits, 2, 'and kept again');
   });
 
   test("a role given by the CLI is the user's at the next request: what they may do, and what REST says they are", async () => {

@@ -49,9 +49,9 @@ export interface Serving {
   stop(): Promise<number | null>;
 }
 
-/** Starts `cms-spec serve` (no terminal, so the log is off unless asked for) and waits for its ready line. */
-export async function serve(args: string[]): Promise<Serving> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `cms-spec serve` (no terminal, so the log is off unless asked for), with `env` added to this process's, and waits for its ready line. */
+export async function serve(args: string[], env: Record<string, string> = {}): Promise<Serving> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));

@@ -79,21 +79,36 @@ describe('cms-spec serve', () => {
     }
   });
 
-  test('seed on a new file leaves the address to the first serve, which takes its listen address', async () => {
-    const db = join(dir, 'seeded.sqlite');
-    assert.match(ok(['seed', '--posts', '3', '--seed-random', '4', '--db', db]), /^New site installed \(its address is set by the first `cms-spec serve`\)\. The admin account password, shown only this once: \S+$/m);
+  /** Serves a database whose address is unset: the server takes its listen address for links and the stylesheet, warns of nothing, and stores it. */
+  async function firstServeTakesItsAddress(db: string): Promise<void> {
     assert.equal(ok(['option', 'get', 'home', '--db', db]).trim(), '');
     const served = await serve(['--db', db]);
     try {
       const page = await (await fetch(`${served.origin}/`)).text();
       assert.ok(page.includes(`<link rel="stylesheet" id="theme-style" href="${served.origin}/cms-content/themes/default/style.css?ver=`), page.slice(0, 2000));
       assert.equal(((await (await fetch(served.api)).json()) as { home: string }).home, served.origin);
-      assert.doesNotMatch(served.out(), /New site installed/, 'seed installed it: no second admin password');
+      assert.doesNotMatch(served.out(), /New site installed/, 'it was installed before: no second admin password');
     } finally {
       await served.stop();
     }
     assert.doesNotMatch(served.err(), /Warning:/);
     assert.equal(ok(['option', 'get', 'siteurl', '--db', db]).trim(), served.origin);
+  }
+
+  test('seed on a new file leaves the address to the first serve, which takes its listen address', async () => {
+    const db = join(dir, 'seeded.sqlite');
+    assert.match(ok(['seed', '--posts', '3', '--seed-random', '4', '--db', db]), /^New site installed \(its address is set by the first `cms-spec serve`\)\. The admin account password, shown only this once: \S+$/m);
+    await firstServeTakesItsAddress(db);
+  });
+
+  test('import into a new file of a site that has no address yet leaves it to the first serve too', async () => {
+    const source = join(dir, 'to-export.sqlite');
+    ok(['seed', '--posts', '2', '--db', source]);
+    const file = join(dir, 'site.jsonl');
+    ok(['export', '--db', source, '--out', file]);
+    const db = join(dir, 'imported.sqlite');
+    assert.match(ok(['import', '--db', db, file]), /^Imported [\d,]+ rows of \d+ tables into /m);
+    await firstServeTakesItsAddress(db);
   });
 
   test('a database made for another address: a one-line warning with the fix; after the fix, none', async () => {
