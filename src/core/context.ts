@@ -1,6 +1,6 @@
 import type { Engine } from '../engine/engine.ts';
-import type { AnswerMisfits, HandlerContext, NoMisfits, RestResponse } from '../engine/types.ts';
-import type { HandlerAnswers, HandlerArgs, HandlerResults } from '../generated/endpoints.ts';
+import type { HandlerContext, RestResponse } from '../engine/types.ts';
+import type { HandlerArgs, HandlerResults } from '../generated/endpoints.ts';
 import type { Store } from '../store/index.ts';
 import type { Site } from './site.ts';
 
@@ -19,12 +19,3 @@ export type Handler<K extends HandlerName> = (ctx: Ctx<K>) => HandlerResults[K] 
 
 /** The engine as this CMS runs it: its store and its site. */
 export type CmsEngine = Engine<Store, Site>;
-
-/**
- * Every handler's answer (what it returns, awaited) fits what its endpoints answer
- * (HandlerResults, from their `response:` or resource schema): tsc fails here naming a handler that
- * returns a field of the wrong type. A handler that builds its answer field by field as
- * `Record<string, unknown>` (the context decides the fields) fits in form only, and a RestResponse
- * always: its data is not typed.
- */
-export type HandlerAnswersChecked = NoMisfits<AnswerMisfits<HandlerAnswers, HandlerResults>>;

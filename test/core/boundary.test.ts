@@ -43,8 +43,23 @@ test('the graph was read (the test cannot pass on nothing)', () => {
   assert.ok(graph.get('plugins/code-snippets/handlers/snippets.ts')!.includes('plugins/code-snippets/plugin.ts'));
 });
 
+/**
+ * The generated answers of every handler (`cms-spec types`): the compiler's check of the handlers
+ * against the spec must see each of them, plugins' too. It may, because no module that runs
+ * reaches it: only the check itself imports it, and nothing imports the check.
+ */
+const HANDLER_ANSWERS = 'generated/endpoints.answers.ts';
+const ANSWERS_CHECK = 'core/handler-answers.ts';
+
+test('the handlers’ generated answers are imported by their check alone, and the check by nothing', () => {
+  const importers = (target: string) => [...graph].filter(([, targets]) => targets.includes(target)).map(([file]) => file);
+  assert.deepEqual(importers(HANDLER_ANSWERS), [ANSWERS_CHECK]);
+  assert.deepEqual(importers(ANSWERS_CHECK), []);
+  assert.ok(graph.get(HANDLER_ANSWERS)!.includes('plugins/code-snippets/handlers/snippets.ts'));
+});
+
 test('no core file imports a plugin: engine, store, site, auth, core, handlers, net, cli and app reach plugins only through the registry', () => {
-  const offenders = [...graph].flatMap(([file, targets]) => (layer(file) === 'plugins' ? [] : targets.filter((t) => layer(t) === 'plugins').map((t) => `${file} → ${t}`)));
+  const offenders = [...graph].flatMap(([file, targets]) => (layer(file) === 'plugins' || file === HANDLER_ANSWERS ? [] : targets.filter((t) => layer(t) === 'plugins').map((t) => `${file} → ${t}`)));
   assert.deepEqual(offenders, []);
 });
 
