@@ -3,9 +3,10 @@ import { embedLinks } from './embed.ts';
 import type { Engine } from './engine.ts';
 import { engineError, RestError } from './errors.ts';
 import { BodyTooLarge, decodeBody, effectiveMethod, parseTarget, payloadTooLarge, readBody, restRequest } from './http-request.ts';
-import type { InternalRequest } from './pipeline.ts';
+import type { InternalRequest, Outcome } from './pipeline.ts';
 import { ReplyWriter } from './http-reply.ts';
 import { discardUpload, receiveUpload, type ReceivedUpload } from './http-upload.ts';
+import type { ResponseCache } from './response-cache.ts';
 import { errorOutcome } from './pipeline.ts';
 import type { Authenticator, PageHandler, User } from './types.ts';
 
@@ -39,6 +40,8 @@ export interface ServerOptions {
   beforeRequest?: () => Promise<void>;
   /** Protocols served beside the REST routes at a path under each API root, as they are now; they add no route to the index. */
   mounts?: () => readonly Mount[];
+  /** Anonymous GET answers kept and served again while what they read is unchanged; none when absent. */
+  responseCache?: ResponseCache;
 }
 
 /**
@@ -78,6 +81,7 @@ export function createHttpServer(opts: ServerOptions): Server {
   const { engine, auth, bodyLimit } = opts;
   const uploadLimit = opts.uploadLimit ?? bodyLimit;
   const reply = new ReplyWriter(engine);
+  const cache = opts.responseCache;
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // node:http joins repeated request headers with ', ' (only set-cookie stays a list, and no client sends it to a server)
@@ -133,6 +137,13 @@ export function createHttpServer(opts: ServerOptions): Server {
       return reply.sendPage(res, req, page ?? { status: 404, headers: { 'Content-Type': 'text/html; charset=UTF-8' }, body: NOT_FOUND_PAGE }, headers);
     }
 
+    // after beforeRequest: what this instance knows of the versions is current
+    const cacheKey = cache ? cache.keyOf(req.method, target, headers) : null;
+    if (cacheKey !== null) {
+      const kept = await cache!.lookup(cacheKey);
+      if (kept) return reply.sendKept(res, req, kept, headers);
+    }
+
     const user = await authenticated(req, res, query, headers, ip);
     if (user === false) return;
     const internal = restRequest(method, target, headers, ip);
@@ -142,7 +153,7 @@ export function createHttpServer(opts: ServerOptions): Server {
       if (!(e instanceof RestError)) throw e;
       return reply.send(res, req, errorOutcome(e), query, user, headers);
     }
-    await run(req, res, internal, user);
+    await run(req, res, internal, user, cacheKey);
   }
 
   /** The caller, null when anonymous; false when the credentials were refused and the refusal is answered. */
@@ -158,15 +169,27 @@ export function createHttpServer(opts: ServerOptions): Server {
     }
   }
 
-  async function run(req: IncomingMessage, res: ServerResponse, internal: InternalRequest, user: User | null): Promise<void> {
-    const handled = engine.handle(internal, user);
-    const outcome = handled instanceof Promise ? await handled : handled;
+  /** Runs a request and answers it; with a cache key (an anonymous GET), a 200 answer that depends on nothing but what it read is kept. */
+  async function run(req: IncomingMessage, res: ServerResponse, internal: InternalRequest, user: User | null, cacheKey: string | null = null): Promise<void> {
     const { query, headers } = internal;
-    if (query._embed !== undefined && outcome.status < 400 && outcome.data && typeof outcome.data === 'object') {
-      outcome.data = await embedLinks(engine, outcome.data, query._embed, user);
-      outcome.json = undefined;
+    const answer = async (): Promise<Outcome> => {
+      const handled = engine.handle(internal, user);
+      const outcome = handled instanceof Promise ? await handled : handled;
+      if (query._embed !== undefined && outcome.status < 400 && outcome.data && typeof outcome.data === 'object') {
+        outcome.data = await embedLinks(engine, outcome.data, query._embed, user);
+        outcome.json = undefined;
+      }
+      return outcome;
+    };
+    if (cacheKey === null || !cache) return reply.send(res, req, await answer(), query, user, headers);
+    const { value: outcome, stamp } = await cache.observe(answer);
+    const prepared = reply.prepare(req.method, outcome, query, user, headers);
+    const { payload } = prepared;
+    if (stamp && prepared.status === 200 && payload !== undefined && !Object.keys(prepared.headers).some((k) => k.toLowerCase() === 'set-cookie')) {
+      const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+      return reply.sendKept(res, req, cache.keep(cacheKey, prepared.headers, body, stamp), headers);
     }
-    reply.send(res, req, outcome, query, user, headers);
+    reply.write(res, req, prepared, headers);
   }
 
   /**
