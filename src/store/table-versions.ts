@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryCompiler, type QueryResult, type TransactionSettings } from 'kysely';
+import type { CompiledQuery, DatabaseConnection, Dialect, Driver, Kysely, QueryCompiler, QueryResult, TransactionSettings } from 'kysely';
+import { kysely } from './kysely.ts';
 import { mayWrite } from './read-cache.ts';
 
 /**
@@ -112,8 +113,8 @@ export class TableVersions {
 
   private async loadSchema(connection: DatabaseConnection): Promise<void> {
     const q = SCHEMA_SQL[this.dialect];
-    const tables = (await connection.executeQuery<{ name: string }>(CompiledQuery.raw(q.tables))).rows.map((r) => r.name);
-    const references = (await connection.executeQuery<{ child: string; parent: string }>(CompiledQuery.raw(q.references))).rows;
+    const tables = (await connection.executeQuery<{ name: string }>(kysely.CompiledQuery.raw(q.tables))).rows.map((r) => r.name);
+    const references = (await connection.executeQuery<{ child: string; parent: string }>(kysely.CompiledQuery.raw(q.references))).rows;
     const children = new Map<string, string[]>();
     for (const { child, parent } of references) children.set(parent, [...(children.get(parent) ?? []), child]);
     const reach = new Map<string, readonly string[]>();
@@ -141,7 +142,7 @@ export class TableVersions {
     const topics = [...tables].map(tableTopic).sort(); // one order for every writer: no deadlock between two
     const values = topics.map((_, i) => (this.dialect === 'postgres' ? `($${i + 1}, 1)` : '(?, 1)')).join(', ');
     const { rows } = await connection.executeQuery<{ topic: string; version: number }>(
-      CompiledQuery.raw(`insert into ${VERSIONS_TABLE} (topic, version) values ${values} on conflict (topic) do update set version = ${VERSIONS_TABLE}.version + 1 returning topic, version`, topics),
+      kysely.CompiledQuery.raw(`insert into ${VERSIONS_TABLE} (topic, version) values ${values} on conflict (topic) do update set version = ${VERSIONS_TABLE}.version + 1 returning topic, version`, topics),
     );
     return new Map(rows.map((r) => [r.topic, Number(r.version)]));
   }
@@ -218,15 +219,15 @@ export class TableVersions {
     }
     if (inTransaction || !tables.length || !this.tables.has(VERSIONS_TABLE)) return connection.executeQuery<R>(query);
     // alone, the write and its versions commit together: neither is ever seen without the other
-    await connection.executeQuery(CompiledQuery.raw('begin'));
+    await connection.executeQuery(kysely.CompiledQuery.raw('begin'));
     let result: QueryResult<R>;
     let versions: Map<string, number>;
     try {
       result = await connection.executeQuery<R>(query);
       versions = await this.bump(connection, tables);
-      await connection.executeQuery(CompiledQuery.raw('commit'));
+      await connection.executeQuery(kysely.CompiledQuery.raw('commit'));
     } catch (e) {
-      await connection.executeQuery(CompiledQuery.raw('rollback'));
+      await connection.executeQuery(kysely.CompiledQuery.raw('rollback'));
       throw e;
     }
     this.tell(versions);
