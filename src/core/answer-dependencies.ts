@@ -9,6 +9,13 @@ import type { SharedState } from './shared-state.ts';
  * filters, the routes and the index are made of), whatever the answer read. Versions are taken
  * before the answer is computed, so a write that commits meanwhile makes it stale at once.
  */
+/**
+ * Tables every answer depends on whether it read them or not: the site keeps the options in
+ * memory (the permalinks, the address, what the filters do), so a write to them that did not
+ * say so through its topic (`site.refresh()` after a direct write) still discards every answer.
+ */
+const EVERY_ANSWER_READS = ['options'];
+
 export class SiteDependencies implements AnswerDependencies {
   /** The part of a fingerprint every answer shares (the topics that are not tables), per snapshot of the versions. */
   private readonly common = new WeakMap<ReadonlyMap<string, number>, string>();
@@ -19,7 +26,7 @@ export class SiteDependencies implements AnswerDependencies {
     const before = this.shared.snapshot();
     const { value, tables, timed } = await observeReads(compute);
     if (timed) return { value, stamp: null };
-    const deps = [...tables].sort();
+    const deps = [...new Set([...tables, ...EVERY_ANSWER_READS])].sort();
     return { value, stamp: { deps, fingerprint: this.fingerprint(before, deps) } };
   }
 
