@@ -1,15 +1,5 @@
-import { noteRead, observeReads } from './table-versions.ts';
-import type { Kysely, KyselyPlugin, OperationNode, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
-
-/** What a statement that only reads starts with, when it is written as raw SQL. */
-const READING_SQL = /^\s*(select|with|pragma\s+data_version|explain)\b/i;
-
-/** Whether a statement may change what a read answers: anything but a SELECT (schema changes included). */
-export function mayWrite(node: RootOperationNode): boolean {
-  if (node.kind === 'SelectQueryNode') return false;
-  if (node.kind === 'RawNode') return !READING_SQL.test((node as OperationNode & { sqlFragments: readonly string[] }).sqlFragments[0] ?? '');
-  return true;
-}
+import { mayWrite, noteRead, observeReads } from './table-versions.ts';
+import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 
 /** Answers kept by a read cache, each with the generation it was read at. */
 const KEPT_ANSWERS = 1000;

@@ -1,7 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { CompiledQuery, DatabaseConnection, Dialect, Driver, Kysely, QueryCompiler, QueryResult, TransactionSettings } from 'kysely';
+import type { CompiledQuery, DatabaseConnection, Dialect, Driver, Kysely, OperationNode, QueryCompiler, QueryResult, RootOperationNode, TransactionSettings } from 'kysely';
 import { kysely } from './kysely.ts';
-import { mayWrite } from './read-cache.ts';
+
+/** What a statement that only reads starts with, when it is written as raw SQL. */
+const READING_SQL = /^\s*(select|with|pragma\s+data_version|explain)\b/i;
+
+/** Whether a statement may change what a read answers: anything but a SELECT (schema changes included). */
+export function mayWrite(node: RootOperationNode): boolean {
+  if (node.kind === 'SelectQueryNode') return false;
+  if (node.kind === 'RawNode') return !READING_SQL.test((node as OperationNode & { sqlFragments: readonly string[] }).sqlFragments[0] ?? '');
+  return true;
+}
 
 /**
  * Per-table versions, so that an answer kept for anonymous readers (the response cache) is used
