@@ -75,8 +75,15 @@ const CMS = 'bin/cms-spec.js';
 /** Every cms-spec process started, with its peak RSS read just before it stops. */
 const cmsPeaks: { scenario: number; label: string; mb: number | null }[] = [];
 
+/**
+ * The scenarios that measure answers made per request: their servers run without the response
+ * cache (which would replay its kept answer); S11 measures that, S4 writes, S5 starts.
+ */
+const UNCACHED = new Set([1, 2, 3, 6, 8, 9, 12, 13]);
+
 function cmsServer(scenario: number, label: string, args: string[]): Promise<ServerProcess> {
-  return startServer(label, [CMS, 'serve', '--port', '0', ...args]).then((s) => ({
+  const cache = UNCACHED.has(scenario) ? ['--response-cache', 'off'] : [];
+  return startServer(label, [CMS, 'serve', '--port', '0', ...cache, ...args]).then((s) => ({
     ...s,
     stop: async () => {
       cmsPeaks.push({ scenario, label, mb: peakRssMb(s.pid) });
@@ -237,9 +244,12 @@ async function coercionScenario(o: Options): Promise<ScenarioResult> {
   }
 }
 
+/** S3's list (S11 asks the same, with the response cache on). */
+const POSTS_PATH = '/cms-json/cms/v2/posts?per_page=10&page=3&orderby=date';
+
 async function postsScenario(o: Options, db: string): Promise<ScenarioResult> {
   const cms = await cmsServer(3, 'full spec', ['--db', db]);
-  const path = '/cms-json/cms/v2/posts?per_page=10&page=3&orderby=date';
+  const path = POSTS_PATH;
   // the headers cms-spec adds to every answer; the list's own (totals, paging links) come from the handler in both
   const own = new Set(['x-wp-total', 'x-wp-totalpages', 'link']);
   const headersFile = join(TMP, 'posts-headers.json');
@@ -266,13 +276,25 @@ async function postsScenario(o: Options, db: string): Promise<ScenarioResult> {
   }
 }
 
-/** Scenario 9: one published post read anonymously, against raw node:http replaying its answer (body and headers). */
+/** Scenario 9: one published post read anonymously (uncached), against raw node:http replaying its answer (body and headers). */
 async function singlePostScenario(o: Options, db: string): Promise<ScenarioResult> {
-  const cms = await cmsServer(9, 'full spec', ['--db', db]);
-  const [first] = JSON.parse((await fetchRaw(cms.port, '/cms-json/cms/v2/posts?per_page=1')).body.toString()) as { id: number }[];
-  const path = `/cms-json/cms/v2/posts/${first.id}`;
+  return replayScenario(o, db, 9, async (port) => {
+    const [first] = JSON.parse((await fetchRaw(port, '/cms-json/cms/v2/posts?per_page=1')).body.toString()) as { id: number }[];
+    return `/cms-json/cms/v2/posts/${first.id}`;
+  }, (bytes) => `GET /cms-json/cms/v2/posts/{id} anonymous (${bytes} bytes, ${o.posts} posts)`, 0.3);
+}
+
+/** Scenario 11: S3's posts list, anonymous, with the response cache on (its kept answer), against raw node:http replaying the same bytes. */
+async function cachedListScenario(o: Options, db: string): Promise<ScenarioResult> {
+  return replayScenario(o, db, 11, async () => POSTS_PATH, (bytes) => `GET ${POSTS_PATH} anonymous, response cache on (${bytes} bytes, ${o.posts} posts)`, 0.7);
+}
+
+/** A cms-spec answer against raw node:http replaying it (body and headers, checked identical): what is left is cms-spec's own cost per request. */
+async function replayScenario(o: Options, db: string, id: number, pathOf: (port: number) => Promise<string>, title: (bytes: number) => string, target: number): Promise<ScenarioResult> {
+  const cms = await cmsServer(id, 'full spec', ['--db', db]);
+  const path = await pathOf(cms.port);
   const answer = await fetchRaw(cms.port, path);
-  const [bodyFile, headersFile] = [join(TMP, 'post.json'), join(TMP, 'post-headers.json')];
+  const [bodyFile, headersFile] = [join(TMP, `replay-${id}.json`), join(TMP, `replay-${id}-headers.json`)];
   writeFileSync(bodyFile, answer.body);
   writeFileSync(headersFile, JSON.stringify(replayableHeaders(answer.headers)));
   const raw = await helper('raw-server.ts', ['static', bodyFile, headersFile], 'raw');
@@ -284,10 +306,10 @@ async function singlePostScenario(o: Options, db: string): Promise<ScenarioResul
     await sameAnswers(contenders);
     const figures = await duel(o, contenders);
     return {
-      id: 9,
-      title: `GET /cms-json/cms/v2/posts/{id} anonymous (${answer.body.length} bytes, ${o.posts} posts)`,
+      id,
+      title: title(answer.body.length),
       contenders: figures,
-      ratios: [ratio('cms-spec / raw', figures[1], figures[0], 0.3)],
+      ratios: [ratio('cms-spec / raw', figures[1], figures[0], target)],
       figures: [],
       notes: ['Raw replays the body and headers cms-spec answered; the bodies are checked to be identical.'],
     };
@@ -550,7 +572,7 @@ async function workersScenario(o: Options): Promise<ScenarioResult> {
   try {
     process.stderr.write(`seeding ${o.posts} posts on PostgreSQL...\n`);
     await runCli(['seed', '--posts', String(o.posts), '--db', url.href, '--seed-random', '6']);
-    const path = '/cms-json/cms/v2/posts?per_page=10&page=3&orderby=date';
+    const path = POSTS_PATH;
     for (const workers of [1, 2]) servers.push(await cmsServer(8, `PostgreSQL, ${workers} worker${workers > 1 ? 's' : ''}`, ['--db', url.href, '--workers', String(workers)]));
     const contenders = servers.map((server, i) => ({ name: `${i + 1} worker${i ? 's' : ''}`, server, path }));
     await sameAnswers(contenders);
@@ -624,7 +646,7 @@ async function main(): Promise<void> {
     duration: quick ? 1 : Number(v.duration),
     rounds: quick ? 1 : Number(v.rounds),
     connections: quick ? 10 : Number(v.connections),
-    only: new Set((v.only ?? '1,2,3,4,5,6,7,8,9,10,12,13').split(',').map(Number)),
+    only: new Set((v.only ?? '1,2,3,4,5,6,7,8,9,10,11,12,13').split(',').map(Number)),
     quick,
     posts: quick ? 50 : Number(v.posts),
     sizes: quick ? [1000, 2000] : v.sizes.split(',').map(Number),
@@ -646,7 +668,7 @@ async function main(): Promise<void> {
   }
   try {
     let db = '';
-    if ([1, 3, 4, 5, 9, 10, 13].some((id) => o.only.has(id))) {
+    if ([1, 3, 4, 5, 9, 10, 11, 13].some((id) => o.only.has(id))) {
       db = join(TMP, 'site.sqlite');
       process.stderr.write(`seeding ${o.posts} posts...\n`);
       await runCli(['seed', '--posts', String(o.posts), '--db', db, '--seed-random', '6']);
@@ -656,6 +678,7 @@ async function main(): Promise<void> {
     await run(2, () => coercionScenario(o));
     await run(3, () => postsScenario(o, db));
     await run(9, () => singlePostScenario(o, db));
+    await run(11, () => cachedListScenario(o, db));
     await run(12, () => siteSizeScenario(o, o.sizes));
     await run(4, () => batchScenario(o, db));
     await run(5, () => startupScenario(o, db));

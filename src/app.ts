@@ -13,6 +13,10 @@ import { Scheduler } from './core/cron.ts';
 import type { Store } from './store/index.ts';
 import { createAuthenticator } from './auth/index.ts';
 import { createPageHandler } from './site/pages.ts';
+import { DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache } from './engine/response-cache.ts';
+import { redisAnswers } from './engine/redis-answers.ts';
+import { SiteDependencies } from './core/answer-dependencies.ts';
+import { hmac, purposeKey, siteSecret } from './auth/secret.ts';
 
 export interface AppOptions {
   specDir: string;
@@ -36,6 +40,10 @@ export interface AppOptions {
   url?: string;
   /** Whether the API also answers at the spec's aliases (WordPress's `/wp-json/`); default CMS_SPEC_WP_COMPAT, else on. */
   wpCompat?: boolean;
+  /** Whether anonymous GET answers are kept (the response cache); default on. */
+  responseCache?: boolean;
+  /** A `redis://` URL: the response cache is shared there by the instances of the site. */
+  cacheUrl?: string;
   /** Told once, on the first start of a new database, after the site is installed. */
   onFirstRun?: (ctx: { store: Store; site: Site; install: InstallResult }) => Promise<void>;
 }
@@ -46,6 +54,8 @@ export interface RunningApp {
   store: Store;
   site: Site;
   plugins: PluginRegistry;
+  /** The anonymous response cache; undefined when it is off. */
+  responseCache: ResponseCache | undefined;
   /** The site's scheduled work (scheduled posts, trash, plugins' jobs), running while the app does. */
   scheduler: Scheduler;
   spec: Spec;
@@ -74,6 +84,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
   // commits are synced in groups, and no answer leaves before what it wrote (or read) is durable
   const { spec, store, site, engine, plugins } = await openSite({ ...o, poolSize: o.poolSize, groupCommit: true });
   const auth = createAuthenticator(store, site);
+  const responseCache = o.responseCache === false ? undefined : await openResponseCache(store, site, o);
   const server = createHttpServer({
     engine,
     auth,
@@ -87,6 +98,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     beforeAnswer: () => store.durable(),
     // the active plugins' other protocols (the abilities' MCP server at {api root}/mcp)
     mounts: () => plugins.mounts,
+    responseCache,
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -112,6 +124,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     site,
     plugins,
     scheduler,
+    responseCache,
     spec,
     url: `http://${host}:${port}/${spec.apiPrefix}/`,
     async close() {
@@ -135,8 +148,22 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
         server.closeIdleConnections();
       });
       await stopping;
+      await responseCache?.close();
       await store.close();
       return { open, forced, waitedMs: Date.now() - started };
     },
   };
+}
+
+/**
+ * The anonymous response cache: in this process's memory, and in Redis too when given one, where
+ * the entries are named after the site's secret (several sites may share one Redis; none can
+ * read or answer with another's entries).
+ */
+async function openResponseCache(store: Store, site: Site, o: AppOptions): Promise<ResponseCache> {
+  const dependencies = new SiteDependencies(site.shared);
+  if (!o.cacheUrl) return new ResponseCache(dependencies, DEFAULT_RESPONSE_CACHE_BYTES);
+  const shared = await redisAnswers(o.cacheUrl, o.log);
+  const prefix = `cms-spec:answers:${hmac(purposeKey(await siteSecret(store), 'response-cache'), 'prefix').slice(0, 22)}:`;
+  return new ResponseCache(dependencies, DEFAULT_RESPONSE_CACHE_BYTES, shared, prefix);
 }

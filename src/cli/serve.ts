@@ -29,7 +29,16 @@ export interface ServeOptions {
   dbPool: string;
   logFormat?: LogFormat;
   wpCompat?: 'on' | 'off';
+  responseCache?: 'on' | 'off';
+  cache?: string;
   watch?: boolean;
+}
+
+function cacheUrlOf(value: string | undefined, responseCache: boolean): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^rediss?:\/\/./i.test(value)) throw new CliError(`--cache takes a redis:// (or rediss://) URL, not "${value}".`);
+  if (!responseCache) throw new CliError('--cache shares the response cache, which --response-cache off turns off: give one or the other.');
+  return value;
 }
 
 function portOf(value: string): number {
@@ -72,6 +81,8 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
     const port = portOf(o.port);
     const bodyLimit = bytesOf('--body-limit', o.bodyLimit);
     const uploadLimit = bytesOf('--upload-limit', o.uploadLimit);
+    const responseCache = o.responseCache !== 'off';
+    const cacheUrl = cacheUrlOf(o.cache, responseCache);
     const log = await createServeLog(o.logFormat ?? defaultLogFormat());
     const spec = loadSpec(o.spec);
     if (spec.settings.core === false) return await serveEngineAlone(spec, o, { port, bodyLimit, log });
@@ -89,6 +100,8 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
       poolSize: Number(o.dbPool),
       url: o.url,
       wpCompat: o.wpCompat === undefined ? undefined : o.wpCompat === 'on',
+      responseCache,
+      cacheUrl,
       log: log.server,
       onFirstRun: ({ store, install }) => {
         installed = true;

@@ -1,4 +1,5 @@
 import type { Store } from '../store/index.ts';
+import { tableVersionsOf } from '../store/table-versions.ts';
 
 type Handler = () => Promise<void> | void;
 
@@ -16,7 +17,25 @@ export class SharedState {
   /** SQLite's count of other connections' commits when the versions were last read (null on PostgreSQL: always read). */
   private otherWriters: number | null = null;
 
-  constructor(private readonly store: Store) {}
+  /** The versions as last seen, kept while none moves (a response cache entry is checked against them on every hit). */
+  private snapshotKept: ReadonlyMap<string, number> | null = null;
+
+  constructor(private readonly store: Store) {
+    // this instance's own writes move their tables' versions as they commit: seen at once, without asking
+    tableVersionsOf(store.db)?.onMoved((versions) => {
+      for (const [topic, next] of versions) if (next === this.version(topic) + 1) this.see(topic, next);
+    });
+  }
+
+  private see(topic: string, version: number): void {
+    this.seen.set(topic, version);
+    this.snapshotKept = null;
+  }
+
+  /** Every topic's version as this instance sees it now; the same object until one moves. */
+  snapshot(): ReadonlyMap<string, number> {
+    return (this.snapshotKept ??= new Map(this.seen));
+  }
 
   /** Runs `handler` when another instance changed the topic (the core's: `options`, `plugins`). */
   on(topic: string, handler: Handler): void {
@@ -36,14 +55,14 @@ export class SharedState {
   async changed(topic: string, store: Store = this.store): Promise<void> {
     await store.topicChanged(topic, (next) => {
       // if another instance bumped it meanwhile, sync() catches up with that change too
-      if (next === this.version(topic) + 1) this.seen.set(topic, next);
+      if (next === this.version(topic) + 1) this.see(topic, next);
     });
   }
 
   /** Takes the versions as they are now; called before the state they cover is first read, so no later change is missed. */
   async start(): Promise<void> {
     this.otherWriters = await this.store.shared.otherWriters();
-    for (const [topic, version] of Object.entries(await this.store.shared.versions())) this.seen.set(topic, version);
+    for (const [topic, version] of Object.entries(await this.store.shared.versions())) this.see(topic, version);
   }
 
   /** Catches up with what other instances changed: one query, and the handlers of the topics that moved. */
@@ -54,7 +73,7 @@ export class SharedState {
     const versions = await this.store.shared.versions();
     for (const [topic, version] of Object.entries(versions)) {
       if (this.seen.get(topic) === version) continue;
-      this.seen.set(topic, version);
+      this.see(topic, version);
       for (const h of this.handlers.get(topic) ?? []) await h();
     }
   }

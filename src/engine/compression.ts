@@ -100,26 +100,48 @@ export function compressNow(body: Buffer, coding: Coding): Buffer {
 }
 
 /** The kept encodings of documents served many times, by their identity bytes: they go with the document. */
-const kept = new WeakMap<Buffer, Partial<Record<Coding, Buffer>>>();
+const kept = new WeakMap<Buffer, { encodings: Partial<Record<Coding, Buffer>>; made: Promise<Partial<Record<Coding, Buffer>>> }>();
 
 /**
- * The kept encoding of a document built once and served many times (the prebuilt indexes), at
- * the best compression; undefined until it is made. Its first ask starts making both codings off
- * the main thread, once; answers meanwhile are compressed on the fly. Only for bytes that are
- * kept: each new Buffer starts its own (slow) compression.
+ * Starts making both kept encodings of a document off the main thread, once; `made` settles when
+ * both are done (a failed one is left out: that coding is then compressed on the fly).
+ */
+function keeping(identity: Buffer) {
+  let found = kept.get(identity);
+  if (!found) {
+    const encodings: Partial<Record<Coding, Buffer>> = {};
+    const make = (coding: Coding) =>
+      new Promise<void>((resolve) => {
+        const done = (err: Error | null, out: Buffer) => {
+          if (!err) encodings[coding] = out;
+          resolve();
+        };
+        if (coding === 'br') brotliCompress(identity, BEST.br(identity.length), done);
+        else gzip(identity, BEST.gzip(identity.length), done);
+      });
+    const made = identity.length < COMPRESS_MIN_BYTES ? Promise.resolve(encodings) : Promise.all(CODINGS.map(make)).then(() => encodings);
+    kept.set(identity, (found = { encodings, made }));
+  }
+  return found;
+}
+
+/**
+ * The kept encoding of a document built once and served many times (the prebuilt indexes, the
+ * response cache's entries), at the best compression; undefined until it is made. Its first ask
+ * starts making both codings off the main thread, once; answers meanwhile are compressed on the
+ * fly. Only for bytes that are kept: each new Buffer starts its own (slow) compression.
  */
 export function keptEncoding(identity: Buffer, coding: Coding): Buffer | undefined {
-  let encodings = kept.get(identity);
-  if (!encodings) {
-    const into: Partial<Record<Coding, Buffer>> = {};
-    kept.set(identity, (encodings = into));
-    // an error leaves that coding to be compressed on the fly
-    brotliCompress(identity, BEST.br(identity.length), (err, out) => {
-      if (!err) into.br = out;
-    });
-    gzip(identity, BEST.gzip(identity.length), (err, out) => {
-      if (!err) into.gzip = out;
-    });
-  }
-  return encodings[coding];
+  return keeping(identity).encodings[coding];
+}
+
+/** Both kept encodings of a document once made (none for a body too small to be compressed), starting them if need be. */
+export function encodingsOf(identity: Buffer): Promise<Partial<Record<Coding, Buffer>>> {
+  return keeping(identity).made;
+}
+
+/** Encodings made elsewhere (another instance's, through the shared cache), kept with these identity bytes. */
+export function adoptEncodings(identity: Buffer, encodings: Partial<Record<Coding, Buffer>>): void {
+  const known = { ...encodings };
+  kept.set(identity, { encodings: known, made: Promise.resolve(known) });
 }

@@ -10,6 +10,7 @@ import { parseQueryString } from './params.ts';
 import { answered, errorOutcome, normaliseRestPath, type InternalRequest, type Matched, type Outcome, type Pipeline, type Prepared } from './pipeline.ts';
 import { expandTemplates, routesForVariant, type RouteSpec, type Spec, type Variant } from './spec.ts';
 import { PrebuiltJson, RestResponse, type EngineHost, type Handler, type HandlerContext, type Logger, type TransactionalStore, type User } from './types.ts';
+import { answerVaries } from './response-cache.ts';
 
 /** Query params that steer the server itself and never reach a handler's args. */
 const GLOBAL_PARAMS = new Set(['_fields', '_envelope', '_embed', '_method', '_jsonp', '_pretty', 'rest_route', '_locale', '_wpnonce']);
@@ -448,7 +449,24 @@ class RequestContext<S extends TransactionalStore<S>, H extends EngineHost> impl
 
   get request(): HandlerContext['request'] {
     const { req, route, urlParams } = this.p;
-    return (this.info ??= { method: req.method, path: req.path, query: req.query, route: route.key, urlParams, headers: req.headers, ip: req.ip, head: req.method === 'HEAD', files: req.files ?? [] });
+    // an answer made from the request's headers or address is not the same for every request of its URL: the response cache keeps none
+    return (this.info ??= {
+      method: req.method,
+      path: req.path,
+      query: req.query,
+      route: route.key,
+      urlParams,
+      get headers() {
+        answerVaries();
+        return req.headers;
+      },
+      get ip() {
+        answerVaries();
+        return req.ip;
+      },
+      head: req.method === 'HEAD',
+      files: req.files ?? [],
+    });
   }
 
   can(cap: string): boolean {

@@ -4,6 +4,7 @@ import { COMPRESS_MIN_BYTES, compressNow, isCompressible, keptEncoding, negotiat
 import type { Engine } from './engine.ts';
 import type { Outcome } from './pipeline.ts';
 import { encodeJson, envelopeHeaders, filterFields, parseFields } from './response.ts';
+import { matchesEtag, type KeptAnswer } from './response-cache.ts';
 import type { PageResponse } from './types.ts';
 import type { User } from './types.ts';
 
@@ -16,6 +17,14 @@ const EVERY_ANSWER = {
   'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, Link',
   'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
 };
+
+/** An answer as it will be sent, before its coding: `kept` when the body is a kept document's (its encodings are kept with it). */
+export interface PreparedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  payload: string | Buffer | undefined;
+  kept: boolean;
+}
 
 /**
  * Writes an Outcome as the bytes and headers WordPress sends (serve_request): CORS, the cache
@@ -58,7 +67,27 @@ export class ReplyWriter {
   }
 
   send(res: ServerResponse, req: IncomingMessage, outcome: Outcome, query: Record<string, unknown>, user: User | null, reqHeaders: Record<string, string>): void {
-    const headers = this.baseHeaders(req.method, outcome, user, reqHeaders);
+    this.write(res, req, this.prepare(req.method, outcome, query, user, reqHeaders), reqHeaders);
+  }
+
+  /** Writes an answer prepared by prepare(). */
+  write(res: ServerResponse, req: IncomingMessage, answer: PreparedAnswer, reqHeaders: Record<string, string>): void {
+    writeAnswer(res, req, answer.status, answer.headers, answer.payload, answer.kept, reqHeaders);
+  }
+
+  /**
+   * A kept answer of the response cache: 304 when the client holds it already (If-None-Match), else
+   * its bytes in the kept encoding the client accepts (compressed on the fly until that is made).
+   */
+  sendKept(res: ServerResponse, req: IncomingMessage, answer: KeptAnswer, reqHeaders: Record<string, string>): void {
+    const headers = { ...answer.headers };
+    if (matchesEtag(reqHeaders['if-none-match'], answer.etag)) writeAnswer(res, req, 304, headers, undefined, false, reqHeaders);
+    else writeAnswer(res, req, 200, headers, answer.body, true, reqHeaders);
+  }
+
+  /** The status, headers and body an outcome is answered with, before the coding the client accepts is applied. */
+  prepare(method: string | undefined, outcome: Outcome, query: Record<string, unknown>, user: User | null, reqHeaders: Record<string, string>): PreparedAnswer {
+    const headers = this.baseHeaders(method, outcome, user, reqHeaders);
     const enveloped = query._envelope !== undefined && !outcome.raw;
     // the response's own headers, as rest_post_dispatch leaves them (an envelope carries them instead)
     let own = outcome.headers;
@@ -94,7 +123,7 @@ export class ReplyWriter {
       if (status === 204 || data === null || data === undefined) payload = undefined;
       else payload = json && !pretty ? json : encodeJson(data, pretty);
     }
-    writeAnswer(res, req, status, headers, payload, payload !== undefined && payload === outcome.json, reqHeaders);
+    return { status, headers, payload, kept: payload !== undefined && payload === outcome.json };
   }
 
   /** A page of the site (outside the API): compressed as API answers are; a stream (a file from disk) goes as it is. */

@@ -3,9 +3,10 @@ import { embedLinks } from './embed.ts';
 import type { Engine } from './engine.ts';
 import { engineError, RestError } from './errors.ts';
 import { BodyTooLarge, decodeBody, effectiveMethod, parseTarget, payloadTooLarge, readBody, restRequest } from './http-request.ts';
-import type { InternalRequest } from './pipeline.ts';
+import type { InternalRequest, Outcome } from './pipeline.ts';
 import { ReplyWriter } from './http-reply.ts';
 import { discardUpload, receiveUpload, type ReceivedUpload } from './http-upload.ts';
+import type { ResponseCache } from './response-cache.ts';
 import { errorOutcome } from './pipeline.ts';
 import type { Authenticator, PageHandler, PageResponse, User } from './types.ts';
 
@@ -45,6 +46,8 @@ export interface ServerOptions {
   beforeAnswer?: () => Promise<void> | undefined;
   /** Protocols served beside the REST routes at a path under each API root, as they are now; they add no route to the index. */
   mounts?: () => readonly Mount[];
+  /** Anonymous GET answers kept and served again while what they read is unchanged; none when absent. */
+  responseCache?: ResponseCache;
 }
 
 /**
@@ -101,6 +104,7 @@ export function createHttpServer(opts: ServerOptions): Server {
   const { engine, auth, bodyLimit } = opts;
   const uploadLimit = opts.uploadLimit ?? bodyLimit;
   const reply = new ReplyWriter(engine);
+  const cache = opts.responseCache;
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // node:http joins repeated request headers with ', ' (only set-cookie stays a list, and no client sends it to a server)
@@ -154,6 +158,13 @@ export function createHttpServer(opts: ServerOptions): Server {
       return reply.sendPage(res, req, page ?? { status: 404, headers: { 'Content-Type': 'text/html; charset=UTF-8' }, body: NOT_FOUND_PAGE }, headers);
     }
 
+    // after beforeRequest: what this instance knows of the versions is current
+    const cacheKey = cache ? cache.keyOf(req.method, target, headers) : null;
+    if (cacheKey !== null) {
+      const kept = await cache!.lookup(cacheKey);
+      if (kept) return reply.sendKept(res, req, kept, headers);
+    }
+
     const user = await authenticated(req, res, query, headers, ip);
     if (user === false) return;
     const internal = restRequest(method, target, headers, ip);
@@ -163,7 +174,7 @@ export function createHttpServer(opts: ServerOptions): Server {
       if (!(e instanceof RestError)) throw e;
       return reply.send(res, req, errorOutcome(e), query, user, headers);
     }
-    await run(req, res, internal, user);
+    await run(req, res, internal, user, cacheKey);
   }
 
   /**
@@ -209,18 +220,31 @@ export function createHttpServer(opts: ServerOptions): Server {
     }
   }
 
-  async function run(req: IncomingMessage, res: ServerResponse, internal: InternalRequest, user: User | null): Promise<void> {
-    const handled = engine.handle(internal, user);
-    const outcome = handled instanceof Promise ? await handled : handled;
+  /** Runs a request and answers it; with a cache key (an anonymous GET), a 200 answer that depends on nothing but what it read is kept. */
+  async function run(req: IncomingMessage, res: ServerResponse, internal: InternalRequest, user: User | null, cacheKey: string | null = null): Promise<void> {
     const { query, headers } = internal;
-    if (query._embed !== undefined && outcome.status < 400 && outcome.data && typeof outcome.data === 'object') {
-      outcome.data = await embedLinks(engine, outcome.data, query._embed, user);
-      outcome.json = undefined;
+    const answer = async (): Promise<Outcome> => {
+      const handled = engine.handle(internal, user);
+      const outcome = handled instanceof Promise ? await handled : handled;
+      if (query._embed !== undefined && outcome.status < 400 && outcome.data && typeof outcome.data === 'object') {
+        outcome.data = await embedLinks(engine, outcome.data, query._embed, user);
+        outcome.json = undefined;
+      }
+      // what it wrote (or read before it was durable) is durable before anyone sees it, this caller or, kept, another;
+      // no await (and no tick lost) when there is nothing to wait for
+      const settling = opts.beforeAnswer?.();
+      if (settling) await settling;
+      return outcome;
+    };
+    if (cacheKey === null || !cache) return reply.send(res, req, await answer(), query, user, headers);
+    const { value: outcome, stamp } = await cache.observe(answer);
+    const prepared = reply.prepare(req.method, outcome, query, user, headers);
+    const { payload } = prepared;
+    if (stamp && prepared.status === 200 && payload !== undefined && !Object.keys(prepared.headers).some((k) => k.toLowerCase() === 'set-cookie')) {
+      const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+      return reply.sendKept(res, req, cache.keep(cacheKey, prepared.headers, body, stamp), headers);
     }
-    // no await (and no tick lost) when there is nothing to wait for
-    const settling = opts.beforeAnswer?.();
-    if (settling) await settling;
-    reply.send(res, req, outcome, query, user, headers);
+    reply.write(res, req, prepared, headers);
   }
 
   /**

@@ -11,6 +11,7 @@ import { SiteSchemaIntrospector } from './postgres-introspector.ts';
 import { isPostgres } from './portable.ts';
 import { attachReadCache, ReadCache } from './read-cache.ts';
 import { GroupCommit, syncFileAt } from './group-commit.ts';
+import { attachTableVersions, TableVersions } from './table-versions.ts';
 
 export interface DatabaseOptions {
   /** Connections a PostgreSQL pool keeps at most (ignored for SQLite, which has one). */
@@ -139,8 +140,10 @@ async function openSqlite(path: string, groupCommit: boolean): Promise<Kysely<DB
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const readCache = new ReadCache();
-  const db = new kysely.Kysely<DB>({ dialect: new kysely.SqliteDialect({ database: reusingStatements(sqlite, group) }), plugins: [readCache] });
+  const versions = new TableVersions('sqlite');
+  const db = new kysely.Kysely<DB>({ dialect: versions.wrap(new kysely.SqliteDialect({ database: reusingStatements(sqlite, group) })), plugins: [readCache] });
   attachReadCache(db, readCache);
+  attachTableVersions(db, versions);
   if (path !== ':memory:') sqliteFiles.set(db, path);
   if (group) groupCommits.set(db, group);
   return db;
@@ -256,5 +259,8 @@ function openPostgres(url: string, o: DatabaseOptions): Kysely<DB> {
   const pool = new Pool({ connectionString: url, max: o.poolSize ?? 10, connectionTimeoutMillis: 10_000 });
   // an idle client that loses its connection must not take the process down; the next query reconnects
   pool.on('error', () => {});
-  return new kysely.Kysely<DB>({ dialect: new SiteSchemaPostgresDialect({ pool }), plugins: [new PostgresAsSqlitePlugin()] });
+  const versions = new TableVersions('postgres');
+  const db = new kysely.Kysely<DB>({ dialect: versions.wrap(new SiteSchemaPostgresDialect({ pool })), plugins: [new PostgresAsSqlitePlugin()] });
+  attachTableVersions(db, versions);
+  return db;
 }

@@ -110,14 +110,17 @@ export class Store {
   }
 
   /** Runs `fn` in one transaction with a Store bound to it; a throw rolls everything back. */
-  transaction<T>(fn: (store: Store) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (store: Store) => Promise<T>): Promise<T> {
     if (this.inTransaction) return fn(this);
-    return inTransaction(this.db, async (trx) => {
+    let told: () => void = () => {};
+    const result = await inTransaction(this.db, async (trx) => {
       const store = new Store(trx, true);
       const result = await fn(store);
-      await store.bumpChangedTopics();
+      told = await store.bumpChangedTopics();
       return result;
     });
+    told();
+    return result;
   }
 
   /**
@@ -129,8 +132,17 @@ export class Store {
     else moved(await this.shared.bump(topic));
   }
 
-  private async bumpChangedTopics(): Promise<void> {
-    for (const [topic, moved] of this.changedTopics!) moved(await this.shared.bump(topic));
+  /**
+   * Bumps the topics the transaction changed, in it; returns what tells their new versions, to be
+   * called once it has committed (told earlier, a reader could pair the new version with the old rows).
+   */
+  private async bumpChangedTopics(): Promise<() => void> {
+    const told: (() => void)[] = [];
+    for (const [topic, moved] of this.changedTopics!) {
+      const version = await this.shared.bump(topic);
+      told.push(() => moved(version));
+    }
+    return () => told.forEach((tell) => tell());
   }
 
   /**
@@ -165,8 +177,9 @@ export class Store {
         } else await sp.rollbackToSavepoint(name).execute();
         results.push(outcome.value);
       }
-      await whole.bumpChangedTopics();
+      const told = await whole.bumpChangedTopics();
       await trx.commit().execute();
+      told();
       return results;
     } catch (e) {
       await trx.rollback().execute();

@@ -1,14 +1,5 @@
-import type { Kysely, KyselyPlugin, OperationNode, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
-
-/** What a statement that only reads starts with, when it is written as raw SQL. */
-const READING_SQL = /^\s*(select|with|pragma\s+data_version|explain)\b/i;
-
-/** Whether a statement may change what a read answers: anything but a SELECT (schema changes included). */
-function mayWrite(node: RootOperationNode): boolean {
-  if (node.kind === 'SelectQueryNode') return false;
-  if (node.kind === 'RawNode') return !READING_SQL.test((node as OperationNode & { sqlFragments: readonly string[] }).sqlFragments[0] ?? '');
-  return true;
-}
+import { mayWrite, noteRead, observeReads } from './table-versions.ts';
+import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 
 /** Answers kept by a read cache, each with the generation it was read at. */
 const KEPT_ANSWERS = 1000;
@@ -23,7 +14,7 @@ const KEPT_ANSWERS = 1000;
  */
 export class ReadCache implements KyselyPlugin {
   private generation = 0;
-  private readonly kept = new Map<string, { generation: number; value: unknown }>();
+  private readonly kept = new Map<string, { generation: number; value: unknown; tables: ReadonlySet<string> }>();
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     if (mayWrite(args.node)) this.generation++;
@@ -46,13 +37,15 @@ export class ReadCache implements KyselyPlugin {
       // most recently used last, so the oldest goes first past the cap
       this.kept.delete(key);
       this.kept.set(key, found);
+      // what is answered from it depends on the tables it read, as if it had read them now
+      noteRead(found.tables);
       return found.value as T;
     }
     const generation = this.generation;
-    const value = await read();
+    const { value, tables } = await observeReads(read);
     // a write while it was read leaves it unkept: it may predate that write
     if (generation === this.generation) {
-      this.kept.set(key, { generation, value });
+      this.kept.set(key, { generation, value, tables });
       if (this.kept.size > KEPT_ANSWERS) this.kept.delete(this.kept.keys().next().value!);
     }
     return value;

@@ -50,6 +50,10 @@ export interface StartOptions {
   shutdownMs?: number;
   /** Whether the API also answers at WordPress's `/wp-json/` (the server's `--wp-compat`); default on. */
   wpCompat?: boolean;
+  /** Whether anonymous GET answers are kept (`serve --response-cache`); default on. */
+  responseCache?: boolean;
+  /** A redis:// URL the response cache is shared at (`serve --cache`). */
+  cacheUrl?: string;
   /** Serve the real spec with these plugin folders instead of its own, and these extra namespace files. */
   compose?: { plugins: string[]; extraNamespaces?: ExtraNamespace[] };
 }
@@ -77,6 +81,8 @@ export async function startTestServer(o: StartOptions = {}): Promise<TestServer>
     timeouts: o.timeouts,
     shutdownMs: o.shutdownMs,
     wpCompat: o.wpCompat,
+    responseCache: o.responseCache,
+    cacheUrl: o.cacheUrl,
     log: { error: (m) => { errors.push(m); if (process.env.DBG) console.error('SERVER', m.slice(0, 500)); }, info: () => {} },
   });
   const api = app.url;

@@ -1,0 +1,255 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { CompiledQuery, DatabaseConnection, Dialect, Driver, Kysely, OperationNode, QueryCompiler, QueryResult, RootOperationNode, TransactionSettings } from 'kysely';
+import { kysely } from './kysely.ts';
+
+/** What a statement that only reads starts with, when it is written as raw SQL. */
+const READING_SQL = /^\s*(select|with|pragma\s+data_version|explain)\b/i;
+
+/** Whether a statement may change what a read answers: anything but a SELECT (schema changes included). */
+export function mayWrite(node: RootOperationNode): boolean {
+  if (node.kind === 'SelectQueryNode') return false;
+  if (node.kind === 'RawNode') return !READING_SQL.test((node as OperationNode & { sqlFragments: readonly string[] }).sqlFragments[0] ?? '');
+  return true;
+}
+
+/**
+ * Per-table versions, so that an answer kept for anonymous readers (the response cache) is used
+ * only while nothing it read has changed. Every statement that may write moves the version of
+ * each table it names (and of the tables whose rows a foreign key's cascade may change with it)
+ * in `state_versions`, under the topic `table:<name>`, in the same transaction as the write: as a
+ * transaction commits (one multi-row upsert, whatever number of statements it ran), or with the
+ * statement itself outside one. So whatever writes through this code moves them alike: a request,
+ * a batch, the scheduler, the CLI, another instance. Seen at the driver, below kysely, where the
+ * statement's text, its connection and its transaction's end are all known.
+ */
+export const tableTopic = (table: string) => `table:${table}`;
+export const isTableTopic = (topic: string) => topic.startsWith('table:');
+
+/** What one computation read: the tables its statements named, and whether it read something that changes with the clock alone. */
+interface ReadLog {
+  readonly tables: Set<string>;
+  timed: boolean;
+  readonly parent: ReadLog | undefined;
+}
+
+const reading = new AsyncLocalStorage<ReadLog>();
+
+/** Runs `read`, noting the tables its statements read (within its async context) and whether any read depended on the clock. */
+export async function observeReads<T>(read: () => Promise<T>): Promise<{ value: T; tables: ReadonlySet<string>; timed: boolean }> {
+  const log: ReadLog = { tables: new Set(), timed: false, parent: reading.getStore() };
+  const value = await reading.run(log, read);
+  return { value, tables: log.tables, timed: log.timed };
+}
+
+/** Counts `tables` as read by the computations under way (a kept read's, served without running its statements). */
+export function noteRead(tables: Iterable<string>): void {
+  for (let log = reading.getStore(); log; log = log.parent) for (const t of tables) log.tables.add(t);
+}
+
+/** What is read now changes with time alone (an entry that expires): what it makes is not to be kept. */
+export function noteTimedRead(): void {
+  for (let log = reading.getStore(); log; log = log.parent) log.timed = true;
+}
+
+/** The tables, views and foreign keys of a database, as each dialect lists them. */
+const SCHEMA_SQL = {
+  sqlite: {
+    tables: `select name from sqlite_master where type in ('table', 'view')`,
+    references: `select m.name as child, f."table" as parent from sqlite_master m join pragma_foreign_key_list(m.name) f where m.type = 'table'`,
+  },
+  postgres: {
+    tables: `select table_name as name from information_schema.tables where table_schema = current_schema()`,
+    references: `select cl.relname as child, pl.relname as parent from pg_constraint c join pg_class cl on cl.oid = c.conrelid join pg_class pl on pl.oid = c.confrelid where c.contype = 'f' and c.connamespace = (select oid from pg_namespace where nspname = current_schema())`,
+  },
+} as const;
+
+/** A statement that changes the schema: the tables and keys are read again after it. */
+const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
+
+/** Identifiers in a statement's text, quoted or bare (whichever are tables is decided against the schema). */
+const IDENTIFIER = /"((?:[^"]|"")+)"|([A-Za-z_][A-Za-z0-9_]*)/g;
+
+/** Statement texts whose tables are kept: a site runs a few hundred shapes. */
+const KEPT_TEXTS = 2000;
+
+/** Where the versions live; moving them is not a change of its own. */
+const VERSIONS_TABLE = 'state_versions';
+
+type Moved = (versions: ReadonlyMap<string, number>) => void;
+
+export class TableVersions {
+  private tables = new Set<string>();
+  /** Per table, the tables a write to it may change through foreign keys (their cascades), itself included. */
+  private reach = new Map<string, readonly string[]>();
+  private loaded = false;
+  private readonly tablesOfText = new Map<string, readonly string[]>();
+  private readonly listeners: Moved[] = [];
+  /** Per connection: the tables its open transaction wrote (none outside a transaction). */
+  private readonly open = new WeakMap<DatabaseConnection, Set<string>>();
+
+  constructor(private readonly dialect: 'sqlite' | 'postgres') {}
+
+  /** Told the new versions after each commit that moved some (so an instance knows its own writes without asking). */
+  onMoved(listener: Moved): void {
+    this.listeners.push(listener);
+  }
+
+  /** The dialect with this bookkeeping in its driver. */
+  wrap(dialect: Dialect): Dialect {
+    return {
+      createAdapter: () => dialect.createAdapter(),
+      createQueryCompiler: () => dialect.createQueryCompiler(),
+      createIntrospector: (db: Kysely<any>) => dialect.createIntrospector(db),
+      createDriver: () => this.wrapDriver(dialect.createDriver()),
+    };
+  }
+
+  /** The tables a statement's text names. */
+  private tablesOf(text: string): readonly string[] {
+    let found = this.tablesOfText.get(text);
+    if (found === undefined) {
+      const names = new Set<string>();
+      for (const m of text.matchAll(IDENTIFIER)) {
+        const name = m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2];
+        if (this.tables.has(name)) names.add(name);
+      }
+      found = [...names];
+      if (this.tablesOfText.size >= KEPT_TEXTS) this.tablesOfText.clear();
+      this.tablesOfText.set(text, found);
+    }
+    return found;
+  }
+
+  private async loadSchema(connection: DatabaseConnection): Promise<void> {
+    const q = SCHEMA_SQL[this.dialect];
+    const tables = (await connection.executeQuery<{ name: string }>(kysely.CompiledQuery.raw(q.tables))).rows.map((r) => r.name);
+    const references = (await connection.executeQuery<{ child: string; parent: string }>(kysely.CompiledQuery.raw(q.references))).rows;
+    const children = new Map<string, string[]>();
+    for (const { child, parent } of references) children.set(parent, [...(children.get(parent) ?? []), child]);
+    const reach = new Map<string, readonly string[]>();
+    for (const table of tables) {
+      const seen = new Set([table]);
+      for (const t of seen) for (const c of children.get(t) ?? []) seen.add(c);
+      seen.delete(VERSIONS_TABLE);
+      reach.set(table, [...seen]);
+    }
+    this.tables = new Set(tables);
+    this.reach = reach;
+    this.tablesOfText.clear();
+    this.loaded = true;
+  }
+
+  /** The tables a write statement may change. */
+  private written(text: string): string[] {
+    const out = new Set<string>();
+    for (const t of this.tablesOf(text)) for (const r of this.reach.get(t) ?? []) out.add(r);
+    return [...out];
+  }
+
+  /** Moves the versions of `tables` on, on this connection; returns the new versions. */
+  private async bump(connection: DatabaseConnection, tables: Iterable<string>): Promise<Map<string, number>> {
+    const topics = [...tables].map(tableTopic).sort(); // one order for every writer: no deadlock between two
+    const values = topics.map((_, i) => (this.dialect === 'postgres' ? `($${i + 1}, 1)` : '(?, 1)')).join(', ');
+    const { rows } = await connection.executeQuery<{ topic: string; version: number }>(
+      kysely.CompiledQuery.raw(`insert into ${VERSIONS_TABLE} (topic, version) values ${values} on conflict (topic) do update set version = ${VERSIONS_TABLE}.version + 1 returning topic, version`, topics),
+    );
+    return new Map(rows.map((r) => [r.topic, Number(r.version)]));
+  }
+
+  private tell(versions: ReadonlyMap<string, number>): void {
+    for (const l of this.listeners) l(versions);
+  }
+
+  private wrapDriver(inner: Driver): Driver {
+    const wrapped = new WeakMap<DatabaseConnection, DatabaseConnection>();
+    const innerOf = new WeakMap<DatabaseConnection, DatabaseConnection>();
+    const self = this;
+    const wrapConnection = (connection: DatabaseConnection): DatabaseConnection => {
+      let outer = wrapped.get(connection);
+      if (!outer) {
+        outer = {
+          executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> => self.execute<R>(connection, query),
+          streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => {
+            noteRead(self.tablesOf(query.sql));
+            return connection.streamQuery<R>(query, chunkSize);
+          },
+        };
+        wrapped.set(connection, outer);
+        innerOf.set(outer, connection);
+      }
+      return outer;
+    };
+    const unwrap = (c: DatabaseConnection) => innerOf.get(c) ?? c;
+    return {
+      init: () => inner.init(),
+      destroy: () => inner.destroy(),
+      acquireConnection: async () => wrapConnection(await inner.acquireConnection()),
+      releaseConnection: (c) => inner.releaseConnection(unwrap(c)),
+      async beginTransaction(c: DatabaseConnection, settings: TransactionSettings) {
+        await inner.beginTransaction(unwrap(c), settings);
+        self.open.set(unwrap(c), new Set());
+      },
+      async commitTransaction(c: DatabaseConnection) {
+        const connection = unwrap(c);
+        const written = self.open.get(connection);
+        const versions = written?.size && self.tables.has(VERSIONS_TABLE) ? await self.bump(connection, written) : undefined;
+        await inner.commitTransaction(connection);
+        self.open.delete(connection);
+        if (versions) self.tell(versions);
+      },
+      async rollbackTransaction(c: DatabaseConnection) {
+        const connection = unwrap(c);
+        self.open.delete(connection);
+        await inner.rollbackTransaction(connection);
+      },
+      // a step rolled back to its savepoint keeps its tables in the set: a version moved for nothing, never one missed
+      savepoint: inner.savepoint && ((c: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) => inner.savepoint!(unwrap(c), name, compile)),
+      rollbackToSavepoint: inner.rollbackToSavepoint && ((c: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) => inner.rollbackToSavepoint!(unwrap(c), name, compile)),
+      releaseSavepoint: inner.releaseSavepoint && ((c: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) => inner.releaseSavepoint!(unwrap(c), name, compile)),
+    };
+  }
+
+  /** One statement: a read notes its tables; a write notes them in its transaction, or moves them with it in one of its own. */
+  private async execute<R>(connection: DatabaseConnection, query: CompiledQuery): Promise<QueryResult<R>> {
+    if (!this.loaded) await this.loadSchema(connection);
+    if (!mayWrite(query.query)) {
+      noteRead(this.tablesOf(query.sql));
+      return connection.executeQuery<R>(query);
+    }
+    const tables = this.written(query.sql);
+    const inTransaction = this.open.get(connection);
+    if (inTransaction) for (const t of tables) inTransaction.add(t);
+    if (SCHEMA_CHANGE.test(query.sql)) {
+      // a table altered or dropped changes what its readers get; one created has none yet
+      const result = await connection.executeQuery<R>(query);
+      await this.loadSchema(connection);
+      if (!inTransaction && tables.length && this.tables.has(VERSIONS_TABLE)) this.tell(await this.bump(connection, tables));
+      return result;
+    }
+    if (inTransaction || !tables.length || !this.tables.has(VERSIONS_TABLE)) return connection.executeQuery<R>(query);
+    // alone, the write and its versions commit together: neither is ever seen without the other
+    await connection.executeQuery(kysely.CompiledQuery.raw('begin'));
+    let result: QueryResult<R>;
+    let versions: Map<string, number>;
+    try {
+      result = await connection.executeQuery<R>(query);
+      versions = await this.bump(connection, tables);
+      await connection.executeQuery(kysely.CompiledQuery.raw('commit'));
+    } catch (e) {
+      await connection.executeQuery(kysely.CompiledQuery.raw('rollback'));
+      throw e;
+    }
+    this.tell(versions);
+    return result;
+  }
+}
+
+const trackers = new WeakMap<object, TableVersions>();
+
+/** Registers the table versions of a database's root Kysely instance. */
+export function attachTableVersions(db: Kysely<any>, versions: TableVersions): void {
+  trackers.set(db, versions);
+}
+
+/** The table versions of a root Kysely instance (undefined for a transaction's). */
+export const tableVersionsOf = (db: Kysely<any>): TableVersions | undefined => trackers.get(db);
