@@ -75,12 +75,13 @@ export class ResponseCache {
 
   /**
    * The key of a request whose answer may be kept: an anonymous GET of the API without Origin
-   * (CORS headers echo it) or a method override; null for any other.
+   * (CORS headers echo it) or a method override; null for any other. A REST nonce (`X-WP-Nonce`,
+   * `_wpnonce`) asks for cookie authentication, as WordPress's, so such a request is not anonymous.
    */
   keyOf(method: string | undefined, target: RequestTarget, headers: Record<string, string>): string | null {
-    if (method !== 'GET' || target.restPath === null || headers.authorization || headers.origin || headers['x-http-method-override']) return null;
+    if (method !== 'GET' || target.restPath === null || headers.authorization || headers.origin || headers['x-http-method-override'] || headers['x-wp-nonce']) return null;
     const { query } = target;
-    if (query._method !== undefined) return null;
+    if (query._method !== undefined || query._wpnonce !== undefined) return null;
     // the address asked (root or alias, or ?rest_route=) and the whole query: the links and fields differ with them
     return `${target.rawPath}\n${target.restPath}\n${normalised(query)}`;
   }

@@ -319,10 +319,14 @@ describe('the anonymous response cache', () => {
     assert.equal(authed.headers.get('cache-control'), 'no-cache, must-revalidate, max-age=0');
   });
 
-  it('is not used for requests with an Origin or a method override', async () => {
+  it('is not used for requests with an Origin, a method override or a REST nonce (cookie authentication)', async () => {
     const withOrigin = await site.call('cms/v2/posts', { headers: { origin: 'https://elsewhere.example' } });
     assert.equal(withOrigin.headers.get('access-control-allow-origin'), 'https://elsewhere.example');
     assert.equal(withOrigin.headers.get('etag'), null);
+    await site.call('cms/v2/posts');
+    assert.notEqual((await site.call('cms/v2/posts')).headers.get('etag'), null, 'the same request without them is kept');
+    assert.equal((await site.call('cms/v2/posts', { headers: { 'x-wp-nonce': 'abc' } })).headers.get('etag'), null);
+    assert.equal((await site.call('cms/v2/posts?_wpnonce=abc')).headers.get('etag'), null);
   });
 
   describe('every write route shows at the next anonymous GET', () => {
