@@ -25,6 +25,8 @@ interface Options {
   spawns: number;
   warmup: boolean;
   out: string;
+  /** Where the seeded sites of the content scenarios (1, 3, 4, 5, 9, 10, 11, 12, 13) live. */
+  store: 'sqlite' | 'postgres';
 }
 
 /** One server under load: how to reach it, and what one answered request is worth (batch: 25 snippets). */
@@ -332,9 +334,7 @@ async function siteSizeScenario(o: Options, sizes: number[]): Promise<ScenarioRe
   const contenders: Record<'first' | 'deep', Contender[]> = { first: [], deep: [] };
   try {
     for (const posts of sizes) {
-      const db = join(TMP, `site-${posts}.sqlite`);
-      process.stderr.write(`seeding ${posts} posts...\n`);
-      await runCli(['seed', '--posts', String(posts), '--db', db, '--seed-random', '6']);
+      const db = await seededSite(o, `site-${posts}`, posts);
       const cms = await cmsServer(12, `${posts} posts`, ['--db', db]);
       servers.push(cms);
       for (const [kind, page] of [['first', 1], ['deep', DEEP_PAGE]] as const) {
@@ -364,7 +364,7 @@ async function siteSizeScenario(o: Options, sizes: number[]): Promise<ScenarioRe
         ratio(`page ${DEEP_PAGE}: ${sizes[largest].toLocaleString('en-US')} / ${sizes[0].toLocaleString('en-US')} posts`, deep[largest], deep[0], 0.67),
       ],
       figures: [],
-      notes: ['One server per site size (SQLite), each answer checked against raw node:http replaying it; ≥ 0.67× means a request costs at most 1.5× as much on the largest site as on the smallest.'],
+      notes: [`One server per site size (${o.store === 'postgres' ? 'PostgreSQL' : 'SQLite'}), each answer checked against raw node:http replaying it; ≥ 0.67× means a request costs at most 1.5× as much on the largest site as on the smallest.`],
     };
   } finally {
     await stopAll(servers);
@@ -422,41 +422,51 @@ async function adminAuthorization(db: string): Promise<string> {
 async function createScenario(o: Options, db: string): Promise<ScenarioResult> {
   const authorization = await adminAuthorization(db);
   const headers = { authorization, 'content-type': 'application/json' };
-  const copies = ['group', 'full'].map((kind) => {
-    const copy = join(TMP, `create-${kind}.sqlite`);
-    copyFileSync(db, copy);
-    return copy;
-  });
+  const onPostgres = o.store === 'postgres';
+  // raw writes into a copy of the same site: a copy of the file, or on PostgreSQL a schema seeded alike
+  const copies = onPostgres
+    ? [await seededSite(o, 'create-raw', o.posts)]
+    : ['group', 'full'].map((kind) => {
+        const copy = join(TMP, `create-${kind}.sqlite`);
+        copyFileSync(db, copy);
+        return copy;
+      });
   const cms = await cmsServer(10, 'full spec', ['--db', db]);
-  const rawGroup = await helper('raw-server.ts', ['writer', copies[0], 'group', authorization], 'raw, group commit');
-  const rawFull = await helper('raw-server.ts', ['writer', copies[1], 'full', authorization], 'raw, synchronous=FULL');
+  // PostgreSQL commits through its own WAL flush, which concurrent transactions share: one raw writer, as cms-spec's server on it
+  const rawGroup = onPostgres
+    ? await helper('raw-server.ts', ['pg-writer', copies[0], authorization], 'raw, PostgreSQL')
+    : await helper('raw-server.ts', ['writer', copies[0], 'group', authorization], 'raw, group commit');
+  const rawFull = onPostgres ? undefined : await helper('raw-server.ts', ['writer', copies[1], 'full', authorization], 'raw, synchronous=FULL');
   const body = JSON.stringify({ title: 'Bench post [<id>]', content: '<p>A post written by the benchmark.</p>', status: 'publish' });
   const rawCount = (server: ServerProcess) => async () => Number((await fetchRaw(server.port, '/count')).body.toString());
   const cmsCount = async () => Number((await fetchRaw(cms.port, '/cms-json/cms/v2/posts?per_page=1')).headers.find(([k]) => k.toLowerCase() === 'x-wp-total')?.[1]);
   try {
     const path = '/cms-json/cms/v2/posts';
-    for (const server of [cms, rawGroup, rawFull]) {
+    for (const server of [cms, rawGroup, ...(rawFull ? [rawFull] : [])]) {
       const probe = await fetchRaw(server.port, path, { method: 'POST', body: body.replace('[<id>]', 'probe'), headers });
       if (probe.status !== 201) throw new Error(`${server === cms ? 'cms-spec' : 'raw'} answered the create ${probe.status}: ${probe.body.toString().slice(0, 300)}`);
     }
     const contenders: Contender[] = [
-      { name: 'raw, group commit', server: rawGroup, path, method: 'POST', body, headers, idReplacement: true, stored: rawCount(rawGroup) },
-      { name: 'raw, synchronous=FULL', server: rawFull, path, method: 'POST', body, headers, idReplacement: true, stored: rawCount(rawFull) },
+      { name: onPostgres ? 'raw, PostgreSQL' : 'raw, group commit', server: rawGroup, path, method: 'POST', body, headers, idReplacement: true, stored: rawCount(rawGroup) },
+      ...(rawFull ? [{ name: 'raw, synchronous=FULL', server: rawFull, path, method: 'POST', body, headers, idReplacement: true, stored: rawCount(rawFull) }] : []),
       { name: 'cms-spec', server: cms, path, method: 'POST', body, headers, idReplacement: true, stored: cmsCount },
     ];
     const figures = await duel(o, contenders);
+    const cmsFigure = figures[figures.length - 1];
     return {
       id: 10,
-      title: `authenticated POST /cms-json/cms/v2/posts (title, content, status publish; ${o.posts} posts before)`,
+      title: `authenticated POST /cms-json/cms/v2/posts (title, content, status publish; ${o.posts} posts before${onPostgres ? ', PostgreSQL' : ''})`,
       contenders: figures,
-      ratios: [ratio('cms-spec / raw, group commit', figures[2], figures[0], 0.5), ratio('raw group commit / raw synchronous=FULL', figures[0], figures[1], 1)],
+      ratios: onPostgres
+        ? [ratio('cms-spec / raw', cmsFigure, figures[0], 0.5)]
+        : [ratio('cms-spec / raw, group commit', cmsFigure, figures[0], 0.5), ratio('raw group commit / raw synchronous=FULL', figures[0], figures[1], 1)],
       figures: [],
       notes: [
-        'Every contender answers 201 only once the commit holding the row is durable (an fdatasync of the WAL). Raw inserts the posts row and its guid in one transaction (no slug uniqueness, terms, meta or rendering) and answers the id; each round checks that every answered create is stored.',
+        `Every contender answers 201 only once the commit holding the row is durable (${onPostgres ? "PostgreSQL's commit, its WAL flushed" : 'an fdatasync of the WAL'}). Raw inserts the posts row and its guid in one transaction (no slug uniqueness, terms, meta or rendering) and answers the id; each round checks that every answered create is stored.`,
       ],
     };
   } finally {
-    await stopAll([cms, rawGroup, rawFull]);
+    await stopAll([cms, rawGroup, ...(rawFull ? [rawFull] : [])]);
   }
 }
 
@@ -550,6 +560,29 @@ async function onBenchPostgres(statement: string): Promise<void> {
   }
 }
 
+/** The PostgreSQL schemas the run made, dropped as it ends. */
+const benchSchemas: string[] = [];
+
+/**
+ * A site seeded with `posts` posts where the run's store says: a SQLite file in the run's folder, or
+ * a schema of its own on the bench's PostgreSQL server (as the tests make theirs). The same seed
+ * makes the same posts on both, so a scenario answers alike on either.
+ */
+async function seededSite(o: Options, name: string, posts: number): Promise<string> {
+  let db = join(TMP, `${name}.sqlite`);
+  if (o.store === 'postgres') {
+    const schema = `cms_spec_bench_${process.pid}_${name.replace(/\W/g, '_')}`;
+    await onBenchPostgres(`create schema ${schema}`);
+    benchSchemas.push(schema);
+    const url = new URL(BENCH_PG);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    db = url.href;
+  }
+  process.stderr.write(`seeding ${posts} posts (${o.store})...\n`);
+  await runCli(['seed', '--posts', String(posts), '--db', db, '--seed-random', '6']);
+  return db;
+}
+
 /**
  * Scenario 3's post list on PostgreSQL (a schema of its own, seeded alike) served by one worker and
  * by two (`--workers`, node:cluster): what a second process on the same machine adds. Both share
@@ -638,9 +671,11 @@ async function main(): Promise<void> {
     .option('--posts <n>', 'posts in the database of scenario 3', '10000')
     .option('--sizes <list>', 'site sizes (posts) of scenario 12', '1000,10000,100000')
     .option('--quick', 'one short round of each scenario on a tiny database (the smoke test)')
+    .option('--store <store>', 'where the content scenarios\' sites live: sqlite, or postgres (CMS_SPEC_BENCH_PG)', 'sqlite')
     .option('--out <dir>', 'folder for the JSON results', join(ROOT, 'bench/results'))
     .parse(process.argv);
-  const v = cli.opts<{ duration: string; rounds: string; connections: string; only?: string; posts: string; sizes: string; quick?: boolean; out: string }>();
+  const v = cli.opts<{ duration: string; rounds: string; connections: string; only?: string; posts: string; sizes: string; quick?: boolean; out: string; store: string }>();
+  if (v.store !== 'sqlite' && v.store !== 'postgres') throw new Error(`--store is sqlite or postgres, not ${v.store}`);
   const quick = Boolean(v.quick);
   const o: Options = {
     duration: quick ? 1 : Number(v.duration),
@@ -653,6 +688,7 @@ async function main(): Promise<void> {
     spawns: quick ? 1 : 5,
     warmup: !quick,
     out: v.out,
+    store: v.store,
   };
   const machine = { nproc: availableParallelism(), cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}` };
   const results: ScenarioResult[] = [];
@@ -669,9 +705,7 @@ async function main(): Promise<void> {
   try {
     let db = '';
     if ([1, 3, 4, 5, 9, 10, 11, 13].some((id) => o.only.has(id))) {
-      db = join(TMP, 'site.sqlite');
-      process.stderr.write(`seeding ${o.posts} posts...\n`);
-      await runCli(['seed', '--posts', String(o.posts), '--db', db, '--seed-random', '6']);
+      db = await seededSite(o, 'site', o.posts);
     }
     await run(1, () => indexScenario(o, db));
     await run(13, () => indexScenario(o, db, 'br'));
@@ -691,6 +725,7 @@ async function main(): Promise<void> {
     results.sort((a, b) => a.id - b.id);
   } finally {
     rmSync(TMP, { recursive: true, force: true });
+    for (const schema of benchSchemas) await onBenchPostgres(`drop schema ${schema} cascade`);
   }
   const table = markdown(results, machine, o);
   console.log(table);

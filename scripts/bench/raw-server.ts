@@ -6,7 +6,9 @@
  * body gets the post's row inserted into the SQLite site (one transaction: the row, then its
  * guid) and is answered 201 with its id once the commit is durable, either through the same group
  * commit as cms-spec's server (`group`) or with one WAL sync per commit (`full`, synchronous=FULL);
- * `GET /count` answers how many published posts there are.
+ * `GET /count` answers how many published posts there are. `pg-writer <postgres url>
+ * <authorization>` is the same on PostgreSQL (a pool of 10, each create one transaction, answered
+ * once committed: PostgreSQL's own WAL flush, as cms-spec's server on it).
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -142,7 +144,59 @@ function writerServer(): Server {
   });
 }
 
-const SERVERS: Record<string, () => Server> = { static: staticServer, echo: echoServer, writer: writerServer };
+/** Scenario 10 on PostgreSQL: the same row and guid in one transaction, through a pool. */
+function pgWriterServer(): Server {
+  const [url, authorization] = files;
+  const pool = import('pg').then(({ default: pg }) => new pg.Pool({ connectionString: url, max: 10 }));
+  const home = pool.then(async (p) => (await p.query<{ value: string }>(`select value from options where name = 'home'`)).rows[0].value);
+  const json = { 'Content-Type': 'application/json; charset=UTF-8' };
+  const create = async (p: { title: string; content: string; status: string }): Promise<number> => {
+    const client = await (await pool).connect();
+    try {
+      await client.query('begin');
+      const now = sqlNow();
+      const slug = p.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+      const { rows } = await client.query<{ id: number }>(
+        `insert into posts (type, status, author, comment_status, ping_status, title, content, parent, slug, date, date_gmt, modified, modified_gmt) values ('post', $1, 1, 'open', 'open', $2, $3, 0, $4, $5, $5, $5, $5) returning id`,
+        [p.status, p.title, p.content, slug, now],
+      );
+      await client.query('update posts set guid = $1 where id = $2', [`${await home}/?p=${rows[0].id}`, rows[0].id]);
+      await client.query('commit');
+      return rows[0].id;
+    } catch (e) {
+      await client.query('rollback');
+      throw e;
+    } finally {
+      client.release();
+    }
+  };
+  return createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/count') {
+      void pool.then((p) => p.query<{ n: string }>(`select count(*) as n from posts where type = 'post' and status = 'publish'`)).then(({ rows }) => send(res, { ...json }, rows[0].n));
+      return;
+    }
+    if (req.headers.authorization !== authorization) {
+      res.writeHead(401, json);
+      return res.end('{"code":"rest_not_logged_in","message":"You are not currently logged in.","data":{"status":401}}');
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      let p: { title?: unknown; content?: unknown; status?: unknown };
+      try {
+        p = JSON.parse(Buffer.concat(chunks).toString());
+      } catch {
+        res.writeHead(400, json);
+        return res.end('{"code":"rest_invalid_json","message":"Invalid JSON body passed.","data":{"status":400}}');
+      }
+      const id = await create({ title: String(p.title ?? ''), content: String(p.content ?? ''), status: String(p.status ?? 'draft') });
+      res.writeHead(201, json);
+      res.end(`{"id":${id}}`);
+    });
+  });
+}
+
+const SERVERS: Record<string, () => Server> = { static: staticServer, echo: echoServer, writer: writerServer, 'pg-writer': pgWriterServer };
 if (!SERVERS[mode]) throw new Error(`unknown mode ${mode}`);
 const server = SERVERS[mode]();
 server.keepAliveTimeout = 5000;
