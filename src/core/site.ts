@@ -214,6 +214,8 @@ export class Site implements EngineHost {
   options: Record<string, string> = {};
   /** Path of the application-authorization page. */
   readonly authPath: string;
+  /** Path of the admin (WordPress's /wp-admin/), with its login screen at `{adminPath}login`; ends with a slash. */
+  readonly adminPath: string;
   readonly defaults: SiteInfo;
   /** Registered by the core and the active plugins; replaced whole when a plugin is (de)activated. */
   types = new ContentTypes();
@@ -242,6 +244,7 @@ export class Site implements EngineHost {
     readonly store: Store,
   ) {
     this.authPath = String(spec.settings.auth_path ?? '/cms-admin/authorize-application');
+    this.adminPath = String(spec.settings.admin_path ?? '/cms-admin/').replace(/\/*$/, '/');
     this.defaults = siteDefaults(spec);
     this.shared = new SharedState(store);
     this.shared.on('options', () => this.refresh());
