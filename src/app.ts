@@ -36,6 +36,8 @@ export interface AppOptions {
   url?: string;
   /** Whether the API also answers at the spec's aliases (WordPress's `/wp-json/`); default CMS_SPEC_WP_COMPAT, else on. */
   wpCompat?: boolean;
+  /** The SMTP server the site's mail goes through (smtp:// or smtps://); default CMS_SPEC_SMTP_URL, else the log. */
+  smtp?: string;
   /** Told once, on the first start of a new database, after the site is installed. */
   onFirstRun?: (ctx: { store: Store; site: Site; install: InstallResult }) => Promise<void>;
 }
@@ -71,7 +73,7 @@ export const DEFAULT_SHUTDOWN_MS = 10_000;
  * anything listens; a broken plugin is reported and left inactive.
  */
 export async function startApp(o: AppOptions): Promise<RunningApp> {
-  const { spec, store, site, engine, plugins } = await openSite({ ...o, poolSize: o.poolSize });
+  const { spec, store, site, engine, plugins } = await openSite({ ...o, poolSize: o.poolSize, smtpUrl: o.smtp });
   const auth = createAuthenticator(store, site);
   const server = createHttpServer({
     engine,
@@ -133,6 +135,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
         server.closeIdleConnections();
       });
       await stopping;
+      site.mail.close();
       await store.close();
       return { open, forced, waitedMs: Date.now() - started };
     },

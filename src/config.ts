@@ -20,6 +20,10 @@
  * |                                 |          | cannot open them; without it they are sealed with the site's secret   |
  * | CMS_SPEC_WP_COMPAT              | on       | `off`: the API answers only at its own root, not at the aliases of    |
  * |                                 |          | site.yaml's api_aliases (`/wp-json/` with `wp/v2`); `serve --wp-compat`|
+ * | CMS_SPEC_SMTP_URL               | (none)   | the SMTP server the site's mail goes through, smtp:// or smtps://     |
+ * |                                 |          | user:password@host:port (`serve --smtp`); without one, mail is written|
+ * |                                 |          | to the server log                                                     |
+ * | CMS_SPEC_MAIL_FROM              | (none)   | the address the site's mail comes from; default wordpress@{site host} |
  *
  * Settings are read when first needed and re-read only when the environment changes, so a
  * process (or a test) that sets a variable before starting a server sees it without restarting.
@@ -45,6 +49,12 @@ export interface Config {
   secretKey: string | null;
   /** CMS_SPEC_WP_COMPAT: whether the API answers at its aliases (WordPress's `/wp-json/`) too. */
   wpCompat: boolean;
+  mail: {
+    /** CMS_SPEC_SMTP_URL, checked; null: mail is written to the log. */
+    smtpUrl: string | null;
+    /** CMS_SPEC_MAIL_FROM; null: wordpress@{the site's host}. */
+    from: string | null;
+  };
 }
 
 const VARIABLES = [
@@ -58,6 +68,8 @@ const VARIABLES = [
   'CMS_SPEC_OEMBED_PROVIDERS',
   'CMS_SPEC_SECRET_KEY',
   'CMS_SPEC_WP_COMPAT',
+  'CMS_SPEC_SMTP_URL',
+  'CMS_SPEC_MAIL_FROM',
 ] as const;
 
 let cached: { key: string; config: Config } | null = null;
@@ -84,6 +96,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     },
     secretKey: secretKey(env),
     wpCompat: onOff(env, 'CMS_SPEC_WP_COMPAT', true),
+    mail: { smtpUrl: smtpUrl(env), from: mailFrom(env) },
   };
 }
 
@@ -92,6 +105,34 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
   if (!raw) return fallback;
   if (raw !== 'on' && raw !== 'off') throw new Error(`${name} must be 'on' or 'off', got '${raw}'`);
   return raw === 'on';
+}
+
+const SMTP_SCHEMES = new Set(['smtp:', 'smtps:']);
+
+/** An SMTP URL as given (`--smtp`, CMS_SPEC_SMTP_URL); a mistake is said at start-up, not at the first message. */
+export function checkSmtpUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`the SMTP server must be a URL such as smtp://user:password@mail.example.com:587, got '${raw}'`);
+  }
+  if (!SMTP_SCHEMES.has(url.protocol) || !url.hostname) throw new Error(`the SMTP server's URL must start with smtp:// or smtps:// and name a host, got '${url.protocol}//${url.host}'`);
+  return url;
+}
+
+function smtpUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.CMS_SPEC_SMTP_URL?.trim();
+  if (!raw) return null;
+  checkSmtpUrl(raw);
+  return raw;
+}
+
+function mailFrom(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.CMS_SPEC_MAIL_FROM?.trim();
+  if (!raw) return null;
+  if (!/^[^@\s<>]+@[^@\s<>]+$/.test(raw)) throw new Error(`CMS_SPEC_MAIL_FROM must be an email address, got '${raw}'`);
+  return raw;
 }
 
 /** A short key is as weak as no key, and said so at once rather than used. */

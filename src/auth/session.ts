@@ -139,6 +139,11 @@ export class BrowserSessions {
     await this.store.users.meta.set(session.userId, SESSIONS_META, JSON.stringify(records));
   }
 
+  /** Ends every session of a user (WP_Session_Tokens::destroy_all), as a password reset does. */
+  async logOutEverywhere(userId: number): Promise<void> {
+    await this.store.users.meta.delete(userId, SESSIONS_META);
+  }
+
   private async records(userId: number): Promise<Record<string, SessionRecord>> {
     const raw = await this.store.users.meta.get(userId, SESSIONS_META);
     if (!raw) return {};

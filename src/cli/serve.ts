@@ -29,6 +29,7 @@ export interface ServeOptions {
   dbPool: string;
   logFormat?: LogFormat;
   wpCompat?: 'on' | 'off';
+  smtp?: string;
   watch?: boolean;
 }
 
@@ -89,6 +90,7 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
       poolSize: Number(o.dbPool),
       url: o.url,
       wpCompat: o.wpCompat === undefined ? undefined : o.wpCompat === 'on',
+      smtp: o.smtp,
       log: log.server,
       onFirstRun: ({ store, install }) => {
         installed = true;

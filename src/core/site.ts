@@ -8,6 +8,7 @@ import { STYLESHEET } from './active-theme.ts';
 import { CURIES } from './curies.ts';
 import { BlockRegistry } from './blocks.ts';
 import { SharedState } from './shared-state.ts';
+import type { Mailer } from './mail.ts';
 import type { MediaLibrary } from './media.ts';
 
 /** The site description fields of the index, in WordPress's key order; site.yaml's `site:` gives a new database's values. */
@@ -237,6 +238,8 @@ export class Site implements EngineHost {
   readonly shared: SharedState;
   /** The uploads and attachments (WordPress's media library), for the core's routes and plugins that import images. */
   media!: MediaLibrary;
+  /** Where the site's mail goes (its SMTP server, or the log); see notices.ts for what it sends. */
+  mail!: Mailer;
   private listeners: (() => void)[] = [];
 
   constructor(
