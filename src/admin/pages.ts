@@ -1,3 +1,5 @@
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import type { CmsEngine as Engine } from '../core/context.ts';
 import type { PageRequest, PageResponse } from '../engine/server.ts';
 import { REST_NONCE_ACTION } from '../auth/index.ts';
@@ -15,6 +17,7 @@ export async function adminPage(req: PageRequest, engine: Engine): Promise<PageR
   const rest = req.path.slice(engine.site.adminPath.length);
   if (rest === 'login') return loginPage(req, engine);
   if (rest === 'rest-nonce') return restNonce(req, engine);
+  if (rest.startsWith('assets/')) return asset(rest.slice('assets/'.length), req);
   if (rest === '' || rest === 'index.php') return adminHome(req, engine);
   return null;
 }
@@ -29,6 +32,35 @@ async function restNonce(req: PageRequest, engine: Engine): Promise<PageResponse
   return { status: 200, headers: TEXT, body: sessions.nonce(session, REST_NONCE_ACTION) };
 }
 
+/** Where `npm install` (scripts/build.js) puts the admin's bundle: dist/admin-app of this package, from src/ and dist/ alike. */
+const BUNDLE = join(import.meta.dirname, '../../dist/admin-app');
+const ASSET_NAME = /^(?:chunks\/)?[\w.-]+\.(?:js|css)$/;
+const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=UTF-8', '.css': 'text/css; charset=UTF-8' };
+
+/**
+ * A file of the bundle, with an ETag for revalidation (304). Chunks are named by their content's
+ * hash and kept a year; the entry files keep their names between builds, so they are revalidated.
+ */
+function asset(name: string, req: PageRequest): PageResponse | null {
+  if (!ASSET_NAME.test(name)) return null;
+  const file = join(BUNDLE, name);
+  let info;
+  try {
+    info = statSync(file);
+  } catch {
+    return null;
+  }
+  const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+  const headers = {
+    'Content-Type': TYPES[extname(name)],
+    'Cache-Control': name.startsWith('chunks/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+    ETag: etag,
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (req.headers['if-none-match'] === etag) return { status: 304, headers, body: '' };
+  return { status: 200, headers: { ...headers, 'Content-Length': String(info.size) }, body: createReadStream(file) };
+}
+
 /** auth_redirect(): the admin for a logged-in browser; anyone else is sent to log in and brought back. */
 async function adminHome(req: PageRequest, engine: Engine): Promise<PageResponse> {
   const sessions = await BrowserSessions.of(engine.store);
@@ -37,16 +69,31 @@ async function adminHome(req: PageRequest, engine: Engine): Promise<PageResponse
   return adminShell(engine, sessions, session);
 }
 
+/** The admin page: the bundle's scripts, and what they need to know (the API, the session's nonce), as JSON they read. */
 function adminShell(engine: Engine, sessions: BrowserSessions, session: ReadSession): PageResponse {
+  const { site } = engine;
   const user = session.user!;
-  const siteName = esc(engine.site.info.name);
+  const assets = site.url(`${site.adminPath}assets/`);
+  const settings = {
+    root: site.url('/wp-json/'),
+    nonce: sessions.nonce(session, REST_NONCE_ACTION),
+    nonceEndpoint: site.url(`${site.adminPath}rest-nonce`),
+    adminUrl: site.url(site.adminPath),
+    siteUrl: site.url('/'),
+    logoutUrl: logoutUrl(engine, sessions, session),
+    siteName: site.info.name,
+  };
+  const built = existsSync(join(BUNDLE, 'admin.js'));
   const html = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow">
-<title>Dashboard &lsaquo; ${siteName}</title>
+<title>Dashboard &lsaquo; ${esc(site.info.name)}</title>
+<link rel="stylesheet" href="${esc(assets)}admin.css">
 </head><body class="wp-admin">
-<header><a href="${esc(engine.site.url('/'))}">${siteName}</a> <span id="howdy">Howdy, ${esc(user.display_name || user.login)}</span> <a id="logout" href="${esc(logoutUrl(engine, sessions, session))}">Log Out</a></header>
-<main id="admin-root"><h1>Dashboard</h1></main>
-<script type="application/json" id="cms-admin-settings">${JSON.stringify({ root: engine.site.apiRoot, nonce: sessions.nonce(session, REST_NONCE_ACTION) }).replace(/</g, '\\u003c')}</script>
+<div id="admin-root">${built ? '' : `<p>Howdy, ${esc(user.display_name || user.login)}. The admin's scripts are not built: run <code>npm run build</code> (an install without development dependencies has no admin). <a id="logout" href="${esc(settings.logoutUrl)}">Log Out</a></p>`}</div>
+<noscript><p>The admin needs JavaScript. <a href="${esc(settings.logoutUrl)}">Log Out</a></p></noscript>
+<script type="application/json" id="cms-admin-settings">${JSON.stringify(settings).replace(/</g, '\\u003c')}</script>
+<script type="module" src="${esc(assets)}admin.js"></script>
 </body></html>`;
-  return { status: 200, headers: { ...SECURITY_HEADERS }, body: html };
+  // the admin's scripts and styles come from here alone; the editor's canvas is an iframe of this page's own
+  return { status: 200, headers: { ...SECURITY_HEADERS, 'Content-Security-Policy': "frame-ancestors 'none'; default-src 'self'; img-src 'self' data: blob: https: http:; style-src 'self' 'unsafe-inline'; media-src 'self' blob: https: http:; frame-src 'self' blob: https:", 'Cache-Control': 'no-cache, no-store, private' }, body: html };
 }
