@@ -106,8 +106,28 @@ export async function ensureAdminBundle(root = PROJECT) {
   if (!adminBundleStale(root)) return;
   const esbuild = await import('esbuild');
   const out = join(root, 'dist', ADMIN_BUNDLE);
-  rmSync(out, { recursive: true, force: true });
-  await bundleAdmin(esbuild, root, out);
+  mkdirSync(dirname(out), { recursive: true });
+  // built aside and swapped in, as build() does: a server reading the old one, or a second build, never sees half of it
+  const staging = mkdtempSync(`${out}.build-`);
+  try {
+    await bundleAdmin(esbuild, root, staging);
+  } catch (e) {
+    rmSync(staging, { recursive: true, force: true });
+    throw e;
+  }
+  const old = `${staging}.old`;
+  try {
+    renameSync(out, old);
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e;
+  }
+  try {
+    renameSync(staging, out);
+  } catch (e) {
+    if (e.code !== 'ENOTEMPTY' && e.code !== 'EEXIST') throw e;
+    rmSync(staging, { recursive: true, force: true });
+  }
+  rmSync(old, { recursive: true, force: true });
 }
 
 /** A dist/ file's code with its vendored specifiers pointing into dist/vendor/. */

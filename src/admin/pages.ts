@@ -1,4 +1,5 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { extname, join } from 'node:path';
 import type { CmsEngine as Engine } from '../core/context.ts';
 import type { PageRequest, PageResponse } from '../engine/server.ts';
@@ -37,28 +38,40 @@ const BUNDLE = join(import.meta.dirname, '../../dist/admin-app');
 const ASSET_NAME = /^(?:chunks\/)?[\w.-]+\.(?:js|css)$/;
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=UTF-8', '.css': 'text/css; charset=UTF-8' };
 
+/** The bundle's files as served: read and gzipped once per build (by the file's modification time). */
+const served = new Map<string, { mtimeMs: number; raw: Buffer; gzip: Buffer }>();
+
 /**
- * A file of the bundle, with an ETag for revalidation (304). Chunks are named by their content's
- * hash and kept a year; the entry files keep their names between builds, so they are revalidated.
+ * A file of the bundle, gzipped for a browser that takes it (made once, not per request: the
+ * editor's files are megabytes), with an ETag for revalidation (304). Chunks are named by their
+ * content's hash and kept a year; the entry files keep their names between builds, so they are revalidated.
  */
 function asset(name: string, req: PageRequest): PageResponse | null {
   if (!ASSET_NAME.test(name)) return null;
   const file = join(BUNDLE, name);
-  let info;
+  let mtimeMs: number;
   try {
-    info = statSync(file);
+    mtimeMs = statSync(file).mtimeMs;
   } catch {
     return null;
   }
-  const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
-  const headers = {
+  let kept = served.get(name);
+  if (kept?.mtimeMs !== mtimeMs) {
+    const raw = readFileSync(file);
+    served.set(name, (kept = { mtimeMs, raw, gzip: gzipSync(raw) }));
+  }
+  const etag = `"${kept.raw.length.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
+  const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+  const headers: Record<string, string> = {
     'Content-Type': TYPES[extname(name)],
     'Cache-Control': name.startsWith('chunks/') ? 'public, max-age=31536000, immutable' : 'no-cache',
     ETag: etag,
+    Vary: 'Accept-Encoding',
     'X-Content-Type-Options': 'nosniff',
   };
   if (req.headers['if-none-match'] === etag) return { status: 304, headers, body: '' };
-  return { status: 200, headers: { ...headers, 'Content-Length': String(info.size) }, body: createReadStream(file) };
+  if (gzip) headers['Content-Encoding'] = 'gzip';
+  return { status: 200, headers, body: gzip ? kept.gzip : kept.raw };
 }
 
 /** auth_redirect(): the admin for a logged-in browser; anyone else is sent to log in and brought back. */

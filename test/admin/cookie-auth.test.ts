@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { useServer } from '../helpers/server.ts';
 import { userAuth, type TestUser } from '../helpers/auth.ts';
 import { hiddenField, logIn, openLoginScreen, postLogin, sessionCookieOf } from '../helpers/login.ts';
+import { ensureAdminBundle } from '../../scripts/build.js';
 
 const NO_CACHE = 'no-cache, must-revalidate, max-age=0';
 
@@ -73,9 +74,9 @@ describe('the login screen and cookie authentication of the REST API', () => {
     assert.equal(remembered.status, 303, 'the email address logs in too');
     assert.match(remembered.headers.getSetCookie()[0], /; Max-Age=1209600$/);
 
-    const admin = await fetch(`${site.home}/cms-admin/`, { headers: { cookie: sessionCookieOf(res)! } });
+    const admin = await fetch(`${site.home}/cms-admin/`, { headers: { cookie: sessionCookieOf(res)! }, redirect: 'manual' });
     assert.equal(admin.status, 200);
-    assert.match(await admin.text(), new RegExp(`Howdy, ${editor.login}`));
+    assert.match(await admin.text(), /<script type="application\/json" id="cms-admin-settings">\{"root":/);
   });
 
   test('REST: the cookie with its nonce is the user; without a nonce it is nobody; a bad nonce is 403 Cookie check failed', async () => {
@@ -155,7 +156,7 @@ describe('the login screen and cookie authentication of the REST API', () => {
   test('logging out needs the session’s token, and ends the session for every copy of its cookie', async () => {
     const { cookie, nonce } = await logIn(site.home, editor.login, editor.password);
     const adminHtml = await (await fetch(`${site.home}/cms-admin/`, { headers: { cookie } })).text();
-    const logoutHref = /id="logout" href="([^"]+)"/.exec(adminHtml)![1].replace(/&amp;/g, '&');
+    const logoutHref = (JSON.parse(/id="cms-admin-settings">(.*?)<\/script>/.exec(adminHtml)![1]) as { logoutUrl: string }).logoutUrl;
 
     const forged = await fetch(`${site.home}/cms-admin/login?action=logout&_wpnonce=forged`, { headers: { cookie }, redirect: 'manual' });
     assert.equal(forged.status, 403);
@@ -172,6 +173,30 @@ describe('the login screen and cookie authentication of the REST API', () => {
     const replayed = await site.call('cms/v2/users/me', { headers: { cookie, 'x-wp-nonce': nonce } });
     assert.equal(replayed.status, 403);
     assert.equal((await fetch(`${site.home}/cms-admin/`, { headers: { cookie }, redirect: 'manual' })).status, 302);
+  });
+
+  test('the admin page hands its script the API and a working nonce; its bundle is served gzipped, revalidated, and nothing beside it', async () => {
+    await ensureAdminBundle();
+    const { cookie } = await logIn(site.home, editor.login, editor.password);
+    const page = await fetch(`${site.home}/cms-admin/`, { headers: { cookie } });
+    assert.equal(page.headers.get('x-frame-options'), 'DENY');
+    assert.match(page.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'; default-src 'self'/);
+    const html = await page.text();
+    const settings = JSON.parse(/<script type="application\/json" id="cms-admin-settings">(.*?)<\/script>/.exec(html)![1]) as Record<string, string>;
+    assert.equal(settings.root, `${site.home}/wp-json/`);
+    assert.equal(settings.nonceEndpoint, `${site.home}/cms-admin/rest-nonce`);
+    assert.equal((await fetch(`${settings.root}wp/v2/users/me`, { headers: { cookie, 'x-wp-nonce': settings.nonce } })).status, 200);
+    assert.match(html, new RegExp(`<script type="module" src="${site.home}/cms-admin/assets/admin.js"></script>`));
+
+    const script = await fetch(`${site.home}/cms-admin/assets/admin.js`, { headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(script.status, 200);
+    assert.equal(script.headers.get('content-type'), 'text/javascript; charset=UTF-8');
+    assert.equal(script.headers.get('content-encoding'), 'gzip');
+    assert.ok((await script.text()).length > 1000, 'fetch undoes the gzip');
+    const again = await fetch(`${site.home}/cms-admin/assets/admin.js`, { headers: { 'if-none-match': script.headers.get('etag')! } });
+    assert.equal(again.status, 304);
+    for (const path of ['assets/../pages.js', 'assets/%2e%2e/pages.js', 'assets/admin.js.map', 'assets/chunks/../../package.json', 'nothing-here'])
+      assert.equal((await fetch(`${site.home}/cms-admin/${path}`)).status, 404, path);
   });
 
   test('changing the password ends the user’s sessions', async () => {

@@ -123,7 +123,7 @@ export function EditorScreen({ me, query }: { me: Me; query: URLSearchParams }) 
       },
       (e) => setNotice({ status: 'error', text: messageOf(e) }),
     );
-    loadRevisions();
+    loadRevisions(id);
   }, [id]);
 
   useEffect(() => {
@@ -154,8 +154,8 @@ export function EditorScreen({ me, query }: { me: Me; query: URLSearchParams }) 
   if (!canEdit) return <Notice status="error" isDismissible={false}>Sorry, you are not allowed to edit {type} as this user.</Notice>;
   if (!post) return notice ? <Notice status="error" isDismissible={false}>{notice.text}</Notice> : <Spinner />;
 
-  function loadRevisions() {
-    if (id) api<Revision[]>({ path: `/wp/v2/${type}/${id}/revisions?context=edit&per_page=20` }).then(setRevisions, () => setRevisions([]));
+  function loadRevisions(postId: number) {
+    api<Revision[]>({ path: `/wp/v2/${type}/${postId}/revisions?context=edit&per_page=20` }).then(setRevisions, () => setRevisions([]));
   }
 
   const change = (patch: Partial<Draft>) => {
@@ -180,13 +180,14 @@ export function EditorScreen({ me, query }: { me: Me; query: URLSearchParams }) 
       const data: Record<string, unknown> = { title: post!.title, content: serialize(blocks), excerpt: post!.excerpt, status, password: post!.password, featured_media: post!.featured_media };
       if (post!.date) data.date = post!.date;
       if (type === 'posts') Object.assign(data, { categories: post!.categories, tags: await tagIds() });
-      const saved = await api<RestPost>({ path: post!.id ? `/wp/v2/${type}/${post!.id}` : `/wp/v2/${type}`, method: 'POST', data });
+      // a new post is made as a draft first, then saved as asked: as WordPress's editor, whose post exists (an auto-draft) before its first save, so that save leaves a revision
+      const postId = post!.id || (await api<RestPost>({ path: `/wp/v2/${type}`, method: 'POST', data: { title: post!.title, status: 'draft' } })).id;
+      const saved = await api<RestPost>({ path: `/wp/v2/${type}/${postId}`, method: 'POST', data });
       setPost(draftOf(saved));
       setDirty(false);
       setNotice({ status: 'success', text: done, link: saved.status === 'publish' || saved.status === 'private' ? saved.link : undefined });
       if (!post!.id) history.replaceState(null, '', screenUrl('edit', { post: saved.id, post_type: type }));
-      if (post!.id) loadRevisions();
-      else api<Revision[]>({ path: `/wp/v2/${type}/${saved.id}/revisions?context=edit&per_page=20` }).then(setRevisions, () => setRevisions([]));
+      loadRevisions(saved.id);
     } catch (e) {
       setNotice({ status: 'error', text: messageOf(e) });
     }
@@ -217,7 +218,7 @@ export function EditorScreen({ me, query }: { me: Me; query: URLSearchParams }) 
       setPost(draftOf(saved));
       setBlocks(parse(saved.content.raw));
       setNotice({ status: 'success', text: `Restored the revision from ${new Date(`${r.date}Z`).toLocaleString('en-US', { timeZone: 'UTC' })}.` });
-      loadRevisions();
+      loadRevisions(saved.id);
     } catch (e) {
       setNotice({ status: 'error', text: messageOf(e) });
     }
@@ -303,14 +304,14 @@ export function EditorScreen({ me, query }: { me: Me; query: URLSearchParams }) 
               />
               {visibility === 'password' && <TextControl __nextHasNoMarginBottom __next40pxDefaultSize label="Password" value={post.password.trim()} onChange={(password) => change({ password })} />}
               {visibility === 'private' && !published && <p>Private: published for the site's editors only, when you publish.</p>}
-              {canPublish && (
-                <div className="cms-editor__schedule">
-                  <p>{post.date ? (scheduled ? `Scheduled for ${post.date.replace('T', ' ')}` : `Published on ${post.date.replace('T', ' ')}`) : 'Publish: immediately'}</p>
-                  <DateTimePicker currentDate={post.date ?? undefined} onChange={(date: string | null) => change({ date })} is12Hour={false} />
-                  {post.date && !published && <Button variant="link" onClick={() => change({ date: null })}>Publish immediately</Button>}
-                </div>
-              )}
+              <p>{post.date ? (scheduled ? `Scheduled for ${post.date.replace('T', ' ')}` : `Published on ${post.date.replace('T', ' ')}`) : 'Publish: immediately'}</p>
             </PanelBody>
+            {canPublish && (
+              <PanelBody title="Publish date" initialOpen={false}>
+                <DateTimePicker currentDate={post.date ?? undefined} onChange={(date: string | null) => change({ date })} is12Hour={false} />
+                {post.date && !published && <Button variant="link" onClick={() => change({ date: null })}>Publish immediately</Button>}
+              </PanelBody>
+            )}
             {type === 'posts' && (
               <PanelBody title="Categories" initialOpen>
                 {categories.map((c) => (
