@@ -219,6 +219,33 @@ describe(`the admin in ${label}`, () => {
     }
   });
 
+  test('keyboard only, on a phone: log in, open Settings from the menu, change the tagline and save', async () => {
+    const context = await browser.newContext({ viewport: WIDTHS.phone });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server.home}/cms-admin/login`);
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'user_login', 'the first field is the second Tab away (after the site’s name)');
+      await page.keyboard.type(administrator.login);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(administrator.password);
+      await Promise.all([page.waitForURL(`${server.home}/cms-admin/`), page.keyboard.press('Enter')]);
+      await page.waitForSelector('.cms-admin__menu');
+      for (let i = 0; i < 30 && (await page.evaluate(() => document.activeElement?.textContent)) !== 'Settings'; i++) await page.keyboard.press('Tab');
+      await Promise.all([page.waitForURL(/page=settings/), page.keyboard.press('Enter')]);
+      await page.waitForSelector('input[value="Field Notes"], input');
+      await page.getByLabel('Tagline').focus();
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.type('Typed without a mouse');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.components-notice:has-text("Settings saved.")');
+      assert.equal((await server.json('cms/v2/settings')).description, 'Typed without a mouse');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a subscriber sees only their profile, and no editor', async () => {
     const { context, page } = await loggedIn(subscriber, WIDTHS.phone);
     try {
