@@ -163,6 +163,40 @@ describe(`the admin in ${label}`, () => {
     }
   });
 
+  test('edit a post from the Posts screen: a new tag, a featured image, an excerpt, a preview, then Update', async () => {
+    const { context, page } = await loggedIn(administrator);
+    try {
+      const hello = (await server.json('cms/v2/posts?search=Hello'))[0];
+      await page.goto(`${server.home}/cms-admin/?page=posts`);
+      await Promise.all([page.waitForURL(/page=edit/), page.getByRole('link', { name: 'Edit Hello world!' }).click()]);
+      await page.waitForSelector('.wp-block-paragraph');
+      assert.equal(await page.locator('.cms-editor__title').inputValue(), 'Hello world!');
+
+      await page.getByLabel('Add New Tag').fill('owls');
+      await page.keyboard.press('Enter');
+      const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 20, g: 90, b: 160 } } }).png().toBuffer();
+      await page.setInputFiles('.cms-editor__sidebar input[type=file]', { name: 'cover.png', mimeType: 'image/png', buffer: png });
+      await page.waitForSelector('img.cms-editor__featured');
+      await page.getByLabel('Write an excerpt (optional)').fill('A short summary.');
+
+      await page.click('.cms-editor__header button:has-text("Preview")');
+      const preview = page.locator('.cms-editor__preview');
+      await preview.waitFor();
+      assert.match(await preview.innerText(), /^Welcome to WordPress\. This is your first post\./);
+      await page.keyboard.press('Escape');
+
+      await page.click('.cms-editor__header button:has-text("Update")');
+      await page.waitForSelector('.components-notice:has-text("Post updated.")');
+      const saved = await server.json(`cms/v2/posts/${hello.id}?context=edit`);
+      const [owls] = await server.json('cms/v2/tags?slug=owls');
+      assert.deepEqual(saved.tags, [owls.id]);
+      assert.equal(saved.excerpt.raw, 'A short summary.');
+      assert.equal((await server.json(`cms/v2/media/${saved.featured_media}`)).media_details.width, 40);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('approve a comment; deactivate and activate a plugin; change the site title and see the site change', async () => {
     const { context, page } = await loggedIn(administrator, WIDTHS.phone);
     try {
