@@ -200,10 +200,20 @@ describe(`the admin in ${label}`, () => {
   test('approve a comment; deactivate and activate a plugin; change the site title and see the site change', async () => {
     const { context, page } = await loggedIn(administrator, WIDTHS.phone);
     try {
-      await page.goto(`${server.home}/cms-admin/?page=comments&comment_status=moderated`);
-      await page.click('button:has-text("Approve")');
+      // the moderation mail's link asks first, then approves
+      await page.goto(`${server.home}/cms-admin/?page=comments&action=approve&c=${held.id}`);
+      await page.waitForSelector('.components-notice:has-text("Are you sure you want to approve this comment?")');
+      assert.equal((await server.json(`cms/v2/comments/${held.id}?context=edit`)).status, 'hold', 'opening the link alone changes nothing');
+      await page.click('button:has-text("Approve Comment")');
       await page.waitForSelector('.components-notice:has-text("Comment approved.")');
       assert.equal((await server.json(`cms/v2/comments/${held.id}?context=edit`)).status, 'approved');
+      // and from the list of pending comments
+      const hello = (await server.json('cms/v2/posts?search=Hello'))[0];
+      const another = await server.json('cms/v2/comments', { method: 'POST', json: { post: hello.id, content: 'Me too, please.', author_name: 'Other', author_email: 'other@example.test', status: 'hold' } }, 201);
+      await page.goto(`${server.home}/cms-admin/?page=comments&comment_status=moderated`);
+      await page.click('button:has-text("Approve the comment by Other")');
+      await page.waitForSelector('.components-notice:has-text("Comment approved.")');
+      assert.equal((await server.json(`cms/v2/comments/${another.id}?context=edit`)).status, 'approved');
 
       await page.goto(`${server.home}/cms-admin/?page=plugins`);
       const row = page.locator('tr', { hasText: 'Lottie Animations' });

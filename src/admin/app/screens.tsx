@@ -160,6 +160,13 @@ interface CommentItem {
   date: string;
 }
 
+/** What a moderation mail's links ask for, and how the screen asks to be sure. */
+const MAIL_ACTIONS: Record<string, { question: string; button: string; done: string }> = {
+  approve: { question: 'Are you sure you want to approve this comment?', button: 'Approve Comment', done: 'Comment approved.' },
+  spam: { question: 'Are you sure you want to mark this comment as spam?', button: 'Mark as Spam', done: 'Comment marked as spam.' },
+  trash: { question: 'Are you sure you want to move this comment to the Trash?', button: 'Move to Trash', done: 'Comment moved to the Trash.' },
+};
+
 const COMMENT_VIEWS: Record<string, string> = { all: 'All', hold: 'Pending', approved: 'Approved', spam: 'Spam', trash: 'Trash' };
 
 /** Comments (edit-comments.php): by status, approve, unapprove, spam and trash, each a REST update. */
@@ -174,10 +181,33 @@ export function CommentsScreen({ query }: { query: URLSearchParams }) {
     const q = new URLSearchParams({ context: 'edit', per_page: '20', status: status === 'all' ? 'all' : status });
     fetchList<CommentItem>(`/wp/v2/comments?${q}`).then((r) => setItems(r.items), (e) => say('error', messageOf(e)));
   }, [status, version]);
-  const set = (c: CommentItem, to: string, done: string) => act(say, reload, done, () => api({ path: `/wp/v2/comments/${c.id}`, method: 'POST', data: { status: to } }));
-  const trash = (c: CommentItem) => act(say, reload, 'Comment moved to the Trash.', () => api({ path: `/wp/v2/comments/${c.id}`, method: 'DELETE' }));
+  const set = (c: Pick<CommentItem, 'id'>, to: string, done: string) => act(say, reload, done, () => api({ path: `/wp/v2/comments/${c.id}`, method: 'POST', data: { status: to } }));
+  const trash = (c: Pick<CommentItem, 'id'>) => act(say, reload, 'Comment moved to the Trash.', () => api({ path: `/wp/v2/comments/${c.id}`, method: 'DELETE' }));
+  // a link from a moderation mail (action=approve|spam|trash&c=ID) asks first, as wp-admin/comment.php does
+  const [asked, setAsked] = useState(() => {
+    const action = query.get('action') ?? '';
+    const id = Number(query.get('c'));
+    return MAIL_ACTIONS[action] && id > 0 ? { action, id } : null;
+  });
+  const confirm = asked && (
+    <Notice status="warning" isDismissible={false}>
+      {MAIL_ACTIONS[asked.action].question}{' '}
+      <Button
+        variant="primary"
+        onClick={() => {
+          const { action, id } = asked;
+          setAsked(null);
+          void (action === 'trash' ? trash({ id }) : set({ id }, action === 'approve' ? 'approved' : 'spam', MAIL_ACTIONS[action].done));
+        }}
+      >
+        {MAIL_ACTIONS[asked.action].button}
+      </Button>{' '}
+      <Button variant="tertiary" onClick={() => setAsked(null)}>No</Button>
+    </Notice>
+  );
   return (
     <>
+      {confirm}
       {notice}
       <SelectControl __nextHasNoMarginBottom __next40pxDefaultSize label="Show" value={status} options={Object.entries(COMMENT_VIEWS).map(([value, label]) => ({ value, label }))} onChange={setStatus} />
       {!items ? (
