@@ -36,6 +36,100 @@ async function bundleVendored(esbuild, out) {
   });
 }
 
+/** The admin's browser code (React, WordPress's components and block editor), bundled apart from the server's files. */
+const ADMIN_APP = join('admin', 'app');
+export const ADMIN_BUNDLE = 'admin-app';
+
+/**
+ * Bundles the admin (src/admin/app/main.tsx) with the WordPress packages it uses into
+ * `out/admin.js` and `out/admin.css`, for the browser, minified, with no import left to load from
+ * anywhere at run time. Those packages are development dependencies: an install without them
+ * (production only) builds no admin, and the admin page says so.
+ */
+export async function bundleAdmin(esbuild, root, out) {
+  const entry = join(root, 'src', ADMIN_APP, 'main.tsx');
+  try {
+    createRequire(entry).resolve('@wordpress/block-editor');
+  } catch {
+    console.warn('cms-spec build: the admin is not built (its @wordpress packages are not installed: npm install without --omit=dev)');
+    return false;
+  }
+  await esbuild.build({
+    // the editor is an entry of its own, so its stylesheet has a name the admin can load with it
+    entryPoints: { admin: entry, editor: join(root, 'src', ADMIN_APP, 'editor.tsx') },
+    bundle: true,
+    platform: 'browser',
+    // an ES module with the editor in a chunk of its own, loaded by the screens that edit
+    format: 'esm',
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    target: 'es2020',
+    minify: true,
+    jsx: 'automatic',
+    outdir: out,
+    loader: { '.svg': 'dataurl', '.png': 'dataurl', '.woff': 'dataurl', '.woff2': 'dataurl' },
+    define: { 'process.env.NODE_ENV': '"production"', 'globalThis.IS_GUTENBERG_PLUGIN': 'false', 'globalThis.SCRIPT_DEBUG': 'false', 'process.env.IS_GUTENBERG_PLUGIN': 'false' },
+    plugins: [packageStyles(root)],
+    metafile: true,
+    legalComments: 'none',
+    logLevel: 'error',
+  });
+  return true;
+}
+
+/**
+ * The WordPress packages' stylesheets (`@wordpress/NAME/build-style/*.css`) by their file: some
+ * packages' `exports` list only their scripts, which would hide the stylesheet from the resolver.
+ */
+function packageStyles(root) {
+  return {
+    name: 'wordpress-package-styles',
+    setup(build) {
+      build.onResolve({ filter: /^@wordpress\/[^/]+\/build-style\/[\w-]+\.css$/ }, (args) => ({ path: join(root, 'node_modules', args.path) }));
+    },
+  };
+}
+
+/** Whether dist/'s admin bundle is older than any file of the admin's sources (or missing). */
+export function adminBundleStale(root = PROJECT) {
+  let built;
+  try {
+    built = statSync(join(root, 'dist', ADMIN_BUNDLE, 'admin.js')).mtimeMs;
+  } catch {
+    return true;
+  }
+  return sourceFiles(join(root, 'src', ADMIN_APP)).some((f) => statSync(f).mtimeMs > built);
+}
+
+/** Builds the admin bundle alone when its sources changed since (the tests' browser runs it from dist/). */
+export async function ensureAdminBundle(root = PROJECT) {
+  if (!adminBundleStale(root)) return;
+  const esbuild = await import('esbuild');
+  const out = join(root, 'dist', ADMIN_BUNDLE);
+  mkdirSync(dirname(out), { recursive: true });
+  // built aside and swapped in, as build() does: a server reading the old one, or a second build, never sees half of it
+  const staging = mkdtempSync(`${out}.build-`);
+  try {
+    await bundleAdmin(esbuild, root, staging);
+  } catch (e) {
+    rmSync(staging, { recursive: true, force: true });
+    throw e;
+  }
+  const old = `${staging}.old`;
+  try {
+    renameSync(out, old);
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e;
+  }
+  try {
+    renameSync(staging, out);
+  } catch (e) {
+    if (e.code !== 'ENOTEMPTY' && e.code !== 'EEXIST') throw e;
+    rmSync(staging, { recursive: true, force: true });
+  }
+  rmSync(old, { recursive: true, force: true });
+}
+
 /** A dist/ file's code with its vendored specifiers pointing into dist/vendor/. */
 function toVendored(code, rel) {
   const up = dirname(rel) === '.' ? './' : `${relative(dirname(rel), '.')}/`;
@@ -78,6 +172,7 @@ export async function build(root = PROJECT) {
   try {
     for (const file of files) {
       const rel = relative(src, file);
+      if (rel.startsWith(`${ADMIN_APP}/`)) continue;
       const out = join(staging, rel);
       mkdirSync(dirname(out), { recursive: true });
       if (!rel.endsWith('.ts')) {
@@ -88,6 +183,7 @@ export async function build(root = PROJECT) {
       writeFileSync(out.replace(/\.ts$/, '.js'), toVendored(code.replace(TS_SPECIFIER, '$1$2$3.js$2'), rel));
     }
     await bundleVendored(esbuild, join(staging, 'vendor'));
+    await bundleAdmin(esbuild, root, join(staging, ADMIN_BUNDLE));
     writeFileSync(join(staging, STAMP), JSON.stringify(state));
   } catch (e) {
     rmSync(staging, { recursive: true, force: true });

@@ -44,6 +44,8 @@ export interface AppOptions {
   responseCache?: boolean;
   /** A `redis://` URL: the response cache is shared there by the instances of the site. */
   cacheUrl?: string;
+  /** The SMTP server the site's mail goes through (smtp:// or smtps://); default CMS_SPEC_SMTP_URL, else the log. */
+  smtp?: string;
   /** Told once, on the first start of a new database, after the site is installed. */
   onFirstRun?: (ctx: { store: Store; site: Site; install: InstallResult }) => Promise<void>;
 }
@@ -82,7 +84,7 @@ export const DEFAULT_SHUTDOWN_MS = 10_000;
  */
 export async function startApp(o: AppOptions): Promise<RunningApp> {
   // commits are synced in groups, and no answer leaves before what it wrote (or read) is durable
-  const { spec, store, site, engine, plugins } = await openSite({ ...o, poolSize: o.poolSize, groupCommit: true });
+  const { spec, store, site, engine, plugins } = await openSite({ ...o, poolSize: o.poolSize, groupCommit: true, smtpUrl: o.smtp });
   const auth = createAuthenticator(store, site);
   const responseCache = o.responseCache === false ? undefined : await openResponseCache(store, site, o);
   const server = createHttpServer({
@@ -149,6 +151,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
       });
       await stopping;
       await responseCache?.close();
+      site.mail.close();
       await store.close();
       return { open, forced, waitedMs: Date.now() - started };
     },

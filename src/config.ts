@@ -22,6 +22,10 @@
  * |                                 |          | site.yaml's api_aliases (`/wp-json/` with `wp/v2`); `serve --wp-compat`|
  * | CMS_SPEC_MCP_PATH               | /mcp     | where the MCP server answers under each API root (`/cms-json/mcp`):   |
  * |                                 |          | `/` and path segments of letters, digits, `-`, `_`, `.` and `~`       |
+ * | CMS_SPEC_SMTP_URL               | (none)   | the SMTP server the site's mail goes through, smtp:// or smtps://     |
+ * |                                 |          | user:password@host:port (`serve --smtp`); without one, mail is written|
+ * |                                 |          | to the server log                                                     |
+ * | CMS_SPEC_MAIL_FROM              | (none)   | the address the site's mail comes from; default wordpress@{site host} |
  *
  * Settings are read when first needed and re-read only when the environment changes, so a
  * process (or a test) that sets a variable before starting a server sees it without restarting.
@@ -49,6 +53,12 @@ export interface Config {
   wpCompat: boolean;
   /** CMS_SPEC_MCP_PATH: the MCP server's path under each API root, as `/mcp`. */
   mcpPath: string;
+  mail: {
+    /** CMS_SPEC_SMTP_URL, checked; null: mail is written to the log. */
+    smtpUrl: string | null;
+    /** CMS_SPEC_MAIL_FROM; null: wordpress@{the site's host}. */
+    from: string | null;
+  };
 }
 
 const VARIABLES = [
@@ -63,6 +73,8 @@ const VARIABLES = [
   'CMS_SPEC_SECRET_KEY',
   'CMS_SPEC_WP_COMPAT',
   'CMS_SPEC_MCP_PATH',
+  'CMS_SPEC_SMTP_URL',
+  'CMS_SPEC_MAIL_FROM',
 ] as const;
 
 let cached: { key: string; config: Config } | null = null;
@@ -90,6 +102,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     secretKey: secretKey(env),
     wpCompat: onOff(env, 'CMS_SPEC_WP_COMPAT', true),
     mcpPath: pathUnderRoot(env, 'CMS_SPEC_MCP_PATH', '/mcp'),
+    mail: { smtpUrl: smtpUrl(env), from: mailFrom(env) },
   };
 }
 
@@ -107,6 +120,34 @@ function pathUnderRoot(env: NodeJS.ProcessEnv, name: string, fallback: string): 
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   if (!PATH_UNDER_ROOT.test(raw) || raw.split('/').some((s) => s === '.' || s === '..')) throw new Error(`${name} must be a path such as /mcp (segments of letters, digits, '-', '_', '.' and '~'), got '${raw}'`);
+  return raw;
+}
+
+const SMTP_SCHEMES = new Set(['smtp:', 'smtps:']);
+
+/** An SMTP URL as given (`--smtp`, CMS_SPEC_SMTP_URL); a mistake is said at start-up, not at the first message. */
+export function checkSmtpUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`the SMTP server must be a URL such as smtp://user:password@mail.example.com:587, got '${raw}'`);
+  }
+  if (!SMTP_SCHEMES.has(url.protocol) || !url.hostname) throw new Error(`the SMTP server's URL must start with smtp:// or smtps:// and name a host, got '${url.protocol}//${url.host}'`);
+  return url;
+}
+
+function smtpUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.CMS_SPEC_SMTP_URL?.trim();
+  if (!raw) return null;
+  checkSmtpUrl(raw);
+  return raw;
+}
+
+function mailFrom(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.CMS_SPEC_MAIL_FROM?.trim();
+  if (!raw) return null;
+  if (!/^[^@\s<>]+@[^@\s<>]+$/.test(raw)) throw new Error(`CMS_SPEC_MAIL_FROM must be an email address, got '${raw}'`);
   return raw;
 }
 

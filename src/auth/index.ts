@@ -3,6 +3,7 @@ import type { Authenticator, User } from '../engine/types.ts';
 import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
 import { appPasswordHasher, USAGE_INTERVAL_S } from './app-passwords.ts';
+import { BrowserSessions } from './session.ts';
 import { FailureThrottle } from './throttle.ts';
 import { tokenGrant } from './oauth.ts';
 import type { AppPasswordRow } from '../store/app-passwords.ts';
@@ -21,12 +22,34 @@ function parseBasic(header: string): { login: string; password: string } | null 
   return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
+/** The REST nonce's action (wp_create_nonce('wp_rest')). */
+export const REST_NONCE_ACTION = 'wp_rest';
+
+/** wp_get_nocache_headers(), sent with a refused nonce as rest_cookie_check_errors asks. */
+const NO_CACHE = { Expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control': 'no-cache, must-revalidate, max-age=0' };
+
+/** The nonce a request carries: `_wpnonce` in the query first, then the `X-WP-Nonce` header (an empty one counts, and fails). */
+function presentedNonce(headers: Record<string, string>, query: Record<string, unknown>): string | undefined {
+  const param = query._wpnonce;
+  if (param !== undefined) return typeof param === 'string' ? param : '';
+  return headers['x-wp-nonce'];
+}
+
 /**
- * HTTP Basic with an application password (wp_validate_application_password): the login or
- * email, then any of the user's application passwords. A wrong credential is a 401 with
- * WordPress's code, and counts against the caller's address (see throttle.ts). An OAuth Bearer
- * token, where it is accepted (a protected resource: the MCP endpoint), stands for an application
- * password the same way. Other schemes and no header at all mean an anonymous request.
+ * Who is calling, as WordPress's determine_current_user and rest_authentication_errors decide:
+ *
+ * - HTTP Basic with an application password (wp_validate_application_password): the login or
+ *   email, then any of the user's application passwords. A wrong credential is a 401 with
+ *   WordPress's code, and counts against the caller's address (see throttle.ts).
+ * - An OAuth Bearer token, where it is accepted (a protected resource: the MCP endpoint), stands
+ *   for an application password the same way (oauth.ts).
+ * - Otherwise the browser's session cookie with a REST nonce (rest_cookie_check_errors): a
+ *   logged-in cookie opens nothing without a nonce (the request is anonymous, so a page of another
+ *   site cannot ride the cookie); a nonce that is not this session's (or, without a session, not
+ *   the anonymous one) is 403 `rest_cookie_invalid_nonce`; a good one authenticates the session's
+ *   user, and the answer carries a fresh nonce in `X-WP-Nonce`.
+ *
+ * Other schemes and no credentials at all mean an anonymous request.
  */
 export function createAuthenticator(store: Store, site: Site): Authenticator {
   const throttle = new FailureThrottle(store, 'application-password');
@@ -55,27 +78,48 @@ export function createAuthenticator(store: Store, site: Site): Authenticator {
     if (match.last_used === null || match.last_used <= now - USAGE_INTERVAL_S) await store.appPasswords.recordUse(match.uuid, now, ip, USAGE_INTERVAL_S);
   };
 
+  async function applicationPassword(credentials: { login: string; password: string }, ip: string): Promise<User> {
+    await throttle.check(ip);
+    const account = await findAccount(store, credentials.login);
+    if ('error' in account) return fail(ip, account.error);
+    // a failed first read of the site secret must not be cached
+    hasher ??= appPasswordHasher(store).catch((e: unknown) => {
+      hasher = undefined;
+      throw e;
+    });
+    const hash = (await hasher)(credentials.password);
+    const match = await store.appPasswords.byHash(account.row.id, hash);
+    if (!match) return fail(ip, 'incorrect_password');
+    await recordUse(match, ip);
+    return toUser(account.row, site.roles, match.uuid);
+  }
+
+  async function cookieLogin(headers: Record<string, string>, nonce: string): Promise<User | null> {
+    const sessions = await BrowserSessions.of(store);
+    const session = await sessions.read(headers.cookie);
+    const loggedIn = session?.user ? session : null;
+    if (!sessions.verifyNonce(loggedIn, REST_NONCE_ACTION, nonce)) {
+      const e = new RestError('rest_cookie_invalid_nonce', 'Cookie check failed', 403);
+      Object.assign(e.headers, NO_CACHE);
+      throw e;
+    }
+    if (!loggedIn?.user) return null;
+    return { ...toUser(loggedIn.user, site.roles), answerHeaders: { 'X-WP-Nonce': sessions.nonce(loggedIn, REST_NONCE_ACTION) } };
+  }
+
   return {
-    async authenticate(headers, ip, accept): Promise<User | null> {
+    authenticate(headers, ip, query, accept): Promise<User | null> {
       const header = headers.authorization;
-      if (!header) return null;
-      const token = accept?.bearer ? BEARER.exec(header)?.[1] : undefined;
+      const token = header && accept?.bearer ? BEARER.exec(header)?.[1] : undefined;
       if (token !== undefined) return bearer(token, ip);
-      const credentials = parseBasic(header);
-      if (!credentials) return null;
-      await throttle.check(ip);
-      const account = await findAccount(store, credentials.login);
-      if ('error' in account) return fail(ip, account.error);
-      // a failed first read of the site secret must not be cached
-      hasher ??= appPasswordHasher(store).catch((e: unknown) => {
-        hasher = undefined;
-        throw e;
-      });
-      const hash = (await hasher)(credentials.password);
-      const match = await store.appPasswords.byHash(account.row.id, hash);
-      if (!match) return fail(ip, 'incorrect_password');
-      await recordUse(match, ip);
-      return toUser(account.row, site.roles, match.uuid);
+      const credentials = header ? parseBasic(header) : null;
+      if (credentials) return applicationPassword(credentials, ip);
+      const nonce = presentedNonce(headers, query);
+      // no nonce: whatever cookie came along, the request is anonymous (and costs nothing more)
+      if (nonce === undefined) return NOBODY;
+      return cookieLogin(headers, nonce);
     },
   };
 }
+
+const NOBODY: Promise<null> = Promise.resolve(null);

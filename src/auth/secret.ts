@@ -19,7 +19,7 @@ export async function siteSecret(store: Store): Promise<Buffer> {
 }
 
 /** One key per purpose, so a MAC made for one use (a session cookie) can never pass as another (a password hash). */
-export const purposeKey = (secret: Buffer, purpose: 'app-password' | 'session' | 'csrf' | 'widget' | 'comment' | 'oauth-client' | 'oauth-code' | 'oauth-token' | 'response-cache'): Buffer => createHmac('sha256', secret).update(purpose).digest();
+export const purposeKey = (secret: Buffer, purpose: 'app-password' | 'session' | 'csrf' | 'widget' | 'comment' | 'oauth-client' | 'oauth-code' | 'oauth-token' | 'response-cache' | 'nonce' | 'password-reset'): Buffer => createHmac('sha256', secret).update(purpose).digest();
 
 export const hmac = (key: Buffer, data: string): string => createHmac('sha256', key).update(data).digest('base64url');
 

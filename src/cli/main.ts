@@ -41,6 +41,7 @@ program
   .addOption(new Option('--shutdown-timeout <ms>', 'on SIGINT/SIGTERM, how long requests in flight may finish before their connections are closed').env('CMS_SPEC_SHUTDOWN_TIMEOUT_MS').default('10000').argParser(positiveInt('--shutdown-timeout')))
   .addOption(new Option('--log-format <format>', 'access and server log: pretty (default on a terminal), json, or off (default otherwise)').env('CMS_SPEC_LOG_FORMAT').choices([...LOG_FORMATS]))
   .option('--watch', 'reload the spec, its handler modules and the plugin folders when they change, without a restart')
+  .addOption(new Option('--smtp <url>', "the SMTP server the site's mail goes through, smtp://user:password@host:587 or smtps://… (default: written to the server log)").env('CMS_SPEC_SMTP_URL'))
   .addOption(new Option('--wp-compat <on|off>', "also answer at WordPress's address, /wp-json/ with wp/v2 (default on, or CMS_SPEC_WP_COMPAT)").choices(['on', 'off']))
   .addOption(new Option('--response-cache <on|off>', 'keep anonymous GET answers of the API until what they read changes').env('CMS_SPEC_RESPONSE_CACHE').choices(['on', 'off']).default('on'))
   .addOption(new Option('--cache <url>', 'a redis:// URL where the instances of the site share the response cache').env('CMS_SPEC_CACHE'))

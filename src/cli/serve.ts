@@ -31,6 +31,7 @@ export interface ServeOptions {
   wpCompat?: 'on' | 'off';
   responseCache?: 'on' | 'off';
   cache?: string;
+  smtp?: string;
   watch?: boolean;
 }
 
@@ -102,6 +103,7 @@ export async function serveCommand(o: ServeOptions): Promise<void> {
       wpCompat: o.wpCompat === undefined ? undefined : o.wpCompat === 'on',
       responseCache,
       cacheUrl,
+      smtp: o.smtp,
       log: log.server,
       onFirstRun: ({ store, install }) => {
         installed = true;

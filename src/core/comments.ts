@@ -29,6 +29,9 @@ const DISCUSSION_DEFAULTS = {
   close_comments_for_old_posts: '0',
   close_comments_days_old: '14',
   show_avatars: '1',
+  // email the site's address when a comment is held, and the post's author when one is published
+  moderation_notify: '1',
+  comments_notify: '1',
   // WordPress's rest_allow_anonymous_comments filter, as an option: visitors may comment over REST
   rest_allow_anonymous_comments: '0',
 };

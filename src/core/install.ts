@@ -77,8 +77,8 @@ export async function installContent(store: Store, site: Site): Promise<InstallR
     await s.posts.insert({
       author: admin,
       title: 'Sample Page',
-      // the site has no wp-admin; its management surface is the REST API
-      content: sampleContent(site.apiRoot),
+      // "your dashboard" is the admin, as WordPress's admin_url() would give it
+      content: sampleContent(site.url(site.adminPath)),
       excerpt: '',
       status: 'publish',
       type: 'page',

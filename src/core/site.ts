@@ -8,6 +8,7 @@ import { STYLESHEET } from './active-theme.ts';
 import { CURIES } from './curies.ts';
 import { BlockRegistry, type RenderTrace } from './blocks.ts';
 import { SharedState } from './shared-state.ts';
+import type { Mailer } from './mail.ts';
 import type { MediaLibrary } from './media.ts';
 
 /** The site description fields of the index, in WordPress's key order; site.yaml's `site:` gives a new database's values. */
@@ -226,6 +227,8 @@ export class Site implements EngineHost {
   options: Record<string, string> = {};
   /** Path of the application-authorization page. */
   readonly authPath: string;
+  /** Path of the admin (WordPress's /wp-admin/), with its login screen at `{adminPath}login`; ends with a slash. */
+  readonly adminPath: string;
   readonly defaults: SiteInfo;
   /** Registered by the core and the active plugins; replaced whole when a plugin is (de)activated. */
   types = new ContentTypes();
@@ -247,6 +250,8 @@ export class Site implements EngineHost {
   readonly shared: SharedState;
   /** The uploads and attachments (WordPress's media library), for the core's routes and plugins that import images. */
   media!: MediaLibrary;
+  /** Where the site's mail goes (its SMTP server, or the log); see notices.ts for what it sends. */
+  mail!: Mailer;
   private listeners: (() => void)[] = [];
 
   constructor(
@@ -254,6 +259,7 @@ export class Site implements EngineHost {
     readonly store: Store,
   ) {
     this.authPath = String(spec.settings.auth_path ?? '/cms-admin/authorize-application');
+    this.adminPath = String(spec.settings.admin_path ?? '/cms-admin/').replace(/\/*$/, '/');
     this.defaults = siteDefaults(spec);
     this.shared = new SharedState(store);
     this.shared.on('options', () => this.refresh());

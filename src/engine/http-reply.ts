@@ -59,6 +59,7 @@ export class ReplyWriter {
     if (user) {
       headers.Expires = 'Wed, 11 Jan 1984 05:00:00 GMT';
       headers['Cache-Control'] = 'no-cache, must-revalidate, max-age=0';
+      if (user.answerHeaders) Object.assign(headers, user.answerHeaders);
     }
     const allow = this.engine.allowHeader(outcome, user);
     if (allow) headers.Allow = allow;

@@ -186,7 +186,7 @@ export function createHttpServer(opts: ServerOptions): Server {
     const bearer = mount.resourceMetadata !== undefined;
     let user: User | null = null;
     try {
-      if (headers.authorization) user = await auth.authenticate(headers, ip, { bearer });
+      if (headers.authorization) user = await auth.authenticate(headers, ip, target.query, { bearer });
       return await mount.handle(req, res, { user, body });
     } catch (e) {
       if (!(e instanceof RestError) || res.headersSent) throw e;
@@ -209,10 +209,8 @@ export function createHttpServer(opts: ServerOptions): Server {
 
   /** The caller, null when anonymous; false when the credentials were refused and the refusal is answered. */
   async function authenticated(req: IncomingMessage, res: ServerResponse, query: Record<string, unknown>, headers: Record<string, string>, ip: string): Promise<User | null | false> {
-    // without credentials the caller is anonymous, and most requests need no trip to the authenticator
-    if (!headers.authorization) return null;
     try {
-      return await auth.authenticate(headers, ip);
+      return await auth.authenticate(headers, ip, query);
     } catch (e) {
       if (!(e instanceof RestError)) throw e;
       reply.send(res, req, errorOutcome(e), query, null, headers);

@@ -20,6 +20,8 @@ export interface User {
   caps: ReadonlySet<string>;
   /** The application password the request authenticated with, for `introspect`. */
   appPasswordUuid?: string;
+  /** Headers the authenticator sends with the answer (a refreshed `X-WP-Nonce` for a cookie login). */
+  answerHeaders?: Readonly<Record<string, string>>;
 }
 
 /** What a handler knows about the request beyond its args; never the raw req/res. */
@@ -187,11 +189,13 @@ export class PrebuiltJson {
 /** Resolves credentials; provided by the application's auth layer. */
 export interface Authenticator {
   /**
-   * Resolves the Authorization header to a user, null for anonymous; throws a RestError for bad
-   * credentials. With `bearer` (a protected resource's request, see Mount), an OAuth Bearer token
-   * is a credential too; elsewhere a Bearer header is no credential (anonymous, as in WordPress).
+   * Resolves the request's credentials (an Authorization header, a session cookie with a nonce) to
+   * a user, null for anonymous; throws a RestError for bad credentials. It is handed every API
+   * request, and answers one that carries nothing it reads without waiting on anything. With
+   * `bearer` (a protected resource's request, see Mount), an OAuth Bearer token is a credential
+   * too; elsewhere a Bearer header is no credential (anonymous, as in WordPress).
    */
-  authenticate(headers: Record<string, string>, ip: string, accept?: { bearer: boolean }): Promise<User | null>;
+  authenticate(headers: Record<string, string>, ip: string, query: Record<string, unknown>, accept?: { bearer: boolean }): Promise<User | null>;
 }
 
 /** A request for a page of the site (anything outside the API), handed to the site renderer. */

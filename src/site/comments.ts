@@ -4,6 +4,7 @@ import type { PageRequest, PageResponse } from '../engine/server.ts';
 import { RestError } from '../engine/errors.ts';
 import { hmac, purposeKey, siteSecret } from '../auth/secret.ts';
 import { cookieValue } from '../auth/session.ts';
+import { commentNotices } from '../core/notices.ts';
 import { commentsOpen, discussionOptions, isOn, renderedComment, submitComment, tooLong, checkParent, type DiscussionOptions } from '../core/comments.ts';
 import { avatarUrls } from '../core/rest.ts';
 import type { CommentRow } from '../store/comments.ts';
@@ -316,6 +317,7 @@ export async function commentPost(engine: Engine, req: PageRequest, permalinkOf:
     return failure(e.code === 'comment_flood' ? 429 : e.status, e.message);
   }
   const url = await permalinkOf(post);
+  commentNotices({ store, site: engine.site, log: engine.log, comment, post, permalink: url }, 'form');
   const consent = form.get('wp-comment-cookies-consent') === 'yes';
   // a held comment's author sees it through their cookie; without one, through the hash in the address
   const location =

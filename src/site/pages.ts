@@ -6,6 +6,7 @@ import type { Store } from '../store/index.ts';
 import type { PageContext, Site } from '../core/site.ts';
 import { authorizePage } from '../auth/authorize-page.ts';
 import { oauthPage } from '../auth/oauth.ts';
+import { adminPage } from '../admin/pages.ts';
 import { authorPermalink, commentsFeedPermalink, feedPermalink, pagedPermalink, permalink, termPermalink, type FeedType, type PermalinkTarget } from './permalinks.ts';
 import { filterHeadMeta, hookOutput, pageViewed, theContent } from './hooks.ts';
 import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from './format.ts';
@@ -36,7 +37,7 @@ type Resolved =
  * tag, author and date archives, search results, RSS and Atom feeds, sitemaps, robots.txt, the
  * theme's stylesheet, the embed card at `{permalink}embed/`, the application-authorization page
  * (and the OAuth authorization server around it: its metadata, registration and token endpoints),
- * and a 404 page for everything else. The server adds the API discovery Link header.
+ * the admin and its login screen, and a 404 page for everything else. The server adds the API discovery Link header.
  */
 export function createPageHandler(engine: Engine): PageHandler {
   const authPath = trimTrailingSlash(engine.site.authPath);
@@ -46,6 +47,7 @@ export function createPageHandler(engine: Engine): PageHandler {
       const oauth = await oauthPage(req, engine);
       if (oauth) return oauth;
     }
+    if (req.path.startsWith(engine.site.adminPath)) return (await adminPage(req, engine)) ?? notFoundPage(engine, engine.site.url(req.path));
     if (req.path === STYLESHEET_PATH) return stylesheetResponse(req);
     if (isUploadPath(req.path)) return (await uploadResponse(engine.site, req)) ?? notFoundPage(engine, engine.site.url(req.path));
     const res = await renderSitePage(engine, req);

@@ -132,13 +132,14 @@ export async function sitemapXmlRedirect(engine: Engine): Promise<PageResponse |
 }
 
 /**
- * do_robots: everyone may crawl everything but the authorization page, and the sitemap index is
- * named; a site that is not public disallows everything.
+ * do_robots: everyone may crawl everything but the admin (with its login and authorization
+ * pages), as WordPress disallows /wp-admin/, and the sitemap index is named; a site that is not
+ * public disallows everything.
  */
 export async function robotsResponse(engine: Engine): Promise<PageResponse> {
   const { store, site } = engine;
   const body = (await isPublic(store))
-    ? `User-agent: *\nDisallow: ${new URL(site.url(site.authPath)).pathname}\n\nSitemap: ${sitemapUrl(site, 'index')}\n`
+    ? `User-agent: *\nDisallow: ${new URL(site.url(site.adminPath)).pathname}\n\nSitemap: ${sitemapUrl(site, 'index')}\n`
     : 'User-agent: *\nDisallow: /\n';
   return { status: 200, headers: { 'Content-Type': 'text/plain; charset=UTF-8', 'Content-Length': String(Buffer.byteLength(body)) }, body };
 }

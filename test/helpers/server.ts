@@ -25,6 +25,8 @@ export interface TestServer {
   dbPath: string;
   /** What the server logged as errors (a broken plugin, a failed hook). */
   errors: string[];
+  /** What the server logged as information (mail written to the log when no SMTP server is configured). */
+  infos: string[];
   /** fetch against the API root: `call('code-snippets/v1/snippets', {method:'POST', json:{...}, auth})`. */
   call(path: string, init?: CallInit): Promise<Response>;
   close(): Promise<ShutdownReport>;
@@ -54,6 +56,8 @@ export interface StartOptions {
   responseCache?: boolean;
   /** A redis:// URL the response cache is shared at (`serve --cache`). */
   cacheUrl?: string;
+  /** The SMTP server the site's mail goes through (`serve --smtp`); default: written to the log. */
+  smtp?: string;
   /** Serve the real spec with these plugin folders instead of its own, and these extra namespace files. */
   compose?: { plugins: string[]; extraNamespaces?: ExtraNamespace[] };
 }
@@ -68,6 +72,7 @@ export async function startTestServer(o: StartOptions = {}): Promise<TestServer>
   // a PostgreSQL test database has no folder: its uploads go to a temporary one named after it, so a restart finds them
   const uploadsDir = isPostgresUrl(dbPath) ? join(tmpdir(), `cms-spec-uploads-${createHash('sha1').update(dbPath).digest('hex').slice(0, 16)}`) : undefined;
   const errors: string[] = [];
+  const infos: string[] = [];
   const specDir = o.compose ? composeSpec(o.spec ?? SPEC, join(dir, 'spec'), o.compose) : (o.spec ?? SPEC);
   const app = await startApp({
     specDir,
@@ -83,7 +88,8 @@ export async function startTestServer(o: StartOptions = {}): Promise<TestServer>
     wpCompat: o.wpCompat,
     responseCache: o.responseCache,
     cacheUrl: o.cacheUrl,
-    log: { error: (m) => { errors.push(m); if (process.env.DBG) console.error('SERVER', m.slice(0, 500)); }, info: () => {} },
+    smtp: o.smtp,
+    log: { error: (m) => { errors.push(m); if (process.env.DBG) console.error('SERVER', m.slice(0, 500)); }, info: (m) => infos.push(m) },
   });
   const api = app.url;
   const home = app.site.home;
@@ -93,6 +99,7 @@ export async function startTestServer(o: StartOptions = {}): Promise<TestServer>
     home,
     dbPath,
     errors,
+    infos,
     call(path, init = {}) {
       const headers: Record<string, string> = { ...init.headers };
       if (init.auth) headers.authorization = init.auth;
@@ -159,6 +166,9 @@ export function useServer(o: StartOptions = {}, setup?: (server: ServerFixture) 
     },
     get errors() {
       return current().errors;
+    },
+    get infos() {
+      return current().infos;
     },
     get admin() {
       current();

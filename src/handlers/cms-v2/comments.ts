@@ -18,6 +18,7 @@ import {
   type CommentData,
 } from '../../core/comments.ts';
 import { permalink } from '../../site/permalinks.ts';
+import { commentNotices } from '../../core/notices.ts';
 import type { Store } from '../../store/index.ts';
 import type { CommentPatch, CommentQuery, CommentRow } from '../../store/comments.ts';
 import type { PostRow } from '../../store/posts.ts';
@@ -329,6 +330,8 @@ export async function createComment(ctx: Ctx<'cms-v2:comments.createComment'>) {
     if (typeof ctx.args.status === 'string') await setCommentStatus(store, created, ctx.args.status);
     return (await store.comments.get(created.id))!;
   });
+  // wp_new_comment_via_rest_notify_postauthor, read through the site's own store: a batch's transaction may be over when it runs
+  commentNotices({ store: ctx.site.store, site: ctx.site, log: ctx.log, comment, post, permalink: (await commentLink(ctx, comment, post)).replace(/#comment-\d+$/, '') }, 'rest');
   const data = await prepareOne(ctx, comment, moderates(ctx) ? 'edit' : 'view');
   return new RestResponse(data, 201, { Location: nsUrl(ctx, `comments/${comment.id}`) });
 }

@@ -2,7 +2,8 @@ import { Option } from 'commander';
 import type { CliSite, PluginCli } from '../../core/plugin.ts';
 import { stripAllTags } from '../../site/format.ts';
 import { TESTS } from './checks.ts';
-import type { TestResult } from './result.ts';
+import { p, type TestResult } from './result.ts';
+import type { Site } from '../../core/site.ts';
 import { directorySizes } from './sizes.ts';
 
 const BLOCK_END = /<\/p>|<\/li>|<br>/;
@@ -32,11 +33,31 @@ function plain(html: string): string {
 /** The tests that need the internet, which `--offline` leaves out. */
 const NETWORK_TESTS: ReadonlySet<string> = new Set(['dotorg-communication']);
 
+/**
+ * Where the site's mail goes, as this shell's settings say (CMS_SPEC_SMTP_URL; `serve --smtp`
+ * sets it for that server alone): not one of WordPress's tests, which assumes a mail server, but
+ * what someone setting up a site needs to hear before a password reset goes nowhere.
+ */
+function mailDelivery(site: Site): TestResult {
+  const where = site.mail.destination;
+  return where
+    ? { label: `Mail is sent through ${where}`, status: 'good', badge: { label: 'Mail', color: 'blue' }, description: p(`Password resets, new-user welcomes and comment notices go to the SMTP server ${where}.`), actions: '', test: 'mail' }
+    : {
+        label: 'No SMTP server is configured: mail is written to the server log',
+        status: 'recommended',
+        badge: { label: 'Mail', color: 'blue' },
+        description: p('Password resets, new-user welcomes and comment notices are written to the log of cms-spec serve instead of being sent, so nobody receives them.'),
+        actions: p('Give the server an SMTP server: cms-spec serve --smtp smtp://user:password@mail.example.com:587, or the CMS_SPEC_SMTP_URL variable.'),
+        test: 'mail',
+      };
+}
+
 /** Runs every test beside the server and prints them (`cms-spec doctor`); exit code 1 when any is critical. */
 async function doctor({ store, site }: CliSite, o: { format: 'table' | 'json'; offline?: boolean }): Promise<void> {
   const run = { store, site, where: 'cli' as const };
   const results: TestResult[] = [];
   for (const [name, test] of Object.entries(TESTS)) if (!(o.offline && NETWORK_TESTS.has(name))) results.push(await test(run));
+  results.push(mailDelivery(site));
   const sizes = await directorySizes(run);
   if (o.format === 'json') console.log(JSON.stringify({ tests: results, sizes }));
   else {

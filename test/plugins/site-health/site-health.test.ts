@@ -329,7 +329,7 @@ describe('cms-spec doctor prints the same tests in a terminal', () => {
 
       r = await doctor('json', '--offline');
       assert.equal(r.status, 0, r.stdout + r.stderr);
-      assert.deepEqual(Object.keys(byTest(r.stdout)), ['background_updates', 'loopback_requests', 'https_status', 'authorization_header', 'page_cache']);
+      assert.deepEqual(Object.keys(byTest(r.stdout)), ['background_updates', 'loopback_requests', 'https_status', 'authorization_header', 'page_cache', 'mail']);
     } finally {
       assert.equal((await cms(['option', 'update', 'outbound_probe_hosts', closed])).status, 0);
     }
@@ -347,7 +347,7 @@ describe('cms-spec doctor prints the same tests in a terminal', () => {
       const r = await doctor('json');
       assert.equal(r.status, 0, r.stderr + r.stdout);
       const tests = byTest(r.stdout);
-      assert.deepEqual(Object.keys(tests), ['background_updates', 'loopback_requests', 'https_status', 'dotorg_communication', 'authorization_header', 'page_cache']);
+      assert.deepEqual(Object.keys(tests), ['background_updates', 'loopback_requests', 'https_status', 'dotorg_communication', 'authorization_header', 'page_cache', 'mail']);
       assert.deepEqual([tests.loopback_requests.status, tests.loopback_requests.label], ['good', 'Your site can perform loopback requests']);
       assert.equal(tests.dotorg_communication.status, 'good');
     } finally {
