@@ -96,85 +96,23 @@ function echoServer(): Server {
 
 /** 'YYYY-MM-DD HH:MM:SS' in UTC, as the posts table stores dates (the site runs on UTC). */
 const sqlNow = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
+const slugOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
-function writerServer(): Server {
-  const [path, durability, authorization] = files;
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma(`synchronous = ${durability === 'group' ? 'NORMAL' : 'FULL'}`);
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  const home = (db.prepare(`select value from options where name = 'home'`).get() as { value: string }).value;
-  const group = durability === 'group' ? new GroupCommit(() => syncFileAt(`${resolve(path)}-wal`)) : undefined;
-  const insert = db.prepare(
-    `insert into posts (type, status, author, comment_status, ping_status, title, content, parent, slug, date, date_gmt, modified, modified_gmt) values ('post', ?, 1, 'open', 'open', ?, ?, 0, ?, ?, ?, ?, ?) returning id`,
-  );
-  const setGuid = db.prepare('update posts set guid = ? where id = ?');
-  const create = db.transaction((p: { title: string; content: string; status: string }) => {
-    const now = sqlNow();
-    const slug = p.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-    const { id } = insert.get(p.status, p.title, p.content, slug, now, now, now, now) as { id: number };
-    setGuid.run(`${home}/?p=${id}`, id);
-    return id;
-  });
-  const count = db.prepare(`select count(*) as n from posts where type = 'post' and status = 'publish'`);
-  const json = { 'Content-Type': 'application/json; charset=UTF-8' };
-  return createServer((req, res) => {
-    if (req.method === 'GET' && req.url === '/count') return send(res, { ...json }, JSON.stringify((count.get() as { n: number }).n));
-    if (req.headers.authorization !== authorization) {
-      res.writeHead(401, json);
-      return res.end('{"code":"rest_not_logged_in","message":"You are not currently logged in.","data":{"status":401}}');
-    }
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      let p: { title?: unknown; content?: unknown; status?: unknown };
-      try {
-        p = JSON.parse(Buffer.concat(chunks).toString());
-      } catch {
-        res.writeHead(400, json);
-        return res.end('{"code":"rest_invalid_json","message":"Invalid JSON body passed.","data":{"status":400}}');
-      }
-      const id = create({ title: String(p.title ?? ''), content: String(p.content ?? ''), status: String(p.status ?? 'draft') });
-      if (group) group.committed();
-      await group?.durable();
-      res.writeHead(201, json);
-      res.end(`{"id":${id}}`);
-    });
-  });
+interface NewPost {
+  title: string;
+  content: string;
+  status: string;
 }
 
-/** Scenario 10 on PostgreSQL: the same row and guid in one transaction, through a pool. */
-function pgWriterServer(): Server {
-  const [url, authorization] = files;
-  const pool = import('pg').then(({ default: pg }) => new pg.Pool({ connectionString: url, max: 10 }));
-  const home = pool.then(async (p) => (await p.query<{ value: string }>(`select value from options where name = 'home'`)).rows[0].value);
+/**
+ * Scenario 10's writer over a store: `GET /count` answers how many published posts there are; a
+ * POST with the Authorization header and a JSON body is created, answered 201 with its id once
+ * `create` says the row is durable.
+ */
+function writerOver(authorization: string, create: (p: NewPost) => Promise<number>, count: () => Promise<number>): Server {
   const json = { 'Content-Type': 'application/json; charset=UTF-8' };
-  const create = async (p: { title: string; content: string; status: string }): Promise<number> => {
-    const client = await (await pool).connect();
-    try {
-      await client.query('begin');
-      const now = sqlNow();
-      const slug = p.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-      const { rows } = await client.query<{ id: number }>(
-        `insert into posts (type, status, author, comment_status, ping_status, title, content, parent, slug, date, date_gmt, modified, modified_gmt) values ('post', $1, 1, 'open', 'open', $2, $3, 0, $4, $5, $5, $5, $5) returning id`,
-        [p.status, p.title, p.content, slug, now],
-      );
-      await client.query('update posts set guid = $1 where id = $2', [`${await home}/?p=${rows[0].id}`, rows[0].id]);
-      await client.query('commit');
-      return rows[0].id;
-    } catch (e) {
-      await client.query('rollback');
-      throw e;
-    } finally {
-      client.release();
-    }
-  };
   return createServer((req, res) => {
-    if (req.method === 'GET' && req.url === '/count') {
-      void pool.then((p) => p.query<{ n: string }>(`select count(*) as n from posts where type = 'post' and status = 'publish'`)).then(({ rows }) => send(res, { ...json }, rows[0].n));
-      return;
-    }
+    if (req.method === 'GET' && req.url === '/count') return void count().then((n) => send(res, { ...json }, JSON.stringify(n)));
     if (req.headers.authorization !== authorization) {
       res.writeHead(401, json);
       return res.end('{"code":"rest_not_logged_in","message":"You are not currently logged in.","data":{"status":401}}');
@@ -194,6 +132,66 @@ function pgWriterServer(): Server {
       res.end(`{"id":${id}}`);
     });
   });
+}
+
+function writerServer(): Server {
+  const [path, durability, authorization] = files;
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${durability === 'group' ? 'NORMAL' : 'FULL'}`);
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  const home = (db.prepare(`select value from options where name = 'home'`).get() as { value: string }).value;
+  const group = durability === 'group' ? new GroupCommit(() => syncFileAt(`${resolve(path)}-wal`)) : undefined;
+  const insert = db.prepare(
+    `insert into posts (type, status, author, comment_status, ping_status, title, content, parent, slug, date, date_gmt, modified, modified_gmt) values ('post', ?, 1, 'open', 'open', ?, ?, 0, ?, ?, ?, ?, ?) returning id`,
+  );
+  const setGuid = db.prepare('update posts set guid = ? where id = ?');
+  const insertPost = db.transaction((p: NewPost) => {
+    const now = sqlNow();
+    const { id } = insert.get(p.status, p.title, p.content, slugOf(p.title), now, now, now, now) as { id: number };
+    setGuid.run(`${home}/?p=${id}`, id);
+    return id;
+  });
+  const count = db.prepare(`select count(*) as n from posts where type = 'post' and status = 'publish'`);
+  return writerOver(
+    authorization,
+    async (p) => {
+      const id = insertPost(p);
+      if (group) group.committed();
+      await group?.durable();
+      return id;
+    },
+    async () => (count.get() as { n: number }).n,
+  );
+}
+
+/** Scenario 10 on PostgreSQL: the same row and guid in one transaction, through a pool, answered once committed. */
+function pgWriterServer(): Server {
+  const [url, authorization] = files;
+  const pool = import('pg').then(({ default: pg }) => new pg.Pool({ connectionString: url, max: 10 }));
+  const home = pool.then(async (p) => (await p.query<{ value: string }>(`select value from options where name = 'home'`)).rows[0].value);
+  const create = async (p: NewPost): Promise<number> => {
+    const client = await (await pool).connect();
+    try {
+      await client.query('begin');
+      const now = sqlNow();
+      const { rows } = await client.query<{ id: number }>(
+        `insert into posts (type, status, author, comment_status, ping_status, title, content, parent, slug, date, date_gmt, modified, modified_gmt) values ('post', $1, 1, 'open', 'open', $2, $3, 0, $4, $5, $5, $5, $5) returning id`,
+        [p.status, p.title, p.content, slugOf(p.title), now],
+      );
+      await client.query('update posts set guid = $1 where id = $2', [`${await home}/?p=${rows[0].id}`, rows[0].id]);
+      await client.query('commit');
+      return rows[0].id;
+    } catch (e) {
+      await client.query('rollback');
+      throw e;
+    } finally {
+      client.release();
+    }
+  };
+  const count = async () => Number((await (await pool).query<{ n: string }>(`select count(*) as n from posts where type = 'post' and status = 'publish'`)).rows[0].n);
+  return writerOver(authorization, create, count);
 }
 
 const SERVERS: Record<string, () => Server> = { static: staticServer, echo: echoServer, writer: writerServer, 'pg-writer': pgWriterServer };
