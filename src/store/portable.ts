@@ -37,6 +37,11 @@ export async function lockUntilCommit(db: Kysely<any>, key: string): Promise<voi
   if (isPostgres(db)) await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
 }
 
+/** As lockUntilCommit, shared: holders of the shared lock do not wait for one another, only for (and keep out) an exclusive holder. */
+export async function shareLockUntilCommit(db: Kysely<any>, key: string): Promise<void> {
+  if (isPostgres(db)) await sql`select pg_advisory_xact_lock_shared(hashtext(${key}))`.execute(db);
+}
+
 /**
  * A select that, inside a transaction on PostgreSQL, also holds the rows it reads until the
  * transaction ends (FOR UPDATE), so that a concurrent edit or delete of them waits instead of

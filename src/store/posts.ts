@@ -3,7 +3,7 @@ import { sql } from './kysely.ts';
 import type { DB, PostsTable } from './schema.ts';
 import { atomically, byteOrder, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates, sqlDate, truncateSlug } from './transact.ts';
 import { MetaRepo } from './meta.ts';
-import { forUpdate, lockUntilCommit } from './portable.ts';
+import { forUpdate, lockUntilCommit, shareLockUntilCommit } from './portable.ts';
 import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 import { readCacheOf } from './read-cache.ts';
 
@@ -67,8 +67,20 @@ const LARGE_TERM_POSTS = 1000;
 /** Types whose slugs are unique among siblings only (wp_unique_post_slug's hierarchical branch). */
 export const HIERARCHICAL_TYPES: ReadonlySet<string> = new Set(['page']);
 
-/** Writers making post slugs unique take this lock, so two at once cannot pick the same slug. */
+/**
+ * Writers making post slugs unique take this lock, so two at once cannot pick the same slug: an
+ * update (which may rename through trash and untrash) exclusively; a create shared, with an
+ * exclusive lock on its slug's stem besides (slugLock), so creates of unrelated slugs do not wait
+ * for one another's commit.
+ */
 const POST_SLUGS_LOCK = 'posts:slugs';
+
+/**
+ * The lock of every slug a create wanting `slug` may end up with: wp_unique_post_slug tries
+ * `slug`, then `slug-2`, `slug-3`...; with every trailing `-N` taken off, each of those, and any
+ * other wanted slug one of them could collide with, has the same stem.
+ */
+const slugLock = (slug: string) => `posts:slug:${slug.replace(/(-\d+)+$/, '')}`;
 
 /** Statuses whose posts keep no unique slug until published, as in wp_insert_post. */
 const SLUGLESS_STATUSES: ReadonlySet<string> = new Set(['draft', 'pending', 'auto-draft']);
@@ -361,7 +373,8 @@ export class PostsRepo {
       const status = p.status ?? 'publish';
       const parent = p.parent ?? 0;
       const wanted = sanitizeSlug(p.slug ?? '') || (SLUGLESS_STATUSES.has(status) ? '' : sanitizeSlug(p.title ?? ''));
-      await lockUntilCommit(db, POST_SLUGS_LOCK);
+      await shareLockUntilCommit(db, POST_SLUGS_LOCK);
+      if (wanted) await lockUntilCommit(db, slugLock(wanted));
       const slug = wanted && !keepsSlug(type, status) ? await uniquePostSlug(db, wanted, type, parent) : wanted;
       const row = await db
         .insertInto('posts')

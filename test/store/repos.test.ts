@@ -30,6 +30,16 @@ describe('posts repo', () => {
   });
   after(() => store.dropDatabase());
 
+  test('creates at once never pick one slug twice: the same title, a title that is another one\'s -N, and a trashing rename among them', async () => {
+    const trashed = await store.posts.insert({ title: 'Race' });
+    const titles = ['Race', 'Race', 'Race-2', 'Race', 'Race-3', 'Race-2', 'Race', 'Unrelated', 'Unrelated'];
+    const ids = await Promise.all([...titles.map((title) => store.posts.insert({ title })), store.posts.update(trashed, { status: 'trash' }).then(() => trashed)]);
+    const slugs = (await store.posts.getMany(ids)).filter((p) => p.status !== 'trash').map((p) => p.slug);
+    assert.equal(slugs.length, titles.length);
+    assert.equal(new Set(slugs).size, slugs.length, slugs.join(' '));
+    assert.equal((await store.posts.get(trashed))!.slug, 'race__trashed');
+  });
+
   test('insert fills dates, guid and a slug from the title; slugs are unique per type', async () => {
     const a = await store.posts.insert({ title: 'Hello There!', content: 'x' });
     const b = await store.posts.insert({ title: 'Hello there', content: 'y' });
