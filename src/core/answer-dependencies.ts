@@ -24,8 +24,8 @@ export class SiteDependencies implements AnswerDependencies {
 
   async observe<T>(compute: () => Promise<T>): Promise<{ value: T; stamp: Stamp | null }> {
     const before = this.shared.snapshot();
-    const { value, tables, timed } = await observeReads(compute);
-    if (timed) return { value, stamp: null };
+    const { value, tables, unrepeatable } = await observeReads(compute);
+    if (unrepeatable) return { value, stamp: null };
     const deps = [...new Set([...tables, ...EVERY_ANSWER_READS])].sort();
     return { value, stamp: { deps, fingerprint: this.fingerprint(before, deps) } };
   }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from './kysely.ts';
 import { sqlDate } from './transact.ts';
-import { noteTimedRead } from './table-versions.ts';
+import { noteUnrepeatable } from './table-versions.ts';
 
 /**
  * How a cache table's `expires_at` column counts time: milliseconds or seconds since the epoch
@@ -60,7 +60,7 @@ export class ExpiringCache {
   /** The entry of a key that expires after `after`. */
   private async read<T>(key: string, after: number): Promise<T | undefined> {
     // what it answers changes as the entry expires, with no write: nothing made from it is kept
-    noteTimedRead();
+    noteUnrepeatable();
     const row = await this.db
       .selectFrom(this.t.table)
       .select(sql.ref<string>(this.t.value).as('value'))

@@ -28,17 +28,17 @@ export const isTableTopic = (topic: string) => topic.startsWith('table:');
 /** What one computation read: the tables its statements named, and whether it read something that changes with the clock alone. */
 interface ReadLog {
   readonly tables: Set<string>;
-  timed: boolean;
+  unrepeatable: boolean;
   readonly parent: ReadLog | undefined;
 }
 
 const reading = new AsyncLocalStorage<ReadLog>();
 
-/** Runs `read`, noting the tables its statements read (within its async context) and whether any read depended on the clock. */
-export async function observeReads<T>(read: () => Promise<T>): Promise<{ value: T; tables: ReadonlySet<string>; timed: boolean }> {
-  const log: ReadLog = { tables: new Set(), timed: false, parent: reading.getStore() };
+/** Runs `read`, noting the tables its statements read (within its async context) and whether what it made is unrepeatable. */
+export async function observeReads<T>(read: () => Promise<T>): Promise<{ value: T; tables: ReadonlySet<string>; unrepeatable: boolean }> {
+  const log: ReadLog = { tables: new Set(), unrepeatable: false, parent: reading.getStore() };
   const value = await reading.run(log, read);
-  return { value, tables: log.tables, timed: log.timed };
+  return { value, tables: log.tables, unrepeatable: log.unrepeatable };
 }
 
 /** Counts `tables` as read by the computations under way (a kept read's, served without running its statements). */
@@ -46,9 +46,12 @@ export function noteRead(tables: Iterable<string>): void {
   for (let log = reading.getStore(); log; log = log.parent) for (const t of tables) log.tables.add(t);
 }
 
-/** What is read now changes with time alone (an entry that expires): what it makes is not to be kept. */
-export function noteTimedRead(): void {
-  for (let log = reading.getStore(); log; log = log.parent) log.timed = true;
+/**
+ * What is being made would differ if made again with nothing written meanwhile (a read of an entry
+ * that expires, a random secret): it is not to be kept.
+ */
+export function noteUnrepeatable(): void {
+  for (let log = reading.getStore(); log; log = log.parent) log.unrepeatable = true;
 }
 
 /** The tables, views and foreign keys of a database, as each dialect lists them. */

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { noteUnrepeatable } from '../../store/table-versions.ts';
 import type { Site } from '../../core/site.ts';
 import type { Store } from '../../store/index.ts';
 import type { PostRow } from '../../store/posts.ts';
@@ -20,8 +21,9 @@ export function absint(v: unknown): number {
   return m ? Math.abs(Number(m[0])) : 0;
 }
 
-/** wp_generate_password(10, false): the secret that pairs an embed iframe with its blockquote. */
+/** wp_generate_password(10, false): the secret that pairs an embed iframe with its blockquote, new in every answer (so none is kept). */
 function embedSecret(): string {
+  noteUnrepeatable();
   let s = '';
   for (let i = 0; i < 10; i++) s += SECRET_CHARS[randomInt(SECRET_CHARS.length)];
   return s;
