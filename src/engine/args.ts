@@ -379,7 +379,7 @@ function compileSanitizer(schema: ArgDescriptor): Coercer | null {
 // --- the one-pass path of plain arg sets, generated per arg set ---
 
 /** A generated check: coerces, checks and sanitises every declared param in place and returns true, or returns false having changed nothing. */
-type QuickCheck = (params: Record<string, unknown>) => boolean;
+export type QuickCheck = (params: Record<string, unknown>) => boolean;
 
 /** Keywords a plain arg may carry beside its type; any other (format, multipleOf, uniqueItems, objects, unions…) leaves the arg set to the general path. */
 const QUICK_KEYWORDS: Record<string, Set<string>> = {
@@ -488,12 +488,12 @@ function codePoints(s: string): number {
  * the general path (coercers, Ajv, WordPress's failure messages and their order) decides, so
  * every answer, error bodies included, is the general path's. Null for any other arg set.
  */
-function compileQuickCheck(checked: string[], properties: Record<string, Record<string, unknown>>): QuickCheck | null {
+export function compileQuickCheck(args: Record<string, ArgDescriptor>): QuickCheck | null {
   const constants: unknown[] = [];
   const reads: string[] = [];
   const writes: string[] = [];
-  for (const [i, n] of checked.entries()) {
-    const code = argCode(properties[n], `v${i}`, `c${i}`, constants);
+  for (const [i, n] of checkedNames(args).entries()) {
+    const code = argCode(toAjvSchema(args[n]), `v${i}`, `c${i}`, constants);
     if (code === null) return null;
     const key = JSON.stringify(n);
     reads.push(`const v${i} = p[${key}]; let c${i};`, `if (v${i} !== undefined) {`, code, '}');
@@ -540,6 +540,9 @@ function withoutNulls(params: Record<string, unknown>, names: string[]): Record<
   return out;
 }
 
+/** The args checked: `validate: false` declares one for the index only, the handler sanitises the raw value itself. */
+const checkedNames = (args: Record<string, ArgDescriptor>) => Object.keys(args).filter((n) => args[n].validate !== false);
+
 /**
  * Compiles one arg set (an endpoint's, a post meta key's, an ability's). Its Ajv validator, most
  * of the cost (about a millisecond and a half per distinct set), is compiled at the first
@@ -549,13 +552,12 @@ function withoutNulls(params: Record<string, unknown>, names: string[]): Record<
  */
 export function compileArgs(args: Record<string, ArgDescriptor>, { validatorNow = false } = {}): CompiledArgs {
   const names = Object.keys(args);
-  // `validate: false`: declared for the index only, the handler sanitises the raw value itself
-  const checked = names.filter((n) => args[n].validate !== false);
+  const checked = checkedNames(args);
   const defaults = names.filter((n) => args[n].default !== undefined && args[n].default !== null).map((n) => [n, args[n].default] as [string, unknown]);
   const required = names.filter((n) => args[n].required === true);
   const coercers = checked.map((n) => [n, compileCoercer(args[n])] as const).filter(([n]) => typesOf(args[n]).length > 0);
   const sanitizers = checked.map((n) => [n, compileSanitizer(args[n])] as const).filter((x): x is readonly [string, Coercer] => x[1] !== null);
-  const properties: Record<string, Record<string, unknown>> = {};
+  const properties: Record<string, unknown> = {};
   for (const n of checked) properties[n] = toAjvSchema(args[n]);
   const schema = { type: 'object', properties };
   const compile = () => (checked.length ? validatorFor(schema) : null);
@@ -576,7 +578,7 @@ export function compileArgs(args: Record<string, ArgDescriptor>, { validatorNow 
       let missing: string[] | null = null;
       for (const n of required) if (params[n] === undefined || params[n] === null) (missing ??= []).push(n);
       if (missing) throw missingParams(missing);
-      if ((quickCheck === undefined ? (quickCheck = compileQuickCheck(checked, properties)) : quickCheck)?.(params)) return;
+      if ((quickCheck === undefined ? (quickCheck = compileQuickCheck(args)) : quickCheck)?.(params)) return;
       const validate = validateOnce === undefined ? (validateOnce = compile()) : validateOnce;
       if (!validate) return;
       // JSON null counts as absent in WordPress (isset), so it is neither coerced nor checked: the
