@@ -65,8 +65,18 @@ export class SharedState {
     for (const [topic, version] of Object.entries(await this.store.shared.versions())) this.see(topic, version);
   }
 
-  /** Catches up with what other instances changed: one query, and the handlers of the topics that moved. */
-  async sync(): Promise<void> {
+  /**
+   * Catches up with what other instances changed: one query, and the handlers of the topics that
+   * moved. Undefined (nothing to wait for, no tick lost) when SQLite says no other connection
+   * committed since the last look without being asked (SharedStateRepo.knownOtherWriters).
+   */
+  sync(): Promise<void> | undefined {
+    const known = this.store.shared.knownOtherWriters();
+    if (known !== undefined && known === this.otherWriters) return undefined;
+    return this.catchUp();
+  }
+
+  private async catchUp(): Promise<void> {
     const otherWriters = await this.store.shared.otherWriters();
     if (otherWriters !== null && otherWriters === this.otherWriters) return;
     this.otherWriters = otherWriters;

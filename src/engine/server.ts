@@ -35,9 +35,9 @@ export interface ServerOptions {
   pages?: PageHandler;
   /**
    * Run before each request is handled, e.g. to catch up with state other instances changed. A
-   * throw answers 503: the request cannot be served as it should be.
+   * throw answers 503: the request cannot be served as it should be (undefined: nothing to wait for).
    */
-  beforeRequest?: () => Promise<void>;
+  beforeRequest?: () => Promise<void> | undefined;
   /**
    * Run after a REST request or a page is handled and before its answer is sent; a promise holds
    * the answer until it settles, e.g. until what the request wrote is durable (undefined: nothing
@@ -120,7 +120,9 @@ export function createHttpServer(opts: ServerOptions): Server {
     const ip = req.socket.remoteAddress ?? '';
     if (opts.beforeRequest) {
       try {
-        await opts.beforeRequest();
+        // no await (and no tick lost) when there is nothing to catch up with
+        const catchingUp = opts.beforeRequest();
+        if (catchingUp) await catchingUp;
       } catch (e) {
         engine.log.error(`could not prepare to serve a request: ${e instanceof Error ? e.message : String(e)}`);
         return reply.send(res, req, errorOutcome(unavailable()), query, null, headers);

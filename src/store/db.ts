@@ -145,6 +145,7 @@ async function openSqlite(path: string, groupCommit: boolean): Promise<Kysely<DB
   attachReadCache(db, readCache);
   attachTableVersions(db, versions);
   if (path !== ':memory:') sqliteFiles.set(db, path);
+  else inMemory.add(db);
   if (group) groupCommits.set(db, group);
   return db;
 }
@@ -154,6 +155,11 @@ const sqliteFiles = new WeakMap<object, string>();
 
 /** The file a SQLite database was opened on; undefined in memory, on PostgreSQL, or for a transaction's Kysely. */
 export const sqliteFileOf = (db: Kysely<DB>): string | undefined => sqliteFiles.get(db);
+
+/** The SQLite databases opened in memory: each is its one connection's alone, which no other process can write. */
+const inMemory = new WeakSet<object>();
+
+export const isSqliteInMemory = (db: Kysely<DB>): boolean => inMemory.has(db);
 
 /** The group commit of each SQLite database opened with one, by its Kysely instance. */
 const groupCommits = new WeakMap<object, GroupCommit>();

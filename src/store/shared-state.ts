@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import type { Kysely } from 'kysely';
-import { sqliteFileOf } from './db.ts';
+import { isSqliteInMemory, sqliteFileOf } from './db.ts';
 import { readCacheOf } from './read-cache.ts';
 import { sql } from './kysely.ts';
 import { isPostgres } from './portable.ts';
@@ -28,12 +28,9 @@ export class SharedStateRepo {
    */
   async otherWriters(): Promise<number | null> {
     if (isPostgres(this.db)) return null;
-    // every commit, by any connection, writes the WAL file: while its size and time stay as they
-    // were, nothing was committed and the count has not moved (a stat costs a tenth of the query)
-    const file = sqliteFileOf(this.db);
-    const wal = file === undefined ? undefined : statSync(`${file}-wal`, { bigint: true, throwIfNoEntry: false });
-    const walState = wal ? `${wal.ino}:${wal.size}:${wal.mtimeNs}` : undefined;
-    if (walState !== undefined && walState === this.walSeen && this.dataVersion !== undefined) return this.dataVersion;
+    const known = this.knownOtherWriters();
+    if (known !== undefined) return known;
+    const walState = this.walState();
     const { rows } = await sql<{ data_version: number }>`PRAGMA data_version`.execute(this.db);
     const dataVersion = Number(rows[0]!.data_version);
     // what another process committed may change any read this one kept
@@ -41,6 +38,31 @@ export class SharedStateRepo {
     this.walSeen = walState;
     this.dataVersion = dataVersion;
     return this.dataVersion;
+  }
+
+  /**
+   * otherWriters() when SQLite need not be asked, without waiting: a database in memory has no
+   * other connection (its count never moves); while the WAL file's size and time stay as they
+   * were, nothing was committed (a stat costs a tenth of the query). Undefined when it must ask.
+   */
+  knownOtherWriters(): number | undefined {
+    if (isSqliteInMemory(this.db)) return 0;
+    if (this.dataVersion === undefined) return undefined;
+    // every commit, by any connection, writes the WAL file
+    const walState = this.walState();
+    return walState !== undefined && walState === this.walSeen ? this.dataVersion : undefined;
+  }
+
+  /** The WAL file's identity, size and time; undefined without one (or when it cannot be read: SQLite is asked instead). */
+  private walState(): string | undefined {
+    const file = sqliteFileOf(this.db);
+    if (file === undefined) return undefined;
+    try {
+      const wal = statSync(`${file}-wal`, { bigint: true, throwIfNoEntry: false });
+      return wal ? `${wal.ino}:${wal.size}:${wal.mtimeNs}` : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The WAL file's state and the commit count when otherWriters() last asked SQLite. */

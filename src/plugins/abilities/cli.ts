@@ -27,7 +27,7 @@ export function mcpCommand(cli: PluginCli): void {
         announceToolChanges(engine, () => [server]);
         // another process (the server, `cms-spec plugin`) may (de)activate a plugin while the client only listens:
         // a look at the shared state each second tells it without a request (on SQLite one PRAGMA, unless another connection committed)
-        const watching = setInterval(() => void site.shared.sync().catch((e: unknown) => console.error(`[cms-spec] ${e instanceof Error ? e.message : String(e)}`)), SYNC_INTERVAL_MS);
+        const watching = setInterval(() => void site.shared.sync()?.catch((e: unknown) => console.error(`[cms-spec] ${e instanceof Error ? e.message : String(e)}`)), SYNC_INTERVAL_MS);
         const closed = new Promise<void>((resolve) => (server.onclose = resolve)).finally(() => clearInterval(watching));
         const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
         await server.connect(new StdioServerTransport());

@@ -105,7 +105,7 @@ export interface McpServerOptions {
   /** The caller of each request: the one user of a stdio connection, the authenticated one over HTTP. */
   userOf(auth: AuthInfo | undefined): User;
   /** Run before each request, to catch up with what other processes changed (the HTTP server does it for its own). */
-  beforeRequest?: () => Promise<void>;
+  beforeRequest?: () => Promise<void> | undefined;
 }
 
 /**
