@@ -2,11 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { useServer, startTestServer, type ServerFixture } from '../helpers/server.ts';
-import { cms, serve, type Serving } from '../cli/run.ts';
-import { postgresAnswers, TEST_STORE, testDatabase, type TestDatabase } from '../helpers/store.ts';
-import { Store } from '../../src/store/index.ts';
-import { createAppPassword } from '../../src/auth/app-passwords.ts';
-import { basicAuth } from '../helpers/server.ts';
+import { cms, type Serving } from '../cli/run.ts';
+import { postgresAnswers, TEST_STORE } from '../helpers/store.ts';
+import { useTwoInstances } from '../helpers/instances.ts';
 
 /**
  * The anonymous response cache (issue 29): an anonymous GET's answer is kept and served again
@@ -436,27 +434,11 @@ const twoInstancesSkip =
   TEST_STORE === 'postgres' ? 'the SQLite pass runs it: it uses PostgreSQL whichever store the run tests' : !(await postgresAnswers()) ? 'no PostgreSQL answers on the test server' : !(await redisAnswers()) && 'no Redis answers at 127.0.0.1:6379';
 
 describe('two instances on one PostgreSQL and one Redis', { skip: twoInstancesSkip }, () => {
-  let db: TestDatabase;
   let a: Serving;
   let b: Serving;
   let admin: string;
-  before(async () => {
-    db = await testDatabase('postgres');
-    a = await serve(['--db', db.location, '--cache', 'redis://127.0.0.1:6379']);
-    b = await serve(['--db', db.location, '--cache', 'redis://127.0.0.1:6379']);
-    const store = await Store.open(db.location);
-    try {
-      const user = (await store.users.byLogin('admin'))!;
-      admin = basicAuth('admin', (await createAppPassword(store, user.id, { name: 'response cache test' })).password);
-    } finally {
-      await store.close();
-    }
-  });
-  after(async () => {
-    await a?.stop();
-    await b?.stop();
-    await db?.drop();
-  });
+  const two = useTwoInstances(['--cache', 'redis://127.0.0.1:6379'], 'response cache test');
+  before(() => void ({ a, b, admin } = two));
   const get = async (s: Serving, path: string) => read(await fetch(s.api + path));
   const write = (s: Serving, path: string, json: unknown) => fetch(s.api + path, { method: 'POST', headers: { authorization: admin, 'content-type': 'application/json' }, body: JSON.stringify(json) });
 

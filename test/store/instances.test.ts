@@ -1,10 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createAppPassword } from '../../src/auth/app-passwords.ts';
-import { Store } from '../../src/store/index.ts';
-import { serve, type Serving } from '../cli/run.ts';
+import type { Serving } from '../cli/run.ts';
+import { useTwoInstances } from '../helpers/instances.ts';
 import { basicAuth } from '../helpers/server.ts';
-import { postgresAnswers, TEST_STORE, testDatabase, type TestDatabase } from '../helpers/store.ts';
+import { postgresAnswers, TEST_STORE } from '../helpers/store.ts';
 
 /**
  * Scale-out: two instances of the server (separate processes, as on two machines) in front of one
@@ -15,27 +14,11 @@ import { postgresAnswers, TEST_STORE, testDatabase, type TestDatabase } from '..
 const skip = TEST_STORE === 'postgres' ? 'the SQLite pass runs it: it uses PostgreSQL whichever store the run tests' : !(await postgresAnswers()) && 'no PostgreSQL answers on the test server';
 
 describe('two instances on one PostgreSQL', { skip }, () => {
-  let db: TestDatabase;
   let a: Serving;
   let b: Serving;
   let admin: string;
-  before(async () => {
-    db = await testDatabase('postgres');
-    a = await serve(['--db', db.location]);
-    b = await serve(['--db', db.location]);
-    const store = await Store.open(db.location);
-    try {
-      const user = (await store.users.byLogin('admin'))!;
-      admin = basicAuth('admin', (await createAppPassword(store, user.id, { name: 'instances test' })).password);
-    } finally {
-      await store.close();
-    }
-  });
-  after(async () => {
-    await a?.stop();
-    await b?.stop();
-    await db?.drop();
-  });
+  const two = useTwoInstances([], 'instances test');
+  before(() => void ({ a, b, admin } = two));
   const call = (s: Serving, path: string, init: { method?: string; json?: unknown; auth?: string } = {}) =>
     fetch(s.api + path, {
       method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
