@@ -1,10 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { CmsEngine as Engine } from '../core/context.ts';
 import type { Site } from '../core/site.ts';
 import type { PageRequest, PageResponse } from '../engine/server.ts';
 import type { Store } from '../store/index.ts';
 import { revokeAppPassword } from './app-passwords.ts';
-import { hmac, purposeKey, siteSecret } from './secret.ts';
+import { hmac, purposeKey, sameSecret, siteSecret } from './secret.ts';
 
 /**
  * OAuth 2.1 for clients that expect it (MCP clients: the protocol's authorization spec), made of
@@ -75,8 +75,7 @@ function verified<T>(key: Buffer, signed: string): T | undefined {
   const dot = signed.lastIndexOf('.');
   if (dot < 0) return undefined;
   const body = signed.slice(0, dot);
-  const [expected, given] = [Buffer.from(hmac(key, body)), Buffer.from(signed.slice(dot + 1))];
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+  if (!sameSecret(signed.slice(dot + 1), hmac(key, body))) return undefined;
   try {
     return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as T;
   } catch {

@@ -1,8 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Store } from '../store/index.ts';
 import type { UserRow } from '../store/users.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
-import { hmac, purposeKey, siteSecret } from './secret.ts';
+import { hmac, purposeKey, sameSecret, siteSecret } from './secret.ts';
 import { BrowserSessions } from './session.ts';
 
 /** How long a reset link works (password_reset_expiration: DAY_IN_SECONDS). */
@@ -34,9 +33,7 @@ export async function checkResetKey(store: Store, key: string, login: string, no
   const stored = await store.users.meta.get(user.id, RESET_META);
   const m = stored ? /^(\d+):([\w-]+)$/.exec(stored) : null;
   if (!m) return 'invalid_key';
-  const expected = Buffer.from(m[2]);
-  const given = Buffer.from(hmac(await keyOf(store), `${user.id}|${key}`));
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'invalid_key';
+  if (!sameSecret(hmac(await keyOf(store), `${user.id}|${key}`), m[2])) return 'invalid_key';
   if (Number(m[1]) + RESET_KEY_TTL_S <= Math.floor(now / 1000)) return 'expired_key';
   return user;
 }

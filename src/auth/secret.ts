@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { config } from '../config.ts';
 import type { Store } from '../store/index.ts';
 
@@ -22,6 +22,13 @@ export async function siteSecret(store: Store): Promise<Buffer> {
 export const purposeKey = (secret: Buffer, purpose: 'app-password' | 'session' | 'csrf' | 'widget' | 'comment' | 'oauth-client' | 'oauth-code' | 'oauth-token' | 'response-cache' | 'nonce' | 'password-reset'): Buffer => createHmac('sha256', secret).update(purpose).digest();
 
 export const hmac = (key: Buffer, data: string): string => createHmac('sha256', key).update(data).digest('base64url');
+
+/** Whether a MAC or token given is the one expected, in a time that does not tell how much of it matched. */
+export function sameSecret(given: string, expected: string): boolean {
+  const x = Buffer.from(given);
+  const y = Buffer.from(expected);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
 
 /**
  * The key a purpose's stored secrets (a plugin's OAuth tokens) are sealed with: derived from the

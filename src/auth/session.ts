@@ -1,7 +1,7 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Store } from '../store/index.ts';
 import type { UserRow } from '../store/users.ts';
-import { hmac, purposeKey, siteSecret } from './secret.ts';
+import { hmac, purposeKey, sameSecret, siteSecret } from './secret.ts';
 import { FailureThrottle } from './throttle.ts';
 
 /** How long a login lasts (WordPress's auth cookie without "remember me"). */
@@ -45,11 +45,6 @@ const passFragment = (passwordHash: string) => passwordHash.slice(-12);
 const SESSION_SHAPE = /^([\w-]{16})\.(\d{1,15})\.(\d{1,15})\.([\w-]{43})$/;
 const tokenKey = (token: string) => createHash('sha256').update(token).digest('hex');
 
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /** The value of one cookie from a Cookie header. */
 export function cookieValue(header: string | undefined, name: string): string | undefined {
@@ -116,7 +111,7 @@ export class BrowserSessions {
     const userId = Number(user);
     const row = userId === 0 ? undefined : await this.store.users.get(userId);
     if (userId !== 0 && !row) return null;
-    if (!safeEqual(mac, hmac(this.sessionKey, `${token}.${user}.${expires}.${passFragment(row?.password_hash ?? '')}`))) return null;
+    if (!sameSecret(mac, hmac(this.sessionKey, `${token}.${user}.${expires}.${passFragment(row?.password_hash ?? '')}`))) return null;
     if (row && !(await this.records(userId))[tokenKey(token)]) return null;
     return { token, userId, expires: Number(expires), value: value!, user: row };
   }
@@ -182,7 +177,7 @@ export class BrowserSessions {
   }
 
   checkCsrf(session: Session, action: string, token: unknown): boolean {
-    return typeof token === 'string' && safeEqual(token, this.csrf(session, action));
+    return typeof token === 'string' && sameSecret(token, this.csrf(session, action));
   }
 
   /**
@@ -198,8 +193,8 @@ export class BrowserSessions {
   verifyNonce(session: Session | null, action: string, nonce: string, now = Date.now()): 0 | 1 | 2 {
     if (!nonce) return 0;
     const tick = nonceTick(now);
-    if (safeEqual(nonce, this.nonceAt(tick, session, action))) return 1;
-    if (safeEqual(nonce, this.nonceAt(tick - 1, session, action))) return 2;
+    if (sameSecret(nonce, this.nonceAt(tick, session, action))) return 1;
+    if (sameSecret(nonce, this.nonceAt(tick - 1, session, action))) return 2;
     return 0;
   }
 

@@ -1,5 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
-import { hmac, purposeKey, siteSecret } from '../auth/secret.ts';
+import { hmac, purposeKey, sameSecret, siteSecret } from '../auth/secret.ts';
 import type { Store } from '../store/index.ts';
 
 /**
@@ -202,9 +201,7 @@ export async function encodeInstance(store: Store, instance: Instance): Promise<
 /** The instance an `encoded`/`hash` pair carries, or undefined when the hash does not match or it is not an object. */
 export async function decodeInstance(store: Store, encoded: string, hash: string): Promise<Instance | undefined> {
   const serialized = Buffer.from(encoded, 'base64').toString('utf8');
-  const expected = Buffer.from(hmac(purposeKey(await siteSecret(store), 'widget'), serialized));
-  const given = Buffer.from(hash);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+  if (!sameSecret(hash, hmac(purposeKey(await siteSecret(store), 'widget'), serialized))) return undefined;
   try {
     const v: unknown = JSON.parse(serialized);
     return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Instance) : undefined;

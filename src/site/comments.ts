@@ -1,8 +1,8 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { CmsEngine as Engine } from '../core/context.ts';
 import type { PageRequest, PageResponse } from '../engine/server.ts';
 import { RestError } from '../engine/errors.ts';
-import { hmac, purposeKey, siteSecret } from '../auth/secret.ts';
+import { hmac, purposeKey, sameSecret, siteSecret } from '../auth/secret.ts';
 import { cookieValue } from '../auth/session.ts';
 import { commentNotices } from '../core/notices.ts';
 import { commentsOpen, discussionOptions, isOn, renderedComment, submitComment, tooLong, checkParent, type DiscussionOptions } from '../core/comments.ts';
@@ -44,16 +44,11 @@ function keyOf(engine: Engine): Promise<Buffer> {
   return k;
 }
 
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /** The browser's signed nonce from its cookie, if it carries a valid one. */
 function nonceOf(key: Buffer, req: PageRequest): string | undefined {
   const [nonce, mac] = (cookieValue(req.headers.cookie, NONCE_COOKIE) ?? '').split('.');
-  return nonce && mac && safeEqual(mac, hmac(key, `nonce|${nonce}`)) ? nonce : undefined;
+  return nonce && mac && sameSecret(mac, hmac(key, `nonce|${nonce}`)) ? nonce : undefined;
 }
 
 /** The form token for one post, bound to the browser's nonce. */
@@ -71,7 +66,7 @@ interface RememberedCommenter {
 
 function commenterOf(key: Buffer, req: PageRequest): RememberedCommenter | undefined {
   const [body, mac] = (cookieValue(req.headers.cookie, COMMENTER_COOKIE) ?? '').split('.');
-  if (!body || !mac || !safeEqual(mac, hmac(key, `commenter|${body}`))) return undefined;
+  if (!body || !mac || !sameSecret(mac, hmac(key, `commenter|${body}`))) return undefined;
   try {
     const c = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as RememberedCommenter;
     return typeof c.name === 'string' && typeof c.email === 'string' && typeof c.url === 'string' ? c : undefined;
@@ -94,7 +89,7 @@ async function previewedComment(engine: Engine, key: Buffer, postId: number, que
   const hash = query['moderation-hash'];
   if (!Number.isSafeInteger(id) || typeof hash !== 'string') return undefined;
   const c = await engine.store.comments.get(id);
-  if (!c || c.post !== postId || c.approved !== '0' || !safeEqual(hash, moderationHash(key, c))) return undefined;
+  if (!c || c.post !== postId || c.approved !== '0' || !sameSecret(hash, moderationHash(key, c))) return undefined;
   return Date.parse(`${c.date_gmt.replace(' ', 'T')}Z`) + PREVIEW_MS > Date.now() ? c : undefined;
 }
 
@@ -284,7 +279,7 @@ export async function commentPost(engine: Engine, req: PageRequest, permalinkOf:
   const nonce = nonceOf(key, req);
   const origin = req.headers.origin;
   // a browser names the page's origin on a form's POST; another site's (or an opaque 'null') is refused with a missing token
-  if (!nonce || !safeEqual(field('_token'), formToken(key, nonce, post.id)) || (origin !== undefined && origin !== originOf(engine.site.home)))
+  if (!nonce || !sameSecret(field('_token'), formToken(key, nonce, post.id)) || (origin !== undefined && origin !== originOf(engine.site.home)))
     return failure(403, 'The link you followed has expired. Please go back, reload the page and try again.');
   const o = await discussionOptions(store);
   if (!commentsOpen(post, o)) return failure(403, 'Sorry, comments are closed for this item.');

@@ -1,8 +1,9 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Ctx } from '../../../core/context.ts';
 import { invalidParam, RestError } from '../../../engine/errors.ts';
 import { OutboundStatusError } from '../../../net/errors.ts';
+import { sameSecret } from '../../../auth/secret.ts';
 import { keptAnswer } from '../../../net/kept.ts';
 import { parseContent } from '../content.ts';
 import seo from '../plugin.ts';
@@ -108,11 +109,6 @@ async function forgetTokens(ctx: Ctx, userId: number): Promise<void> {
 
 // --- the token service's callbacks ---
 
-function sameDigest(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /**
  * POST ai_generator/callback and refresh_callback (public: the AI service calls them): stores the
@@ -127,7 +123,7 @@ export async function storeCallbackTokens(ctx: Ctx) {
     await ctx.store.users.meta.delete(userId, META.verifier);
     throw ctx.fail('wpseo_ai_unauthorized');
   }
-  if (!sameDigest(sha256Hex(pending.code), String(ctx.args.code_challenge))) throw ctx.fail('wpseo_ai_unauthorized');
+  if (!sameSecret(sha256Hex(pending.code), String(ctx.args.code_challenge))) throw ctx.fail('wpseo_ai_unauthorized');
   await writeSealedUserMeta(ctx.store, userId, META.access, String(ctx.args.access_jwt));
   await writeSealedUserMeta(ctx.store, userId, META.refresh, String(ctx.args.refresh_jwt));
   await ctx.store.users.meta.delete(userId, META.verifier);
