@@ -41,14 +41,3 @@ export async function serveIn(cwd: string, args: string[], env: Record<string, s
     kill: () => ended('SIGKILL'),
   };
 }
-
-/** The first value `probe` gives that is not undefined, asked every 50 ms for up to `ms`. */
-export async function until<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`nothing came within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -5,7 +5,8 @@ import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, ROOT } from './run.ts';
-import { serveIn, until, type ServingIn } from './serve-in.ts';
+import { serveIn, type ServingIn } from './serve-in.ts';
+import { until } from '../helpers/until.ts';
 
 /** Requests sent back to back on `loops` connections until stopped: every answer that was not a 200 is a failure. */
 function underLoad(url: string, loops = 2) {
@@ -57,7 +58,7 @@ describe('cms-spec serve --watch', () => {
     /** Writes a file and waits until the server has reloaded (or refused) it. */
     const edit = async (file: string, text: string, settled: () => boolean) => {
       writeFileSync(file, text);
-      await until(async () => (settled() ? true : undefined));
+      await until(settled, 'the reloads to settle');
     };
     const load = underLoad(`${server.api}my-api/v1/hello?name=Ada`);
     try {
@@ -113,7 +114,7 @@ describe('cms-spec serve --watch', () => {
     const yamlFile = join(site, 'spec/namespaces/code-snippets.yaml');
     const yaml = readFileSync(yamlFile, 'utf8');
     const server = await serveIn(site, ['--watch', '--spec', 'spec', '--db', 'site.sqlite']);
-    await until(async () => (/^Watching the spec and its handlers and the plugin folders for changes\.$/m.test(server.out()) ? true : undefined));
+    await until(() => /^Watching the spec and its handlers and the plugin folders for changes\.$/m.test(server.out()), 'the watch notice');
     const reloads = () => server.out().split('\nReloaded after a change to ').length - 1;
     const snippetArgs = async () => {
       const res = await fetch(`${server.api}code-snippets/v1`);
@@ -130,13 +131,13 @@ describe('cms-spec serve --watch', () => {
       const withScope = yaml.replace(perPage, `${perPage}          scope: { type: string, enum: [global, admin] }\n`);
       const seen = reloads();
       writeFileSync(yamlFile, withScope);
-      await until(async () => (reloads() > seen ? true : undefined));
+      await until(() => reloads() > seen, 'a reload');
       assert.match(server.out(), /^Reloaded after a change to spec\/namespaces\/code-snippets\.yaml: \d+ routes served\.$/m);
       assert.deepEqual(await snippetArgs(), { scope: { type: 'string', enum: ['global', 'admin'], required: false } });
 
       // broken YAML: said as file:line: rule: message, and the routes from before stay
       writeFileSync(yamlFile, withScope.replace('  /snippets:\n', '  /snippets: [\n'));
-      await until(async () => (/spec-yaml/.test(server.err()) ? true : undefined));
+      await until(() => /spec-yaml/.test(server.err()), 'the spec-yaml error');
       assert.match(server.err(), /^The spec has \d+ problems?; still serving the routes from before the change:\nspec\/namespaces\/code-snippets\.yaml:\d+: spec-yaml: .+$/m);
       assert.deepEqual(await snippetArgs(), { scope: { type: 'string', enum: ['global', 'admin'], required: false } });
     } finally {

@@ -4,6 +4,7 @@ import { useServer, type ServerFixture } from '../../helpers/server.ts';
 import { userAuth, type TestUser } from '../../helpers/auth.ts';
 import { assertNamespace, type Arg } from '../../helpers/route-index.ts';
 import { setEnv } from '../../helpers/env.ts';
+import { until } from '../../helpers/until.ts';
 import { KadenceServices } from './fakes.ts';
 import { designLibrary } from '../../../src/plugins/design-library/plugin.ts';
 
@@ -80,14 +81,6 @@ function useOutboundAllow() {
   let restore = () => {};
   before(() => (restore = setEnv({ CMS_SPEC_OUTBOUND_ALLOW: '127.0.0.1' })));
   after(() => restore());
-}
-
-async function until(check: () => Promise<boolean> | boolean, what: string) {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  assert.fail(`timed out waiting for ${what}`);
 }
 
 describe('kb-design-library/v1 (Variant A)', () => {
