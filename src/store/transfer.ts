@@ -358,8 +358,11 @@ function checkFits(header: TransferHeader, shapes: readonly TableShape[]): void 
 async function resetSequences(db: Kysely<any>, tables: readonly TableShape[]): Promise<void> {
   if (!isPostgres(db)) return;
   const site = new Set(tables.map((t) => t.name));
+  // the table's name is qualified by its schema: the planner may ask for a sequence before it has
+  // filtered on the schema, and an unqualified name of another schema's table (information_schema's
+  // own, say) does not resolve and fails the query
   const { rows } = await sql<{ table_name: string; column_name: string; sequence: string }>`select * from (
-      select table_name, column_name, pg_get_serial_sequence(quote_ident(table_name), column_name) as sequence
+      select table_name, column_name, pg_get_serial_sequence(quote_ident(table_schema) || '.' || quote_ident(table_name), column_name) as sequence
       from information_schema.columns where table_schema = current_schema()) c where sequence is not null`.execute(db);
   for (const r of rows.filter((r) => site.has(r.table_name))) {
     const column = sql.ref(r.column_name);
