@@ -197,6 +197,50 @@ describe(`the admin in ${label}`, () => {
     }
   });
 
+  test('from the Media Library: an image block and the featured image picked from what was uploaded before; a date a year ahead schedules the post', async () => {
+    const png = await sharp({ create: { width: 48, height: 48, channels: 3, background: { r: 30, g: 140, b: 70 } } }).png().toBuffer();
+    const heron = await server.json('cms/v2/media', { method: 'POST', body: png, headers: { 'content-type': 'image/png', 'content-disposition': 'attachment; filename="heron.png"' } }, 201);
+    const { context, page } = await loggedIn(administrator);
+    try {
+      await page.goto(`${server.home}/cms-admin/?page=post-new&post_type=posts`);
+      await page.waitForSelector('.block-editor-block-list__layout');
+      await page.fill('.cms-editor__title', 'A heron, next year');
+      await page.click('.block-editor-block-list__layout');
+      await slashInsert(page, 'Image');
+      await page.click('.wp-block-image button:has-text("Media Library")');
+      const library = page.getByRole('dialog', { name: 'Media Library' });
+      await library.getByRole('button', { name: 'heron', exact: true }).click();
+      await page.screenshot({ path: join(SHOTS, 'desktop-media-library.png') });
+      assert.deepEqual(await seriousViolations(page), [], 'the media library');
+      await library.getByRole('button', { name: 'Select', exact: true }).click();
+      await page.waitForSelector(`.wp-block-image img[src="${heron.source_url}"]`);
+
+      await page.click('button:has-text("Choose from the Media Library")');
+      const featured = page.getByRole('dialog', { name: 'Featured image' });
+      await featured.getByRole('button', { name: 'heron', exact: true }).click();
+      await featured.getByRole('button', { name: 'Select', exact: true }).click();
+      await page.waitForSelector(`img.cms-editor__featured[src="${heron.source_url}"]`);
+
+      const year = new Date().getUTCFullYear() + 1;
+      await page.click('button:has-text("Publish date")');
+      await page.getByLabel('Year').fill(String(year));
+      await page.keyboard.press('Tab');
+      await page.waitForSelector(`.cms-editor__sidebar p:has-text("Scheduled for ${year}-")`);
+      await page.click('.cms-editor__header button:has-text("Schedule")');
+      await page.waitForSelector('.components-notice:has-text("Post scheduled.")');
+
+      const [post] = await server.json('cms/v2/posts?search=heron&status=future&context=edit');
+      assert.equal(post.status, 'future');
+      assert.equal(post.date.slice(0, 5), `${year}-`);
+      assert.equal(post.featured_media, heron.id);
+      assert.equal(post.content.raw, `<!-- wp:image {"id":${heron.id},"sizeSlug":"full","linkDestination":"none"} -->\n<figure class="wp-block-image size-full"><img src="${heron.source_url}" alt="" class="wp-image-${heron.id}"/></figure>\n<!-- /wp:image -->`);
+      assert.equal((await server.call(`cms/v2/posts/${post.id}`)).status, 401, 'not public before its date');
+      assert.equal(await page.locator('.cms-editor__header button:has-text("Update")').count(), 1, 'a scheduled post is updated, not published again');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('approve a comment; deactivate and activate a plugin; change the site title and see the site change', async () => {
     const { context, page } = await loggedIn(administrator, WIDTHS.phone);
     try {

@@ -35,7 +35,7 @@ export interface TestServer {
 export interface CallInit {
   method?: string;
   json?: unknown;
-  body?: string;
+  body?: BodyInit;
   headers?: Record<string, string>;
   /** An Authorization header value, e.g. from basicAuth(). */
   auth?: string;

@@ -13,6 +13,7 @@ import '@wordpress/format-library/build-style/style.css';
 import './editor.css';
 import { api, messageOf, screenUrl } from './api.ts';
 import type { Me } from './main.tsx';
+import { MediaLibrary, editorAttachment, type EditorAttachment, type RestAttachment } from './media-library.tsx';
 
 registerCoreBlocks();
 
@@ -80,14 +81,13 @@ const AUTOSAVE_MS = 60_000;
  * mediaUpload for the block editor (the image, gallery and file blocks): each file goes to the
  * media library over REST, and the block gets the attachment as WordPress's editor hands it.
  */
-function mediaUpload({ filesList, onFileChange, onError }: { filesList: FileList | File[]; onFileChange: (media: object[]) => void; onError?: (message: string) => void }) {
+function mediaUpload({ filesList, onFileChange, onError }: { filesList: FileList | File[]; onFileChange: (media: EditorAttachment[]) => void; onError?: (message: string) => void }) {
   const files = [...filesList];
   Promise.all(
     files.map(async (file) => {
       const body = new FormData();
       body.append('file', file, file.name);
-      const m = await api<{ id: number; source_url: string; alt_text: string; caption: { raw?: string; rendered: string }; title: { rendered: string }; mime_type: string }>({ path: '/wp/v2/media', method: 'POST', body });
-      return { id: m.id, url: m.source_url, alt: m.alt_text, caption: m.caption.raw ?? '', title: m.title.rendered, mime: m.mime_type, type: m.mime_type.split('/')[0] };
+      return editorAttachment(await api<RestAttachment>({ path: '/wp/v2/media', method: 'POST', body }));
     }),
   ).then(onFileChange, (e) => onError?.(messageOf(e)));
 }
@@ -333,11 +333,24 @@ export function EditorScreen({ me, query }: { me: Me; query: URLSearchParams }) 
                   accept="image/*"
                   onChange={(e) => {
                     const files = (e.target as HTMLInputElement).files;
-                    if (files?.length) mediaUpload({ filesList: files, onFileChange: (m) => change({ featured_media: (m[0] as { id: number }).id }), onError: (text) => setNotice({ status: 'error', text }) });
+                    if (files?.length) mediaUpload({ filesList: files, onFileChange: (m) => change({ featured_media: m[0].id }), onError: (text) => setNotice({ status: 'error', text }) });
                   }}
                 >
                   {featured ? 'Replace image' : 'Set featured image'}
                 </FormFileUpload>
+              )}
+              {me.capabilities.upload_files && (
+                <MediaLibrary
+                  title="Featured image"
+                  allowedTypes={['image']}
+                  value={post.featured_media}
+                  onSelect={(m) => change({ featured_media: (m as EditorAttachment).id })}
+                  render={({ open }) => (
+                    <Button variant="link" onClick={open}>
+                      Choose from the Media Library
+                    </Button>
+                  )}
+                />
               )}
               {featured && <Button variant="link" isDestructive onClick={() => change({ featured_media: 0 })}>Remove featured image</Button>}
             </PanelBody>
