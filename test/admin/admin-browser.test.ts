@@ -241,6 +241,38 @@ describe(`the admin in ${label}`, () => {
     }
   });
 
+  test('a gallery of two images chosen together in the Media Library; published, the site shows both', async () => {
+    const { context, page } = await loggedIn(administrator);
+    try {
+      const [heron, owl] = await Promise.all(['heron', 'owl'].map(async (name) => (await server.json(`cms/v2/media?search=${name}&context=edit`))[0]));
+      await page.goto(`${server.home}/cms-admin/?page=post-new&post_type=posts`);
+      await page.waitForSelector('.block-editor-block-list__layout');
+      await page.fill('.cms-editor__title', 'Two birds');
+      await page.click('.block-editor-block-list__layout');
+      await slashInsert(page, 'Gallery');
+      await page.click('.wp-block-gallery button:has-text("Media Library")');
+      const library = page.getByRole('dialog', { name: 'Media Library' });
+      await library.getByRole('button', { name: 'heron', exact: true }).click();
+      await library.getByRole('button', { name: 'owl', exact: true }).click();
+      assert.equal(await library.locator('[aria-pressed="true"]').count(), 2, 'a gallery takes several');
+      await library.getByRole('button', { name: 'Select', exact: true }).click();
+      await page.waitForSelector(`.wp-block-gallery img[src="${owl.source_url}"]`);
+      await page.click('.cms-editor__header button:has-text("Publish")');
+      await page.waitForSelector('.components-notice:has-text("Post published.")');
+
+      const [post] = await server.json('cms/v2/posts?search=Two%20birds&context=edit');
+      assert.match(post.content.raw, /^<!-- wp:gallery /);
+      const site = await context.newPage();
+      await site.goto(post.link);
+      assert.deepEqual(
+        await site.locator('.entry-content .wp-block-gallery img').evaluateAll((images) => images.map((i) => i.className)),
+        [`wp-image-${heron.id}`, `wp-image-${owl.id}`],
+      );
+    } finally {
+      await context.close();
+    }
+  });
+
   test('approve a comment; deactivate and activate a plugin; change the site title and see the site change', async () => {
     const { context, page } = await loggedIn(administrator, WIDTHS.phone);
     try {
