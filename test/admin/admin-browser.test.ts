@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { useServer } from '../helpers/server.ts';
 import { userAuth, type TestUser } from '../helpers/auth.ts';
 import { launchBrowser } from '../helpers/browser.ts';
@@ -73,6 +73,23 @@ async function slashInsert(page: Page, name: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
+/** The editor on a new post, titled, with the caret in its first block. */
+async function newPost(page: Page, title: string): Promise<void> {
+  await page.goto(`${server.home}/cms-admin/?page=post-new&post_type=posts`);
+  await page.waitForSelector('.block-editor-block-list__layout');
+  await page.fill('.cms-editor__title', title);
+  await page.click('.block-editor-block-list__layout');
+}
+
+/** The media library dialog named `dialog`, with the items of these titles chosen (not yet selected). */
+async function chooseInLibrary(page: Page, dialog: string, titles: string[]): Promise<Locator> {
+  const library = page.getByRole('dialog', { name: dialog });
+  for (const title of titles) await library.getByRole('button', { name: title, exact: true }).click();
+  return library;
+}
+
+const selectButton = (library: Locator) => library.getByRole('button', { name: 'Select', exact: true });
+
 const SCREENS = ['posts', 'pages', 'media', 'comments', 'menus', 'plugins', 'users', 'settings', 'profile', 'post-new'];
 
 describe(`the admin in ${label}`, () => {
@@ -107,11 +124,8 @@ describe(`the admin in ${label}`, () => {
     const { context, page } = await loggedIn(administrator);
     try {
       const opened = Date.now();
-      await page.goto(`${server.home}/cms-admin/?page=post-new&post_type=posts`);
-      await page.waitForSelector('.block-editor-block-list__layout');
+      await newPost(page, 'Notes from the field');
       t.diagnostic(`editor interactive after ${Date.now() - opened} ms`);
-      await page.fill('.cms-editor__title', 'Notes from the field');
-      await page.click('.block-editor-block-list__layout');
       await slashInsert(page, 'Heading');
       await page.keyboard.type('What we found');
       await page.keyboard.press('Enter');
@@ -202,23 +216,17 @@ describe(`the admin in ${label}`, () => {
     const heron = await server.json('cms/v2/media', { method: 'POST', body: png, headers: { 'content-type': 'image/png', 'content-disposition': 'attachment; filename="heron.png"' } }, 201);
     const { context, page } = await loggedIn(administrator);
     try {
-      await page.goto(`${server.home}/cms-admin/?page=post-new&post_type=posts`);
-      await page.waitForSelector('.block-editor-block-list__layout');
-      await page.fill('.cms-editor__title', 'A heron, next year');
-      await page.click('.block-editor-block-list__layout');
+      await newPost(page, 'A heron, next year');
       await slashInsert(page, 'Image');
       await page.click('.wp-block-image button:has-text("Media Library")');
-      const library = page.getByRole('dialog', { name: 'Media Library' });
-      await library.getByRole('button', { name: 'heron', exact: true }).click();
+      const library = await chooseInLibrary(page, 'Media Library', ['heron']);
       await page.screenshot({ path: join(SHOTS, 'desktop-media-library.png') });
       assert.deepEqual(await seriousViolations(page), [], 'the media library');
-      await library.getByRole('button', { name: 'Select', exact: true }).click();
+      await selectButton(library).click();
       await page.waitForSelector(`.wp-block-image img[src="${heron.source_url}"]`);
 
       await page.click('button:has-text("Choose from the Media Library")');
-      const featured = page.getByRole('dialog', { name: 'Featured image' });
-      await featured.getByRole('button', { name: 'heron', exact: true }).click();
-      await featured.getByRole('button', { name: 'Select', exact: true }).click();
+      await selectButton(await chooseInLibrary(page, 'Featured image', ['heron'])).click();
       await page.waitForSelector(`img.cms-editor__featured[src="${heron.source_url}"]`);
 
       const year = new Date().getUTCFullYear() + 1;
@@ -245,17 +253,12 @@ describe(`the admin in ${label}`, () => {
     const { context, page } = await loggedIn(administrator);
     try {
       const [heron, owl] = await Promise.all(['heron', 'owl'].map(async (name) => (await server.json(`cms/v2/media?search=${name}&context=edit`))[0]));
-      await page.goto(`${server.home}/cms-admin/?page=post-new&post_type=posts`);
-      await page.waitForSelector('.block-editor-block-list__layout');
-      await page.fill('.cms-editor__title', 'Two birds');
-      await page.click('.block-editor-block-list__layout');
+      await newPost(page, 'Two birds');
       await slashInsert(page, 'Gallery');
       await page.click('.wp-block-gallery button:has-text("Media Library")');
-      const library = page.getByRole('dialog', { name: 'Media Library' });
-      await library.getByRole('button', { name: 'heron', exact: true }).click();
-      await library.getByRole('button', { name: 'owl', exact: true }).click();
+      const library = await chooseInLibrary(page, 'Media Library', ['heron', 'owl']);
       assert.equal(await library.locator('[aria-pressed="true"]').count(), 2, 'a gallery takes several');
-      await library.getByRole('button', { name: 'Select', exact: true }).click();
+      await selectButton(library).click();
       await page.waitForSelector(`.wp-block-gallery img[src="${owl.source_url}"]`);
       await page.click('.cms-editor__header button:has-text("Publish")');
       await page.waitForSelector('.components-notice:has-text("Post published.")');
