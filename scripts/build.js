@@ -107,23 +107,32 @@ export async function ensureAdminBundle(root = PROJECT) {
   const esbuild = await import('esbuild');
   const out = join(root, 'dist', ADMIN_BUNDLE);
   mkdirSync(dirname(out), { recursive: true });
-  // built aside and swapped in, as build() does: a server reading the old one, or a second build, never sees half of it
-  const staging = mkdtempSync(`${out}.build-`);
+  await buildAside(out, (staging) => bundleAdmin(esbuild, root, staging));
+}
+
+/**
+ * Has `fill` write a new copy of `target` in a folder beside it, then swaps it in, so a process
+ * reading the old one, or a build running at once, never sees half of it. A fill that throws
+ * leaves `target` as it was.
+ */
+async function buildAside(target, fill) {
+  const staging = mkdtempSync(`${target}.build-`);
   try {
-    await bundleAdmin(esbuild, root, staging);
+    await fill(staging);
   } catch (e) {
     rmSync(staging, { recursive: true, force: true });
     throw e;
   }
   const old = `${staging}.old`;
   try {
-    renameSync(out, old);
+    renameSync(target, old);
   } catch (e) {
     if (e.code !== 'ENOENT') throw e;
   }
   try {
-    renameSync(staging, out);
+    renameSync(staging, target);
   } catch (e) {
+    // a build running beside this one put its copy in place first, from the same sources
     if (e.code !== 'ENOTEMPTY' && e.code !== 'EEXIST') throw e;
     rmSync(staging, { recursive: true, force: true });
   }
@@ -168,8 +177,7 @@ export async function build(root = PROJECT) {
   const dist = join(root, 'dist');
   const files = sourceFiles(src);
   const state = sourceState(files);
-  const staging = mkdtempSync(`${dist}.build-`);
-  try {
+  await buildAside(dist, async (staging) => {
     for (const file of files) {
       const rel = relative(src, file);
       if (rel.startsWith(`${ADMIN_APP}/`)) continue;
@@ -185,24 +193,7 @@ export async function build(root = PROJECT) {
     await bundleVendored(esbuild, join(staging, 'vendor'));
     await bundleAdmin(esbuild, root, join(staging, ADMIN_BUNDLE));
     writeFileSync(join(staging, STAMP), JSON.stringify(state));
-  } catch (e) {
-    rmSync(staging, { recursive: true, force: true });
-    throw e;
-  }
-  const old = `${staging}.old`;
-  try {
-    renameSync(dist, old);
-  } catch (e) {
-    if (e.code !== 'ENOENT') throw e;
-  }
-  try {
-    renameSync(staging, dist);
-  } catch (e) {
-    // a build running beside this one put its dist/ in place first, from the same sources
-    if (e.code !== 'ENOTEMPTY' && e.code !== 'EEXIST') throw e;
-    rmSync(staging, { recursive: true, force: true });
-  }
-  rmSync(old, { recursive: true, force: true });
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await build();
