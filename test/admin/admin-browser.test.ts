@@ -276,6 +276,27 @@ describe(`the admin in ${label}`, () => {
     }
   });
 
+  test('the Media screen uploads two files at once and lists them', async () => {
+    const { context, page } = await loggedIn(administrator);
+    try {
+      const shapes = await Promise.all([[10, 200], [200, 10]].map(([g, b]) => sharp({ create: { width: 24, height: 16, channels: 3, background: { r: 0, g, b } } }).png().toBuffer()));
+      await page.goto(`${server.home}/cms-admin/?page=media`);
+      await page.waitForSelector('.cms-admin__content h1');
+      await page.setInputFiles('.cms-admin__content input[type=file]', [
+        { name: 'moss.png', mimeType: 'image/png', buffer: shapes[0] },
+        { name: 'lake.png', mimeType: 'image/png', buffer: shapes[1] },
+      ]);
+      await page.waitForSelector('.components-notice:has-text("2 files uploaded.")');
+      for (const name of ['moss', 'lake']) {
+        const [item] = await server.json(`cms/v2/media?search=${name}`);
+        assert.equal(item.media_details.width, 24, name);
+        await page.waitForSelector(`.cms-admin__media a[href="${item.source_url}"]`);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
   test('approve a comment; deactivate and activate a plugin; change the site title and see the site change', async () => {
     const { context, page } = await loggedIn(administrator, WIDTHS.phone);
     try {

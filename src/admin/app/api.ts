@@ -27,6 +27,13 @@ apiFetch.nonceEndpoint = settings.nonceEndpoint;
 
 export const api = apiFetch;
 
+/** One file uploaded into the media library, as WordPress's admin sends it (multipart, the field `file`); the answer is the new attachment. */
+export function uploadMedia<T>(file: File): Promise<T> {
+  const body = new FormData();
+  body.append('file', file, file.name);
+  return apiFetch<T>({ path: '/wp/v2/media', method: 'POST', body });
+}
+
 /** An error thrown by api-fetch, as the message WordPress's answer carries. */
 export const messageOf = (e: unknown): string => (e && typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : String(e));
 

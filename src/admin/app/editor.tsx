@@ -11,7 +11,7 @@ import '@wordpress/block-library/build-style/editor.css';
 import '@wordpress/block-library/build-style/theme.css';
 import '@wordpress/format-library/build-style/style.css';
 import './editor.css';
-import { api, messageOf, screenUrl } from './api.ts';
+import { api, messageOf, screenUrl, uploadMedia } from './api.ts';
 import type { Me } from './main.tsx';
 import { MediaLibrary, editorAttachment, type EditorAttachment, type RestAttachment } from './media-library.tsx';
 
@@ -82,14 +82,7 @@ const AUTOSAVE_MS = 60_000;
  * media library over REST, and the block gets the attachment as WordPress's editor hands it.
  */
 function mediaUpload({ filesList, onFileChange, onError }: { filesList: FileList | File[]; onFileChange: (media: EditorAttachment[]) => void; onError?: (message: string) => void }) {
-  const files = [...filesList];
-  Promise.all(
-    files.map(async (file) => {
-      const body = new FormData();
-      body.append('file', file, file.name);
-      return editorAttachment(await api<RestAttachment>({ path: '/wp/v2/media', method: 'POST', body }));
-    }),
-  ).then(onFileChange, (e) => onError?.(messageOf(e)));
+  Promise.all([...filesList].map(async (file) => editorAttachment(await uploadMedia<RestAttachment>(file)))).then(onFileChange, (e) => onError?.(messageOf(e)));
 }
 
 /** The editor screen (post.php, post-new.php): WordPress's block editor editing one post or page over REST. */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from '@wordpress/element';
 import { Button, FormFileUpload, Notice, SearchControl, SelectControl, Spinner, TextControl, ToggleControl } from '@wordpress/components';
-import { api, fetchList, messageOf, screenUrl, settings } from './api.ts';
+import { api, fetchList, messageOf, screenUrl, settings, uploadMedia } from './api.ts';
 import type { Me } from './main.tsx';
 
 /** One notice at the top of a screen: what the last action did, or why it failed. */
@@ -433,13 +433,7 @@ export function MediaScreen() {
   const upload = (files: FileList | null) => {
     if (!files?.length) return;
     void act(say, reload, files.length === 1 ? 'File uploaded.' : `${files.length} files uploaded.`, () =>
-      Promise.all(
-        [...files].map((f) => {
-          const body = new FormData();
-          body.append('file', f, f.name);
-          return api({ path: '/wp/v2/media', method: 'POST', body });
-        }),
-      ),
+      Promise.all([...files].map((f) => uploadMedia(f))),
     );
   };
   return (
