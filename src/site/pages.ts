@@ -9,7 +9,7 @@ import { oauthPage } from '../auth/oauth.ts';
 import { adminPage } from '../admin/pages.ts';
 import { authorPermalink, commentsFeedPermalink, feedPermalink, pagedPermalink, permalink, termPermalink, type FeedType, type PermalinkTarget } from './permalinks.ts';
 import { filterHeadMeta, hookOutput, pageViewed, theContent } from './hooks.ts';
-import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from './format.ts';
+import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from '../format/format.ts';
 import { articleHtml, documentHtml, embedHtml, formatLocalDate, listHtml, navHtml, notFoundHtml, UNTITLED, type DocumentParts, type NavLink, type ShownPost, type SiteIdentity } from './templates.ts';
 import { parseSiteRequest, type SiteRequest } from './request.ts';
 import { planList, type ListPlan } from './archives.ts';

@@ -1,4 +1,4 @@
-import { escapeAttr, escapeHtml } from './format.ts';
+import { escapeAttr, escapeHtml } from '../format/format.ts';
 import { menuHtml, type MenuLink, type NavLink, type ShownMenu } from './menus.ts';
 
 /**

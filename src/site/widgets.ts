@@ -3,8 +3,8 @@ import { encodeInstance, INACTIVE_SIDEBAR, loadWidgets, parseWidgetId, SIDEBARS,
 import type { Store } from '../store/index.ts';
 import type { PostRow } from '../store/posts.ts';
 import type { TermRow } from '../store/terms.ts';
-import { escapeAttr, escapeHtml, renderContent, stripAllTags } from './format.ts';
-import { kses } from './kses.ts';
+import { escapeAttr, escapeHtml, renderContent, stripAllTags } from '../format/format.ts';
+import { kses } from '../format/kses.ts';
 import { permalink, termPermalink } from './permalinks.ts';
 import { formatLocalDate, searchFormHtml } from './templates.ts';
 

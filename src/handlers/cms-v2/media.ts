@@ -12,7 +12,7 @@ import { canEdit, may, readablePost } from '../../core/post-access.ts';
 import { metaOfPosts, writeRequestMeta } from '../../core/post-meta.ts';
 import { collection, contextOf, CURIES, denied, nsUrl, pageOf, parseDateArg, pick, restDate, routePostType, type Context } from '../../core/rest.ts';
 import { availableActions } from '../../core/post-links.ts';
-import { escapeAttr } from '../../site/format.ts';
+import { escapeAttr } from '../../format/format.ts';
 import { renderedExcerpt, theContent } from '../../site/hooks.ts';
 import type { Store } from '../../store/index.ts';
 import type { PostPatch, PostRow } from '../../store/posts.ts';

@@ -6,7 +6,7 @@ import { rawText } from '../../core/post-list.ts';
 import { saveRevision } from '../../core/revisions.ts';
 import { CURIES, contextOf, nsUrl, routePostType, type Context } from '../../core/rest.ts';
 import { TEMPLATE_META, fileTemplate, findTemplate, queryTemplates, resolveTemplate, templateHierarchy, type BlockTemplate, type TemplateType } from '../../core/templates.ts';
-import { kses, type KsesContext } from '../../site/kses.ts';
+import { kses, type KsesContext } from '../../format/kses.ts';
 import type { Store } from '../../store/index.ts';
 import type { PostPatch } from '../../store/posts.ts';
 

@@ -1,7 +1,7 @@
 import { RestError, missingObject } from '../../engine/errors.ts';
 import { RestResponse } from '../../engine/types.ts';
 import type { Ctx } from '../../core/context.ts';
-import { kses } from '../../site/kses.ts';
+import { kses } from '../../format/kses.ts';
 import type { Store } from '../../store/index.ts';
 import type { TermPatch, TermRow } from '../../store/terms.ts';
 import { sanitizeSlug } from '../../store/transact.ts';

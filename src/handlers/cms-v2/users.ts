@@ -10,7 +10,7 @@ import { hashPassword } from '../../auth/passwords.ts';
 import { isRole, ROLES } from '../../auth/roles.ts';
 import { isValidUsername, LOGIN_MAX, NICENAME_MAX, passwordProblem, sanitizeUserStrict, uniqueNicename } from '../../auth/users.ts';
 import { avatarUrls, collection, contextOf, denied, nsUrl, pageOf, pick, restDate, type Context } from '../../core/rest.ts';
-import { kses } from '../../site/kses.ts';
+import { kses } from '../../format/kses.ts';
 import { authorPermalink } from '../../site/permalinks.ts';
 
 const VIEW_FIELDS = ['id', 'name', 'url', 'description', 'link', 'slug', 'avatar_urls', 'meta'];

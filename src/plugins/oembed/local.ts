@@ -3,7 +3,7 @@ import { noteUnrepeatable } from '../../store/table-versions.ts';
 import type { Site } from '../../core/site.ts';
 import type { Store } from '../../store/index.ts';
 import type { PostRow } from '../../store/posts.ts';
-import { escapeAttr, escapeHtml } from '../../site/format.ts';
+import { escapeAttr, escapeHtml } from '../../format/format.ts';
 import { parsePermalink, permalink } from '../../site/permalinks.ts';
 
 /** The post types that have an embed view. */
