@@ -1,6 +1,5 @@
 import { RestError } from '../engine/errors.ts';
 import type { Authenticator, User } from '../engine/types.ts';
-import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
 import { appPasswordHasher, USAGE_INTERVAL_S } from './app-passwords.ts';
 import { BrowserSessions } from './session.ts';
@@ -8,6 +7,12 @@ import { FailureThrottle } from './throttle.ts';
 import { tokenGrant } from './oauth.ts';
 import type { AppPasswordRow } from '../store/app-passwords.ts';
 import { findAccount, LOGIN_ERRORS, toUser } from './users.ts';
+import type { Roles } from './roles.ts';
+
+/** What the authenticator reads of the site (the core's Site): its roles as they are at each request, plugins' included. */
+interface Site {
+  readonly roles: Roles;
+}
 
 const BASIC = /^basic\s+(\S+)\s*$/i;
 const BEARER = /^bearer\s+(\S+)\s*$/i;
