@@ -27,7 +27,7 @@ export interface BlockAttribute {
  * merges its PageContext into it (declaration merging, as Fastify's decorators type themselves).
  */
 export interface BlockRenderContext {
-  /** Set while a rendering that may be kept runs (src/site/kept-renderings.ts); a dynamic block marks it volatile. */
+  /** Set while a rendering that may be kept runs (src/core/kept-renderings.ts); a dynamic block marks it volatile. */
   trace?: RenderTrace;
 }
 
@@ -342,7 +342,7 @@ export class BlockRegistry {
   /**
    * do_blocks: block markup rendered (static blocks as saved, without their delimiters; dynamic
    * ones by their render callback); content without blocks comes back as it is (the_content's
-   * wpautop then formats it, see src/site/hooks.ts).
+   * wpautop then formats it, see src/core/hooks.ts).
    */
   async render(content: string, ctx: BlockRenderContext): Promise<string> {
     if (!hasBlocks(content)) return content;

@@ -2,7 +2,7 @@ import type { BlockRenderContext, BlockSet, BlockTypeDefinition, RenderedBlock }
 import type { PostRow } from '../store/posts.ts';
 import type { TermRow } from '../store/terms.ts';
 import { escapeAttr, escapeHtml, excerptText, renderContent } from '../format/format.ts';
-import { dateArchivePermalink, permalink, termPermalink } from './permalinks.ts';
+import { dateArchivePermalink, permalink, termPermalink } from '../core/permalinks.ts';
 import { formatLocalDate } from './templates.ts';
 
 /**

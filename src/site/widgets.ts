@@ -5,7 +5,7 @@ import type { PostRow } from '../store/posts.ts';
 import type { TermRow } from '../store/terms.ts';
 import { escapeAttr, escapeHtml, renderContent, stripAllTags } from '../format/format.ts';
 import { kses } from '../format/kses.ts';
-import { permalink, termPermalink } from './permalinks.ts';
+import { permalink, termPermalink } from '../core/permalinks.ts';
 import { formatLocalDate, searchFormHtml } from './templates.ts';
 
 /**

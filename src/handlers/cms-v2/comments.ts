@@ -17,7 +17,7 @@ import {
   tooLong,
   type CommentData,
 } from '../../core/comments.ts';
-import { permalink } from '../../site/permalinks.ts';
+import { permalink } from '../../core/permalinks.ts';
 import { commentNotices } from '../../core/notices.ts';
 import type { Store } from '../../store/index.ts';
 import type { CommentPatch, CommentQuery, CommentRow } from '../../store/comments.ts';

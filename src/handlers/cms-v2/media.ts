@@ -13,7 +13,7 @@ import { metaOfPosts, writeRequestMeta } from '../../core/post-meta.ts';
 import { collection, contextOf, CURIES, denied, nsUrl, pageOf, parseDateArg, pick, restDate, routePostType, type Context } from '../../core/rest.ts';
 import { availableActions } from '../../core/post-links.ts';
 import { escapeAttr } from '../../format/format.ts';
-import { renderedExcerpt, theContent } from '../../site/hooks.ts';
+import { renderedExcerpt, theContent } from '../../core/hooks.ts';
 import type { Store } from '../../store/index.ts';
 import type { PostPatch, PostRow } from '../../store/posts.ts';
 import { sanitizeSlug } from '../../store/transact.ts';

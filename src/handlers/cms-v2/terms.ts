@@ -8,7 +8,7 @@ import { sanitizeSlug } from '../../store/transact.ts';
 import type { TaxonomyInfo } from '../../core/content-types.ts';
 import { checkListContext, queryTermsOfRoute } from '../../core/term-list.ts';
 import { contentChanged } from '../../core/events.ts';
-import { termLink } from '../../site/permalinks.ts';
+import { termLink } from '../../core/permalinks.ts';
 import { collection, contextOf, CURIES, denied, nsUrl, pick, routeTaxonomy, type Context } from '../../core/rest.ts';
 
 const HIERARCHICAL_FIELDS = ['id', 'count', 'description', 'link', 'name', 'slug', 'taxonomy', 'parent', 'meta'];

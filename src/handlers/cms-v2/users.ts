@@ -11,7 +11,7 @@ import { isRole, ROLES } from '../../auth/roles.ts';
 import { isValidUsername, LOGIN_MAX, NICENAME_MAX, passwordProblem, sanitizeUserStrict, uniqueNicename } from '../../auth/users.ts';
 import { avatarUrls, collection, contextOf, denied, nsUrl, pageOf, pick, restDate, type Context } from '../../core/rest.ts';
 import { kses } from '../../format/kses.ts';
-import { authorPermalink } from '../../site/permalinks.ts';
+import { authorPermalink } from '../../core/permalinks.ts';
 
 const VIEW_FIELDS = ['id', 'name', 'url', 'description', 'link', 'slug', 'avatar_urls', 'meta'];
 const EDIT_FIELDS = ['id', 'username', 'name', 'first_name', 'last_name', 'email', 'url', 'description', 'link', 'locale', 'nickname', 'slug', 'roles', 'registered_date', 'capabilities', 'extra_capabilities', 'avatar_urls', 'meta'];

@@ -4,7 +4,7 @@ import type { Store } from '../../store/index.ts';
 import type { PostRow } from '../../store/posts.ts';
 import type { UserRow } from '../../store/users.ts';
 import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from '../../format/format.ts';
-import { authorPermalink, termLink } from '../../site/permalinks.ts';
+import { authorPermalink, termLink } from '../../core/permalinks.ts';
 import { formatLocalDate } from '../../site/templates.ts';
 import { Text, THRESHOLDS } from './analysis.ts';
 import { firstImage, parseContent } from './content.ts';

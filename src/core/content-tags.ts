@@ -1,6 +1,6 @@
-import type { Site } from '../core/site.ts';
+import type { Site } from './site.ts';
 import type { Store } from '../store/index.ts';
-import { ATTACHMENT_METADATA, type AttachmentMetadata } from '../core/media.ts';
+import { ATTACHMENT_METADATA, type AttachmentMetadata } from './media.ts';
 import { escapeAttr } from '../format/format.ts';
 
 /**
