@@ -4,7 +4,7 @@ import type { Logger } from '../engine/types.ts';
 /**
  * The block registry: WordPress's WP_Block_Type_Registry, WP_Block_Patterns_Registry and
  * WP_Block_Pattern_Categories_Registry as data, and do_blocks. The core's blocks, patterns and
- * pattern categories (src/site/core-blocks.ts) come first, then each active plugin's (its
+ * pattern categories (src/core/block-library/core-blocks.ts) come first, then each active plugin's (its
  * definition's `blocks`, `patterns`, `patternCategories`), in load order. The site's the_content,
  * the REST `content.rendered` and `block-renderer` all render through `render` / `renderBlock`.
  */

@@ -6,7 +6,8 @@ import type { TermRow } from '../store/terms.ts';
 import { escapeAttr, escapeHtml, renderContent, stripAllTags } from '../format/format.ts';
 import { kses } from '../format/kses.ts';
 import { permalink, termPermalink } from '../core/permalinks.ts';
-import { formatLocalDate, searchFormHtml } from './templates.ts';
+import { searchFormHtml } from './templates.ts';
+import { formatLocalDate } from '../format/date.ts';
 
 /**
  * The widget types the site renders (WordPress's WP_Widget subclasses of the same id_base) and

@@ -5,7 +5,7 @@ import type { PostRow } from '../../store/posts.ts';
 import type { UserRow } from '../../store/users.ts';
 import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from '../../format/format.ts';
 import { authorPermalink, termLink } from '../../core/permalinks.ts';
-import { formatLocalDate } from '../../site/templates.ts';
+import { formatLocalDate } from '../../format/date.ts';
 import { Text, THRESHOLDS } from './analysis.ts';
 import { firstImage, parseContent } from './content.ts';
 import { replaceVars, type Vars } from './replace-vars.ts';

@@ -1,9 +1,9 @@
-import type { BlockRenderContext, BlockSet, BlockTypeDefinition, RenderedBlock } from '../core/blocks.ts';
-import type { PostRow } from '../store/posts.ts';
-import type { TermRow } from '../store/terms.ts';
-import { escapeAttr, escapeHtml, excerptText, renderContent } from '../format/format.ts';
-import { dateArchivePermalink, permalink, termPermalink } from '../core/permalinks.ts';
-import { formatLocalDate } from './templates.ts';
+import type { BlockRenderContext, BlockSet, BlockTypeDefinition, RenderedBlock } from '../blocks.ts';
+import type { PostRow } from '../../store/posts.ts';
+import type { TermRow } from '../../store/terms.ts';
+import { escapeAttr, escapeHtml, excerptText, renderContent } from '../../format/format.ts';
+import { dateArchivePermalink, permalink, termPermalink } from '../permalinks.ts';
+import { formatLocalDate } from '../../format/date.ts';
 
 /**
  * The core blocks this site renders, with WordPress 6.1's block.json metadata (name, title,
