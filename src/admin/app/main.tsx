@@ -2,15 +2,8 @@ import { createRoot, useEffect, useState } from '@wordpress/element';
 import { Notice, Spinner } from '@wordpress/components';
 import '@wordpress/components/build-style/style.css';
 import './admin.css';
-import { api, messageOf, screenUrl, settings } from './api.ts';
+import { api, messageOf, screenUrl, settings, type Me } from './api.ts';
 import { CommentsScreen, MediaScreen, MenusScreen, PluginsScreen, PostsScreen, ProfileScreen, SettingsScreen, UsersScreen } from './screens.tsx';
-
-/** The user as `users/me?context=edit` tells it: what the menu and every screen go by (the server checks again). */
-export interface Me {
-  id: number;
-  name: string;
-  capabilities: Record<string, boolean>;
-}
 
 interface Screen {
   title: string;

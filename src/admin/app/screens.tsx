@@ -1,7 +1,6 @@
 import { useEffect, useState } from '@wordpress/element';
 import { Button, FormFileUpload, Notice, SearchControl, SelectControl, Spinner, TextControl, ToggleControl } from '@wordpress/components';
-import { api, fetchList, messageOf, screenUrl, settings, uploadMedia } from './api.ts';
-import type { Me } from './main.tsx';
+import { api, fetchList, messageOf, screenUrl, settings, uploadMedia, type Me } from './api.ts';
 
 /** One notice at the top of a screen: what the last action did, or why it failed. */
 function useNotice(): [JSX.Element | null, (status: 'success' | 'error', text: string) => void] {
