@@ -49,6 +49,13 @@ test('the engine imports nothing but itself: no store, site, auth, core, plugin 
   assert.deepEqual(offenders, []);
 });
 
+test('handlers and plugins reach the engine through its one entry (src/engine/index.ts), as a project of one’s own does', () => {
+  const offenders = [...graph].flatMap(([file, targets]) =>
+    ['handlers', 'plugins'].includes(room(file)) ? targets.filter((t) => room(t) === 'engine' && t !== 'engine/index.ts').map((t) => `${file} → ${t}`) : [],
+  );
+  assert.deepEqual(offenders, []);
+});
+
 test('a plugin imports no other plugin', () => {
   const plugin = (file: string) => (room(file) === 'plugins' ? file.split('/')[1] : null);
   const offenders = [...graph].flatMap(([file, targets]) => targets.filter((t) => plugin(file) && plugin(t) && plugin(t) !== plugin(file)).map((t) => `${file} → ${t}`));

@@ -1,4 +1,4 @@
-import { invalidParams } from '../../engine/errors.ts';
+import { invalidParams } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { canEdit } from '../../core/post-access.ts';
 import { denied } from '../../core/rest.ts';

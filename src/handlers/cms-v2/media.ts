@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { parse as parseDisposition } from 'content-disposition';
-import { invalidParam, missingObject, RestError } from '../../engine/errors.ts';
-import { RestResponse, type UploadedFile } from '../../engine/types.ts';
+import { invalidParam, missingObject, RestError, RestResponse, type UploadedFile } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { cap, type PostTypeInfo } from '../../core/content-types.ts';
 import { contentChanged } from '../../core/events.ts';

@@ -1,5 +1,4 @@
-import { RestError, invalidParams, missingObject } from '../../engine/errors.ts';
-import { RestResponse } from '../../engine/types.ts';
+import { invalidParams, missingObject, RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { escapeHtml } from '../../format/format.ts';
 import { kses } from '../../format/kses.ts';

@@ -1,5 +1,4 @@
-import { RestError, missingObject } from '../../engine/errors.ts';
-import { RestResponse } from '../../engine/types.ts';
+import { missingObject, RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { permalink } from '../../core/permalinks.ts';
 import type { Store } from '../../store/index.ts';

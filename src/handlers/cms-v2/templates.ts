@@ -1,5 +1,4 @@
-import { RestError } from '../../engine/errors.ts';
-import { RestResponse } from '../../engine/types.ts';
+import { RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { STYLESHEET, partArea } from '../../core/active-theme.ts';
 import { rawText } from '../../core/post-list.ts';

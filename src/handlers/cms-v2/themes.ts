@@ -1,4 +1,4 @@
-import { RestResponse } from '../../engine/types.ts';
+import { RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { STYLESHEET, THEME_HEADERS, THEME_SUPPORTS } from '../../core/active-theme.ts';
 import { cap } from '../../core/content-types.ts';

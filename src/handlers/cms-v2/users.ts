@@ -1,5 +1,4 @@
-import { authStatus, invalidParams, RestError, type ParamFailure, missingObject } from '../../engine/errors.ts';
-import { RestResponse } from '../../engine/types.ts';
+import { authStatus, invalidParams, missingObject, type ParamFailure, RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { contentChanged } from '../../core/events.ts';
 import type { Store } from '../../store/index.ts';
