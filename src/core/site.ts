@@ -2,7 +2,7 @@ import type { Spec } from '../engine/spec.ts';
 import type { EngineHost, Logger, User } from '../engine/types.ts';
 import { Roles } from '../auth/roles.ts';
 import type { Store } from '../store/index.ts';
-import { offsetMinutes } from '../store/posts.ts';
+import { offsetMinutes } from '../store/site-clock.ts';
 import { cap, ContentTypes } from './content-types.ts';
 import { STYLESHEET } from './active-theme.ts';
 import { CURIES } from './curies.ts';
