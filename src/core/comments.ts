@@ -1,5 +1,5 @@
 import { RestError } from '../engine/errors.ts';
-import { sanitizeUrl } from '../engine/args.ts';
+import { sanitizeUrl } from '../engine/arg-sanitizers.ts';
 import { kses } from '../format/kses.ts';
 import { stripAllTags, wpautop } from '../format/format.ts';
 import type { Store } from '../store/index.ts';

@@ -38,7 +38,8 @@ export {
 export type { Mount } from './server.ts';
 export type { AbilityCategorySpec, ArgDescriptor, EndpointSpec, RouteSpec, Spec } from './spec.ts';
 /** WordPress's argument semantics, for a plugin that checks args outside a route (the abilities' input schemas). */
-export { compileArgs, INDEX_KEYWORDS, sanitizeUrl, type CompiledArgs } from './args.ts';
+export { compileArgs, INDEX_KEYWORDS, type CompiledArgs } from './args.ts';
+export { sanitizeUrl } from './arg-sanitizers.ts';
 /** PHP's parse_str, for a form-encoded value a handler receives inside an arg. */
 export { parseQueryString } from './params.ts';
 /** The parse cache the spec loader keeps, for a plugin that parses files of its own at start-up. */
