@@ -21,7 +21,7 @@ test('the graph was read (the test cannot pass on nothing)', () => {
   assert.ok(graph.get('plugins/code-snippets/handlers/snippets.ts')!.includes('plugins/code-snippets/plugin.ts'));
   // type-only imports and the admin's browser code (.tsx) are read too
   assert.ok(graph.get('core/context.ts')!.includes('generated/endpoints.ts'));
-  assert.ok(graph.get('admin/app/main.tsx')!.includes('admin/app/screens.tsx'));
+  assert.ok(graph.get('admin/app/main.tsx')!.includes('admin/app/screens/posts.tsx'));
 });
 
 /**
