@@ -13,6 +13,7 @@ import { Scheduler } from './core/cron.ts';
 import type { Store } from './store/index.ts';
 import { createAuthenticator } from './auth/index.ts';
 import { createPageHandler } from './site/pages.ts';
+import { adminPage } from './admin/pages.ts';
 import { DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache } from './engine/response-cache.ts';
 import { redisAnswers } from './engine/redis-answers.ts';
 import { SiteDependencies } from './core/answer-dependencies.ts';
@@ -93,7 +94,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     bodyLimit: o.bodyLimit,
     uploadLimit: site.media.settings.uploadLimit,
     timeouts: o.timeouts ?? DEFAULT_TIMEOUTS,
-    pages: withReadiness(store, createPageHandler(engine)),
+    pages: withReadiness(store, createPageHandler(engine, adminPage)),
     // any process may change the site (other instances, workers, the CLI on the same SQLite file):
     // each request first catches up with what they changed
     beforeRequest: () => site.shared.sync(),

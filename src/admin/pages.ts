@@ -4,8 +4,8 @@ import { extname, join } from 'node:path';
 import type { CmsEngine as Engine } from '../core/context.ts';
 import type { PageRequest, PageResponse } from '../engine/server.ts';
 import { REST_NONCE_ACTION } from '../auth/index.ts';
-import { loginPage, loginUrl, logoutUrl } from '../auth/login-page.ts';
-import { esc, redirectTo, SECURITY_HEADERS } from '../auth/login-screen.ts';
+import { loginPage, loginUrl, logoutUrl } from '../site/sign-in/login-page.ts';
+import { esc, redirectTo, SECURITY_HEADERS } from '../site/sign-in/login-screen.ts';
 import { BrowserSessions, type ReadSession } from '../auth/session.ts';
 
 /**

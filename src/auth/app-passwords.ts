@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { RestError } from '../engine/errors.ts';
 import type { Store } from '../store/index.ts';
 import type { AppPasswordRow } from '../store/app-passwords.ts';
-import { stripTagMarkup } from '../site/format.ts';
+import { stripTagMarkup } from '../format/format.ts';
 import { generatePassword } from './passwords.ts';
 import { hmac, purposeKey, siteSecret } from './secret.ts';
 

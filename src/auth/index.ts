@@ -1,6 +1,6 @@
 import { RestError } from '../engine/errors.ts';
 import type { Authenticator, User } from '../engine/types.ts';
-import type { Site } from '../core/site.ts';
+import { presentedNonce } from '../engine/wp-rest.ts';
 import type { Store } from '../store/index.ts';
 import { appPasswordHasher, USAGE_INTERVAL_S } from './app-passwords.ts';
 import { BrowserSessions } from './session.ts';
@@ -8,6 +8,12 @@ import { FailureThrottle } from './throttle.ts';
 import { tokenGrant } from './oauth.ts';
 import type { AppPasswordRow } from '../store/app-passwords.ts';
 import { findAccount, LOGIN_ERRORS, toUser } from './users.ts';
+import type { Roles } from './roles.ts';
+
+/** What the authenticator reads of the site (the core's Site): its roles as they are at each request, plugins' included. */
+interface Site {
+  readonly roles: Roles;
+}
 
 const BASIC = /^basic\s+(\S+)\s*$/i;
 const BEARER = /^bearer\s+(\S+)\s*$/i;
@@ -28,12 +34,6 @@ export const REST_NONCE_ACTION = 'wp_rest';
 /** wp_get_nocache_headers(), sent with a refused nonce as rest_cookie_check_errors asks. */
 const NO_CACHE = { Expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control': 'no-cache, must-revalidate, max-age=0' };
 
-/** The nonce a request carries: `_wpnonce` in the query first, then the `X-WP-Nonce` header (an empty one counts, and fails). */
-function presentedNonce(headers: Record<string, string>, query: Record<string, unknown>): string | undefined {
-  const param = query._wpnonce;
-  if (param !== undefined) return typeof param === 'string' ? param : '';
-  return headers['x-wp-nonce'];
-}
 
 /**
  * Who is calling, as WordPress's determine_current_user and rest_authentication_errors decide:

@@ -1,10 +1,22 @@
 import { createHash } from 'node:crypto';
-import type { CmsEngine as Engine } from '../core/context.ts';
-import type { Site } from '../core/site.ts';
+import type { ApiRoot } from '../engine/api-root.ts';
 import type { PageRequest, PageResponse } from '../engine/server.ts';
 import type { Store } from '../store/index.ts';
 import { revokeAppPassword } from './app-passwords.ts';
 import { hmac, purposeKey, sameSecret, siteSecret } from './secret.ts';
+
+/** What the authorization server needs of the site (the core's Site has it): its home URL, its authorization page, URLs under it. */
+interface Site {
+  readonly home: string;
+  readonly authPath: string;
+  url(path: string): string;
+}
+/** What it needs of the engine serving it: its store, its site, and its API roots (which a resource indicator must name). */
+interface Engine {
+  readonly store: Store;
+  readonly site: Site;
+  readonly roots: readonly ApiRoot[];
+}
 
 /**
  * OAuth 2.1 for clients that expect it (MCP clients: the protocol's authorization spec), made of

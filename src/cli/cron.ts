@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { EventRun, ScheduledEvent } from '../core/cron.ts';
 import type { StartedSite } from '../core/open.ts';
-import { offsetMinutes } from '../store/posts.ts';
+import { offsetMinutes } from '../store/site-clock.ts';
 import { sqlDate } from '../store/transact.ts';
 import { CliError } from './errors.ts';
 import { fieldsOption, LIST_FORMATS, plural, printRows, type ListFormat } from './output.ts';

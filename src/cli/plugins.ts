@@ -2,7 +2,8 @@ import { Option, type Command } from 'commander';
 import type { PluginStatus } from '../core/site.ts';
 import { CliError } from './errors.ts';
 import { LIST_FORMATS, printRows, type ListFormat } from './output.ts';
-import { siteCommand, withSite } from './site-store.ts';
+import { Progress } from './progress.ts';
+import { siteCommand, userNamed, withSite } from './site-store.ts';
 
 const describe = (p: PluginStatus) => `${p.title} (${p.plugin})`;
 const FIELDS = ['name', 'status', 'version', 'title'];
@@ -60,6 +61,10 @@ export async function registerPluginProvidedCommands(program: Command, specDir: 
           if (site.plugins.get(def.name)?.status !== 'active') throw new CliError(`The plugin ${def.name} is not active. Run \`cms-spec plugin activate ${def.name}\` first.`);
           await fn(site, ...args);
         }),
+      error: (message) => new CliError(message),
+      printRows,
+      progress: (total, verb, noun) => new Progress(total, verb, noun),
+      userNamed,
     });
   }
 }

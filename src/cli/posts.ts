@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import type { Store } from '../store/index.ts';
 import type { PostQuery, PostRow } from '../store/posts.ts';
 import type { Site } from '../core/site.ts';
-import { permalink } from '../site/permalinks.ts';
+import { permalink } from '../core/permalinks.ts';
 import { CliError } from './errors.ts';
 import { fieldsOption, ITEM_FORMATS, LIST_FORMATS, plural, printItem, printRows, type ListFormat } from './output.ts';
 import { Progress } from './progress.ts';

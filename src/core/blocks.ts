@@ -4,7 +4,7 @@ import type { Logger } from '../engine/types.ts';
 /**
  * The block registry: WordPress's WP_Block_Type_Registry, WP_Block_Patterns_Registry and
  * WP_Block_Pattern_Categories_Registry as data, and do_blocks. The core's blocks, patterns and
- * pattern categories (src/site/core-blocks.ts) come first, then each active plugin's (its
+ * pattern categories (src/core/block-library/core-blocks.ts) come first, then each active plugin's (its
  * definition's `blocks`, `patterns`, `patternCategories`), in load order. The site's the_content,
  * the REST `content.rendered` and `block-renderer` all render through `render` / `renderBlock`.
  */
@@ -27,7 +27,7 @@ export interface BlockAttribute {
  * merges its PageContext into it (declaration merging, as Fastify's decorators type themselves).
  */
 export interface BlockRenderContext {
-  /** Set while a rendering that may be kept runs (src/site/kept-renderings.ts); a dynamic block marks it volatile. */
+  /** Set while a rendering that may be kept runs (src/core/kept-renderings.ts); a dynamic block marks it volatile. */
   trace?: RenderTrace;
 }
 
@@ -342,7 +342,7 @@ export class BlockRegistry {
   /**
    * do_blocks: block markup rendered (static blocks as saved, without their delimiters; dynamic
    * ones by their render callback); content without blocks comes back as it is (the_content's
-   * wpautop then formats it, see src/site/hooks.ts).
+   * wpautop then formats it, see src/core/hooks.ts).
    */
   async render(content: string, ctx: BlockRenderContext): Promise<string> {
     if (!hasBlocks(content)) return content;

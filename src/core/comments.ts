@@ -1,7 +1,7 @@
 import { RestError } from '../engine/errors.ts';
-import { sanitizeUrl } from '../engine/args.ts';
-import { kses } from '../site/kses.ts';
-import { stripAllTags, wpautop } from '../site/format.ts';
+import { sanitizeUrl } from '../engine/arg-sanitizers.ts';
+import { kses } from '../format/kses.ts';
+import { stripAllTags, wpautop } from '../format/format.ts';
 import type { Store } from '../store/index.ts';
 import type { CommentRow, NewComment } from '../store/comments.ts';
 import type { PostRow } from '../store/posts.ts';

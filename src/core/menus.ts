@@ -2,8 +2,8 @@ import { RestError } from '../engine/errors.ts';
 import type { Store } from '../store/index.ts';
 import type { PostRow } from '../store/posts.ts';
 import type { TermRow } from '../store/terms.ts';
-import { trimWords } from '../site/format.ts';
-import { permalink, termLink } from '../site/permalinks.ts';
+import { trimWords } from '../format/format.ts';
+import { permalink, termLink } from './permalinks.ts';
 import { STYLESHEET } from './active-theme.ts';
 import type { ContentEvent, Site } from './site.ts';
 

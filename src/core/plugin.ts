@@ -5,6 +5,7 @@ import type { Engine } from '../engine/engine.ts';
 import type { Mount } from '../engine/server.ts';
 import type { Spec } from '../engine/spec.ts';
 import type { Store } from '../store/index.ts';
+import type { UserRow } from '../store/users.ts';
 import type { PostTypeInfo, TaxonomyInfo } from './content-types.ts';
 import type { ContentEvent, CronJob, Site, SiteHooks } from './site.ts';
 import type { RegisteredMeta } from './content-types.ts';
@@ -17,16 +18,30 @@ export interface CliSite {
   engine: Engine<Store, Site>;
 }
 
-/** How a plugin adds commands to `cms-spec` (src/cli/site-command.ts provides it). */
+/**
+ * How a plugin adds commands to `cms-spec`, and what the command line lends them of its own
+ * tools (src/cli/plugins.ts provides it): a plugin never imports src/cli, which sits above it.
+ */
 export interface PluginCli {
   /** A `cms-spec <name>` command with the options every site command has (`--db`, `--spec`, `--variant`). */
   command(nameAndArgs: string, description: string): Command;
   /**
    * An action that opens the site first: `fn` gets it, then what commander passes (arguments,
-   * options). A RestError or a CliError it throws prints one line and exits 1.
+   * options). A RestError or an error made by `error` it throws prints one line and exits 1.
    */
   withSite<A extends unknown[]>(fn: (site: CliSite, ...args: A) => Promise<void>): (...args: A) => Promise<void>;
+  /** The command line's own error (a CliError): thrown, it prints `message` as one line and exits 1. */
+  error(message: string): Error;
+  /** Prints rows as the core's list commands do: an aligned table, JSON or CSV of the named fields. */
+  printRows(rows: Record<string, unknown>[], fields: string[], format: PluginListFormat): void;
+  /** A progress bar on stderr, as the core's long commands show: "indexed 500/1000 objects". */
+  progress(total: number, verb: string, noun: string): { update(done: number): void; finish(): void };
+  /** A user named by login, email or ID; an error naming it when there is none. */
+  userNamed(store: Store, name: string): Promise<UserRow>;
 }
+
+/** The formats a plugin's list command may offer (`--format`). */
+export type PluginListFormat = 'table' | 'json' | 'csv';
 
 /**
  * One plugin, as `src/plugins/<name>/plugin.ts` default-exports it through `definePlugin`. This

@@ -11,7 +11,7 @@ import type { Logger } from '../engine/types.ts';
 import type { Store } from '../store/index.ts';
 import { ContentTypes, type RegisteredMeta } from './content-types.ts';
 import { BlockRegistry } from './blocks.ts';
-import { CORE_BLOCKS } from '../site/core-blocks.ts';
+import { CORE_BLOCKS } from './block-library/core-blocks.ts';
 import { tablePrefix, type PluginDefinition } from './plugin.ts';
 import type { PluginControl, PluginStatus, Site } from './site.ts';
 

@@ -1,5 +1,5 @@
 import { invalidParam, RestError } from '../engine/errors.ts';
-import { kses, type KsesContext } from '../site/kses.ts';
+import { kses, type KsesContext } from '../format/kses.ts';
 import type { Store } from '../store/index.ts';
 import type { PostPatch, PostRow } from '../store/posts.ts';
 import { cap, type PostTypeInfo } from './content-types.ts';

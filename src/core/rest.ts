@@ -3,7 +3,7 @@ import { RestError, authStatus, type ErrorValues } from '../engine/errors.ts';
 import { RestResponse } from '../engine/types.ts';
 import type { PostTypeInfo, TaxonomyInfo } from './content-types.ts';
 import type { Ctx } from './context.ts';
-import { theTitle } from '../site/format.ts';
+import { theTitle } from '../format/format.ts';
 
 /**
  * What REST handlers share, core's and plugins' alike: contexts, dates, paging with WordPress's

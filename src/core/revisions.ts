@@ -2,8 +2,8 @@ import { RestError } from '../engine/errors.ts';
 import type { Ctx } from './context.ts';
 import type { PostTypeInfo } from './content-types.ts';
 import { nsUrl, renderedTitle, restDate, type Context } from './rest.ts';
-import { renderedExcerpt, theContent } from '../site/hooks.ts';
-import { permalink } from '../site/permalinks.ts';
+import { renderedExcerpt, theContent } from './hooks.ts';
+import { permalink } from './permalinks.ts';
 import type { Store } from '../store/index.ts';
 import type { PostRow } from '../store/posts.ts';
 

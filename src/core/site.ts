@@ -2,7 +2,7 @@ import type { Spec } from '../engine/spec.ts';
 import type { EngineHost, Logger, User } from '../engine/types.ts';
 import { Roles } from '../auth/roles.ts';
 import type { Store } from '../store/index.ts';
-import { offsetMinutes } from '../store/posts.ts';
+import { offsetMinutes } from '../store/site-clock.ts';
 import { cap, ContentTypes } from './content-types.ts';
 import { STYLESHEET } from './active-theme.ts';
 import { CURIES } from './curies.ts';
@@ -80,7 +80,7 @@ export interface PageContext {
   postId?: number;
   /** The page's canonical URL. */
   url: string;
-  /** Set while a rendering that may be kept runs (src/site/kept-renderings.ts). */
+  /** Set while a rendering that may be kept runs (src/core/kept-renderings.ts). */
   trace?: RenderTrace;
 }
 
@@ -138,7 +138,7 @@ export interface SiteHooks {
   /**
    * The shared-state topics whose change changes what `content` renders (a plugin's own data it
    * keeps in memory, such as the active snippets): rendered content is kept per post until the
-   * options, the active plugins or one of these topics moves (src/site/kept-renderings.ts). What
+   * options, the active plugins or one of these topics moves (src/core/kept-renderings.ts). What
    * `content` reads through `ctx.store` needs none: a rendering that uses the store is not kept.
    */
   topics?: readonly string[];

@@ -1,7 +1,7 @@
 import type { ApiRoot } from './api-root.ts';
 import { engineError, RestError } from './errors.ts';
 import { parseQueryString } from './params.ts';
-import { envelopeHeaders } from './response.ts';
+import { envelopeHeaders } from './wp-rest.ts';
 import { errorOutcome, isPrepared, normaliseRestPath, type InternalRequest, type Outcome, type Pipeline, type Prepared } from './pipeline.ts';
 import { RestResponse, type HandlerContext, type Handler, type TransactionalStore } from './types.ts';
 

@@ -11,9 +11,8 @@ import { answered, errorOutcome, normaliseRestPath, type InternalRequest, type M
 import { expandTemplates, routesForVariant, type RouteSpec, type Spec, type Variant } from './spec.ts';
 import { PrebuiltJson, RestResponse, type EngineHost, type Handler, type HandlerContext, type Logger, type TransactionalStore, type User } from './types.ts';
 import { answerVaries } from './response-cache.ts';
+import { GLOBAL_PARAMS } from './wp-rest.ts';
 
-/** Query params that steer the server itself and never reach a handler's args. */
-const GLOBAL_PARAMS = new Set(['_fields', '_envelope', '_embed', '_method', '_jsonp', '_pretty', 'rest_route', '_locale', '_wpnonce']);
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface EngineOptions<S, H> {

@@ -3,20 +3,11 @@ import type { CompiledRoute } from './compile.ts';
 import { COMPRESS_MIN_BYTES, compressNow, isCompressible, keptEncoding, negotiate } from './compression.ts';
 import type { Engine } from './engine.ts';
 import type { Outcome } from './pipeline.ts';
-import { encodeJson, envelopeHeaders, filterFields, parseFields } from './response.ts';
+import { encodeJson, filterFields, parseFields } from './response.ts';
 import { matchesEtag, type KeptAnswer } from './response-cache.ts';
 import type { PageResponse } from './types.ts';
 import type { User } from './types.ts';
-
-/** The headers serve_request sends with every answer, in its order; `Link` is the host's, filled in per answer. */
-const EVERY_ANSWER = {
-  'Content-Type': 'application/json; charset=UTF-8',
-  'X-Robots-Tag': 'noindex',
-  Link: '',
-  'X-Content-Type-Options': 'nosniff',
-  'Access-Control-Expose-Headers': 'X-WP-Total, X-WP-TotalPages, Link',
-  'Access-Control-Allow-Headers': 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
-};
+import { envelopeHeaders, EVERY_ANSWER } from './wp-rest.ts';
 
 /** An answer as it will be sent, before its coding: `kept` when the body is a kept document's (its encodings are kept with it). */
 export interface PreparedAnswer {

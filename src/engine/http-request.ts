@@ -61,12 +61,6 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-/** `_method` in the query, or X-HTTP-Method-Override, replaces the HTTP method (WordPress's serve_request). */
-export function effectiveMethod(method: string | undefined, query: Record<string, unknown>, headers: Record<string, string>): string {
-  const override = typeof query._method === 'string' ? query._method : headers['x-http-method-override'];
-  return (override || method || 'GET').toUpperCase();
-}
-
 /** The REST request the engine runs; the body is decoded later, once the caller is authenticated. */
 export function restRequest(method: string, target: RequestTarget, headers: Record<string, string>, ip: string): InternalRequest {
   const { root } = target;

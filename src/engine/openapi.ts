@@ -1,4 +1,5 @@
-import { canonicalType, INDEX_KEYWORDS } from './args.ts';
+import { INDEX_KEYWORDS } from './args.ts';
+import { canonicalType } from './arg-coercion.ts';
 import type { ApiRoot } from './api-root.ts';
 import { ENGINE_ERRORS, type ErrorCatalogue } from './errors.ts';
 import { answerOf } from './responses.ts';

@@ -1,4 +1,4 @@
-/** Response shaping that WordPress applies after dispatch: `_fields`, `_envelope`, JSON encoding. */
+/** Response shaping that WordPress applies after dispatch: `_fields`, JSON encoding (`_envelope`'s headers: wp-rest.ts). */
 
 type FieldTree = Map<string, FieldTree | true>;
 
@@ -48,16 +48,4 @@ export function fieldsInclude(tree: FieldTree, key: string): boolean {
 /** JSON as the response body; `_pretty` indents as PHP's JSON_PRETTY_PRINT does. */
 export function encodeJson(data: unknown, pretty: boolean): string {
   return pretty ? JSON.stringify(data, null, 4) : JSON.stringify(data);
-}
-
-/** The headers WordPress's controllers set as integers (`(int) $total`): an envelope's JSON carries them as numbers. */
-const NUMERIC_HEADERS = new Set(['X-WP-Total', 'X-WP-TotalPages']);
-
-/** A response's headers as `_envelope` shows them: WordPress's integers as numbers, none as PHP's empty array. */
-export function envelopeHeaders(headers: Record<string, string>): Record<string, string | number> | [] {
-  const keys = Object.keys(headers);
-  if (!keys.length) return [];
-  const out: Record<string, string | number> = {};
-  for (const k of keys) out[k] = NUMERIC_HEADERS.has(k) && /^\d+$/.test(headers[k]) ? Number(headers[k]) : headers[k];
-  return out;
 }

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { embedLinks } from './embed.ts';
 import type { Engine } from './engine.ts';
 import { engineError, RestError } from './errors.ts';
-import { BodyTooLarge, decodeBody, effectiveMethod, parseTarget, payloadTooLarge, readBody, restRequest } from './http-request.ts';
+import { BodyTooLarge, decodeBody, parseTarget, payloadTooLarge, readBody, restRequest } from './http-request.ts';
+import { effectiveMethod } from './wp-rest.ts';
 import type { InternalRequest, Outcome } from './pipeline.ts';
 import { ReplyWriter } from './http-reply.ts';
 import { discardUpload, receiveUpload, type ReceivedUpload } from './http-upload.ts';

@@ -4,10 +4,10 @@ import type { PostQuery } from '../store/posts.ts';
 import type { TermRow } from '../store/terms.ts';
 import type { UserRow } from '../store/users.ts';
 import { sqlDate } from '../store/transact.ts';
-import { authorPermalink, dateArchivePermalink, searchPermalink, termPermalink } from './permalinks.ts';
+import { authorPermalink, dateArchivePermalink, searchPermalink, termPermalink } from '../core/permalinks.ts';
 import type { DateVars, ListVars } from './request.ts';
 import type { ListHeading } from './templates.ts';
-import { formatLocalDate } from './templates.ts';
+import { formatLocalDate } from '../format/date.ts';
 
 /** The template a list is shown with, in WordPress's template hierarchy order (search wins). */
 export type ListKind = 'search' | 'category' | 'tag' | 'author' | 'date' | 'home';

@@ -9,9 +9,9 @@ import { commentsOpen, discussionOptions, isOn, renderedComment, submitComment, 
 import { avatarUrls } from '../core/rest.ts';
 import type { CommentRow } from '../store/comments.ts';
 import type { PostRow } from '../store/posts.ts';
-import { escapeAttr, escapeHtml, stripAllTags } from './format.ts';
+import { escapeAttr, escapeHtml, stripAllTags } from '../format/format.ts';
 import type { FeedPost } from './feeds.ts';
-import { formatLocalDate } from './templates.ts';
+import { formatLocalDate } from '../format/date.ts';
 
 /**
  * Comments on the site, as WordPress's comments template shows them: a post's approved comments

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Feed, type Item } from 'feed';
 import type { PageRequest, PageResponse } from '../engine/server.ts';
-import type { FeedType } from './permalinks.ts';
+import type { FeedType } from '../core/permalinks.ts';
 import type { ShownPost } from './templates.ts';
 
 /** What one feed is about: a list of the site (blog, archive, search) or its comments. */

@@ -1,7 +1,7 @@
 import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
 import { MENU_ITEM_TYPE, MENU_LOCATIONS, MENU_TAXONOMY, menuLocations, setupMenuItems, type MenuItem } from '../core/menus.ts';
-import { escapeAttr, escapeHtml } from './format.ts';
+import { escapeAttr, escapeHtml } from '../format/format.ts';
 
 /**
  * The theme's classic menus on the page (wp_nav_menu with Walker_Nav_Menu): the menu assigned to a

@@ -4,13 +4,13 @@ import type { PostRow } from '../store/posts.ts';
 import type { TermRow } from '../store/terms.ts';
 import type { Store } from '../store/index.ts';
 import type { PageContext, Site } from '../core/site.ts';
-import { authorizePage } from '../auth/authorize-page.ts';
+import { authorizePage } from './sign-in/authorize-page.ts';
 import { oauthPage } from '../auth/oauth.ts';
-import { adminPage } from '../admin/pages.ts';
-import { authorPermalink, commentsFeedPermalink, feedPermalink, pagedPermalink, permalink, termPermalink, type FeedType, type PermalinkTarget } from './permalinks.ts';
-import { filterHeadMeta, hookOutput, pageViewed, theContent } from './hooks.ts';
-import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from './format.ts';
-import { articleHtml, documentHtml, embedHtml, formatLocalDate, listHtml, navHtml, notFoundHtml, UNTITLED, type DocumentParts, type NavLink, type ShownPost, type SiteIdentity } from './templates.ts';
+import { authorPermalink, commentsFeedPermalink, feedPermalink, pagedPermalink, permalink, termPermalink, type FeedType, type PermalinkTarget } from '../core/permalinks.ts';
+import { filterHeadMeta, hookOutput, pageViewed, theContent } from '../core/hooks.ts';
+import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from '../format/format.ts';
+import { articleHtml, documentHtml, embedHtml, listHtml, navHtml, notFoundHtml, UNTITLED, type DocumentParts, type NavLink, type ShownPost, type SiteIdentity } from './templates.ts';
+import { formatLocalDate } from '../format/date.ts';
 import { parseSiteRequest, type SiteRequest } from './request.ts';
 import { planList, type ListPlan } from './archives.ts';
 import { feedResponse, type FeedPost } from './feeds.ts';
@@ -38,8 +38,9 @@ type Resolved =
  * theme's stylesheet, the embed card at `{permalink}embed/`, the application-authorization page
  * (and the OAuth authorization server around it: its metadata, registration and token endpoints),
  * the admin and its login screen, and a 404 page for everything else. The server adds the API discovery Link header.
+ * The admin sits above the site, so the application hands its pages in (`adminPage`, null for a path it does not serve).
  */
-export function createPageHandler(engine: Engine): PageHandler {
+export function createPageHandler(engine: Engine, adminPage: (req: PageRequest, engine: Engine) => Promise<PageResponse | null>): PageHandler {
   const authPath = trimTrailingSlash(engine.site.authPath);
   return async (req) => {
     if (trimTrailingSlash(req.path) === authPath) return authorizePage(req, engine);

@@ -1,5 +1,5 @@
 import type { Site } from '../core/site.ts';
-import { parsePermalink, type FeedType, type PermalinkTarget } from './permalinks.ts';
+import { parsePermalink, type FeedType, type PermalinkTarget } from '../core/permalinks.ts';
 
 /** A date archive's parts; month and day only when the URL names them. */
 export interface DateVars {

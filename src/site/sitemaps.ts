@@ -2,7 +2,7 @@ import type { CmsEngine as Engine } from '../core/context.ts';
 import type { PageResponse } from '../engine/server.ts';
 import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
-import { authorPermalink, permalink, termPermalink } from './permalinks.ts';
+import { authorPermalink, permalink, termPermalink } from '../core/permalinks.ts';
 
 /**
  * WordPress core's sitemaps (wp-includes/sitemaps): an index at `wp-sitemap.xml` listing one

@@ -4,7 +4,7 @@ import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
 import type { PostRow } from '../store/posts.ts';
 import type { PageRequest, PageResponse } from '../engine/server.ts';
-import { permalink } from './permalinks.ts';
+import { permalink } from '../core/permalinks.ts';
 import { newEnv, sidebarWidgetsHtml } from './widgets.ts';
 import { THEME_SIDEBAR } from '../core/widgets.ts';
 import type { NavLink, SiteChrome } from './templates.ts';

@@ -3,10 +3,11 @@ import { encodeInstance, INACTIVE_SIDEBAR, loadWidgets, parseWidgetId, SIDEBARS,
 import type { Store } from '../store/index.ts';
 import type { PostRow } from '../store/posts.ts';
 import type { TermRow } from '../store/terms.ts';
-import { escapeAttr, escapeHtml, renderContent, stripAllTags } from './format.ts';
-import { kses } from './kses.ts';
-import { permalink, termPermalink } from './permalinks.ts';
-import { formatLocalDate, searchFormHtml } from './templates.ts';
+import { escapeAttr, escapeHtml, renderContent, stripAllTags } from '../format/format.ts';
+import { kses } from '../format/kses.ts';
+import { permalink, termPermalink } from '../core/permalinks.ts';
+import { searchFormHtml } from './templates.ts';
+import { formatLocalDate } from '../format/date.ts';
 
 /**
  * The widget types the site renders (WordPress's WP_Widget subclasses of the same id_base) and

@@ -1,7 +1,7 @@
 import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool } from 'kysely';
 import type { CommentsTable, DB } from './schema.ts';
 import { MetaRepo } from './meta.ts';
-import { fillDates, siteClock } from './posts.ts';
+import { fillDates, siteClock } from './site-clock.ts';
 import { atomically, matchesText } from './transact.ts';
 import { orderOfIds } from './terms.ts';
 

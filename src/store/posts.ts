@@ -1,19 +1,17 @@
-import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool } from 'kysely';
+import type { Expression, Kysely, SqlBool } from 'kysely';
 import { sql } from './kysely.ts';
-import type { DB, PostsTable } from './schema.ts';
-import { atomically, byteOrder, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates, sqlDate, truncateSlug } from './transact.ts';
+import type { DB } from './schema.ts';
+import { atomically, byteOrder, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates } from './transact.ts';
 import { MetaRepo } from './meta.ts';
+import type { NewPost, PostPatch, PostRow } from './post-rows.ts';
+import { contains, parseSearch, relevance, type ParsedSearch, type PostsEB } from './post-search.ts';
+import { trashPost, untrashPost } from './post-trash.ts';
+import { fillDates, siteClock } from './site-clock.ts';
 import { forUpdate, lockUntilCommit, shareLockUntilCommit } from './portable.ts';
 import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 import { readCacheOf } from './read-cache.ts';
 
-export type PostRow = Selectable<PostsTable>;
-
-/** A post to insert: dates, slug and guid may be left out and are filled as wp_insert_post fills them. */
-export type NewPost = Omit<Insertable<PostsTable>, 'id' | 'date' | 'date_gmt' | 'modified' | 'modified_gmt'> &
-  Partial<Pick<PostRow, 'date' | 'date_gmt' | 'modified' | 'modified_gmt'>>;
-
-export type PostPatch = Partial<Omit<PostRow, 'id'>>;
+export type { NewPost, PostPatch, PostRow } from './post-rows.ts';
 
 export interface PostQuery {
   types: string[];
@@ -87,50 +85,6 @@ const SLUGLESS_STATUSES: ReadonlySet<string> = new Set(['draft', 'pending', 'aut
 
 /** wp_unique_post_slug leaves these slugs as given: unpublished posts', and revisions' (`{id}-revision-v1` is shared by all of a post's revisions). */
 const keepsSlug = (type: string, status: string) => SLUGLESS_STATUSES.has(status) || (type === 'revision' && status === 'inherit');
-
-// WP_Query::get_search_stopwords (English)
-const SEARCH_STOPWORDS: ReadonlySet<string> = new Set(
-  'about an are as at be by com for from how in is it of on or that the this to was what when where who will with www'.split(' '),
-);
-// WP_Query::parse_search: quoted phrases or runs of anything but space, tab, quote, comma, plus
-const SEARCH_TERM = /"[^"]*(?:"|$)|(?:(?<=[\t ",+])|^)[^\t ",+]+/g;
-
-interface ParsedSearch {
-  /** The whole search text (the phrase relevance ranks on). */
-  sentence: string;
-  include: string[];
-  exclude: string[];
-}
-
-const termCount = (s: ParsedSearch) => s.include.length + s.exclude.length;
-
-/** WP_Query::parse_search + parse_search_terms: the terms matched with LIKE, minus stopwords. */
-export function parseSearch(text: string): ParsedSearch {
-  const sentence = text.replace(/\s+/g, ' ').trim();
-  const found = (sentence.match(SEARCH_TERM) ?? []).map((t) => t.replace(/^"|"$/g, '').trim()).filter(Boolean);
-  let terms = found;
-  if (found.length > 1) {
-    terms = found.filter((t) => !(t.length === 1 && /^[a-z-]$/i.test(t)) && !SEARCH_STOPWORDS.has(t.toLowerCase()));
-    if (!terms.length || terms.length > 9) terms = [sentence];
-  }
-  const include: string[] = [];
-  const exclude: string[] = [];
-  for (const t of terms) {
-    if (t.length > 1 && t.startsWith('-')) exclude.push(t.slice(1));
-    else include.push(t);
-  }
-  return { sentence, include, exclude };
-}
-
-type PostsEB = ExpressionBuilder<DB, 'posts'>;
-
-type SearchColumn = 'title' | 'excerpt' | 'content';
-
-/** The column holds the text anywhere, in any case (WP_Query's `LIKE '%text%'`). */
-const contains = (db: Kysely<DB>, eb: PostsEB, column: SearchColumn, text: string, negated = false) => {
-  const match = matchesText(db, eb.ref(column), text);
-  return negated ? eb.not(match) : match;
-};
 
 /** Posts of every type: WP_Query's filters and orders over one indexed table. */
 export class PostsRepo {
@@ -535,62 +489,6 @@ export class PostsRepo {
 }
 
 /**
- * WP_Query::parse_search_order: with several terms, the whole phrase in the title first (unless
- * some term is negative), then all terms in the title, any term in it, the phrase in the excerpt,
- * in the content; with one term, title matches first.
- */
-function relevance(db: Kysely<DB>, eb: PostsEB, s: ParsedSearch) {
-  const like = (column: SearchColumn, text: string) => contains(db, eb, column, text);
-  if (termCount(s) <= 1) return eb.case().when(like('title', s.include[0] ?? s.sentence)).then(1).else(2).end();
-  const phrase = s.exclude.length ? undefined : s.sentence;
-  const whens: [Expression<SqlBool>, number][] = [];
-  if (phrase) whens.push([like('title', phrase), 1]);
-  if (s.include.length && s.include.length < 7) {
-    whens.push([eb.and(s.include.map((t) => like('title', t))), 2]);
-    if (s.include.length > 1) whens.push([eb.or(s.include.map((t) => like('title', t))), 3]);
-  }
-  if (phrase) whens.push([like('excerpt', phrase), 4], [like('content', phrase), 5]);
-  if (!whens.length) return sql<number>`6`;
-  const [[firstWhen, firstThen], ...rest] = whens;
-  let c = eb.case().when(firstWhen).then(firstThen);
-  for (const [w, t] of rest) c = c.when(w).then(t);
-  return c.else(6).end();
-}
-
-const DESIRED_SLUG_KEY = '_wp_desired_post_slug';
-const TRASH_STATUS_KEY = '_wp_trash_meta_status';
-const TRASH_TIME_KEY = '_wp_trash_meta_time';
-const TRASHED_SUFFIX = '__trashed';
-
-/**
- * wp_trash_post's storage part, as a post moves to the trash: what it was and when (for
- * untrashing and the scheduled emptying), out of the sticky posts (_reset_front_page_settings_for_post),
- * and its slug freed for others (wp_add_trashed_suffix_to_post_name_for_post: `name__trashed`,
- * the name kept to come back). Returns the slug it takes.
- */
-async function trashPost(db: Kysely<DB>, current: PostRow, values: PostPatch): Promise<string> {
-  const meta = new MetaRepo(db, 'post_meta');
-  await meta.set(current.id, TRASH_STATUS_KEY, current.status);
-  await meta.set(current.id, TRASH_TIME_KEY, String(Math.floor(Date.now() / 1000)));
-  values.sticky = 0;
-  if (current.slug.endsWith(TRASHED_SUFFIX)) return current.slug;
-  await meta.set(current.id, DESIRED_SLUG_KEY, current.slug);
-  // _truncate_post_slug to 191 characters leaves room for the suffix
-  return `${truncateSlug(current.slug, 191)}${TRASHED_SUFFIX}`;
-}
-
-/**
- * A post leaving the trash (wp_untrash_post, and wp_insert_post's reassignment of the desired
- * slug): the trash meta goes, and the slug it had comes back when one was kept. Returns that slug.
- */
-async function untrashPost(db: Kysely<DB>, current: PostRow): Promise<string | undefined> {
-  const meta = new MetaRepo(db, 'post_meta');
-  const desired = await meta.get(current.id, DESIRED_SLUG_KEY);
-  for (const key of [DESIRED_SLUG_KEY, TRASH_STATUS_KEY, TRASH_TIME_KEY]) await meta.delete(current.id, key);
-  return desired || undefined;
-}
-
-/**
  * WP_Tax_Query's clauses over term ids: `IN` a post carrying any of them, `AND` all of them,
  * `NOT IN` none; joined by `relation` (AND unless the request's tax_relation says OR).
  */
@@ -643,55 +541,4 @@ async function uniqueSlugsOf(db: Kysely<DB>, rows: { slug: string; type: string;
     r.slug = firstFreeSlug(r.slug, used);
     used.add(r.slug);
   }
-}
-
-/** What converting between site time and GMT needs: the options WordPress reads for it. */
-export interface SiteClock {
-  home: string;
-  gmtOffsetHours: number;
-  timezone: string;
-}
-
-export async function siteClock(db: Kysely<DB>): Promise<SiteClock> {
-  const rows = await db.selectFrom('options').select(['name', 'value']).where('name', 'in', ['home', 'gmt_offset', 'timezone_string']).execute();
-  const o = Object.fromEntries(rows.map((r) => [r.name, r.value]));
-  return { home: (o.home ?? '').replace(/\/+$/, ''), gmtOffsetHours: Number(o.gmt_offset) || 0, timezone: o.timezone_string ?? '' };
-}
-
-const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** Minutes the site's clock is ahead of UTC at an instant (a named zone wins over gmt_offset, DST included). */
-export function offsetMinutes(clock: SiteClock, at: Date): number {
-  if (!clock.timezone) return Math.round(clock.gmtOffsetHours * 60);
-  let fmt = zoneFormats.get(clock.timezone);
-  if (!fmt) {
-    try {
-      fmt = new Intl.DateTimeFormat('en-US', { timeZone: clock.timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-    } catch {
-      return Math.round(clock.gmtOffsetHours * 60);
-    }
-    zoneFormats.set(clock.timezone, fmt);
-  }
-  const p = Object.fromEntries(fmt.formatToParts(at).map((x) => [x.type, x.value]));
-  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
-  return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60000);
-}
-
-const parseSqlDate = (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
-
-/** get_gmt_from_date / get_date_from_gmt: whichever of the pair is missing follows from the other (or now). */
-export function fillDates(clock: SiteClock, local: string | undefined, gmt: string | undefined, now: Date): { local: string; gmt: string } {
-  if (local && gmt) return { local, gmt };
-  if (gmt) {
-    const at = parseSqlDate(gmt);
-    return { local: sqlDate(new Date(at.getTime() + offsetMinutes(clock, at) * 60000)), gmt };
-  }
-  if (local) {
-    const asUtc = parseSqlDate(local);
-    // the offset at the guessed instant, corrected once for a DST edge between guess and answer
-    let at = new Date(asUtc.getTime() - offsetMinutes(clock, asUtc) * 60000);
-    at = new Date(asUtc.getTime() - offsetMinutes(clock, at) * 60000);
-    return { local, gmt: sqlDate(at) };
-  }
-  return { local: sqlDate(new Date(now.getTime() + offsetMinutes(clock, now) * 60000)), gmt: sqlDate(now) };
 }

@@ -1,5 +1,5 @@
 import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
-import { stripTagMarkup } from '../site/format.ts';
+import { stripTagMarkup } from '../format/format.ts';
 import { sql } from './kysely.ts';
 import { isPostgres } from './portable.ts';
 

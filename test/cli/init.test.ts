@@ -33,6 +33,11 @@ describe('cms-spec init', () => {
       'test',
       'test/greetings.test.js',
     ]);
+    // the project's code reaches cms-spec through the engine's one entry, never into its files
+    const sources = readdirSync(project, { recursive: true }).map(String).filter((f) => /\.(ts|js)$/.test(f));
+    const imported = sources.flatMap((f) => [...readFileSync(join(project, f), 'utf8').matchAll(/(?:\bfrom\s+|\bimport\(\s*)'(cms-spec(?:\/[^']*)?)'/g)].map((m) => `${f}: ${m[1]}`));
+    assert.deepEqual(imported, ['handlers/greetings.ts: cms-spec/src/engine/index.ts']);
+
     const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     assert.match(manifest.dependencies['cms-spec'], /^file:(\.\.\/)+/);
 

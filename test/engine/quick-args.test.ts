@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileArgs, compileQuickCheck } from '../../src/engine/args.ts';
+import { compileArgs } from '../../src/engine/args.ts';
+import { compileQuickCheck } from '../../src/engine/quick-check.ts';
 import { RestError } from '../../src/engine/errors.ts';
 import type { ArgDescriptor } from '../../src/engine/spec.ts';
 

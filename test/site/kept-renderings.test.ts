@@ -5,7 +5,7 @@ import { useServer } from '../helpers/server.ts';
 import { ok } from '../cli/run.ts';
 import { createSnippet, NS } from '../plugins/code-snippets/helpers.ts';
 
-// The rendered content, excerpt and title are kept per post (src/site/kept-renderings.ts): every
+// The rendered content, excerpt and title are kept per post (src/core/kept-renderings.ts): every
 // test reads a rendering twice (so it is kept), changes what it depends on, and reads it again.
 describe('rendered content kept per post is never stale', () => {
   const site = useServer();

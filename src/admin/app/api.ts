@@ -27,6 +27,13 @@ apiFetch.nonceEndpoint = settings.nonceEndpoint;
 
 export const api = apiFetch;
 
+/** The user as `users/me?context=edit` tells it: what the menu and every screen go by (the server checks again). */
+export interface Me {
+  id: number;
+  name: string;
+  capabilities: Record<string, boolean>;
+}
+
 /** One file uploaded into the media library, as WordPress's admin sends it (multipart, the field `file`); the answer is the new attachment. */
 export function uploadMedia<T>(file: File): Promise<T> {
   const body = new FormData();

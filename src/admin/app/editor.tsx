@@ -11,8 +11,7 @@ import '@wordpress/block-library/build-style/editor.css';
 import '@wordpress/block-library/build-style/theme.css';
 import '@wordpress/format-library/build-style/style.css';
 import './editor.css';
-import { api, messageOf, screenUrl, uploadMedia } from './api.ts';
-import type { Me } from './main.tsx';
+import { api, messageOf, screenUrl, uploadMedia, type Me } from './api.ts';
 import { MediaLibrary, editorAttachment, type EditorAttachment, type RestAttachment } from './media-library.tsx';
 
 registerCoreBlocks();

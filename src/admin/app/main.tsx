@@ -2,15 +2,15 @@ import { createRoot, useEffect, useState } from '@wordpress/element';
 import { Notice, Spinner } from '@wordpress/components';
 import '@wordpress/components/build-style/style.css';
 import './admin.css';
-import { api, messageOf, screenUrl, settings } from './api.ts';
-import { CommentsScreen, MediaScreen, MenusScreen, PluginsScreen, PostsScreen, ProfileScreen, SettingsScreen, UsersScreen } from './screens.tsx';
-
-/** The user as `users/me?context=edit` tells it: what the menu and every screen go by (the server checks again). */
-export interface Me {
-  id: number;
-  name: string;
-  capabilities: Record<string, boolean>;
-}
+import { api, messageOf, screenUrl, settings, type Me } from './api.ts';
+import { CommentsScreen } from './screens/comments.tsx';
+import { MediaScreen } from './screens/media.tsx';
+import { MenusScreen } from './screens/menus.tsx';
+import { PluginsScreen } from './screens/plugins.tsx';
+import { PostsScreen } from './screens/posts.tsx';
+import { ProfileScreen } from './screens/profile.tsx';
+import { SettingsScreen } from './screens/settings.tsx';
+import { UsersScreen } from './screens/users.tsx';
 
 interface Screen {
   title: string;

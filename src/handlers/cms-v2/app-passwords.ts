@@ -1,4 +1,4 @@
-import { RestResponse } from '../../engine/types.ts';
+import { RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { chunkAppPassword, createAppPassword as createPassword, getAppPassword as findPassword, renameAppPassword, revokeAppPassword } from '../../auth/app-passwords.ts';
 import type { AppPasswordRow } from '../../store/app-passwords.ts';

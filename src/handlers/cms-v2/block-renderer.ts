@@ -1,8 +1,8 @@
-import { invalidParams } from '../../engine/errors.ts';
+import { invalidParams } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { canEdit } from '../../core/post-access.ts';
 import { denied } from '../../core/rest.ts';
-import { permalink } from '../../site/permalinks.ts';
+import { permalink } from '../../core/permalinks.ts';
 
 /**
  * WP_REST_Block_Renderer_Controller (6.1): a dynamic block rendered with the attributes given,

@@ -1,5 +1,4 @@
-import { RestError, missingObject } from '../../engine/errors.ts';
-import { RestResponse } from '../../engine/types.ts';
+import { missingObject, RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { canEdit, canRead } from '../../core/post-access.ts';
 import { avatarUrls, collection, contextOf, denied, nsUrl, pageOf, parseDateArg, pick, restDate, type Context } from '../../core/rest.ts';
@@ -17,7 +16,7 @@ import {
   tooLong,
   type CommentData,
 } from '../../core/comments.ts';
-import { permalink } from '../../site/permalinks.ts';
+import { permalink } from '../../core/permalinks.ts';
 import { commentNotices } from '../../core/notices.ts';
 import type { Store } from '../../store/index.ts';
 import type { CommentPatch, CommentQuery, CommentRow } from '../../store/comments.ts';

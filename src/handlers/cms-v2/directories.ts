@@ -1,5 +1,4 @@
-import { RestError } from '../../engine/errors.ts';
-import { RestResponse } from '../../engine/types.ts';
+import { RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { editsSomeType } from '../../core/editor-access.ts';
 import { denied } from '../../core/rest.ts';

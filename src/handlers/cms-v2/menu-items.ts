@@ -1,8 +1,7 @@
-import { RestError, missingObject } from '../../engine/errors.ts';
-import { RestResponse } from '../../engine/types.ts';
+import { missingObject, RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { sanitizeName as sanitizeTextField } from '../../auth/app-passwords.ts';
-import { kses } from '../../site/kses.ts';
+import { kses } from '../../format/kses.ts';
 import type { PostRow } from '../../store/posts.ts';
 import { cap, type PostTypeInfo } from '../../core/content-types.ts';
 import { canEdit, canRead } from '../../core/post-access.ts';

@@ -1,8 +1,7 @@
-import { RestError, invalidParams, missingObject } from '../../engine/errors.ts';
-import { RestResponse } from '../../engine/types.ts';
+import { invalidParams, missingObject, RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
-import { escapeHtml } from '../../site/format.ts';
-import { kses } from '../../site/kses.ts';
+import { escapeHtml } from '../../format/format.ts';
+import { kses } from '../../format/kses.ts';
 import type { Store } from '../../store/index.ts';
 import type { TermRow } from '../../store/terms.ts';
 import { cap } from '../../core/content-types.ts';

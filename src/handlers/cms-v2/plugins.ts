@@ -1,7 +1,7 @@
 import type { Ctx } from '../../core/context.ts';
 import { contextOf, nsUrl, pick, type Context } from '../../core/rest.ts';
 import type { PluginStatus } from '../../core/site.ts';
-import { escapeHtml } from '../../site/format.ts';
+import { escapeHtml } from '../../format/format.ts';
 
 /** Fields of each context, in WP_REST_Plugins_Controller's schema order. */
 const FIELDS: Record<Context, readonly string[]> = {

@@ -1,7 +1,6 @@
-import { RestError, missingObject } from '../../engine/errors.ts';
-import { RestResponse } from '../../engine/types.ts';
+import { missingObject, RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
-import { permalink } from '../../site/permalinks.ts';
+import { permalink } from '../../core/permalinks.ts';
 import type { Store } from '../../store/index.ts';
 import type { NewPost, PostQuery, PostRow } from '../../store/posts.ts';
 import type { TermRow } from '../../store/terms.ts';
@@ -10,7 +9,7 @@ import { cap, type PostTypeInfo } from '../../core/content-types.ts';
 import { canEdit, canRead, may } from '../../core/post-access.ts';
 import { contentChanged } from '../../core/events.ts';
 import { shownMetaOfPosts, writeRequestMeta } from '../../core/post-meta.ts';
-import { renderedExcerpt, theContent } from '../../site/hooks.ts';
+import { renderedExcerpt, theContent } from '../../core/hooks.ts';
 import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, renderedTitle, restDate, routePostType, type Context } from '../../core/rest.ts';
 import { authorFilters, listQueryOf, menuOrderFilter, parentFilters, POST_TAXONOMY_ARGS, queryPosts, statusesFor, stickyFilter, taxQueryOf, typeFilters } from '../../core/post-list.ts';
 import { postFieldsOf } from '../../core/post-fields.ts';

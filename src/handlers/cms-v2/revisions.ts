@@ -1,4 +1,4 @@
-import { RestError } from '../../engine/errors.ts';
+import { RestError } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import type { PostTypeInfo } from '../../core/content-types.ts';
 import { canEdit, may } from '../../core/post-access.ts';

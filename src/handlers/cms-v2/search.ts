@@ -1,8 +1,8 @@
 import type { Ctx } from '../../core/context.ts';
-import { permalink } from '../../site/permalinks.ts';
+import { permalink } from '../../core/permalinks.ts';
 import { readablePost } from '../../core/post-access.ts';
 import { collection, contextOf, nsUrl, pageOf, pick } from '../../core/rest.ts';
-import { termLink } from '../../site/permalinks.ts';
+import { termLink } from '../../core/permalinks.ts';
 
 const POST_SUBTYPES = ['post', 'page'];
 const TERM_SUBTYPES = ['category', 'post_tag'];

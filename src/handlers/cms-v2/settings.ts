@@ -1,4 +1,4 @@
-import { invalidParam } from '../../engine/errors.ts';
+import { invalidParam } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 
 interface Setting {

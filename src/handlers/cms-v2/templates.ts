@@ -1,12 +1,11 @@
-import { RestError } from '../../engine/errors.ts';
-import { RestResponse } from '../../engine/types.ts';
+import { RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { STYLESHEET, partArea } from '../../core/active-theme.ts';
 import { rawText } from '../../core/post-list.ts';
 import { saveRevision } from '../../core/revisions.ts';
 import { CURIES, contextOf, nsUrl, routePostType, type Context } from '../../core/rest.ts';
 import { TEMPLATE_META, fileTemplate, findTemplate, queryTemplates, resolveTemplate, templateHierarchy, type BlockTemplate, type TemplateType } from '../../core/templates.ts';
-import { kses, type KsesContext } from '../../site/kses.ts';
+import { kses, type KsesContext } from '../../format/kses.ts';
 import type { Store } from '../../store/index.ts';
 import type { PostPatch } from '../../store/posts.ts';
 

@@ -1,14 +1,13 @@
-import { RestError, missingObject } from '../../engine/errors.ts';
-import { RestResponse } from '../../engine/types.ts';
+import { missingObject, RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
-import { kses } from '../../site/kses.ts';
+import { kses } from '../../format/kses.ts';
 import type { Store } from '../../store/index.ts';
 import type { TermPatch, TermRow } from '../../store/terms.ts';
 import { sanitizeSlug } from '../../store/transact.ts';
 import type { TaxonomyInfo } from '../../core/content-types.ts';
 import { checkListContext, queryTermsOfRoute } from '../../core/term-list.ts';
 import { contentChanged } from '../../core/events.ts';
-import { termLink } from '../../site/permalinks.ts';
+import { termLink } from '../../core/permalinks.ts';
 import { collection, contextOf, CURIES, denied, nsUrl, pick, routeTaxonomy, type Context } from '../../core/rest.ts';
 
 const HIERARCHICAL_FIELDS = ['id', 'count', 'description', 'link', 'name', 'slug', 'taxonomy', 'parent', 'meta'];

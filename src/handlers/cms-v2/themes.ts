@@ -1,10 +1,10 @@
-import { RestResponse } from '../../engine/types.ts';
+import { RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { STYLESHEET, THEME_HEADERS, THEME_SUPPORTS } from '../../core/active-theme.ts';
 import { cap } from '../../core/content-types.ts';
 import { userGlobalStylesId } from '../../core/global-styles.ts';
 import { CURIES, denied, nsUrl } from '../../core/rest.ts';
-import { escapeAttr, escapeHtml } from '../../site/format.ts';
+import { escapeAttr, escapeHtml } from '../../format/format.ts';
 
 /**
  * WP_REST_Themes_Controller (6.1) for the one theme this server has, which is always the active

@@ -1,5 +1,4 @@
-import { authStatus, invalidParams, RestError, type ParamFailure, missingObject } from '../../engine/errors.ts';
-import { RestResponse } from '../../engine/types.ts';
+import { authStatus, invalidParams, missingObject, type ParamFailure, RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { contentChanged } from '../../core/events.ts';
 import type { Store } from '../../store/index.ts';
@@ -10,8 +9,8 @@ import { hashPassword } from '../../auth/passwords.ts';
 import { isRole, ROLES } from '../../auth/roles.ts';
 import { isValidUsername, LOGIN_MAX, NICENAME_MAX, passwordProblem, sanitizeUserStrict, uniqueNicename } from '../../auth/users.ts';
 import { avatarUrls, collection, contextOf, denied, nsUrl, pageOf, pick, restDate, type Context } from '../../core/rest.ts';
-import { kses } from '../../site/kses.ts';
-import { authorPermalink } from '../../site/permalinks.ts';
+import { kses } from '../../format/kses.ts';
+import { authorPermalink } from '../../core/permalinks.ts';
 
 const VIEW_FIELDS = ['id', 'name', 'url', 'description', 'link', 'slug', 'avatar_urls', 'meta'];
 const EDIT_FIELDS = ['id', 'username', 'name', 'first_name', 'last_name', 'email', 'url', 'description', 'link', 'locale', 'nickname', 'slug', 'roles', 'registered_date', 'capabilities', 'extra_capabilities', 'avatar_urls', 'meta'];

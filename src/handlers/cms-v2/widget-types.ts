@@ -1,4 +1,4 @@
-import { parseQueryString } from '../../engine/params.ts';
+import { parseQueryString } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { nsUrl } from '../../core/rest.ts';
 import { decodeInstance, type Instance } from '../../core/widgets.ts';

@@ -1,6 +1,4 @@
-import { RestError } from '../../engine/errors.ts';
-import { parseQueryString } from '../../engine/params.ts';
-import { RestResponse } from '../../engine/types.ts';
+import { parseQueryString, RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { contextOf, CURIES, nsUrl, type Context } from '../../core/rest.ts';
 import {

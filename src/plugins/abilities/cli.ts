@@ -1,5 +1,4 @@
 import { toUser } from '../../auth/users.ts';
-import { userNamed } from '../../cli/site-store.ts';
 import type { PluginCli } from '../../core/plugin.ts';
 import { announceToolChanges, createMcpServer } from './mcp.ts';
 
@@ -18,7 +17,7 @@ export function mcpCommand(cli: PluginCli): void {
     .requiredOption('--user <user>', 'act as this user (login, email or ID)')
     .action(
       cli.withSite(async ({ engine, site, store }, o: { user: string }) => {
-        const row = await userNamed(store, o.user);
+        const row = await cli.userNamed(store, o.user);
         const server = await createMcpServer(engine, {
           // the user's role as it is now, as the HTTP server reads it at each request
           userOf: () => toUser(row, site.roles),

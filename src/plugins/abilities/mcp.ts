@@ -6,9 +6,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { CallToolResult, Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CmsEngine as Engine } from '../../core/context.ts';
-import { forbidden, invalidJson, RestError } from '../../engine/errors.ts';
-import type { Mount } from '../../engine/server.ts';
-import type { User } from '../../engine/types.ts';
+import { forbidden, invalidJson, type Mount, RestError, type User } from '../../engine/index.ts';
 import { config } from '../../config.ts';
 import { oauthIssuer } from '../../auth/oauth.ts';
 import type { Store } from '../../store/index.ts';

@@ -1,5 +1,4 @@
-import { compileArgs, INDEX_KEYWORDS, type CompiledArgs } from '../../engine/args.ts';
-import type { AbilityCategorySpec, ArgDescriptor, EndpointSpec, RouteSpec, Spec } from '../../engine/spec.ts';
+import { type AbilityCategorySpec, type ArgDescriptor, compileArgs, type CompiledArgs, type EndpointSpec, INDEX_KEYWORDS, type RouteSpec, type Spec } from '../../engine/index.ts';
 
 /** WP_Ability's annotations: what an agent may assume about running it. */
 export interface Annotations {

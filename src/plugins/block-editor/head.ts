@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { stripAllTags } from '../../site/format.ts';
+import { stripAllTags } from '../../format/format.ts';
 
 /**
  * What url-details answers: each field the empty string when the page's head does not say. A type,

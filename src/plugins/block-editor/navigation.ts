@@ -1,7 +1,7 @@
 import type { Site } from '../../core/site.ts';
 import type { Store } from '../../store/index.ts';
 import type { PostRow } from '../../store/posts.ts';
-import { permalink } from '../../site/permalinks.ts';
+import { permalink } from '../../core/permalinks.ts';
 
 /** The post type of block navigation menus (WordPress's wp_navigation). */
 export const NAVIGATION_TYPE = 'cms_navigation';

@@ -1,7 +1,7 @@
 import { cap, type PostTypeInfo, type TaxonomyInfo } from '../../core/content-types.ts';
 import type { Ctx } from '../../core/context.ts';
 import { denied } from '../../core/rest.ts';
-import { invalidParam } from '../../engine/errors.ts';
+import { invalidParam } from '../../engine/index.ts';
 
 /**
  * How the Kadence routes read their arguments: id lists as wp_parse_id_list reads them, the post

@@ -1,8 +1,8 @@
 import type { Ctx } from '../../core/context.ts';
 import { attachmentImageSrc } from '../../core/attachment-image.ts';
 import { renderedTitle, restDate } from '../../core/rest.ts';
-import { authorPermalink, permalink } from '../../site/permalinks.ts';
-import { excerptText, renderContent } from '../../site/format.ts';
+import { authorPermalink, permalink } from '../../core/permalinks.ts';
+import { excerptText, renderContent } from '../../format/format.ts';
 import type { PostRow } from '../../store/posts.ts';
 import type { TermRow } from '../../store/terms.ts';
 import { taxonomiesOfType } from './args.ts';

@@ -1,7 +1,7 @@
 import { cap, type PostTypeInfo } from '../../core/content-types.ts';
 import type { Ctx } from '../../core/context.ts';
 import type { PostQuery, PostRow } from '../../store/posts.ts';
-import { invalidParam } from '../../engine/errors.ts';
+import { invalidParam } from '../../engine/index.ts';
 import { absint, idList, offeredTypes, perPageOf, taxonomyOf, type TypeScope } from './args.ts';
 
 /**

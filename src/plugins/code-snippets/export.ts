@@ -1,5 +1,5 @@
 import type { Snippet } from './repo.ts';
-import { stripTagsKeepingLines } from '../../site/format.ts';
+import { stripTagsKeepingLines } from '../../format/format.ts';
 import { sanitizeSlug } from '../../store/transact.ts';
 import { typeOfScope } from './scopes.ts';
 import type { SnippetShape } from './shape.ts';

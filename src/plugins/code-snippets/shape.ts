@@ -1,4 +1,4 @@
-import type { Spec } from '../../engine/spec.ts';
+import type { Spec } from '../../engine/index.ts';
 import type { Snippet, SnippetFields } from './repo.ts';
 
 export const NAMESPACE = 'code-snippets/v1';

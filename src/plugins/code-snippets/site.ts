@@ -1,5 +1,5 @@
 import type { PageContext, Site, SiteHooks } from '../../core/site.ts';
-import { wpautop } from '../../site/format.ts';
+import { wpautop } from '../../format/format.ts';
 import type { Store } from '../../store/index.ts';
 import type { Snippet, SnippetsRepo } from './repo.ts';
 

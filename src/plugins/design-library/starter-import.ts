@@ -1,6 +1,6 @@
 import type { Ctx } from '../../core/context.ts';
 import { importImagesInMarkup, type MarkupImage } from '../../core/image-imports.ts';
-import { invalidParam, RestError } from '../../engine/errors.ts';
+import { invalidParam, RestError } from '../../engine/index.ts';
 import type { LibraryCall } from './calls.ts';
 
 /**

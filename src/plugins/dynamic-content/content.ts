@@ -4,9 +4,9 @@ import type { Ctx } from '../../core/context.ts';
 import { attachmentImageSrc } from '../../core/attachment-image.ts';
 import { canEdit, readablePost } from '../../core/post-access.ts';
 import { avatarUrls, renderedTitle } from '../../core/rest.ts';
-import { escapeHtml, excerptText, stripAllTags } from '../../site/format.ts';
-import { authorPermalink, permalink, termLink } from '../../site/permalinks.ts';
-import { formatLocalDate } from '../../site/templates.ts';
+import { escapeHtml, excerptText, stripAllTags } from '../../format/format.ts';
+import { authorPermalink, permalink, termLink } from '../../core/permalinks.ts';
+import { formatLocalDate } from '../../format/date.ts';
 import type { PostRow } from '../../store/posts.ts';
 import { fieldFor, isHtmlField, type FieldDef } from './fields.ts';
 

@@ -2,8 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { RegisteredMeta } from '../../core/content-types.ts';
-import type { Spec } from '../../engine/spec.ts';
-import { cachedParse } from '../../engine/parse-cache.ts';
+import { cachedParse, type Spec } from '../../engine/index.ts';
 
 /**
  * The custom fields dynamic content reads: field groups declared in `spec/fields/*.yaml`, as a

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../core/context.ts';
-import { escapeHtml } from '../../site/format.ts';
+import { escapeHtml } from '../../format/format.ts';
 import { renderedTitle } from '../../core/rest.ts';
 import { fieldGroups, type FieldDef } from './fields.ts';
 import { metaKeyOf, relatedPost, sourcePost } from './content.ts';

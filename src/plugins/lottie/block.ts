@@ -1,5 +1,5 @@
 import type { BlockTypeDefinition } from '../../core/blocks.ts';
-import { escapeAttr } from '../../site/format.ts';
+import { escapeAttr } from '../../format/format.ts';
 
 /** The post type animations are stored as (Kadence's kadence_lottie): readable and deletable at cms/v2/designkit_lottie. */
 export const LOTTIE_TYPE = 'designkit_lottie';

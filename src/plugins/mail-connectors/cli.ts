@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Argument, Option } from 'commander';
-import { CliError } from '../../cli/errors.ts';
-import { printRows, type ListFormat } from '../../cli/output.ts';
-import type { CliSite, PluginCli } from '../../core/plugin.ts';
+import type { CliSite, PluginCli, PluginListFormat } from '../../core/plugin.ts';
 import { readConnector } from './connector.ts';
 import { at, PROVIDERS, providerNamed, type Provider } from './providers.ts';
 import { baseUrlProblem, readSettings, saveSettings } from './settings.ts';
@@ -11,7 +9,7 @@ interface ConnectorOptions {
   key?: string;
   baseUrl?: string;
   endpoint?: string;
-  format: ListFormat;
+  format: PluginListFormat;
 }
 
 const ACTIONS = ['list', 'set', 'test'] as const;
@@ -34,18 +32,18 @@ export function connectorCommands(cli: PluginCli): void {
     .option('--base-url <url>', "set: the provider's API root, or your own gateway to it ('' restores the provider's own)")
     .option('--endpoint <endpoint>', 'test: the endpoint to read (default: the provider’s lists)')
     .addOption(new Option('--format <format>', 'list: output format').choices(['table', 'json', 'csv']).default('table'))
-    .action(cli.withSite((site, action: Action, name: string | undefined, o: ConnectorOptions) => run(site, action, name, o)));
+    .action(cli.withSite((site, action: Action, name: string | undefined, o: ConnectorOptions) => run(cli, site, action, name, o)));
 }
 
-async function run({ store }: CliSite, action: Action, name: string | undefined, o: ConnectorOptions): Promise<void> {
-  if (action === 'list') return list(store, o.format);
-  if (!name) throw new CliError(`Name the connector to ${action}: one of ${PROVIDERS.map((p) => p.id).join(', ')}.`);
+async function run(cli: PluginCli, { store }: CliSite, action: Action, name: string | undefined, o: ConnectorOptions): Promise<void> {
+  if (action === 'list') return list(cli, store, o.format);
+  if (!name) throw cli.error(`Name the connector to ${action}: one of ${PROVIDERS.map((p) => p.id).join(', ')}.`);
   const provider = providerNamed(name);
-  if (!provider) throw new CliError(`There is no mail connector "${name}". The connectors are ${PROVIDERS.map((p) => p.id).join(', ')}.`);
-  return action === 'set' ? set(store, provider, o) : test(store, provider, o);
+  if (!provider) throw cli.error(`There is no mail connector "${name}". The connectors are ${PROVIDERS.map((p) => p.id).join(', ')}.`);
+  return action === 'set' ? set(cli, store, provider, o) : test(store, provider, o);
 }
 
-async function list(store: CliSite['store'], format: ListFormat): Promise<void> {
+async function list(cli: PluginCli, store: CliSite['store'], format: PluginListFormat): Promise<void> {
   const rows = [];
   for (const p of PROVIDERS) {
     const s = await readSettings(store, p);
@@ -58,22 +56,22 @@ async function list(store: CliSite['store'], format: ListFormat): Promise<void> 
       base_url: s.baseUrl || (defaultBase ? `${defaultBase} (default)` : 'not set'),
     });
   }
-  printRows(rows, ['name', 'namespace', 'provider', 'key', 'base_url'], format);
+  cli.printRows(rows, ['name', 'namespace', 'provider', 'key', 'base_url'], format);
 }
 
-async function set(store: CliSite['store'], p: Provider, o: ConnectorOptions): Promise<void> {
-  if (o.key === undefined && o.baseUrl === undefined) throw new CliError(`Give --key, --base-url or both to store for ${p.id}.`);
+async function set(cli: PluginCli, store: CliSite['store'], p: Provider, o: ConnectorOptions): Promise<void> {
+  if (o.key === undefined && o.baseUrl === undefined) throw cli.error(`Give --key, --base-url or both to store for ${p.id}.`);
   const key = o.key === '-' ? readFileSync(0, 'utf8').trim() : o.key?.trim();
   const current = await readSettings(store, p);
   const baseUrl = o.baseUrl?.trim();
   if (baseUrl) {
     const problem = baseUrlProblem(baseUrl);
-    if (problem) throw new CliError(problem);
+    if (problem) throw cli.error(problem);
   }
   if (key) {
     const effectiveBase = (baseUrl !== undefined ? baseUrl : current.baseUrl) || p.api(key).defaultBaseUrl || '';
     const problem = p.keyProblem?.(key, effectiveBase);
-    if (problem) throw new CliError(problem);
+    if (problem) throw cli.error(problem);
   }
   await saveSettings(store, p, { key, baseUrl });
   const after = await readSettings(store, p);

@@ -1,4 +1,4 @@
-import { invalidParam, RestError } from '../../engine/errors.ts';
+import { invalidParam, RestError } from '../../engine/index.ts';
 import { RemoteService, type ServiceIdentity } from '../../net/service.ts';
 import { at, mailchimpDataCentre, type Endpoint, type Provider, type ProviderApi, type Query } from './providers.ts';
 import type { ConnectorSettings } from './settings.ts';

@@ -1,5 +1,5 @@
 import type { SiteHooks } from '../../core/site.ts';
-import { escapeAttr } from '../../site/format.ts';
+import { escapeAttr } from '../../format/format.ts';
 
 /** The page kinds WordPress announces oEmbed for (wp_oembed_add_discovery_links: singular views). */
 const SINGULAR = new Set(['post', 'page']);

@@ -3,8 +3,8 @@ import { noteUnrepeatable } from '../../store/table-versions.ts';
 import type { Site } from '../../core/site.ts';
 import type { Store } from '../../store/index.ts';
 import type { PostRow } from '../../store/posts.ts';
-import { escapeAttr, escapeHtml } from '../../site/format.ts';
-import { parsePermalink, permalink } from '../../site/permalinks.ts';
+import { escapeAttr, escapeHtml } from '../../format/format.ts';
+import { parsePermalink, permalink } from '../../core/permalinks.ts';
 
 /** The post types that have an embed view. */
 const EMBEDDABLE_TYPES = ['post', 'page'];

@@ -1,4 +1,4 @@
-import { escapeAttr } from '../../site/format.ts';
+import { escapeAttr } from '../../format/format.ts';
 
 /**
  * wp_filter_oembed_result: markup from a provider that was only discovered (not on the sanctioned

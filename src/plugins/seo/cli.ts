@@ -1,7 +1,6 @@
 import { Argument } from 'commander';
 import type { PluginCli } from '../../core/plugin.ts';
 import type { Store } from '../../store/index.ts';
-import { Progress } from '../../cli/progress.ts';
 import { completeIndexing, indexablesComplete, indexGeneral, indexLinks, indexPosts, indexPostTypeArchives, indexTerms, prepareIndexing, remaining } from './indexing.ts';
 import type { IndexableRow, SeoRepo } from './repo.ts';
 
@@ -28,7 +27,7 @@ export function registerSeoCommands(cli: PluginCli, repoOf: (store: Store) => Se
           console.log('Nothing to index: every post, term and page has a current indexable.');
           return;
         }
-        const progress = new Progress(total, 'indexed', 'objects');
+        const progress = cli.progress(total, 'indexed', 'objects');
         let done = 0;
         const untilDone = async (batch: (s: Store) => Promise<IndexableRow[]>) => {
           for (;;) {

@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { renderContent } from '../../site/format.ts';
+import { renderContent } from '../../format/format.ts';
 
 /**
  * What the analysis and link indexing read from a post's or term's content: its blocks of text

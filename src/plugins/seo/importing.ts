@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Store } from '../../store/index.ts';
-import { sanitizeUrl } from '../../engine/args.ts';
+import { sanitizeUrl } from '../../engine/index.ts';
 import type { SeoRepo } from './repo.ts';
 import { META, OPTION } from './settings.ts';
 

@@ -3,7 +3,7 @@ import type { Site } from '../../core/site.ts';
 import type { Store } from '../../store/index.ts';
 import type { PostRow } from '../../store/posts.ts';
 import type { TermRow } from '../../store/terms.ts';
-import { termLink } from '../../site/permalinks.ts';
+import { termLink } from '../../core/permalinks.ts';
 import { readabilityAnalysis, seoAnalysis, Text } from './analysis.ts';
 import { parseContent } from './content.ts';
 import { postTitle, postVars, siteVars } from './head.ts';

@@ -5,7 +5,7 @@ import type { PostRow } from '../../store/posts.ts';
 import type { TermRow } from '../../store/terms.ts';
 import type { UserRow } from '../../store/users.ts';
 import { planList } from '../../site/archives.ts';
-import { pagedPermalink, permalink, type PermalinkTarget } from '../../site/permalinks.ts';
+import { pagedPermalink, permalink, type PermalinkTarget } from '../../core/permalinks.ts';
 import { parseSiteRequest, type DateVars, type ListVars } from '../../site/request.ts';
 
 /**

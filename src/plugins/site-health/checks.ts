@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { guardedFetch, type GuardedResponse } from '../../net/fetch.ts';
 import { OutboundError, OutboundStatusError, OutboundUnreachableError } from '../../net/errors.ts';
-import { escapeHtml } from '../../site/format.ts';
+import { escapeHtml } from '../../format/format.ts';
 import { sizeFormat } from './sizes.ts';
 import { loopbackAllow, p, result, type HealthRun, type Status, type TestResult } from './result.ts';
 

@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import type { CliSite, PluginCli } from '../../core/plugin.ts';
-import { stripAllTags } from '../../site/format.ts';
+import { stripAllTags } from '../../format/format.ts';
 import { TESTS } from './checks.ts';
 import { p, type TestResult } from './result.ts';
 import type { Site } from '../../core/site.ts';

@@ -1,5 +1,5 @@
 import type { BlockTypeDefinition } from '../../core/blocks.ts';
-import { escapeAttr } from '../../site/format.ts';
+import { escapeAttr } from '../../format/format.ts';
 
 /**
  * The Vector block: a stored vector (a published post of `type`, its content the SVG as sanitised

@@ -1,4 +1,4 @@
-import type { HandlerContext } from 'cms-spec/src/engine/types.ts';
+import type { HandlerContext } from 'cms-spec/src/engine/index.ts';
 
 /** GET {{namespace}}/hello: `name` is already checked (a string of at most 40 characters) and defaulted. */
 export function hello(ctx: HandlerContext) {

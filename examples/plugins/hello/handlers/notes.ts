@@ -1,5 +1,5 @@
 import type { Ctx } from '../../../../src/core/context.ts';
-import { RestResponse } from '../../../../src/engine/types.ts';
+import { RestResponse } from '../../../../src/engine/index.ts';
 import { hello } from '../plugin.ts';
 
 export const list = (ctx: Ctx) => ctx.store.plugin(hello).list();

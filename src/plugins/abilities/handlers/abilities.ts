@@ -1,9 +1,7 @@
 import type { Ctx } from '../../../core/context.ts';
 import { collection, pageOf, type Context } from '../../../core/rest.ts';
-import { authStatus, RestError } from '../../../engine/errors.ts';
-import { RestResponse } from '../../../engine/types.ts';
+import { type AbilityCategorySpec, authStatus, RestError, RestResponse } from '../../../engine/index.ts';
 import { mayRun, registryOf, runMethodOf, type Ability, type Registry } from '../registry.ts';
-import type { AbilityCategorySpec } from '../../../engine/spec.ts';
 
 const NS = 'cms-abilities/v1';
 

@@ -1,9 +1,8 @@
 import type { Ctx } from '../../../core/context.ts';
 import { collection } from '../../../core/rest.ts';
-import { RestResponse } from '../../../engine/types.ts';
+import { invalidParam, RestResponse } from '../../../engine/index.ts';
 import type { TermRow } from '../../../store/terms.ts';
 import { readablePost } from '../../../core/post-access.ts';
-import { invalidParam } from '../../../engine/errors.ts';
 import { listWindow, offeredTypes, taxonomiesOfType, taxonomyOf } from '../args.ts';
 
 /** `[{value, label}]` of the taxonomies of these types, each once, narrowed by `search`, paged when asked. */

@@ -1,5 +1,4 @@
-import { RestError } from '../../../engine/errors.ts';
-import { RestResponse } from '../../../engine/types.ts';
+import { RestError, RestResponse } from '../../../engine/index.ts';
 import type { Ctx } from '../../../core/context.ts';
 import { codeSnippets } from '../plugin.ts';
 import { exportBundle, exportCode as exportSnippetCode, suggestedFilename } from '../export.ts';

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../../core/context.ts';
-import { RestError } from '../../../engine/errors.ts';
+import { RestError } from '../../../engine/index.ts';
 import { OutboundError, OutboundStatusError } from '../../../net/errors.ts';
 import contexts from '../ai-contexts.json' with { type: 'json' };
 import { libraryCall, requireLicense, type LibraryCall } from '../calls.ts';

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../../core/context.ts';
 import { importImagesInMarkup } from '../../../core/image-imports.ts';
-import { RestError } from '../../../engine/errors.ts';
+import { RestError } from '../../../engine/index.ts';
 import { cachedAnswer, expectObject, libraryCall, type LibraryCall } from '../calls.ts';
 import { cacheKey } from '../repo.ts';
 import { domainOf } from '../services.ts';

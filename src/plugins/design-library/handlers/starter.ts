@@ -1,5 +1,5 @@
 import type { Ctx } from '../../../core/context.ts';
-import { RestError } from '../../../engine/errors.ts';
+import { RestError } from '../../../engine/index.ts';
 import { cachedAnswer, expectObject, libraryCall, type LibraryCall } from '../calls.ts';
 import { domainOf } from '../services.ts';
 import { create, createItems, itemsOf, setOption, undoImports, withImportedImages, type StarterItem } from '../starter-import.ts';

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../../core/context.ts';
-import { RestError } from '../../../engine/errors.ts';
-import { escapeHtml } from '../../../site/format.ts';
+import { RestError } from '../../../engine/index.ts';
+import { escapeHtml } from '../../../format/format.ts';
 import { dynamicContent, sourcePost, type Content, type DynamicRequest, type Kind } from '../content.ts';
 import { metaValueRows, splitField } from '../requests.ts';
 import { customFieldOptions, inputLabel, linkLabel, repeaterOptions } from '../options.ts';

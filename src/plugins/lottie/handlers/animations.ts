@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { RestError } from '../../../engine/errors.ts';
-import { RestResponse } from '../../../engine/types.ts';
+import { RestError, RestResponse } from '../../../engine/index.ts';
 import type { Ctx } from '../../../core/context.ts';
 import { contentChanged } from '../../../core/events.ts';
 import { LOTTIE_TYPE } from '../plugin.ts';

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../../core/context.ts';
-import { RestResponse } from '../../../engine/types.ts';
+import { RestResponse } from '../../../engine/index.ts';
 import { readConnector } from '../connector.ts';
 import { providerNamed } from '../providers.ts';
 import { readSettings } from '../settings.ts';

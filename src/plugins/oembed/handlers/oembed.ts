@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { RestError } from '../../../engine/errors.ts';
-import { RestResponse } from '../../../engine/types.ts';
+import { RestError, RestResponse } from '../../../engine/index.ts';
 import type { Ctx } from '../../../core/context.ts';
 import { oembed } from '../plugin.ts';
 import { config } from '../../../config.ts';

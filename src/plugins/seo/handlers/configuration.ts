@@ -1,7 +1,5 @@
 import type { Ctx } from '../../../core/context.ts';
-import { invalidParam } from '../../../engine/errors.ts';
-import { RestResponse } from '../../../engine/types.ts';
-import { sanitizeUrl } from '../../../engine/args.ts';
+import { invalidParam, RestResponse, sanitizeUrl } from '../../../engine/index.ts';
 import { jsonOption, OPTION } from '../settings.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../../core/context.ts';
-import { invalidParam } from '../../../engine/errors.ts';
+import { invalidParam } from '../../../engine/index.ts';
 import { canEdit } from '../../../core/post-access.ts';
 import { indexedPostTypes } from '../indexables.ts';
 import seo from '../plugin.ts';

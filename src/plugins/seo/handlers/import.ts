@@ -1,5 +1,5 @@
 import type { Ctx } from '../../../core/context.ts';
-import { RestError } from '../../../engine/errors.ts';
+import { RestError } from '../../../engine/index.ts';
 import { IMPORT_TYPES, IMPORTERS, importBatch, type ImportType } from '../importing.ts';
 import seo from '../plugin.ts';
 

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../../core/context.ts';
-import { invalidParam } from '../../../engine/errors.ts';
+import { invalidParam } from '../../../engine/index.ts';
 import { dismissConnectorConfiguration, setConnectorConsent, widget, WIDGETS, type Widget } from '../integrations/metrics.ts';
 
 /** The dashboard's search metrics and the analytics connector's state; the sources are in integrations/metrics.ts. */

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../../core/context.ts';
-import { invalidParam } from '../../../engine/errors.ts';
+import { invalidParam } from '../../../engine/index.ts';
 import { positiveInteger, text, textList } from '../integrations/args.ts';
 import { accountLimit, authenticate as exchange, authorizationUrl as urlToSignIn, track, tracked, untrack, upgradeCampaign as campaign } from '../integrations/rank-tracker.ts';
 

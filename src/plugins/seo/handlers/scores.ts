@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Ctx } from '../../../core/context.ts';
-import { RestError } from '../../../engine/errors.ts';
+import { RestError } from '../../../engine/index.ts';
 import { rankOf } from '../analysis.ts';
 import { indexedPostTypes } from '../indexables.ts';
 import seo from '../plugin.ts';

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../../core/context.ts';
-import { invalidParam } from '../../../engine/errors.ts';
+import { invalidParam } from '../../../engine/index.ts';
 import { jsonOption, OPTION, STATE } from '../settings.ts';
 
 /** What the plugin keeps for the whole site: integrations switched on or off, workouts, seen content types, the setup widget's steps. */

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../../core/context.ts';
-import { invalidParam } from '../../../engine/errors.ts';
+import { invalidParam } from '../../../engine/index.ts';
 import { sqlDate } from '../../../store/transact.ts';
 import { rankOf } from '../analysis.ts';
 import { indexedPostTypes } from '../indexables.ts';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Ctx } from '../../../core/context.ts';
-import { invalidParam, RestError } from '../../../engine/errors.ts';
+import { invalidParam, RestError } from '../../../engine/index.ts';
 import { OutboundStatusError } from '../../../net/errors.ts';
 import { sameSecret } from '../../../auth/secret.ts';
 import { keptAnswer } from '../../../net/kept.ts';

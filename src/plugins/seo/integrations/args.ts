@@ -1,4 +1,4 @@
-import { invalidParam } from '../../../engine/errors.ts';
+import { invalidParam } from '../../../engine/index.ts';
 
 /**
  * Checks of the integration routes' arguments that the interface declares without a type (`code`,

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../../core/context.ts';
 import { canEdit } from '../../../core/post-access.ts';
-import { RestError } from '../../../engine/errors.ts';
+import { RestError } from '../../../engine/index.ts';
 import { rankOf } from '../analysis.ts';
 import seo from '../plugin.ts';
 import { seoService } from './service-call.ts';

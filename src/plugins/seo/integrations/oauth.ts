@@ -1,4 +1,4 @@
-import { RestError } from '../../../engine/errors.ts';
+import { RestError } from '../../../engine/index.ts';
 import { OutboundStatusError } from '../../../net/errors.ts';
 import type { Store } from '../../../store/index.ts';
 import type { ServiceId } from '../settings.ts';

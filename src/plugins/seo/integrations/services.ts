@@ -1,4 +1,4 @@
-import { RestError } from '../../../engine/errors.ts';
+import { RestError } from '../../../engine/index.ts';
 import type { Store } from '../../../store/index.ts';
 import { OPTION, STATE, type ServiceId } from '../settings.ts';
 

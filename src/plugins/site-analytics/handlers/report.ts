@@ -1,6 +1,6 @@
 import type { Ctx } from '../../../core/context.ts';
 import { collection, pageOf } from '../../../core/rest.ts';
-import { invalidParam } from '../../../engine/errors.ts';
+import { invalidParam } from '../../../engine/index.ts';
 import siteAnalytics from '../plugin.ts';
 import type { ViewFilter } from '../repo.ts';
 import { REFERRER_CLASSES, type ReferrerClass } from '../traffic.ts';

@@ -1,4 +1,4 @@
-import { RestError } from '../../../engine/errors.ts';
+import { RestError } from '../../../engine/index.ts';
 import type { Ctx } from '../../../core/context.ts';
 import { guardedFetch } from '../../../net/fetch.ts';
 import { type OutboundError, outboundRestError } from '../../../net/errors.ts';

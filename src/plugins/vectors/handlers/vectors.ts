@@ -1,4 +1,4 @@
-import { RestError } from '../../../engine/errors.ts';
+import { RestError } from '../../../engine/index.ts';
 import type { Ctx } from '../../../core/context.ts';
 import { VECTOR_TYPE } from '../plugin.ts';
 import { sanitizedSvgText } from '../sanitize.ts';

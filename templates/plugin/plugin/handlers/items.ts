@@ -1,5 +1,5 @@
 import type { Ctx } from '{{handlerSrc}}/core/context.ts';
-import { RestResponse } from '{{handlerSrc}}/engine/types.ts';
+import { RestResponse } from '{{handlerSrc}}/engine/index.ts';
 import plugin from '../plugin.ts';
 
 /** GET {{namespace}}/items: every item, oldest first. */

@@ -1,16 +1,16 @@
-import type { CmsEngine as Engine } from '../core/context.ts';
-import type { PageRequest, PageResponse } from '../engine/server.ts';
-import { RestError } from '../engine/errors.ts';
-import { newUserMessages, passwordChangedMessage, passwordResetMessage, sendMail } from '../core/notices.ts';
-import { sanitizeSlug } from '../store/transact.ts';
-import type { UserRow } from '../store/users.ts';
+import type { CmsEngine as Engine } from '../../core/context.ts';
+import type { PageRequest, PageResponse } from '../../engine/server.ts';
+import { RestError } from '../../engine/errors.ts';
+import { newUserMessages, passwordChangedMessage, passwordResetMessage, sendMail } from '../../core/notices.ts';
+import { sanitizeSlug } from '../../store/transact.ts';
+import type { UserRow } from '../../store/users.ts';
 import { esc, formOf, linkExpired, loginScreen, redirectTo } from './login-screen.ts';
-import { checkResetKey, createResetKey, resetPassword } from './password-reset.ts';
-import { generatePassword, hashPassword, verifyPassword } from './passwords.ts';
-import { BrowserSessions, type ReadSession, type Session } from './session.ts';
-import { isRole } from './roles.ts';
-import { FailureThrottle } from './throttle.ts';
-import { findAccount, isValidUsername, LOGIN_MAX, NICENAME_MAX, passwordProblem, uniqueNicename } from './users.ts';
+import { checkResetKey, createResetKey, resetPassword } from '../../auth/password-reset.ts';
+import { generatePassword, hashPassword, verifyPassword } from '../../auth/passwords.ts';
+import { BrowserSessions, type ReadSession, type Session } from '../../auth/session.ts';
+import { isRole } from '../../auth/roles.ts';
+import { FailureThrottle } from '../../auth/throttle.ts';
+import { findAccount, isValidUsername, LOGIN_MAX, NICENAME_MAX, passwordProblem, uniqueNicename } from '../../auth/users.ts';
 
 /** The login screen's address (wp-login.php), under the admin's. */
 export const loginPath = (engine: Engine) => `${engine.site.adminPath}login`;

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeHtml, renderContent, stripAllTags, trimWords, wpautop } from '../../src/site/format.ts';
+import { escapeHtml, renderContent, stripAllTags, trimWords, wpautop } from '../../src/format/format.ts';
 
 // Expected outputs are what WordPress's wpautop() returns for the same input.
 test('wpautop makes paragraphs from blank lines and <br /> from single newlines', () => {

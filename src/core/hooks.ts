@@ -1,7 +1,7 @@
 import type { Logger } from '../engine/types.ts';
-import type { HeadMeta, NamedSiteHooks, PageContext, PageView, Site } from '../core/site.ts';
-import { hasBlocks } from '../core/blocks.ts';
-import { capitalPDangit, convertChars, convertSmilies, shortcodeUnautop, trimWords, wpautop, wptexturize } from './format.ts';
+import type { HeadMeta, NamedSiteHooks, PageContext, PageView, Site } from './site.ts';
+import { hasBlocks } from './blocks.ts';
+import { capitalPDangit, convertChars, convertSmilies, shortcodeUnautop, trimWords, wpautop, wptexturize } from '../format/format.ts';
 import { filterContentTags } from './content-tags.ts';
 import { keptRenderings } from './kept-renderings.ts';
 

@@ -1,7 +1,7 @@
-import type { Site } from '../core/site.ts';
+import type { Site } from './site.ts';
 import type { Store } from '../store/index.ts';
-import { ATTACHMENT_METADATA, type AttachmentMetadata } from '../core/media.ts';
-import { escapeAttr } from './format.ts';
+import { ATTACHMENT_METADATA, type AttachmentMetadata } from './media.ts';
+import { escapeAttr } from '../format/format.ts';
 
 /**
  * wp_filter_content_tags as WordPress 6.1 runs it on the_content and the_excerpt: an `<img>` of

@@ -1,12 +1,12 @@
-import type { CmsEngine as Engine } from '../core/context.ts';
-import type { PageRequest, PageResponse } from '../engine/server.ts';
-import { RestError } from '../engine/errors.ts';
-import { createAppPassword, chunkAppPassword, isUuid } from './app-passwords.ts';
+import type { CmsEngine as Engine } from '../../core/context.ts';
+import type { PageRequest, PageResponse } from '../../engine/server.ts';
+import { RestError } from '../../engine/errors.ts';
+import { createAppPassword, chunkAppPassword, isUuid } from '../../auth/app-passwords.ts';
 import { esc, formOf, linkExpired, loginScreen as page, redirectTo as redirect, SECURITY_HEADERS } from './login-screen.ts';
-import { verifyPassword } from './passwords.ts';
-import { BrowserSessions, type Session } from './session.ts';
-import { findAccount } from './users.ts';
-import { approved, denied, readAuthorization, redirectUrlProblem, type Authorization } from './oauth.ts';
+import { verifyPassword } from '../../auth/passwords.ts';
+import { BrowserSessions, type Session } from '../../auth/session.ts';
+import { findAccount } from '../../auth/users.ts';
+import { approved, denied, readAuthorization, redirectUrlProblem, type Authorization } from '../../auth/oauth.ts';
 
 /** The request's query args, as authorize-application.php reads them; or an OAuth authorization request (oauth.ts). */
 interface AuthorizeRequest {

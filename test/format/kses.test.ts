@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { kses } from '../../src/site/kses.ts';
+import { kses } from '../../src/format/kses.ts';
 
 describe('kses', () => {
   it('post: $allowedposttags with the global attributes, allowed protocols only, safe CSS only', async () => {

@@ -1,5 +1,5 @@
-import type { TaxonomyInfo } from '../core/content-types.ts';
-import type { Site } from '../core/site.ts';
+import type { TaxonomyInfo } from './content-types.ts';
+import type { Site } from './site.ts';
 import type { Store } from '../store/index.ts';
 import type { TermRow } from '../store/terms.ts';
 

@@ -1,16 +1,18 @@
-import type { BlockRenderContext, BlockSet, BlockTypeDefinition, RenderedBlock } from '../core/blocks.ts';
-import type { PostRow } from '../store/posts.ts';
-import type { TermRow } from '../store/terms.ts';
-import { escapeAttr, escapeHtml, excerptText, renderContent } from './format.ts';
-import { dateArchivePermalink, permalink, termPermalink } from './permalinks.ts';
-import { formatLocalDate } from './templates.ts';
+import type { BlockSet, BlockTypeDefinition } from '../blocks.ts';
+import { archives, categories, tagCloud } from './render/archives.ts';
+import { latestPosts } from './render/latest-posts.ts';
+import { pageList } from './render/page-list.ts';
+import { search } from './render/search.ts';
+import { siteTagline, siteTitle } from './render/site-identity.ts';
+import { PATTERN_CATEGORIES, PATTERNS } from './patterns.ts';
 
 /**
  * The core blocks this site renders, with WordPress 6.1's block.json metadata (name, title,
  * category, description, keywords, attributes, supports, styles), and the core's block patterns
  * and pattern categories. Static blocks print their saved markup; the dynamic ones (latest posts,
- * archives, categories, tag cloud, search, page list, site title and tagline) are rendered here from the
- * stored content, as their render_block_core_* callbacks do.
+ * archives, categories, tag cloud, search, page list, site title and tagline) are rendered from the
+ * stored content, as their render_block_core_* callbacks do, by `render/` (a module per block
+ * family); the patterns and their categories are `patterns.ts`.
  */
 
 const TEXT_SUPPORTS = {
@@ -21,205 +23,6 @@ const TEXT_SUPPORTS = {
 };
 
 const CONTENT = '__experimentalRole';
-
-/** The wrapper's class (get_block_wrapper_attributes): the block's own classes, its generated class name, its alignment and custom class. */
-function wrapperClass(block: RenderedBlock, own = ''): string {
-  const a = block.attributes;
-  const classes = [own, `wp-block-${block.name.replace(/^core\//, '').replace('/', '-')}`];
-  if (typeof a.align === 'string' && a.align) classes.push(`align${a.align}`);
-  if (typeof a.className === 'string' && a.className.trim()) classes.push(a.className.trim());
-  return escapeAttr(classes.filter(Boolean).join(' '));
-}
-
-const postLink = (ctx: BlockRenderContext, p: PostRow) => permalink(ctx.site, { id: p.id, type: p.type, slug: p.slug, status: p.status, date: p.date });
-const titleOf = (p: PostRow) => escapeHtml(p.title.trim() || '(no title)');
-const int = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : fallback);
-
-/** render_block_core_latest_posts: the newest published posts as a list (or grid), with the dates, authors and excerpts asked for. */
-async function latestPosts(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
-  const a = block.attributes;
-  const categories = Array.isArray(a.categories) ? a.categories.map((c) => int((c as { id?: unknown })?.id, 0)).filter((id) => id > 0) : [];
-  const author = int(a.selectedAuthor, 0);
-  const { rows } = await ctx.store.posts.query({
-    types: ['post'],
-    statuses: ['publish'],
-    ...(categories.length ? { categories } : {}),
-    ...(author > 0 ? { authors: [author] } : {}),
-    orderby: a.orderBy === 'title' ? 'title' : 'date',
-    order: a.order === 'asc' ? 'asc' : 'desc',
-    offset: 0,
-    limit: Math.max(1, Math.min(100, int(a.postsToShow, 5))),
-  });
-  const authors = a.displayAuthor ? new Map((await Promise.all([...new Set(rows.map((p) => p.author))].map((id) => ctx.store.users.get(id)))).filter((u) => u).map((u) => [u!.id, u!])) : null;
-  const dateFormat = ctx.site.options.date_format || 'F j, Y';
-  let items = '';
-  for (const p of rows) {
-    items += `<li><a class="wp-block-latest-posts__post-title" href="${escapeAttr(postLink(ctx, p))}">${titleOf(p)}</a>`;
-    const by = authors?.get(p.author);
-    if (by) items += `<div class="wp-block-latest-posts__post-author">by ${escapeHtml(by.display_name)}</div>`;
-    if (a.displayPostDate) items += `<time datetime="${escapeAttr(p.date_gmt.replace(' ', 'T'))}+00:00" class="wp-block-latest-posts__post-date">${escapeHtml(formatLocalDate(dateFormat, p.date))}</time>`;
-    if (a.displayPostContent && a.displayPostContentRadio === 'excerpt') {
-      const excerpt = p.password ? 'There is no excerpt because this is a protected post.' : excerptText(p.excerpt, renderContent(p.content), int(a.excerptLength, 55), ' &hellip;');
-      items += `<div class="wp-block-latest-posts__post-excerpt">${excerpt}</div>`;
-    }
-    if (a.displayPostContent && a.displayPostContentRadio === 'full_post')
-      items += `<div class="wp-block-latest-posts__post-full-content">${p.password ? 'This content is password protected.' : renderContent(p.content)}</div>`;
-    items += '</li>\n';
-  }
-  let own = 'wp-block-latest-posts__list';
-  if (a.postLayout === 'grid') own += ` is-grid columns-${int(a.columns, 3)}`;
-  if (a.displayPostDate) own += ' has-dates';
-  if (a.displayAuthor) own += ' has-author';
-  return `<ul class="${wrapperClass(block, own)}">${items}</ul>`;
-}
-
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
-/** render_block_core_archives: wp_get_archives' monthly or yearly list (or dropdown) of the published posts. */
-async function archives(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
-  const a = block.attributes;
-  const by = a.type === 'yearly' ? 'yearly' : 'monthly';
-  const periods = await ctx.store.archives.periods('post', by);
-  const label = (y: number, m?: number) => (m ? `${MONTHS[m - 1]} ${y}` : String(y));
-  if (a.displayAsDropdown) {
-    const title = by === 'yearly' ? 'Select Year' : 'Select Month';
-    const id = 'wp-block-archives-1';
-    const options = periods.map((p) => `\t<option value='${escapeAttr(dateArchivePermalink(ctx.site, p.year, p.month))}'> ${label(p.year, p.month)}${a.showPostCounts ? `&nbsp;(${p.count})` : ''}</option>\n`).join('');
-    const labelHtml = `<label for="${id}" class="wp-block-archives__label${a.showLabel === false ? ' screen-reader-text' : ''}">Archives</label>`;
-    return `<div class="${wrapperClass(block, 'wp-block-archives-dropdown')}">${labelHtml}\n\t\t<select id="${id}" name="archive-dropdown" onchange="document.location.href=this.options[this.selectedIndex].value;">\n\t\t<option value="">${title}</option>${options}</select></div>`;
-  }
-  if (!periods.length) return `<div class="${wrapperClass(block)}">No archives to show.</div>`;
-  const items = periods.map((p) => `\t<li><a href='${escapeAttr(dateArchivePermalink(ctx.site, p.year, p.month))}'>${label(p.year, p.month)}</a>${a.showPostCounts ? `&nbsp;(${p.count})` : ''}</li>\n`).join('');
-  return `<ul class="${wrapperClass(block, 'wp-block-archives-list')}">${items}</ul>`;
-}
-
-/** render_block_core_categories: wp_list_categories of the category taxonomy, flat or nested, with counts when asked. */
-async function categories(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
-  const a = block.attributes;
-  const tax = ctx.site.types.taxonomy('category')!;
-  const { rows } = await ctx.store.terms.query({ taxonomy: 'category', hideEmpty: !a.showEmpty, ...(a.showOnlyTopLevel ? { parent: 0 } : {}), orderby: 'name', order: 'asc', offset: 0, limit: Number.MAX_SAFE_INTEGER });
-  const byId = new Map(rows.map((t) => [t.id, t]));
-  const ancestors = (t: TermRow): string[] => {
-    const slugs: string[] = [];
-    const seen = new Set([t.id]);
-    for (let p = byId.get(t.parent); p && !seen.has(p.id); p = byId.get(p.parent)) {
-      seen.add(p.id);
-      slugs.unshift(p.slug);
-    }
-    return slugs;
-  };
-  const item = (t: TermRow, children: string) =>
-    `\t<li class="cat-item cat-item-${t.id}"><a href="${escapeAttr(termPermalink(ctx.site, tax, t, ancestors(t)))}">${escapeHtml(t.name)}</a>${a.showPostCounts ? ` (${t.count})` : ''}${children}\n</li>\n`;
-  // nested: each term under its parent when the parent is listed too, as wp_list_categories' walker does
-  const nested = a.showHierarchy === true;
-  const childrenOf = (parent: number): string => {
-    const kids = rows.filter((t) => (byId.has(t.parent) ? t.parent : 0) === parent);
-    return kids.map((t) => item(t, nested ? list(t.id) : '')).join('');
-  };
-  const list = (parent: number) => {
-    const inner = childrenOf(parent);
-    return inner ? `\n<ul class='children'>\n${inner}</ul>` : '';
-  };
-  const body = nested ? childrenOf(0) : rows.map((t) => item(t, '')).join('');
-  return `<ul class="${wrapperClass(block, 'wp-block-categories-list')}">${body || '<li class="cat-item-none">No categories</li>'}</ul>`;
-}
-
-/** PHP's float printing (precision 14), for the font sizes wp_generate_tag_cloud writes. */
-const phpFloat = (n: number) => String(Number(n.toPrecision(14)));
-
-/** render_block_core_tag_cloud: wp_tag_cloud of the most used terms, sized by use, by name. */
-async function tagCloud(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
-  const a = block.attributes;
-  const tax = ctx.site.types.taxonomy(typeof a.taxonomy === 'string' ? a.taxonomy : 'post_tag');
-  const size = (v: unknown, fallback: number) => (typeof v === 'string' && /^\d+(\.\d+)?pt$/.test(v) ? Number.parseFloat(v) : fallback);
-  const smallest = size(a.smallestFontSize, 8);
-  const largest = size(a.largestFontSize, 22);
-  const { rows } = tax
-    ? await ctx.store.terms.query({ taxonomy: tax.slug, hideEmpty: true, orderby: 'count', order: 'desc', offset: 0, limit: Math.max(1, int(a.numberOfTags, 45)) })
-    : { rows: [] as TermRow[] };
-  if (!tax || !rows.length) {
-    const name = (tax?.name ?? 'Tags').toLowerCase();
-    return `<p class="${wrapperClass(block)}">Your site doesn&#8217;t have any ${escapeHtml(name)}, so there&#8217;s nothing to display here at the moment.</p>`;
-  }
-  const counts = rows.map((t) => t.count);
-  const min = Math.min(...counts);
-  const spread = Math.max(1, Math.max(...counts) - min);
-  const step = (largest - smallest) / spread;
-  const sorted = [...rows].sort((x, y) => x.name.localeCompare(y.name));
-  const links = sorted.map((t, i) => {
-    const items = `${t.count} item${t.count === 1 ? '' : 's'}`;
-    const count = a.showTagCounts ? `<span class="tag-link-count"> (${t.count})</span>` : '';
-    return `<a href="${escapeAttr(termPermalink(ctx.site, tax, t))}" class="tag-cloud-link tag-link-${t.id} tag-link-position-${i + 1}" style="font-size: ${phpFloat(smallest + (t.count - min) * step)}pt;" aria-label="${escapeAttr(`${t.name} (${items})`)}">${escapeHtml(t.name)}${count}</a>`;
-  });
-  return `<p class="${wrapperClass(block)}">${links.join('\n')}</p>`;
-}
-
-/** render_block_core_search: a search form to the home URL, labelled, with its button inside or outside the field. */
-function search(block: RenderedBlock, ctx: BlockRenderContext): string {
-  const a = block.attributes;
-  const id = 'wp-block-search__input-1';
-  const label = typeof a.label === 'string' ? a.label : 'Search';
-  const buttonText = typeof a.buttonText === 'string' && a.buttonText ? a.buttonText : 'Search';
-  const position = typeof a.buttonPosition === 'string' ? a.buttonPosition : 'button-outside';
-  const classes = [`wp-block-search__${position}`, a.buttonUseIcon ? 'wp-block-search__icon-button' : 'wp-block-search__text-button'];
-  const labelHtml = `<label for="${id}" class="wp-block-search__label${a.showLabel === false ? ' screen-reader-text' : ''}">${escapeHtml(label)}</label>`;
-  const input = `<input type="search" id="${id}" class="wp-block-search__input" name="s" value="" placeholder="${escapeAttr(typeof a.placeholder === 'string' ? a.placeholder : '')}" required />`;
-  const button = position === 'no-button' ? '' : `<button type="submit" class="wp-block-search__button"${a.buttonUseIcon ? ` aria-label="${escapeAttr(buttonText)}"` : ''}>${a.buttonUseIcon ? '' : escapeHtml(buttonText)}</button>`;
-  return `<form role="search" method="get" action="${escapeAttr(`${ctx.site.home}/`)}" class="${wrapperClass(block, classes.join(' '))}">${labelHtml}<div class="wp-block-search__inside-wrapper">${input}${button}</div></form>`;
-}
-
-/**
- * render_block_core_page_list: the published pages by menu order then title, each page's children
- * nested under it, the page being shown marked current.
- */
-async function pageList(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
-  const { rows } = await ctx.store.posts.query({ types: ['page'], statuses: ['publish'], orderby: 'menu_order', order: 'asc', offset: 0, limit: Number.MAX_SAFE_INTEGER });
-  const pages = [...rows].sort((x, y) => x.menu_order - y.menu_order || x.title.localeCompare(y.title));
-  const byId = new Map(pages.map((p) => [p.id, p]));
-  const pathOf = (p: PostRow): string => {
-    const slugs: string[] = [];
-    const seen = new Set([p.id]);
-    for (let parent = byId.get(p.parent); parent && !seen.has(parent.id); parent = byId.get(parent.parent)) {
-      seen.add(parent.id);
-      slugs.unshift(parent.slug);
-    }
-    return slugs.join('/');
-  };
-  const frontPage = ctx.site.info.show_on_front === 'page' ? ctx.site.info.page_on_front : 0;
-  const items = (parent: number): string =>
-    pages
-      .filter((p) => p.parent === parent)
-      .map((p) => {
-        const children = items(p.id);
-        const active = ctx.postId === p.id;
-        const classes = `${active ? ' current-menu-item' : ''}${children ? ' has-child' : ''}${p.id === frontPage ? ' menu-item-home' : ''}`;
-        const link = permalink(ctx.site, { id: p.id, type: p.type, slug: p.slug, status: p.status, date: p.date, parentPath: pathOf(p) });
-        return `<li class="wp-block-pages-list__item${classes}"><a class="wp-block-pages-list__item__link" href="${escapeAttr(link)}"${active ? ' aria-current="page"' : ''}>${titleOf(p)}</a>${children ? `<ul class="submenu-container">${children}</ul>` : ''}</li>`;
-      })
-      .join('');
-  const top = items(0);
-  return top ? `<ul class="${wrapperClass(block)}">${top}</ul>` : '';
-}
-
-/** render_block_core_site_title: the site's name in a heading (or paragraph at level 0), linked home unless asked not to. */
-function siteTitle(block: RenderedBlock, ctx: BlockRenderContext): string {
-  const name = ctx.site.info.name;
-  if (!name) return '';
-  const a = block.attributes;
-  const level = int(a.level, 1);
-  const tag = level >= 1 && level <= 6 ? `h${level}` : 'p';
-  const target = a.linkTarget === '_blank' ? ' target="_blank"' : '';
-  const inner = a.isLink === false ? escapeHtml(name) : `<a href="${escapeAttr(`${ctx.site.home}/`)}"${target} rel="home">${escapeHtml(name)}</a>`;
-  return `<${tag} class="${wrapperClass(block, typeof a.textAlign === 'string' ? `has-text-align-${a.textAlign}` : '')}">${inner}</${tag}>`;
-}
-
-/** render_block_core_site_tagline: the site's description, when it has one. */
-function siteTagline(block: RenderedBlock, ctx: BlockRenderContext): string {
-  const text = ctx.site.info.description;
-  if (!text) return '';
-  const a = block.attributes;
-  return `<p class="${wrapperClass(block, typeof a.textAlign === 'string' ? `has-text-align-${a.textAlign}` : '')}">${escapeHtml(text)}</p>`;
-}
 
 const block = (def: Omit<BlockTypeDefinition, 'apiVersion' | 'textdomain'> & { apiVersion?: number }): BlockTypeDefinition => ({ apiVersion: 2, textdomain: 'default', ...def });
 
@@ -502,67 +305,6 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
     editorStyleHandles: ['wp-block-site-tagline-editor'],
     render: siteTagline,
   }),
-];
-
-/** The core's pattern categories (_register_core_block_patterns_and_categories). */
-const PATTERN_CATEGORIES = [
-  { name: 'buttons', label: 'Buttons' },
-  { name: 'columns', label: 'Columns' },
-  { name: 'featured', label: 'Featured' },
-  { name: 'footer', label: 'Footers' },
-  { name: 'gallery', label: 'Gallery' },
-  { name: 'header', label: 'Headers' },
-  { name: 'text', label: 'Text' },
-  { name: 'query', label: 'Query' },
-];
-
-/** The core's patterns, made of blocks this site renders. */
-const PATTERNS = [
-  {
-    name: 'core/heading-paragraph',
-    title: 'Heading and paragraph',
-    description: 'A heading followed by a paragraph of text.',
-    categories: ['text'],
-    keywords: ['heading', 'paragraph', 'intro'],
-    content: '<!-- wp:heading -->\n<h2>Start with a heading</h2>\n<!-- /wp:heading -->\n\n<!-- wp:paragraph -->\n<p>Follow it with a paragraph that says what the section is about.</p>\n<!-- /wp:paragraph -->',
-  },
-  {
-    name: 'core/text-two-columns',
-    title: 'Two columns of text',
-    description: 'Two columns of text side by side.',
-    categories: ['columns', 'text'],
-    keywords: ['columns', 'text'],
-    viewportWidth: 1000,
-    content:
-      '<!-- wp:columns -->\n<div class="wp-block-columns"><!-- wp:column -->\n<div class="wp-block-column"><!-- wp:paragraph -->\n<p>The first column of text.</p>\n<!-- /wp:paragraph --></div>\n<!-- /wp:column -->\n\n<!-- wp:column -->\n<div class="wp-block-column"><!-- wp:paragraph -->\n<p>The second column of text.</p>\n<!-- /wp:paragraph --></div>\n<!-- /wp:column --></div>\n<!-- /wp:columns -->',
-  },
-  {
-    name: 'core/two-buttons',
-    title: 'Two buttons',
-    description: 'Two buttons side by side, one filled and one outlined.',
-    categories: ['buttons'],
-    keywords: ['buttons', 'call to action'],
-    viewportWidth: 500,
-    content:
-      '<!-- wp:buttons {"layout":{"type":"flex","justifyContent":"center"}} -->\n<div class="wp-block-buttons"><!-- wp:button -->\n<div class="wp-block-button"><a class="wp-block-button__link wp-element-button">Get started</a></div>\n<!-- /wp:button -->\n\n<!-- wp:button {"className":"is-style-outline"} -->\n<div class="wp-block-button is-style-outline"><a class="wp-block-button__link wp-element-button">Learn more</a></div>\n<!-- /wp:button --></div>\n<!-- /wp:buttons -->',
-  },
-  {
-    name: 'core/quote-with-citation',
-    title: 'Quote',
-    description: 'A quote with its citation.',
-    categories: ['text'],
-    keywords: ['quote', 'testimonial'],
-    content: '<!-- wp:quote -->\n<blockquote class="wp-block-quote"><p>A sentence worth repeating.</p><cite>Someone who said it</cite></blockquote>\n<!-- /wp:quote -->',
-  },
-  {
-    name: 'core/latest-posts-with-heading',
-    title: 'Latest posts with a heading',
-    description: 'A heading above the five latest posts, with their dates.',
-    categories: ['query'],
-    keywords: ['latest posts', 'recent', 'blog'],
-    blockTypes: ['core/latest-posts'],
-    content: '<!-- wp:heading -->\n<h2>From the blog</h2>\n<!-- /wp:heading -->\n\n<!-- wp:latest-posts {"displayPostDate":true} /-->',
-  },
 ];
 
 export const CORE_BLOCKS: BlockSet = { owner: 'core', blocks: [...STATIC_BLOCKS, ...DYNAMIC_BLOCKS], patterns: PATTERNS, patternCategories: PATTERN_CATEGORIES };

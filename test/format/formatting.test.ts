@@ -1,7 +1,7 @@
 import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
-import { convertChars, convertSmilies, shortcodeUnautop, wpautop, wptexturize } from '../../src/site/format.ts';
+import { convertChars, convertSmilies, shortcodeUnautop, wpautop, wptexturize } from '../../src/format/format.ts';
 import { useServer } from '../helpers/server.ts';
 
 /**

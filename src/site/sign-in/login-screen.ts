@@ -1,5 +1,5 @@
-import type { CmsEngine as Engine } from '../core/context.ts';
-import type { PageResponse } from '../engine/server.ts';
+import type { CmsEngine as Engine } from '../../core/context.ts';
+import type { PageResponse } from '../../engine/server.ts';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#039;' };
 export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { PageContext, Site } from '../core/site.ts';
-import type { RenderTrace } from '../core/blocks.ts';
+import type { PageContext, Site } from './site.ts';
+import type { RenderTrace } from './blocks.ts';
 import type { Store } from '../store/index.ts';
 
 /** The bytes of rendered HTML (and keys) kept per site; the least recently used goes first past it. */

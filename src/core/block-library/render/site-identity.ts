@@ -1,0 +1,25 @@
+import type { BlockRenderContext, RenderedBlock } from '../../blocks.ts';
+import { escapeAttr, escapeHtml } from '../../../format/format.ts';
+import { int, wrapperClass } from './shared.ts';
+
+/** The blocks that show the site's identity: its title and tagline. */
+
+/** render_block_core_site_title: the site's name in a heading (or paragraph at level 0), linked home unless asked not to. */
+export function siteTitle(block: RenderedBlock, ctx: BlockRenderContext): string {
+  const name = ctx.site.info.name;
+  if (!name) return '';
+  const a = block.attributes;
+  const level = int(a.level, 1);
+  const tag = level >= 1 && level <= 6 ? `h${level}` : 'p';
+  const target = a.linkTarget === '_blank' ? ' target="_blank"' : '';
+  const inner = a.isLink === false ? escapeHtml(name) : `<a href="${escapeAttr(`${ctx.site.home}/`)}"${target} rel="home">${escapeHtml(name)}</a>`;
+  return `<${tag} class="${wrapperClass(block, typeof a.textAlign === 'string' ? `has-text-align-${a.textAlign}` : '')}">${inner}</${tag}>`;
+}
+
+/** render_block_core_site_tagline: the site's description, when it has one. */
+export function siteTagline(block: RenderedBlock, ctx: BlockRenderContext): string {
+  const text = ctx.site.info.description;
+  if (!text) return '';
+  const a = block.attributes;
+  return `<p class="${wrapperClass(block, typeof a.textAlign === 'string' ? `has-text-align-${a.textAlign}` : '')}">${escapeHtml(text)}</p>`;
+}
