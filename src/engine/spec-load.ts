@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { diagnostic, SpecError, type Diagnostic } from './diagnostics.ts';
 import { expandSchemaUse, publicItemSchema, SCHEMA_ARGS_MODULE } from './schema-args.ts';
 import { checkAgainstSchema, lineAt, readYaml, SPEC_CHECK_MODULE, type LoadedYaml } from './spec-check.ts';
-import { expandArgs, SPEC_EXPAND_MODULE, toRouteKey, type ArgSets, type SchemaUse, type Schemas } from './spec-expand.ts';
+import { expandArgs, fileInstances, mostInstances, resolveSchemas, routesToCheck, SPEC_EXPAND_MODULE, toRouteKey, writtenRoutes, type ArgSets, type SchemaUse, type Schemas, type WrittenSchema } from './spec-expand.ts';
 import { ALL_VARIANTS, BUILTIN_NAMESPACE_INDEX, type AbilityCategorySpec, type AbilitySpec, type EndpointSpec, type ErrorSpec, type NamespaceSpec, type RouteSpec, type SourcePos, type Spec, type Variant } from './spec-model.ts';
 import type { ApiAliasSpec } from './api-root.ts';
 
@@ -198,13 +198,20 @@ export function parseSpec(dir: string, { siteFile, schemaDir, namespaceFiles }: 
   const defaultHandlers = resolve(dir, String(sv.handlers ?? '../src/handlers'));
   const globalSets = (sv.arg_sets ?? {}) as ArgSets;
   const namespaces: NamespaceSpec[] = [];
-  const loaded = namespaceFiles.map((file) => readYaml(file, short(file), problems)).filter((y): y is LoadedYaml => !!y && checkAgainstSchema(y, schemaDir, 'namespace.schema.json', problems));
+  const loaded = namespaceFiles.flatMap((file) => {
+    const y = readYaml(file, short(file), problems);
+    return y ? fileInstances(y.value).map((value) => ({ ...y, value })).filter((instance) => checkNamespaceFile(instance, schemaDir, problems)) : [];
+  });
   // every file's schemas first: any file of a namespace may derive args from a schema any other declares
-  const schemasOf = new Map<string, Schemas>();
-  for (const { value: v } of loaded) {
-    const name = String(v.namespace ?? v.extends);
-    schemasOf.set(name, Object.assign(schemasOf.get(name) ?? {}, (v.schemas ?? {}) as Schemas));
+  const written = new Map<string, { schemas: Record<string, WrittenSchema>; propertySets: ArgSets }>();
+  for (const y of loaded) {
+    const name = String(y.value.namespace ?? y.value.extends);
+    const ns = written.get(name) ?? { schemas: {}, propertySets: {} };
+    for (const [schemaName, schema] of Object.entries((y.value.schemas ?? {}) as Record<string, Record<string, unknown>>)) ns.schemas[schemaName] = { schema, y };
+    Object.assign(ns.propertySets, y.value.property_sets ?? {});
+    written.set(name, ns);
   }
+  const schemasOf = new Map<string, Schemas>([...written].map(([name, ns]) => [name, resolveSchemas(ns.schemas, ns.propertySets, problems)]));
   // a namespace's head file (`namespace:`) first, then its parts (`extends:`) in file-name order:
   // a part shares the head's arg sets, defaults, variants and handler folder unless it names its own
   const heads = new Map<string, { y: LoadedYaml; ns: NamespaceSpec; sets: ArgSets; defaults: FileDefaults }>();
@@ -216,8 +223,8 @@ export function parseSpec(dir: string, { siteFile, schemaDir, namespaceFiles }: 
     const sets = { ...globalSets, ...((v.arg_sets ?? {}) as ArgSets) };
     const defaults = defaultsOf(y, NO_DEFAULTS);
     const handlersDir = typeof v.handlers === 'string' ? resolve(dirname(y.file), v.handlers) : defaultHandlers;
-    const routes = Object.entries((v.routes ?? {}) as Record<string, Record<string, unknown>>).map(([path, raw]) =>
-      buildRoute(y, ['routes', path], name, handlersDir, path, raw ?? {}, sets, defaults, schemasOf.get(name)!, variants, problems),
+    const routes = writtenRoutes((v.routes ?? {}) as Record<string, Record<string, unknown>>).map(({ key, path, raw }) =>
+      buildRoute(y, ['routes', key], name, handlersDir, path, raw, sets, defaults, schemasOf.get(name)!, variants, problems),
     );
     const ns: NamespaceSpec = {
       name,
@@ -244,8 +251,8 @@ export function parseSpec(dir: string, { siteFile, schemaDir, namespaceFiles }: 
     const sets = { ...head.sets, ...((v.arg_sets ?? {}) as ArgSets) };
     const defaults = defaultsOf(y, head.defaults);
     const handlersDir = typeof v.handlers === 'string' ? resolve(dirname(y.file), v.handlers) : ns.handlersDir;
-    for (const [path, raw] of Object.entries((v.routes ?? {}) as Record<string, Record<string, unknown>>)) {
-      ns.routes.push(buildRoute(y, ['routes', path], ns.name, handlersDir, path, raw ?? {}, sets, defaults, ns.schemas, ns.variants, problems));
+    for (const { key, path, raw } of writtenRoutes((v.routes ?? {}) as Record<string, Record<string, unknown>>)) {
+      ns.routes.push(buildRoute(y, ['routes', key], ns.name, handlersDir, path, raw, sets, defaults, ns.schemas, ns.variants, problems));
     }
     ns.abilityCategories.push(...abilityCategoriesOf(y));
     addErrors(y, ns.errors, problems, errorUses);
@@ -289,6 +296,21 @@ export function parseSpec(dir: string, { siteFile, schemaDir, namespaceFiles }: 
     abilityCategories: abilityCategoriesOf(site),
     errors,
   };
+}
+
+/**
+ * A namespace file (one instance of it) checked against the spec's JSON Schema, as many times as
+ * its most numerous route template has instances written in place (routesToCheck), each problem
+ * reported once, at the line written.
+ */
+function checkNamespaceFile(y: LoadedYaml, schemaDir: string, problems: Diagnostic[]): boolean {
+  const routes = y.value.routes;
+  if (!routes || typeof routes !== 'object' || Array.isArray(routes)) return checkAgainstSchema(y, schemaDir, 'namespace.schema.json', problems);
+  const found: Diagnostic[] = [];
+  for (let n = 0; n < mostInstances(routes as Record<string, Record<string, unknown> | null>); n++) checkAgainstSchema({ ...y, value: { ...y.value, routes: routesToCheck(routes as Record<string, Record<string, unknown> | null>, n) } }, schemaDir, 'namespace.schema.json', found);
+  const seen = new Set<string>();
+  for (const d of found) if (!seen.has(JSON.stringify(d)) && seen.add(JSON.stringify(d))) problems.push(d);
+  return found.length === 0;
 }
 
 /**
