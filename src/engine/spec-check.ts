@@ -37,14 +37,27 @@ export function readYaml(file: string, shortName: string, problems: Diagnostic[]
   return { file: shortName, doc, value: value ?? {}, lines };
 }
 
+/** The node at a path of the document, through aliases (`*name`, as a template's instances are given again), or undefined. */
+function nodeAt(y: LoadedYaml, path: (string | number)[]): Node | undefined {
+  const { isAlias, isCollection } = yaml();
+  let node = y.doc.contents as Node | null | undefined;
+  for (const step of path) {
+    if (node && isAlias(node)) node = node.resolve(y.doc) as Node | undefined;
+    if (!node || !isCollection(node)) return undefined;
+    node = node.get(step, true) as Node | undefined;
+  }
+  return node && isAlias(node) ? (node.resolve(y.doc) as Node | undefined) : (node ?? undefined);
+}
+
+/** The line a path of the document was written on: its node's, else its key's, else the nearest enclosing one's. */
 export function lineAt(y: LoadedYaml, path: (string | number)[]): number {
   const { isMap, isSeq } = yaml();
   for (let n = path.length; n >= 0; n--) {
-    const node = (n === 0 ? y.doc.contents : y.doc.getIn(path.slice(0, n), true)) as Node | null | undefined;
+    const node = nodeAt(y, path.slice(0, n));
     if (node && typeof node === 'object' && 'range' in node && node.range) return y.lines.linePos(node.range[0]).line;
     // a key node's position is the next best thing for scalars that lost their node
     if (n > 0) {
-      const parent = (n === 1 ? y.doc.contents : y.doc.getIn(path.slice(0, n - 1), true)) as Node | null;
+      const parent = nodeAt(y, path.slice(0, n - 1));
       if (parent && isMap(parent)) {
         const pair = parent.items.find((p) => (p.key as { value?: unknown })?.value === path[n - 1]);
         const k = pair?.key as Node | undefined;

@@ -106,11 +106,12 @@ export function fileInstances(value: Record<string, unknown>): Record<string, un
   return (each as InstanceValues[]).map((values) => fillPlaceholders(template, values));
 }
 
-/** A route as the file gives it: the key it is written under (where lint finds it), its path and its value for one instance. */
+/** A route as the file gives it: its path and value (for one instance of a template), and where each part of it was written. */
 export interface WrittenRoute {
-  key: string;
   path: string;
   raw: Record<string, unknown>;
+  /** The document path of something of the route (`['endpoints', 0, 'args']`): under its key, or in the instance that gave it. */
+  docPath(inRoute: (string | number)[]): (string | number)[];
 }
 
 /** The instances written in place of a route template (`each: [...]`), or undefined for an application's kind (`each: post_type`) or a plain route. */
@@ -130,14 +131,16 @@ export function writtenRoutes(routes: Record<string, Record<string, unknown> | n
   for (let i = 0; i < entries.length; ) {
     const instances = instancesWritten(entries[i].raw);
     if (!instances) {
-      out.push({ key: entries[i].key, path: entries[i].key, raw: entries[i].raw });
-      i++;
+      const { key, raw } = entries[i++];
+      out.push({ path: key, raw, docPath: (inRoute) => ['routes', key, ...inRoute] });
       continue;
     }
     const same = JSON.stringify(instances);
     let end = i;
     while (end < entries.length && JSON.stringify(instancesWritten(entries[end].raw)) === same) end++;
-    for (const values of instances) for (const { key, raw } of entries.slice(i, end)) out.push({ key, path: fillPlaceholders(key, values), raw: routeInstance(raw, values) });
+    instances.forEach((values, n) => {
+      for (const { key, raw } of entries.slice(i, end)) out.push({ path: fillPlaceholders(key, values), raw: routeInstance(raw, values), docPath: instanceDocPath(key, raw, n, values) });
+    });
     i = end;
   }
   return out;
@@ -146,6 +149,24 @@ export function writtenRoutes(routes: Record<string, Record<string, unknown> | n
 function routeInstance(raw: Record<string, unknown>, values: InstanceValues): Record<string, unknown> {
   const { each: _instances, ...template } = raw;
   return fillPlaceholders(template, values);
+}
+
+/**
+ * Where something of a template's instance was written: in the template, unless the path passes
+ * through a value that is only a `<name>` (`permission: <cap>`, `args: <args>`); then in the
+ * instance, at that name.
+ */
+function instanceDocPath(key: string, template: Record<string, unknown>, n: number, values: InstanceValues): WrittenRoute['docPath'] {
+  return (inRoute) => {
+    let node: unknown = template;
+    for (let depth = 0; depth <= inRoute.length; depth++) {
+      const name = typeof node === 'string' ? WHOLE_PLACEHOLDER.exec(node)?.[1] : undefined;
+      if (name !== undefined && values[name] !== undefined) return ['routes', key, 'each', n, name, ...inRoute.slice(depth)];
+      if (depth === inRoute.length || node === null || typeof node !== 'object') break;
+      node = (node as Record<string | number, unknown>)[inRoute[depth]];
+    }
+    return ['routes', key, ...inRoute];
+  };
 }
 
 /**

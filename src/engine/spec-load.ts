@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { diagnostic, SpecError, type Diagnostic } from './diagnostics.ts';
 import { expandSchemaUse, publicItemSchema, SCHEMA_ARGS_MODULE } from './schema-args.ts';
 import { checkAgainstSchema, lineAt, readYaml, SPEC_CHECK_MODULE, type LoadedYaml } from './spec-check.ts';
-import { expandArgs, fileInstances, mostInstances, resolveSchemas, routesToCheck, SPEC_EXPAND_MODULE, toRouteKey, writtenRoutes, type ArgSets, type SchemaUse, type Schemas, type WrittenSchema } from './spec-expand.ts';
+import { expandArgs, fileInstances, mostInstances, resolveSchemas, routesToCheck, SPEC_EXPAND_MODULE, toRouteKey, writtenRoutes, type ArgSets, type SchemaUse, type Schemas, type WrittenRoute, type WrittenSchema } from './spec-expand.ts';
 import { ALL_VARIANTS, BUILTIN_NAMESPACE_INDEX, type AbilityCategorySpec, type AbilitySpec, type EndpointSpec, type ErrorSpec, type NamespaceSpec, type RouteSpec, type SourcePos, type Spec, type Variant } from './spec-model.ts';
 import type { ApiAliasSpec } from './api-root.ts';
 
@@ -24,24 +24,26 @@ function normaliseMethods(m: unknown): string[] {
   return [...new Set(list.map((x) => String(x).trim().toUpperCase()).filter(Boolean))];
 }
 
-function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: string, handlersDir: string, path: string, raw: Record<string, unknown>, sets: ArgSets, defaults: FileDefaults, schemas: Schemas, nsVariants: Variant[], problems: Diagnostic[]): RouteSpec {
+function buildRoute(y: LoadedYaml, { path, raw, docPath }: WrittenRoute, namespace: string, handlersDir: string, sets: ArgSets, defaults: FileDefaults, schemas: Schemas, nsVariants: Variant[], problems: Diagnostic[]): RouteSpec {
+  /** Where something of the route was written: the template's line, or the instance's for what an instance gives. */
+  const at = (...inRoute: (string | number)[]): SourcePos => ({ file: y.file, line: lineAt(y, docPath(inRoute)) });
   const follows = typeof raw.follows === 'string' ? raw.follows : typeof y.value.follows === 'string' ? y.value.follows : undefined;
-  const { params, paramPos } = paramsOf(y, routePath, path, raw, defaults);
+  const { params, paramPos } = paramsOf(at, path, raw, defaults);
   const fullPath = namespace ? `/${namespace}${path === '/' ? '' : path}` : path;
   const routeVariants = variantsOf(raw.variants, nsVariants);
-  const pos = { file: y.file, line: lineAt(y, routePath) };
+  const pos = at();
   const fromSchema: SchemaUse = (schema, purpose) => expandSchemaUse(schema ?? raw.schema, purpose, schemas);
-  const commonArgs = expandArgs(raw.args, sets, fromSchema, { file: y.file, line: lineAt(y, [...routePath, 'args']) }, problems);
+  const commonArgs = expandArgs(raw.args, sets, fromSchema, at('args'), problems);
   const routeBatch = raw.allow_batch === undefined ? defaults.allowBatch : Boolean((raw.allow_batch as Record<string, unknown> | null)?.v1);
   const endpoints = ((raw.endpoints ?? []) as Record<string, unknown>[]).map((e, i): EndpointSpec => {
-    const ePath = [...routePath, 'endpoints', i];
-    const permission = e.permission === undefined ? defaults.permission : { value: String(e.permission), pos: { file: y.file, line: lineAt(y, [...ePath, 'permission']) } };
-    const own = expandArgs(e.args, sets, fromSchema, { file: y.file, line: lineAt(y, [...ePath, 'args']) }, problems);
+    const ePath = ['endpoints', i];
+    const permission = e.permission === undefined ? defaults.permission : { value: String(e.permission), pos: at(...ePath, 'permission') };
+    const own = expandArgs(e.args, sets, fromSchema, at(...ePath, 'args'), problems);
     const args = { ...structuredClone(commonArgs), ...own };
     const argPos: Record<string, SourcePos> = {};
     for (const name of Object.keys(args)) {
       const inOwn = e.args && typeof e.args === 'object' && name in (e.args as object);
-      argPos[name] = { file: y.file, line: lineAt(y, inOwn ? [...ePath, 'args', name] : name in commonArgs && raw.args && name in (raw.args as object) ? [...routePath, 'args', name] : [...ePath, 'args']) };
+      argPos[name] = at(...(inOwn ? [...ePath, 'args', name] : name in commonArgs && raw.args && name in (raw.args as object) ? ['args', name] : [...ePath, 'args']));
     }
     return {
       methods: normaliseMethods(e.methods),
@@ -53,11 +55,11 @@ function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: st
       variants: variantsOf(e.variants, routeVariants),
       repeat: e.repeat === true,
       upload: e.upload === true,
-      pos: { file: y.file, line: lineAt(y, ePath) },
+      pos: at(...ePath),
       argPos,
-      ...(e.allow_batch === undefined ? {} : { batchPos: { file: y.file, line: lineAt(y, [...ePath, 'allow_batch']) } }),
-      ...(e.ability ? { ability: { ...(e.ability as Omit<AbilitySpec, 'pos'>), pos: { file: y.file, line: lineAt(y, [...ePath, 'ability']) } } } : {}),
-      ...(e.response ? { response: e.response as Record<string, unknown>, responsePos: { file: y.file, line: lineAt(y, [...ePath, 'response']) } } : {}),
+      ...(e.allow_batch === undefined ? {} : { batchPos: at(...ePath, 'allow_batch') }),
+      ...(e.ability ? { ability: { ...(e.ability as Omit<AbilitySpec, 'pos'>), pos: at(...ePath, 'ability') } } : {}),
+      ...(e.response ? { response: e.response as Record<string, unknown>, responsePos: at(...ePath, 'response') } : {}),
     };
   });
   const config = (raw.config ?? {}) as Record<string, unknown>;
@@ -71,10 +73,10 @@ function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: st
  * A route's path patterns: its own `params:`, then the file's default for each other `{var}` of its
  * path, each with where it was written (the defaults line when inherited).
  */
-function paramsOf(y: LoadedYaml, routePath: (string | number)[], path: string, raw: Record<string, unknown>, defaults: FileDefaults): Pick<RouteSpec, 'params' | 'paramPos'> {
+function paramsOf(at: (...inRoute: string[]) => SourcePos, path: string, raw: Record<string, unknown>, defaults: FileDefaults): Pick<RouteSpec, 'params' | 'paramPos'> {
   const params = { ...((raw.params ?? {}) as Record<string, string>) };
   const paramPos: Record<string, SourcePos> = {};
-  for (const name of Object.keys(params)) paramPos[name] = { file: y.file, line: lineAt(y, [...routePath, 'params', name]) };
+  for (const name of Object.keys(params)) paramPos[name] = at('params', name);
   for (const [, name] of path.matchAll(/\{(\w+)\}/g)) {
     const inherited = defaults.params[name];
     if (name in params || !inherited) continue;
@@ -223,8 +225,8 @@ export function parseSpec(dir: string, { siteFile, schemaDir, namespaceFiles }: 
     const sets = { ...globalSets, ...((v.arg_sets ?? {}) as ArgSets) };
     const defaults = defaultsOf(y, NO_DEFAULTS);
     const handlersDir = typeof v.handlers === 'string' ? resolve(dirname(y.file), v.handlers) : defaultHandlers;
-    const routes = writtenRoutes((v.routes ?? {}) as Record<string, Record<string, unknown>>).map(({ key, path, raw }) =>
-      buildRoute(y, ['routes', key], name, handlersDir, path, raw, sets, defaults, schemasOf.get(name)!, variants, problems),
+    const routes = writtenRoutes((v.routes ?? {}) as Record<string, Record<string, unknown>>).map((route) =>
+      buildRoute(y, route, name, handlersDir, sets, defaults, schemasOf.get(name)!, variants, problems),
     );
     const ns: NamespaceSpec = {
       name,
@@ -251,8 +253,8 @@ export function parseSpec(dir: string, { siteFile, schemaDir, namespaceFiles }: 
     const sets = { ...head.sets, ...((v.arg_sets ?? {}) as ArgSets) };
     const defaults = defaultsOf(y, head.defaults);
     const handlersDir = typeof v.handlers === 'string' ? resolve(dirname(y.file), v.handlers) : ns.handlersDir;
-    for (const { key, path, raw } of writtenRoutes((v.routes ?? {}) as Record<string, Record<string, unknown>>)) {
-      ns.routes.push(buildRoute(y, ['routes', key], ns.name, handlersDir, path, raw, sets, defaults, ns.schemas, ns.variants, problems));
+    for (const route of writtenRoutes((v.routes ?? {}) as Record<string, Record<string, unknown>>)) {
+      ns.routes.push(buildRoute(y, route, ns.name, handlersDir, sets, defaults, ns.schemas, ns.variants, problems));
     }
     ns.abilityCategories.push(...abilityCategoriesOf(y));
     addErrors(y, ns.errors, problems, errorUses);
@@ -277,8 +279,8 @@ export function parseSpec(dir: string, { siteFile, schemaDir, namespaceFiles }: 
   const rank = (n: string) => (order.includes(n) ? order.indexOf(n) : order.length);
   namespaces.sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
 
-  const rootRoutes = Object.entries((sv.routes ?? {}) as Record<string, Record<string, unknown>>).map(([path, raw]) =>
-    buildRoute(site, ['routes', path], '', defaultHandlers, path, raw ?? {}, globalSets, NO_DEFAULTS, {}, ALL_VARIANTS, problems),
+  const rootRoutes = writtenRoutes((sv.routes ?? {}) as Record<string, Record<string, unknown>>).map((route) =>
+    buildRoute(site, route, '', defaultHandlers, globalSets, NO_DEFAULTS, {}, ALL_VARIANTS, problems),
   );
   const apiPrefix = String(sv.api_prefix ?? 'cms-json').replace(/^\/|\/$/g, '');
   const apiAliases = aliasesOf(site, apiPrefix, new Set(namespaces.map((n) => n.name)), problems);
