@@ -85,6 +85,7 @@ export const SQLITE_ONLY = [
   ['test/store/read-cache.test.ts', 'the read cache in memory: no database'],
   ['test/engine', 'the HTTP engine: args, headers, compression, slow clients, lint, the spec and its index'],
   ['test/net', 'outbound HTTP through the guarded client'],
+  ['test/scripts/run-tests.test.ts', 'runs the runner on files of its own (one names the server helper), starts no server'],
   ['test/cms-v2/block-types.test.ts', 'the block registry, not stored'],
   ['test/cms-v2/index-parity.test.ts', 'the served index against WordPress’s'],
   ['test/cms-v2/themes.test.ts', 'the theme’s files'],
