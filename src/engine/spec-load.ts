@@ -12,7 +12,7 @@ import { ALL_VARIANTS, BUILTIN_NAMESPACE_INDEX, type AbilityCategorySpec, type A
 import type { ApiAliasSpec } from './api-root.ts';
 
 /** The code the parsed spec depends on besides the files it reads: a change to it must not read old cache entries. */
-export const LOADER_MODULES = [import.meta.filename, SPEC_CHECK_MODULE, SPEC_EXPAND_MODULE, SCHEMA_ARGS_MODULE];
+export const LOADER_MODULES = [import.meta.filename, SPEC_CHECK_MODULE, SPEC_EXPAND_MODULE, SCHEMA_ARGS_MODULE, join(import.meta.dirname, 'spec-model.ts')];
 
 
 function variantsOf(v: unknown, fallback: Variant[]): Variant[] {
