@@ -1,14 +1,18 @@
 // Runs the test files under test/ (or the ones named) with node:test (Node 20 does not expand **
 // globs itself): every file on SQLite, then, when CMS_SPEC_TEST_PG (or DATABASE_URL) names a
-// PostgreSQL database, every file that touches the store again on PostgreSQL (each test database
-// a schema of it, see test/helpers/store.ts). CMS_SPEC_TEST_STORE=postgres runs the files on
-// PostgreSQL only. Prints one line per file (CMS_SPEC_TEST_REPORTER=tap for node's TAP; in CI, a
-// failed file's TAP after its details, see test-reporter.js) and which stores ran; fails if any
-// pass failed.
+// PostgreSQL database, the files whose behaviour depends on the store again on PostgreSQL (each
+// test database a schema of it, see test/helpers/store.ts): scripts/test-groups.js lists them, and
+// every file that starts a server or opens a database must be in that list or in its SQLite-only
+// one. `--quick` runs test-groups.js's quick files (no server, no browser, no database).
+// CMS_SPEC_TEST_STORE=postgres runs the files on PostgreSQL only. Prints one line per file
+// (CMS_SPEC_TEST_REPORTER=tap for node's TAP; in CI, a failed file's TAP after its details, see
+// test-reporter.js) and which stores ran; fails if any pass failed.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { QUICK, storePassOf, unmatchedPaths } from './test-groups.js';
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -18,11 +22,11 @@ function find(dir) {
   });
 }
 
-/** What a test reaches the store through: a server, a test database, the store itself, or the CLI on a database. */
+/** What a test reaches the store through: a server, a test database, the store itself, or the CLI on a database (a file that does must be classified in test-groups.js). */
 const STORE_USE = /helpers\/(server|store)\.ts|src\/store\/|src\/app\.ts|\/run\.ts'/;
 const RELATIVE_IMPORT = /from '(\.{1,2}\/[^']+\.ts)'/g;
 
-/** Whether a test file, or a test module it imports, uses the store. */
+/** Whether a test file, or a test module it imports, may use the store. */
 function touchesStore(file, seen = new Set()) {
   if (seen.has(file) || !existsSync(file)) return false;
   seen.add(file);
@@ -38,14 +42,31 @@ function touchesStore(file, seen = new Set()) {
 // one line per test file, the failures in full (scripts/test-reporter.js); CMS_SPEC_TEST_REPORTER=tap or spec for node's own
 const REPORTER = process.env.CMS_SPEC_TEST_REPORTER ?? fileURLToPath(new URL('./test-reporter.js', import.meta.url));
 
+// as many files at once as the machine has cores: most of a file's time is its server's work, not waiting
+const CONCURRENCY = Math.max(2, availableParallelism());
+
 function run(files, env) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', `--test-reporter=${REPORTER}`, ...files], { stdio: 'inherit', env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, `--test-reporter=${REPORTER}`, ...files], { stdio: 'inherit', env: { ...process.env, ...env } });
   return r.status ?? 1;
 }
 
-const only = process.argv.slice(2);
-const files = only.length ? only : find('test').sort();
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const only = args.filter((a) => a !== '--quick');
+const everything = !quick && !only.length;
+const files = quick ? QUICK : only.length ? only : find('test').sort();
 const postgres = process.env.CMS_SPEC_TEST_PG ?? process.env.DATABASE_URL;
+
+// the lists are reviewed by hand: a file that may use the store and is in neither, or a listed path
+// that names no file, stops the run rather than being guessed
+const rel = (f) => relative(process.cwd(), resolve(f)).split('\\').join('/');
+const unclassified = files.filter((f) => storePassOf(rel(f)) === undefined && touchesStore(resolve(f)));
+const stale = everything ? unmatchedPaths(files.map(rel)) : [];
+if (unclassified.length || stale.length) {
+  for (const f of unclassified) console.error(`${rel(f)} starts a server or opens a database: list it in scripts/test-groups.js, in ON_POSTGRES if its behaviour depends on the store, else in SQLITE_ONLY`);
+  for (const p of stale) console.error(`scripts/test-groups.js names ${p}, which is no test file or folder`);
+  process.exit(1);
+}
 
 const passes = [];
 if (process.env.CMS_SPEC_TEST_STORE === 'postgres') {
@@ -53,8 +74,8 @@ if (process.env.CMS_SPEC_TEST_STORE === 'postgres') {
   passes.push({ store: 'postgres', files, status: run(files, {}) });
 } else {
   passes.push({ store: 'sqlite', files, status: run(files, { CMS_SPEC_TEST_STORE: 'sqlite' }) });
-  if (postgres) {
-    const onPostgres = files.filter((f) => touchesStore(resolve(f)));
+  if (postgres && !quick) {
+    const onPostgres = files.filter((f) => storePassOf(rel(f)) === 'postgres');
     passes.push({ store: 'postgres', files: onPostgres, status: onPostgres.length ? run(onPostgres, { CMS_SPEC_TEST_STORE: 'postgres', CMS_SPEC_TEST_PG: postgres }) : 0 });
   }
 }

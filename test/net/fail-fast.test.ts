@@ -5,6 +5,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { ROOT, useServer, type ServerFixture } from '../helpers/server.ts';
 import { setEnv } from '../helpers/env.ts';
+import { until } from '../helpers/until.ts';
 
 /**
  * Remote services fail fast (issue 30): with local stand-ins for a service that refuses
@@ -159,8 +160,11 @@ describe('remote services fail fast', () => {
       const remembered = await library(site);
       assert.equal(remembered.status, 502, 'the refusal is remembered although the service is now up');
       assert.equal(remembered.body.message, `The design library service could not be reached: Could not reach 127.0.0.1:${port}: ECONNREFUSED.`);
-      await new Promise((r) => setTimeout(r, 2000));
-      const asked = await library(site);
+      // asked again as soon as the 1.5 s are over: each request until then is refused at once
+      const asked = await until(async () => {
+        const answer = await library(site);
+        return answer.status !== 502 && answer;
+      }, 'a request to the host once CMS_SPEC_OUTBOUND_UNREACHABLE_MS passed');
       assert.equal(asked.status, 200, JSON.stringify(asked.body));
       assert.deepEqual(asked.body, CATALOGUE);
     } finally {
@@ -179,9 +183,11 @@ describe('remote services fail fast', () => {
     } finally {
       await stop(service);
     }
-    // kept for a second: expired once the clock has passed the next whole second
-    await new Promise((r) => setTimeout(r, 2100));
-    const stale = await library(site);
+    // kept for a second: served fresh until the clock has passed the next whole second, then stale
+    const stale = await until(async () => {
+      const answer = await library(site);
+      return answer.warning !== null && answer;
+    }, 'the kept answer expiring');
     assert.deepEqual([stale.status, stale.warning, stale.body], [200, '110 - "Response is Stale"', CATALOGUE]);
 
     const never = await library(site, 'kb-design-library/v1/get_library?library=section&key=other');

@@ -11,6 +11,8 @@ import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const RUNNER = join(ROOT, 'scripts/run-tests.js');
+// plain JavaScript, as the runner that imports it runs without tsx
+const { storePassOf } = (await import(join(ROOT, 'scripts/test-groups.js'))) as { storePassOf(file: string): 'postgres' | 'sqlite' | undefined };
 
 const PASSING = `import { test } from 'node:test';
 test('adds', () => {});
@@ -81,4 +83,20 @@ describe('the test runner and its reporter', () => {
     assert.doesNotMatch(r.out, /TAP version|node's TAP/);
     assert.match(r.out, /^Stores tested:\n {2}sqlite: 1 test files, passed$/m);
   });
+
+  test('a file that starts a server and is in neither list of scripts/test-groups.js stops the run before anything runs', () => {
+    writeFileSync(join(dir, 'serving.test.ts'), "import { useServer } from './helpers/server.ts';\n");
+    const r = runTests(['passing.test.ts', 'serving.test.ts'], false);
+    assert.equal(r.status, 1, r.out + r.err);
+    assert.match(r.err, /^serving\.test\.ts starts a server or opens a database: list it in scripts\/test-groups\.js, in ON_POSTGRES if its behaviour depends on the store, else in SQLITE_ONLY$/m);
+    assert.doesNotMatch(r.out, /passing\.test\.ts|Stores tested/);
+  });
+});
+
+test('the PostgreSQL pass takes the most specific entry of scripts/test-groups.js', () => {
+  assert.equal(storePassOf('test/cms-v2/posts.test.ts'), 'postgres', 'in a folder on PostgreSQL');
+  assert.equal(storePassOf('test/cms-v2/index-parity.test.ts'), 'sqlite', 'a file of that folder on SQLite only');
+  assert.equal(storePassOf('test/engine/batch.test.ts'), 'postgres', 'a file of a SQLite-only folder on PostgreSQL');
+  assert.equal(storePassOf('test/engine/args.test.ts'), 'sqlite');
+  assert.equal(storePassOf('test/elsewhere/new.test.ts'), undefined, 'a file no entry names');
 });

@@ -276,7 +276,7 @@ const getresponseApi: ProviderApi = {
   resetHeader: 'x-ratelimit-reset',
 };
 
-/** The namespaces in the interface's order; the mapping and why it fits is in each spec/namespaces/kb-mail-*.yaml. */
+/** The namespaces in the interface's order; the mapping and why it fits is in spec/namespaces/kb-mail.yaml. */
 export const PROVIDERS: readonly Provider[] = [
   {
     id: 'mailchimp',

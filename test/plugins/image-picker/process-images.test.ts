@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { useServer } from '../../helpers/server.ts';
 import { userAuth } from '../../helpers/auth.ts';
 import { routesOf, namespaceIndexRoute } from '../../helpers/route-index.ts';
+import { until } from '../../helpers/until.ts';
 
 const FIFTY_MB = 50 * 1024 * 1024;
 
@@ -164,7 +165,7 @@ describe('kb-image-picker/v1/process_images', () => {
       const [entry] = await res.json();
       assert.equal(entry.error.code, 'rest_upload_file_too_big', path);
     }
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the library sees its sockets close
+    await until(() => library.hugeSent.length >= 2, 'the library seeing both its sockets close');
     assert.equal(library.hugeSent.length, 2);
     // the declared one is refused on its headers; the streamed one is cut off at the 32 MiB cap
     for (const sent of library.hugeSent) assert.ok(sent < FIFTY_MB - 8 * 1024 * 1024, `sent ${sent} bytes`);

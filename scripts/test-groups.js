@@ -1,0 +1,123 @@
+// Which test files run where, by name, reviewed rather than guessed from what a file imports
+// (run-tests.js; docs/testing.md says which to run when). A path is a file or a folder under test/;
+// a file takes the most specific path that names it.
+
+/**
+ * `npm run test:quick`: the engine, lint and unit tests that start no server, no browser and no
+ * database, for the edit-test loop (under 90 s on two cores).
+ */
+export const QUICK = [
+  'test/docs-links.test.ts',
+  'test/lint.test.ts',
+  'test/core/boundary.test.ts',
+  'test/engine/invalid-param.test.ts',
+  'test/engine/lint-rules.test.ts',
+  'test/engine/quick-args.test.ts',
+  'test/engine/schema-args.test.ts',
+  'test/engine/spec-said-once.test.ts',
+  'test/engine/spec-table-snapshot.test.ts',
+  'test/net/addresses.test.ts',
+  'test/net/fetch-errors.test.ts',
+  'test/net/guarded-fetch.test.ts',
+  'test/site/format.test.ts',
+  'test/site/kses.test.ts',
+  'test/store/read-cache.test.ts',
+];
+
+/**
+ * The PostgreSQL pass: files whose behaviour depends on the store, each with why. Every file runs
+ * on SQLite; these run again on PostgreSQL, where SQL, transactions, dates, text and concurrency
+ * differ.
+ */
+export const ON_POSTGRES = [
+  ['test/store', 'the store itself: repositories, transactions, crash safety, caches, install, seed and transfer'],
+  ['test/cms-v2', 'content written and queried through the API: posts, search ranking, comments, users, media, menus, revisions, meta'],
+  ['test/fuzz', 'hostile values reach the store (PostgreSQL refuses NUL in text), and nothing stored may change'],
+  ['test/auth/app-passwords.test.ts', 'application passwords are stored, looked up and used'],
+  ['test/auth/oauth.test.ts', 'authorization codes and tokens are stored and expire'],
+  ['test/admin/cookie-auth.test.ts', 'sessions are stored and expire'],
+  ['test/admin/mail.test.ts', 'reset keys are stored and expire'],
+  ['test/site/archives.test.ts', 'date archives group posts with the dialect’s date functions'],
+  ['test/site/comments.test.ts', 'comments are stored, threaded and moderated'],
+  ['test/site/feeds.test.ts', 'feeds query the newest posts and comments'],
+  ['test/site/hierarchy.test.ts', 'the template hierarchy looks posts, terms and authors up'],
+  ['test/site/kept-renderings.test.ts', 'rendered content is kept in the store and invalidated'],
+  ['test/site/pages.test.ts', 'pages query posts, terms and paging'],
+  ['test/site/sitemap-xml.test.ts', 'sitemaps page through every public object'],
+  ['test/cli/content-commands.test.ts', 'the CLI writes and reads content on a database'],
+  ['test/cli/cron.test.ts', 'scheduled events are stored and claimed'],
+  ['test/cli/one-site-two-processes.test.ts', 'two processes write one database'],
+  ['test/cli/transfer.test.ts', 'a site is exported from one database and imported into another'],
+  ['test/core/plugins.test.ts', 'activation state and plugin migrations are stored'],
+  ['test/core/plugins-cli.test.ts', 'the plugin commands change the stored activation state'],
+  ['test/core/scheduler.test.ts', 'scheduled events are stored, claimed and survive a restart'],
+  ['test/engine/batch.test.ts', 'a batch runs its requests in one transaction'],
+  ['test/engine/response-cache.test.ts', 'the cache sees changes another process makes to the database'],
+  ['test/plugins/block-queries', 'queries over posts, terms and meta'],
+  ['test/plugins/code-snippets', 'snippets are stored, activated and exported'],
+  ['test/plugins/seo', 'indexables are built, stored and queried'],
+  ['test/plugins/site-analytics', 'page views are counted in the store'],
+  ['test/plugins/site-health', 'the health checks write to and measure the database'],
+];
+
+/**
+ * Files that start a server or open a database, yet whose behaviour does not depend on which
+ * store it is (a browser, an HTTP protocol, a client library, a remote service, the CLI's own
+ * behaviour, an index or a schema): SQLite only. A file that starts a server must be in one list
+ * or the other (run-tests.js refuses to guess).
+ */
+export const SQLITE_ONLY = [
+  ['test/bench-smoke.test.ts', 'runs the benchmark, whose PostgreSQL scenarios it runs itself'],
+  ['test/bench-wp-smoke.test.ts', 'compares with WordPress: the benchmark harness'],
+  ['test/admin/admin-browser.test.ts', 'the admin in a browser'],
+  ['test/auth/authorize-page.test.ts', 'the authorization page in a browser'],
+  ['test/auth/core-data-client.test.ts', 'the block editor’s client library against the index'],
+  ['test/auth/permissions.test.ts', 'who may call what: roles and capabilities, the same code on any store'],
+  ['test/auth/wpapi-client.test.ts', 'the wpapi client library against the index'],
+  ['test/auth/wpapi-wp-json.test.ts', 'the wpapi client library at /wp-json/'],
+  ['test/site/comments-browser.test.ts', 'the comment form in a browser'],
+  ['test/site/formatting.test.ts', 'WordPress’s formatting of content'],
+  ['test/site/rest-links.test.ts', 'the REST links of the site’s pages'],
+  ['test/site/theme.test.ts', 'the theme in a browser'],
+  ['test/cli', 'the CLI’s own behaviour: commands, docs, types, serve, watch, init, the walk-through'],
+  ['test/core/boundary.test.ts', 'reads the sources (it imports the server helper for the checkout’s path); starts nothing'],
+  ['test/core/namespace-order.test.ts', 'the index’s namespace order'],
+  ['test/store/read-cache.test.ts', 'the read cache in memory: no database'],
+  ['test/engine', 'the HTTP engine: args, headers, compression, slow clients, lint, the spec and its index'],
+  ['test/net', 'outbound HTTP through the guarded client'],
+  ['test/scripts/run-tests.test.ts', 'runs the runner on files of its own (one names the server helper), starts no server'],
+  ['test/cms-v2/block-types.test.ts', 'the block registry, not stored'],
+  ['test/cms-v2/index-parity.test.ts', 'the served index against WordPress’s'],
+  ['test/cms-v2/themes.test.ts', 'the theme’s files'],
+  ['test/cms-v2/types-parity.test.ts', 'the type and taxonomy registries against WordPress’s'],
+  ['test/plugins/abilities', 'the abilities and MCP protocols over the routes'],
+  ['test/plugins/block-editor', 'the block editor’s settings and assets'],
+  ['test/plugins/design-library', 'a remote design library service (a local fake)'],
+  ['test/plugins/dynamic-content', 'rendering a post’s fields'],
+  ['test/plugins/image-picker', 'remote images (a local fake)'],
+  ['test/plugins/lottie', 'animation files'],
+  ['test/plugins/mail-connectors', 'remote mail providers (local fakes)'],
+  ['test/plugins/oembed', 'remote oEmbed providers (local fakes)'],
+  ['test/plugins/vectors', 'SVG files'],
+];
+
+/** The entry of a list that names a file most specifically, or undefined. */
+function entryOf(list, file) {
+  const matches = list.filter(([path]) => file === path || file.startsWith(`${path}/`));
+  return matches.sort((a, b) => b[0].length - a[0].length)[0];
+}
+
+/** Where a file (a path relative to the checkout, `test/...`) runs besides SQLite: 'postgres', 'sqlite' (only), or undefined when neither list names it. */
+export function storePassOf(file) {
+  const pg = entryOf(ON_POSTGRES, file);
+  const sqlite = entryOf(SQLITE_ONLY, file);
+  if (!pg && !sqlite) return undefined;
+  if (!sqlite) return 'postgres';
+  if (!pg) return 'sqlite';
+  return pg[0].length >= sqlite[0].length ? 'postgres' : 'sqlite';
+}
+
+/** Paths of the lists that name no test file: a file renamed or removed since the lists were written. */
+export function unmatchedPaths(files) {
+  return [...QUICK, ...ON_POSTGRES.map(([p]) => p), ...SQLITE_ONLY.map(([p]) => p)].filter((p) => !files.some((f) => f === p || f.startsWith(`${p}/`)));
+}
