@@ -1,12 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { embedLinks } from './embed.ts';
 import type { Engine } from './engine.ts';
 import { engineError, RestError } from './errors.ts';
 import { BodyTooLarge, decodeBody, effectiveMethod, parseTarget, payloadTooLarge, readBody, restRequest } from './http-request.ts';
 import type { InternalRequest, Outcome } from './pipeline.ts';
 import { ReplyWriter } from './http-reply.ts';
+import { closeAfterAnswer } from './lingering-close.ts';
 import { discardUpload, receiveUpload, type ReceivedUpload } from './http-upload.ts';
-import type { ResponseCache } from './response-cache.ts';
+import { Miss, type ResponseCache } from './response-cache.ts';
 import { errorOutcome } from './pipeline.ts';
 import type { Authenticator, PageHandler, PageResponse, User } from './types.ts';
 
@@ -140,7 +142,7 @@ export function createHttpServer(opts: ServerOptions): Server {
         body = await readBody(req, bodyLimit);
       } catch (e) {
         if (!(e instanceof BodyTooLarge)) throw e;
-        res.setHeader('Connection', 'close');
+        closeAfterAnswer(req, res);
         return reply.send(res, req, errorOutcome(payloadTooLarge(bodyLimit)), query, null, headers);
       }
     }
@@ -162,21 +164,27 @@ export function createHttpServer(opts: ServerOptions): Server {
 
     // after beforeRequest: what this instance knows of the versions is current
     const cacheKey = cache ? cache.keyOf(req.method, target, headers) : null;
+    let miss: Miss | undefined;
     if (cacheKey !== null) {
-      const kept = await cache!.lookup(cacheKey);
-      if (kept) return reply.sendKept(res, req, kept, headers);
+      const found = await cache!.lookup(cacheKey);
+      if (!(found instanceof Miss)) return reply.sendKept(res, req, found, headers);
+      miss = found;
     }
-
-    const user = await authenticated(req, res, query, headers, ip);
-    if (user === false) return;
-    const internal = restRequest(method, target, headers, ip);
     try {
-      decodeBody(internal, body);
-    } catch (e) {
-      if (!(e instanceof RestError)) throw e;
-      return reply.send(res, req, errorOutcome(e), query, user, headers);
+      const user = await authenticated(req, res, query, headers, ip);
+      if (user === false) return;
+      const internal = restRequest(method, target, headers, ip);
+      try {
+        decodeBody(internal, body);
+      } catch (e) {
+        if (!(e instanceof RestError)) throw e;
+        return reply.send(res, req, errorOutcome(e), query, user, headers);
+      }
+      await run(req, res, internal, user, miss && { key: cacheKey!, miss });
+    } finally {
+      // whatever became of it (an error, a refusal, nothing kept), the misses waiting for it go on
+      miss?.settle();
     }
-    await run(req, res, internal, user, cacheKey);
   }
 
   /**
@@ -220,8 +228,12 @@ export function createHttpServer(opts: ServerOptions): Server {
     }
   }
 
-  /** Runs a request and answers it; with a cache key (an anonymous GET), a 200 answer that depends on nothing but what it read is kept. */
-  async function run(req: IncomingMessage, res: ServerResponse, internal: InternalRequest, user: User | null, cacheKey: string | null = null): Promise<void> {
+  /**
+   * Runs a request and answers it; for a miss of the response cache (an anonymous GET), a 200
+   * answer that depends on nothing but what it read is kept, and handed to the misses of its key
+   * that wait for it.
+   */
+  async function run(req: IncomingMessage, res: ServerResponse, internal: InternalRequest, user: User | null, cached?: { key: string; miss: Miss }): Promise<void> {
     const { query, headers } = internal;
     const answer = async (): Promise<Outcome> => {
       const handled = engine.handle(internal, user);
@@ -236,13 +248,15 @@ export function createHttpServer(opts: ServerOptions): Server {
       if (settling) await settling;
       return outcome;
     };
-    if (cacheKey === null || !cache) return reply.send(res, req, await answer(), query, user, headers);
+    if (!cached || !cache) return reply.send(res, req, await answer(), query, user, headers);
     const { value: outcome, stamp } = await cache.observe(answer);
     const prepared = reply.prepare(req.method, outcome, query, user, headers);
     const { payload } = prepared;
     if (stamp && prepared.status === 200 && payload !== undefined && !Object.keys(prepared.headers).some((k) => k.toLowerCase() === 'set-cookie')) {
       const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-      return reply.sendKept(res, req, cache.keep(cacheKey, prepared.headers, body, stamp), headers);
+      const kept = cache.keep(cached.key, prepared.headers, body, stamp);
+      cached.miss.settle(kept);
+      return reply.sendKept(res, req, kept, headers);
     }
     reply.write(res, req, prepared, headers);
   }
@@ -257,8 +271,7 @@ export function createHttpServer(opts: ServerOptions): Server {
     if (user === false) return;
     const internal = restRequest(method, target, headers, ip);
     if (!engine.mayUpload(internal, user)) {
-      res.setHeader('Connection', 'close');
-      req.resume();
+      closeAfterAnswer(req, res);
       return run(req, res, internal, user);
     }
     let upload: ReceivedUpload;
@@ -266,7 +279,7 @@ export function createHttpServer(opts: ServerOptions): Server {
       upload = await receiveUpload(req, headers, uploadLimit);
     } catch (e) {
       if (e instanceof BodyTooLarge) {
-        res.setHeader('Connection', 'close');
+        closeAfterAnswer(req, res);
         return reply.send(res, req, errorOutcome(payloadTooLarge(uploadLimit)), target.query, user, headers);
       }
       if (e instanceof RestError) return reply.send(res, req, errorOutcome(e), target.query, user, headers);
@@ -282,6 +295,7 @@ export function createHttpServer(opts: ServerOptions): Server {
   }
 
   const timeouts = opts.timeouts ?? DEFAULT_TIMEOUTS;
+  const front: Front = { answering: new Map(), closing: new WeakMap(), stopping: false };
   const server = createServer(
     {
       headersTimeout: timeouts.headersMs,
@@ -291,6 +305,16 @@ export function createHttpServer(opts: ServerOptions): Server {
       connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(timeouts.headersMs / 4))),
     },
     (req, res) => {
+      if (front.stopping) {
+        // a request after the shutdown began, on a connection kept alive: not run, and the connection closed after its answer, not before
+        const before = front.closing.get(req.socket);
+        if (before && !before.headersSent) before.removeHeader('Connection');
+        front.closing.set(req.socket, res);
+        closeAfterAnswer(req, res);
+        return reply.send(res, req, errorOutcome(unavailable()), {}, null, {});
+      }
+      front.answering.set(res, req.socket);
+      res.once('close', () => front.answering.delete(res));
       onRequest(req, res).catch((e: unknown) => {
         engine.log.error(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
         if (!res.headersSent) reply.send(res, req, errorOutcome(internalError()), {}, null, {});
@@ -304,5 +328,55 @@ export function createHttpServer(opts: ServerOptions): Server {
     const body = JSON.stringify(e.toBody());
     socket.end(`HTTP/1.1 ${e.status} ${STATUS_TEXT[e.status]}\r\nContent-Type: application/json; charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
+  fronts.set(server, front);
   return server;
+}
+
+/** What a server's shutdown needs of its front: the answers not yet finished, and whether it still takes requests. */
+interface Front {
+  /** The answers not yet finished, in the order their requests came, with the connection of each. */
+  answering: Map<ServerResponse, Socket>;
+  /** Once stopping: the last answer of each connection, the one that says `Connection: close`. */
+  closing: WeakMap<Socket, ServerResponse>;
+  stopping: boolean;
+}
+
+const fronts = new WeakMap<Server, Front>();
+
+/**
+ * The first step of a shutdown, at once: the requests in flight are answered, the last of each
+ * connection with `Connection: close` (so a client keeping its connection alive with one request
+ * after another does not keep it open through the shutdown), and a request that comes after on a
+ * connection still open is answered 503 with `Connection: close` and not run.
+ */
+export function stopTakingRequests(server: Server): void {
+  const front = fronts.get(server);
+  if (!front || front.stopping) return;
+  front.stopping = true;
+  // only the last answer of a connection closes it: the pipelined requests before it are answered first
+  for (const [res, socket] of front.answering) front.closing.set(socket, res);
+  for (const [res, socket] of front.answering) if (front.closing.get(socket) === res && !res.headersSent) res.setHeader('Connection', 'close');
+}
+
+/**
+ * Shuts a server made by createHttpServer down: it stops taking requests (stopTakingRequests) and
+ * listening; the requests in flight are answered, idle connections closed at once, and those
+ * still busy after `deadlineMs` closed then (`forced`: how many).
+ */
+export function shutDown(server: Server, deadlineMs: number): Promise<{ forced: number }> {
+  stopTakingRequests(server);
+  return new Promise((resolve) => {
+    let forced = 0;
+    const deadline = setTimeout(() => {
+      server.getConnections((_, n) => {
+        forced = n ?? 0;
+        server.closeAllConnections();
+      });
+    }, deadlineMs);
+    server.close(() => {
+      clearTimeout(deadline);
+      resolve({ forced });
+    });
+    server.closeIdleConnections();
+  });
 }
