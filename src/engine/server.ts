@@ -295,7 +295,7 @@ export function createHttpServer(opts: ServerOptions): Server {
   }
 
   const timeouts = opts.timeouts ?? DEFAULT_TIMEOUTS;
-  const front: Front = { answering: new Map(), closing: new WeakMap(), stopping: false };
+  const front: Front = { connections: new Set(), stopping: false };
   const server = createServer(
     {
       headersTimeout: timeouts.headersMs,
@@ -305,23 +305,46 @@ export function createHttpServer(opts: ServerOptions): Server {
       connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(timeouts.headersMs / 4))),
     },
     (req, res) => {
-      if (front.stopping) {
-        // a request after the shutdown began, on a connection kept alive: not run, and the connection closed after its answer, not before
-        const before = front.closing.get(req.socket);
-        if (before && !before.headersSent) before.removeHeader('Connection');
-        front.closing.set(req.socket, res);
-        closeAfterAnswer(req, res);
-        return reply.send(res, req, errorOutcome(unavailable()), {}, null, {});
+      const connection = connectionOf(front, req.socket);
+      if (connection.running.size < PIPELINED_AT_ONCE) return start(req, res, connection);
+      connection.waiting.push(() => start(req, res, connection));
+      // a client that pipelines faster than it is answered waits in its socket's buffer, not in this process's memory
+      if (connection.waiting.length >= PIPELINED_QUEUED && !connection.paused) {
+        connection.paused = true;
+        req.socket.pause();
       }
-      front.answering.set(res, req.socket);
-      res.once('close', () => front.answering.delete(res));
-      onRequest(req, res).catch((e: unknown) => {
-        engine.log.error(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-        if (!res.headersSent) reply.send(res, req, errorOutcome(internalError()), {}, null, {});
-        else res.destroy();
-      });
     },
   );
+
+  /** Runs a request of a connection; once it is answered, the next one pipelined behind it starts. */
+  function start(req: IncomingMessage, res: ServerResponse, connection: Connection): void {
+    // a client gone before its turn: nothing more of its pipeline runs
+    if (req.socket.destroyed) return void (connection.waiting.length = 0);
+    connection.running.add(res);
+    res.once('close', () => {
+      connection.running.delete(res);
+      if (connection.paused && connection.waiting.length < PIPELINED_QUEUED) {
+        connection.paused = false;
+        req.socket.resume();
+      }
+      // on the loop's next turn, after it has read what the other connections sent: a request that
+      // makes its answer without waiting on I/O would otherwise start the next at once, and a long
+      // pipeline would run to its end before anyone else is read
+      const next = connection.waiting.shift();
+      if (next) setImmediate(next);
+    });
+    if (front.stopping) {
+      // a request after the shutdown began, on a connection kept alive: not run, and the connection closed after its answer, not before
+      for (const before of connection.running) if (before !== res && !before.headersSent) before.removeHeader('Connection');
+      closeAfterAnswer(req, res);
+      return reply.send(res, req, errorOutcome(unavailable()), {}, null, {});
+    }
+    onRequest(req, res).catch((e: unknown) => {
+      engine.log.error(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      if (!res.headersSent) reply.send(res, req, errorOutcome(internalError()), {}, null, {});
+      else res.destroy();
+    });
+  }
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) return socket.destroy();
     const e = clientErrorAnswer(err.code);
@@ -332,13 +355,43 @@ export function createHttpServer(opts: ServerOptions): Server {
   return server;
 }
 
-/** What a server's shutdown needs of its front: the answers not yet finished, and whether it still takes requests. */
+/**
+ * How many requests of one connection run at once. Node hands every request it parses to the
+ * server at once, so a client pipelining 2,000 requests on one connection had all of them run
+ * together, taking the event loop from every other client until the last was made (issue 40).
+ * The answers of one connection go out in order anyway: a request pipelined behind these starts
+ * when one of them is answered, so each connection gets its share and no more.
+ */
+const PIPELINED_AT_ONCE = 4;
+/** Past this many waiting, the connection is not read until they start. */
+const PIPELINED_QUEUED = 64;
+
+/** The requests of one connection: those running (in the order they came), and those pipelined behind them. */
+interface Connection {
+  running: Set<ServerResponse>;
+  waiting: (() => void)[];
+  /** Whether this front stopped reading it (PIPELINED_QUEUED). */
+  paused: boolean;
+}
+
+/** What the front keeps of its connections, for their pipelines and for a shutdown. */
 interface Front {
-  /** The answers not yet finished, in the order their requests came, with the connection of each. */
-  answering: Map<ServerResponse, Socket>;
-  /** Once stopping: the last answer of each connection, the one that says `Connection: close`. */
-  closing: WeakMap<Socket, ServerResponse>;
+  connections: Set<Connection>;
   stopping: boolean;
+}
+
+const connections = new WeakMap<Socket, Connection>();
+
+function connectionOf(front: Front, socket: Socket): Connection {
+  let connection = connections.get(socket);
+  if (!connection) {
+    const made: Connection = { running: new Set(), waiting: [], paused: false };
+    connections.set(socket, made);
+    front.connections.add(made);
+    socket.once('close', () => front.connections.delete(made));
+    connection = made;
+  }
+  return connection;
 }
 
 const fronts = new WeakMap<Server, Front>();
@@ -347,15 +400,18 @@ const fronts = new WeakMap<Server, Front>();
  * The first step of a shutdown, at once: the requests in flight are answered, the last of each
  * connection with `Connection: close` (so a client keeping its connection alive with one request
  * after another does not keep it open through the shutdown), and a request that comes after on a
- * connection still open is answered 503 with `Connection: close` and not run.
+ * connection still open (or was pipelined behind those in flight) is answered 503 with
+ * `Connection: close` and not run.
  */
 export function stopTakingRequests(server: Server): void {
   const front = fronts.get(server);
   if (!front || front.stopping) return;
   front.stopping = true;
-  // only the last answer of a connection closes it: the pipelined requests before it are answered first
-  for (const [res, socket] of front.answering) front.closing.set(socket, res);
-  for (const [res, socket] of front.answering) if (front.closing.get(socket) === res && !res.headersSent) res.setHeader('Connection', 'close');
+  for (const connection of front.connections) {
+    // only the last answer of a connection closes it: those pipelined before it are answered first
+    const last = [...connection.running].pop();
+    if (last && !last.headersSent) last.setHeader('Connection', 'close');
+  }
 }
 
 /**
