@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, useServer, type TestServer } from '../helpers/server.ts';
 import { adminAuth } from '../helpers/auth.ts';
-import { AnswerReader, openConnection } from '../helpers/raw-http.ts';
+import { AnswerReader, openConnection } from '../../scripts/bench/raw-http.ts';
 import { serve } from '../cli/run.ts';
 import type { InternalRequest } from '../../src/engine/pipeline.ts';
 
