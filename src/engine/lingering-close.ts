@@ -19,7 +19,9 @@ export const LINGER_BYTES = 16 * 1024 * 1024;
  */
 export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
   res.setHeader('Connection', 'close');
-  const socket = req.socket;
+  // a request whose body stream was destroyed (an upload cut off while streaming) no longer names its connection; its answer does
+  const socket = req.socket ?? res.socket;
+  if (!socket) return;
   // what Node calls once a Connection: close answer is written (net.Socket's destroySoon: end, then destroy)
   socket.destroySoon = () => linger(socket);
   // the body is dropped as it comes rather than held

@@ -311,7 +311,7 @@ export function createHttpServer(opts: ServerOptions): Server {
       // a client that pipelines faster than it is answered waits in its socket's buffer, not in this process's memory
       if (connection.waiting.length >= PIPELINED_QUEUED && !connection.paused) {
         connection.paused = true;
-        req.socket.pause();
+        connection.socket.pause();
       }
     },
   );
@@ -319,13 +319,13 @@ export function createHttpServer(opts: ServerOptions): Server {
   /** Runs a request of a connection; once it is answered, the next one pipelined behind it starts. */
   function start(req: IncomingMessage, res: ServerResponse, connection: Connection): void {
     // a client gone before its turn: nothing more of its pipeline runs
-    if (req.socket.destroyed) return void (connection.waiting.length = 0);
+    if (connection.socket.destroyed) return void (connection.waiting.length = 0);
     connection.running.add(res);
     res.once('close', () => {
       connection.running.delete(res);
       if (connection.paused && connection.waiting.length < PIPELINED_QUEUED) {
         connection.paused = false;
-        req.socket.resume();
+        connection.socket.resume();
       }
       // on the loop's next turn, after it has read what the other connections sent: a request that
       // makes its answer without waiting on I/O would otherwise start the next at once, and a long
@@ -368,6 +368,7 @@ const PIPELINED_QUEUED = 64;
 
 /** The requests of one connection: those running (in the order they came), and those pipelined behind them. */
 interface Connection {
+  socket: Socket;
   running: Set<ServerResponse>;
   waiting: (() => void)[];
   /** Whether this front stopped reading it (PIPELINED_QUEUED). */
@@ -385,7 +386,7 @@ const connections = new WeakMap<Socket, Connection>();
 function connectionOf(front: Front, socket: Socket): Connection {
   let connection = connections.get(socket);
   if (!connection) {
-    const made: Connection = { running: new Set(), waiting: [], paused: false };
+    const made: Connection = { socket, running: new Set(), waiting: [], paused: false };
     connections.set(socket, made);
     front.connections.add(made);
     socket.once('close', () => front.connections.delete(made));
