@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { Spec, Variant } from './engine/spec.ts';
 import type { Engine } from './engine/engine.ts';
 import type { Logger } from './engine/types.ts';
-import { createHttpServer, DEFAULT_TIMEOUTS, type Timeouts } from './engine/server.ts';
+import { createHttpServer, DEFAULT_TIMEOUTS, shutDown, stopTakingRequests, type Timeouts } from './engine/server.ts';
 import type { Site } from './core/site.ts';
 import type { PluginRegistry } from './core/plugins.ts';
 import { installContent, type InstallResult } from './core/install.ts';
@@ -132,24 +132,12 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     url: `http://${host}:${port}/${spec.apiPrefix}/`,
     async close() {
       const started = Date.now();
+      stopTakingRequests(server);
       // no job starts while the server stops; one under way finishes before the database closes
       const stopping = scheduler.stop();
       await Promise.all(plugins.mounts.map((m) => m.close?.()));
       const open = await new Promise<number>((resolve) => server.getConnections((_, n) => resolve(n ?? 0)));
-      let forced = 0;
-      await new Promise<void>((resolve) => {
-        const deadline = setTimeout(() => {
-          server.getConnections((_, n) => {
-            forced = n ?? 0;
-            server.closeAllConnections();
-          });
-        }, o.shutdownMs ?? DEFAULT_SHUTDOWN_MS);
-        server.close(() => {
-          clearTimeout(deadline);
-          resolve();
-        });
-        server.closeIdleConnections();
-      });
+      const { forced } = await shutDown(server, o.shutdownMs ?? DEFAULT_SHUTDOWN_MS);
       await stopping;
       await responseCache?.close();
       site.mail.close();

@@ -14,7 +14,8 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { GroupCommit, syncFileAt } from '../../src/store/group-commit.ts';
+import { GroupCommit } from '../../src/store/group-commit.ts';
+import { SyncThread } from '../../src/store/sync-thread.ts';
 
 const [mode, ...files] = process.argv.slice(2);
 
@@ -142,7 +143,8 @@ function writerServer(): Server {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   const home = (db.prepare(`select value from options where name = 'home'`).get() as { value: string }).value;
-  const group = durability === 'group' ? new GroupCommit(() => syncFileAt(`${resolve(path)}-wal`)) : undefined;
+  const syncs = new SyncThread();
+  const group = durability === 'group' ? new GroupCommit(() => syncs.sync(`${resolve(path)}-wal`)) : undefined;
   const insert = db.prepare(
     `insert into posts (type, status, author, comment_status, ping_status, title, content, parent, slug, date, date_gmt, modified, modified_gmt) values ('post', ?, 1, 'open', 'open', ?, ?, 0, ?, ?, ?, ?, ?) returning id`,
   );

@@ -19,10 +19,17 @@ const FAST: Record<Coding, (size: number) => BrotliOptions | ZlibOptions> = {
   gzip: () => ({ level: 6 }),
 };
 
-/** Kept encodings are made once and served many times: the best each coding does (brotli 11 takes ~0.5 s on the 430 KB index, off the main thread). */
-const BEST: Record<Coding, (size: number) => BrotliOptions | ZlibOptions> = {
-  br: (size) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: size } }),
-  gzip: () => ({ level: constants.Z_BEST_COMPRESSION }),
+/**
+ * Kept encodings (the prebuilt indexes, the response cache's entries) are made once and served
+ * many times, off the main thread, at the settings measured on real answers (bench/README.md,
+ * `scripts/bench/compression-levels.ts`): brotli 5 and gzip 6 compress the index, lists and
+ * single posts at about 20 MB/s each; brotli 11 makes them 15 % smaller at 0.2 MB/s (100 times the
+ * work: 0.7 s for the index, 3 s for a list of 100 posts), gzip 9 0.7 % smaller for half as much
+ * again.
+ */
+const KEPT: Record<Coding, (size: number) => BrotliOptions | ZlibOptions> = {
+  br: (size) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: size } }),
+  gzip: () => ({ level: 6 }),
 };
 
 /** In the order a tie in the client's preferences is settled. */
@@ -99,43 +106,113 @@ export function compressNow(body: Buffer, coding: Coding): Buffer {
   return coding === 'br' ? brotliCompressSync(body, FAST.br(body.length)) : gzipSync(body, FAST.gzip(body.length));
 }
 
-/** The kept encodings of documents served many times, by their identity bytes: they go with the document. */
-const kept = new WeakMap<Buffer, { encodings: Partial<Record<Coding, Buffer>>; made: Promise<Partial<Record<Coding, Buffer>>> }>();
+/** What identity bytes one thread turns into both kept encodings per second, until measured: the settings above on this project's 2-core machine. */
+const INITIAL_BYTES_PER_SECOND = 10_000_000;
 
 /**
- * Starts making both kept encodings of a document off the main thread, once; `made` settles when
- * both are done (a failed one is left out: that coding is then compressed on the fly).
+ * The kept encodings are made one document at a time on one of libuv's four pool threads (the
+ * others stay free for file reads, hashing, DNS), and never more is queued than that thread
+ * finishes in a second, at the rate it has been seen to work: a document offered past that is not
+ * queued (its answers are compressed on the fly meanwhile) and is offered again at its next ask.
+ * Without a bound, a burst of new documents queued brotli's work for minutes and held the pool
+ * (issue 40).
  */
-function keeping(identity: Buffer) {
+export class EncodingQueue {
+  private readonly waiting: { identity: Buffer; done: (encodings: Partial<Record<Coding, Buffer>>) => void }[] = [];
+  /** Identity bytes queued, the document being compressed included. */
+  private queuedBytes = 0;
+  private running = false;
+  /** Documents compressed so far, for the tests and the bench. */
+  made = 0;
+
+  constructor(private bytesPerSecond = INITIAL_BYTES_PER_SECOND) {}
+
+  /** Queues both encodings of `identity`, which `done` gets once made (a failed one left out); false, and nothing queued, when the queue holds a second's work. */
+  offer(identity: Buffer, done: (encodings: Partial<Record<Coding, Buffer>>) => void): boolean {
+    if (this.queuedBytes + identity.length > this.bytesPerSecond) return false;
+    this.queuedBytes += identity.length;
+    this.waiting.push({ identity, done });
+    if (!this.running) void this.drain();
+    return true;
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    for (let job = this.waiting.shift(); job; job = this.waiting.shift()) {
+      const started = performance.now();
+      const encodings: Partial<Record<Coding, Buffer>> = {};
+      for (const coding of CODINGS) {
+        const made = await encode(job.identity, coding);
+        if (made) encodings[coding] = made;
+      }
+      const seconds = (performance.now() - started) / 1000;
+      // the rate is learnt from documents large enough to time; a moving average, so one slow job does not halve it
+      if (job.identity.length >= 64 * 1024 && seconds > 0) this.bytesPerSecond = 0.8 * this.bytesPerSecond + 0.2 * (job.identity.length / seconds);
+      this.queuedBytes -= job.identity.length;
+      this.made++;
+      job.done(encodings);
+    }
+    this.running = false;
+  }
+}
+
+function encode(identity: Buffer, coding: Coding): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    const done = (err: Error | null, out: Buffer) => resolve(err ? undefined : out);
+    if (coding === 'br') brotliCompress(identity, KEPT.br(identity.length), done);
+    else gzip(identity, KEPT.gzip(identity.length), done);
+  });
+}
+
+/** The queue every kept encoding of this process is made through. */
+export const encodingQueue = new EncodingQueue();
+
+interface KeptEncodings {
+  encodings: Partial<Record<Coding, Buffer>>;
+  /** Settles once both are made. */
+  made: Promise<Partial<Record<Coding, Buffer>>>;
+  /** Whether the queue took them; when not, the next ask offers them again. */
+  queued: boolean;
+  settle: (encodings: Partial<Record<Coding, Buffer>>) => void;
+}
+
+/** The kept encodings of documents served many times, by their identity bytes: they go with the document. */
+const kept = new WeakMap<Buffer, KeptEncodings>();
+
+/** The kept encodings of a document, offered to the queue at its first ask, and again at each later one until the queue takes them. */
+function keeping(identity: Buffer): KeptEncodings {
   let found = kept.get(identity);
   if (!found) {
-    const encodings: Partial<Record<Coding, Buffer>> = {};
-    const make = (coding: Coding) =>
-      new Promise<void>((resolve) => {
-        const done = (err: Error | null, out: Buffer) => {
-          if (!err) encodings[coding] = out;
-          resolve();
-        };
-        if (coding === 'br') brotliCompress(identity, BEST.br(identity.length), done);
-        else gzip(identity, BEST.gzip(identity.length), done);
-      });
-    const made = identity.length < COMPRESS_MIN_BYTES ? Promise.resolve(encodings) : Promise.all(CODINGS.map(make)).then(() => encodings);
-    kept.set(identity, (found = { encodings, made }));
+    let settle!: (encodings: Partial<Record<Coding, Buffer>>) => void;
+    const made = new Promise<Partial<Record<Coding, Buffer>>>((resolve) => (settle = resolve));
+    found = { encodings: {}, made, queued: false, settle };
+    kept.set(identity, found);
+    if (identity.length < COMPRESS_MIN_BYTES) {
+      found.queued = true;
+      settle(found.encodings);
+    }
+  }
+  if (!found.queued) {
+    const entry = found;
+    entry.queued = encodingQueue.offer(identity, (encodings) => {
+      Object.assign(entry.encodings, encodings);
+      entry.settle(entry.encodings);
+    });
   }
   return found;
 }
 
 /**
  * The kept encoding of a document built once and served many times (the prebuilt indexes, the
- * response cache's entries), at the best compression; undefined until it is made. Its first ask
- * starts making both codings off the main thread, once; answers meanwhile are compressed on the
- * fly. Only for bytes that are kept: each new Buffer starts its own (slow) compression.
+ * response cache's entries); undefined until it is made. Its first ask offers both codings to the
+ * queue (and a later ask again, until the queue takes them); answers meanwhile are compressed on
+ * the fly. Only for bytes that are kept: each new Buffer starts its own compression.
  */
 export function keptEncoding(identity: Buffer, coding: Coding): Buffer | undefined {
   return keeping(identity).encodings[coding];
 }
 
-/** Both kept encodings of a document once made (none for a body too small to be compressed), starting them if need be. */
+/** Both kept encodings of a document once made (none for a body too small to be compressed), offering them to the queue if need be. */
 export function encodingsOf(identity: Buffer): Promise<Partial<Record<Coding, Buffer>>> {
   return keeping(identity).made;
 }
@@ -143,5 +220,5 @@ export function encodingsOf(identity: Buffer): Promise<Partial<Record<Coding, Bu
 /** Encodings made elsewhere (another instance's, through the shared cache), kept with these identity bytes. */
 export function adoptEncodings(identity: Buffer, encodings: Partial<Record<Coding, Buffer>>): void {
   const known = { ...encodings };
-  kept.set(identity, { encodings: known, made: Promise.resolve(known) });
+  kept.set(identity, { encodings: known, made: Promise.resolve(known), queued: true, settle: () => {} });
 }

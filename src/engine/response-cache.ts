@@ -48,6 +48,20 @@ export function answerVaries(): void {
   if (log) log.varies = true;
 }
 
+/** A miss of the response cache, which the request that got it answers; the concurrent misses of its key wait for what it kept. */
+export class Miss {
+  private settled = false;
+
+  constructor(private readonly onSettle: (kept: KeptAnswer | undefined) => void) {}
+
+  /** Tells the waiting misses what was kept for the key (undefined: nothing); only the first call counts. */
+  settle(kept?: KeptAnswer): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.onSettle(kept);
+  }
+}
+
 /** The memory the cache may hold by default: entries past it go, least recently used first. */
 export const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -64,6 +78,8 @@ const ENTRY_OVERHEAD = 1024;
 export class ResponseCache {
   private readonly kept = new Map<string, { answer: KeptAnswer; bytes: number }>();
   private bytes = 0;
+  /** The misses being answered, by key: what each kept, once answered (undefined: nothing). */
+  private readonly flights = new Map<string, Promise<KeptAnswer | undefined>>();
 
   constructor(
     private readonly dependencies: AnswerDependencies,
@@ -86,23 +102,52 @@ export class ResponseCache {
     return `${target.rawPath}\n${target.restPath}\n${normalised(query)}`;
   }
 
-  /** The kept answer of `key` that is still current, from memory or the shared store; undefined when there is none. */
-  async lookup(key: string): Promise<KeptAnswer | undefined> {
-    const found = this.kept.get(key);
-    if (found) {
-      if (this.dependencies.current(found.answer.stamp)) {
-        this.kept.delete(key);
-        this.kept.set(key, found);
-        return found.answer;
-      }
-      this.drop(key);
+  /**
+   * The kept answer of `key` that is still current: from memory, from the concurrent miss of the
+   * same key being answered (single flight: it is made once, and the others wait for it), or from
+   * the shared store. Otherwise a Miss: this request makes the answer, and must settle the Miss
+   * with what it kept (`settle`), which the concurrent misses of the key are waiting for.
+   */
+  async lookup(key: string): Promise<KeptAnswer | Miss> {
+    const found = this.fresh(key);
+    if (found) return found;
+    const flight = this.flights.get(key);
+    if (flight) {
+      const made = await flight;
+      if (made && this.dependencies.current(made.stamp)) return made;
+      // not kept (it varied with its request, or was no 200): each concurrent miss makes its own, at once
+      if (!made) return new Miss(() => {});
+      // kept, but something it read was written since it began: look again, and lead or follow a new flight
+      return this.lookup(key);
     }
-    if (!this.shared) return undefined;
+    // registered before the first await: the misses of the same key that follow find it
+    let settle!: (made: KeptAnswer | undefined) => void;
+    const made = new Promise<KeptAnswer | undefined>((resolve) => (settle = resolve));
+    this.flights.set(key, made);
+    const miss = new Miss((answer) => {
+      if (this.flights.get(key) === made) this.flights.delete(key);
+      settle(answer);
+    });
+    if (!this.shared) return miss;
     const bytes = await this.shared.get(this.sharedPrefix + key);
     const answer = bytes && decode(bytes);
-    if (!answer || !this.dependencies.current(answer.stamp)) return undefined;
+    if (!answer || !this.dependencies.current(answer.stamp)) return miss;
     this.remember(key, answer);
+    miss.settle(answer);
     return answer;
+  }
+
+  /** The answer of `key` kept in memory, while still current. */
+  private fresh(key: string): KeptAnswer | undefined {
+    const found = this.kept.get(key);
+    if (!found) return undefined;
+    if (this.dependencies.current(found.answer.stamp)) {
+      this.kept.delete(key);
+      this.kept.set(key, found);
+      return found.answer;
+    }
+    this.drop(key);
+    return undefined;
   }
 
   /** Runs `compute` noting what it depends on; the stamp is null when its answer must not be kept. */

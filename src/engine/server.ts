@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { embedLinks } from './embed.ts';
 import type { Engine } from './engine.ts';
 import { engineError, RestError } from './errors.ts';
@@ -6,8 +7,9 @@ import { BodyTooLarge, decodeBody, parseTarget, payloadTooLarge, readBody, restR
 import { effectiveMethod } from './wp-rest.ts';
 import type { InternalRequest, Outcome } from './pipeline.ts';
 import { ReplyWriter } from './http-reply.ts';
+import { closeAfterAnswer } from './lingering-close.ts';
 import { discardUpload, receiveUpload, type ReceivedUpload } from './http-upload.ts';
-import type { ResponseCache } from './response-cache.ts';
+import { Miss, type ResponseCache } from './response-cache.ts';
 import { errorOutcome } from './pipeline.ts';
 import type { Authenticator, PageHandler, PageResponse, User } from './types.ts';
 
@@ -141,7 +143,7 @@ export function createHttpServer(opts: ServerOptions): Server {
         body = await readBody(req, bodyLimit);
       } catch (e) {
         if (!(e instanceof BodyTooLarge)) throw e;
-        res.setHeader('Connection', 'close');
+        closeAfterAnswer(req, res);
         return reply.send(res, req, errorOutcome(payloadTooLarge(bodyLimit)), query, null, headers);
       }
     }
@@ -163,21 +165,27 @@ export function createHttpServer(opts: ServerOptions): Server {
 
     // after beforeRequest: what this instance knows of the versions is current
     const cacheKey = cache ? cache.keyOf(req.method, target, headers) : null;
+    let miss: Miss | undefined;
     if (cacheKey !== null) {
-      const kept = await cache!.lookup(cacheKey);
-      if (kept) return reply.sendKept(res, req, kept, headers);
+      const found = await cache!.lookup(cacheKey);
+      if (!(found instanceof Miss)) return reply.sendKept(res, req, found, headers);
+      miss = found;
     }
-
-    const user = await authenticated(req, res, query, headers, ip);
-    if (user === false) return;
-    const internal = restRequest(method, target, headers, ip);
     try {
-      decodeBody(internal, body);
-    } catch (e) {
-      if (!(e instanceof RestError)) throw e;
-      return reply.send(res, req, errorOutcome(e), query, user, headers);
+      const user = await authenticated(req, res, query, headers, ip);
+      if (user === false) return;
+      const internal = restRequest(method, target, headers, ip);
+      try {
+        decodeBody(internal, body);
+      } catch (e) {
+        if (!(e instanceof RestError)) throw e;
+        return reply.send(res, req, errorOutcome(e), query, user, headers);
+      }
+      await run(req, res, internal, user, miss && { key: cacheKey!, miss });
+    } finally {
+      // whatever became of it (an error, a refusal, nothing kept), the misses waiting for it go on
+      miss?.settle();
     }
-    await run(req, res, internal, user, cacheKey);
   }
 
   /**
@@ -221,8 +229,12 @@ export function createHttpServer(opts: ServerOptions): Server {
     }
   }
 
-  /** Runs a request and answers it; with a cache key (an anonymous GET), a 200 answer that depends on nothing but what it read is kept. */
-  async function run(req: IncomingMessage, res: ServerResponse, internal: InternalRequest, user: User | null, cacheKey: string | null = null): Promise<void> {
+  /**
+   * Runs a request and answers it; for a miss of the response cache (an anonymous GET), a 200
+   * answer that depends on nothing but what it read is kept, and handed to the misses of its key
+   * that wait for it.
+   */
+  async function run(req: IncomingMessage, res: ServerResponse, internal: InternalRequest, user: User | null, cached?: { key: string; miss: Miss }): Promise<void> {
     const { query, headers } = internal;
     const answer = async (): Promise<Outcome> => {
       const handled = engine.handle(internal, user);
@@ -237,13 +249,15 @@ export function createHttpServer(opts: ServerOptions): Server {
       if (settling) await settling;
       return outcome;
     };
-    if (cacheKey === null || !cache) return reply.send(res, req, await answer(), query, user, headers);
+    if (!cached || !cache) return reply.send(res, req, await answer(), query, user, headers);
     const { value: outcome, stamp } = await cache.observe(answer);
     const prepared = reply.prepare(req.method, outcome, query, user, headers);
     const { payload } = prepared;
     if (stamp && prepared.status === 200 && payload !== undefined && !Object.keys(prepared.headers).some((k) => k.toLowerCase() === 'set-cookie')) {
       const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-      return reply.sendKept(res, req, cache.keep(cacheKey, prepared.headers, body, stamp), headers);
+      const kept = cache.keep(cached.key, prepared.headers, body, stamp);
+      cached.miss.settle(kept);
+      return reply.sendKept(res, req, kept, headers);
     }
     reply.write(res, req, prepared, headers);
   }
@@ -258,8 +272,7 @@ export function createHttpServer(opts: ServerOptions): Server {
     if (user === false) return;
     const internal = restRequest(method, target, headers, ip);
     if (!engine.mayUpload(internal, user)) {
-      res.setHeader('Connection', 'close');
-      req.resume();
+      closeAfterAnswer(req, res);
       return run(req, res, internal, user);
     }
     let upload: ReceivedUpload;
@@ -267,7 +280,7 @@ export function createHttpServer(opts: ServerOptions): Server {
       upload = await receiveUpload(req, headers, uploadLimit);
     } catch (e) {
       if (e instanceof BodyTooLarge) {
-        res.setHeader('Connection', 'close');
+        closeAfterAnswer(req, res);
         return reply.send(res, req, errorOutcome(payloadTooLarge(uploadLimit)), target.query, user, headers);
       }
       if (e instanceof RestError) return reply.send(res, req, errorOutcome(e), target.query, user, headers);
@@ -283,6 +296,7 @@ export function createHttpServer(opts: ServerOptions): Server {
   }
 
   const timeouts = opts.timeouts ?? DEFAULT_TIMEOUTS;
+  const front: Front = { connections: new Set(), stopping: false };
   const server = createServer(
     {
       headersTimeout: timeouts.headersMs,
@@ -292,18 +306,135 @@ export function createHttpServer(opts: ServerOptions): Server {
       connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(timeouts.headersMs / 4))),
     },
     (req, res) => {
-      onRequest(req, res).catch((e: unknown) => {
-        engine.log.error(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-        if (!res.headersSent) reply.send(res, req, errorOutcome(internalError()), {}, null, {});
-        else res.destroy();
-      });
+      const connection = connectionOf(front, req.socket);
+      if (connection.running.size < PIPELINED_AT_ONCE) return start(req, res, connection);
+      connection.waiting.push(() => start(req, res, connection));
+      // a client that pipelines faster than it is answered waits in its socket's buffer, not in this process's memory
+      if (connection.waiting.length >= PIPELINED_QUEUED && !connection.paused) {
+        connection.paused = true;
+        connection.socket.pause();
+      }
     },
   );
+
+  /** Runs a request of a connection; once it is answered, the next one pipelined behind it starts. */
+  function start(req: IncomingMessage, res: ServerResponse, connection: Connection): void {
+    // a client gone before its turn: nothing more of its pipeline runs
+    if (connection.socket.destroyed) return void (connection.waiting.length = 0);
+    connection.running.add(res);
+    res.once('close', () => {
+      connection.running.delete(res);
+      if (connection.paused && connection.waiting.length < PIPELINED_QUEUED) {
+        connection.paused = false;
+        connection.socket.resume();
+      }
+      // on the loop's next turn, after it has read what the other connections sent: a request that
+      // makes its answer without waiting on I/O would otherwise start the next at once, and a long
+      // pipeline would run to its end before anyone else is read
+      const next = connection.waiting.shift();
+      if (next) setImmediate(next);
+    });
+    if (front.stopping) {
+      // a request after the shutdown began, on a connection kept alive: not run, and the connection closed after its answer, not before
+      for (const before of connection.running) if (before !== res && !before.headersSent) before.removeHeader('Connection');
+      closeAfterAnswer(req, res);
+      return reply.send(res, req, errorOutcome(unavailable()), {}, null, {});
+    }
+    onRequest(req, res).catch((e: unknown) => {
+      engine.log.error(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      if (!res.headersSent) reply.send(res, req, errorOutcome(internalError()), {}, null, {});
+      else res.destroy();
+    });
+  }
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) return socket.destroy();
     const e = clientErrorAnswer(err.code);
     const body = JSON.stringify(e.toBody());
     socket.end(`HTTP/1.1 ${e.status} ${STATUS_TEXT[e.status]}\r\nContent-Type: application/json; charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
+  fronts.set(server, front);
   return server;
+}
+
+/**
+ * How many requests of one connection run at once. Node hands every request it parses to the
+ * server at once, so a client pipelining 2,000 requests on one connection had all of them run
+ * together, taking the event loop from every other client until the last was made (issue 40).
+ * The answers of one connection go out in order anyway: a request pipelined behind these starts
+ * when one of them is answered, so each connection gets its share and no more.
+ */
+const PIPELINED_AT_ONCE = 4;
+/** Past this many waiting, the connection is not read until they start. */
+const PIPELINED_QUEUED = 64;
+
+/** The requests of one connection: those running (in the order they came), and those pipelined behind them. */
+interface Connection {
+  socket: Socket;
+  running: Set<ServerResponse>;
+  waiting: (() => void)[];
+  /** Whether this front stopped reading it (PIPELINED_QUEUED). */
+  paused: boolean;
+}
+
+/** What the front keeps of its connections, for their pipelines and for a shutdown. */
+interface Front {
+  connections: Set<Connection>;
+  stopping: boolean;
+}
+
+const connections = new WeakMap<Socket, Connection>();
+
+function connectionOf(front: Front, socket: Socket): Connection {
+  let connection = connections.get(socket);
+  if (!connection) {
+    const made: Connection = { socket, running: new Set(), waiting: [], paused: false };
+    connections.set(socket, made);
+    front.connections.add(made);
+    socket.once('close', () => front.connections.delete(made));
+    connection = made;
+  }
+  return connection;
+}
+
+const fronts = new WeakMap<Server, Front>();
+
+/**
+ * The first step of a shutdown, at once: the requests in flight are answered, the last of each
+ * connection with `Connection: close` (so a client keeping its connection alive with one request
+ * after another does not keep it open through the shutdown), and a request that comes after on a
+ * connection still open (or was pipelined behind those in flight) is answered 503 with
+ * `Connection: close` and not run.
+ */
+export function stopTakingRequests(server: Server): void {
+  const front = fronts.get(server);
+  if (!front || front.stopping) return;
+  front.stopping = true;
+  for (const connection of front.connections) {
+    // only the last answer of a connection closes it: those pipelined before it are answered first
+    const last = [...connection.running].pop();
+    if (last && !last.headersSent) last.setHeader('Connection', 'close');
+  }
+}
+
+/**
+ * Shuts a server made by createHttpServer down: it stops taking requests (stopTakingRequests) and
+ * listening; the requests in flight are answered, idle connections closed at once, and those
+ * still busy after `deadlineMs` closed then (`forced`: how many).
+ */
+export function shutDown(server: Server, deadlineMs: number): Promise<{ forced: number }> {
+  stopTakingRequests(server);
+  return new Promise((resolve) => {
+    let forced = 0;
+    const deadline = setTimeout(() => {
+      server.getConnections((_, n) => {
+        forced = n ?? 0;
+        server.closeAllConnections();
+      });
+    }, deadlineMs);
+    server.close(() => {
+      clearTimeout(deadline);
+      resolve({ forced });
+    });
+    server.closeIdleConnections();
+  });
 }

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Engine } from './engine.ts';
-import { createHttpServer, DEFAULT_TIMEOUTS, type Timeouts } from './server.ts';
+import { createHttpServer, DEFAULT_TIMEOUTS, shutDown, type Timeouts } from './server.ts';
 import type { Spec, Variant } from './spec.ts';
 import type { Authenticator, EngineHost, Logger, TransactionalStore } from './types.ts';
 
@@ -93,20 +93,6 @@ export async function startStandalone(o: StandaloneOptions): Promise<StandaloneS
     server,
     engine,
     url: host.apiRoot,
-    close: () =>
-      new Promise((resolve) => {
-        let forced = 0;
-        const deadline = setTimeout(() => {
-          server.getConnections((_, n) => {
-            forced = n ?? 0;
-            server.closeAllConnections();
-          });
-        }, o.shutdownMs ?? 10_000);
-        server.close(() => {
-          clearTimeout(deadline);
-          resolve({ forced });
-        });
-        server.closeIdleConnections();
-      }),
+    close: () => shutDown(server, o.shutdownMs ?? 10_000),
   };
 }

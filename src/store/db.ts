@@ -10,7 +10,8 @@ import { PostgresAsSqlitePlugin } from './postgres-plugin.ts';
 import { SiteSchemaIntrospector } from './postgres-introspector.ts';
 import { isPostgres } from './portable.ts';
 import { attachReadCache, ReadCache } from './read-cache.ts';
-import { GroupCommit, syncFileAt } from './group-commit.ts';
+import { GroupCommit } from './group-commit.ts';
+import { SyncThread } from './sync-thread.ts';
 import { attachTableVersions, TableVersions } from './table-versions.ts';
 
 export interface DatabaseOptions {
@@ -135,13 +136,15 @@ async function openSqlite(path: string, groupCommit: boolean): Promise<Kysely<DB
   sqlite.pragma('journal_mode = WAL');
   // a database in memory has nothing to sync; the WAL's path is fixed now, whatever the working directory becomes
   const wal = groupCommit && path !== ':memory:' ? `${resolve(path)}-wal` : undefined;
-  const group = wal === undefined ? undefined : new GroupCommit(() => syncFileAt(wal));
+  // the WAL's syncs run on a thread of their own, never queued behind the libuv pool's work
+  const syncs = wal === undefined ? undefined : new SyncThread();
+  const group = wal === undefined ? undefined : new GroupCommit(() => syncs!.sync(wal));
   sqlite.pragma(group ? 'synchronous = NORMAL' : 'synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const readCache = new ReadCache();
   const versions = new TableVersions('sqlite');
-  const db = new kysely.Kysely<DB>({ dialect: versions.wrap(new kysely.SqliteDialect({ database: reusingStatements(sqlite, group) })), plugins: [readCache] });
+  const db = new kysely.Kysely<DB>({ dialect: versions.wrap(new kysely.SqliteDialect({ database: reusingStatements(sqlite, group, syncs) })), plugins: [readCache] });
   attachReadCache(db, readCache);
   attachTableVersions(db, versions);
   if (path !== ':memory:') sqliteFiles.set(db, path);
@@ -179,10 +182,14 @@ const KEPT_STATEMENTS = 500;
  * recently used dropped past KEPT_STATEMENTS (lists of ids give texts of many lengths); one still
  * being iterated is not handed out twice.
  */
-function reusingStatements(sqlite: BetterSqlite3.Database, group: GroupCommit | undefined): SqliteDatabase {
+function reusingStatements(sqlite: BetterSqlite3.Database, group: GroupCommit | undefined, syncs: SyncThread | undefined): SqliteDatabase {
   const kept = new Map<string, SqliteStatement>();
   return {
-    close: () => sqlite.close(),
+    close: () => {
+      sqlite.close();
+      // idle by now (the store syncs before it closes), and holding nothing open
+      void syncs?.close();
+    },
     prepare(text) {
       const found = kept.get(text);
       if (found && !found.busy) {

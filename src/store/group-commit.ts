@@ -1,5 +1,3 @@
-import { open } from 'node:fs/promises';
-
 /**
  * Group commit for a SQLite database in WAL mode with `synchronous = NORMAL`: a commit writes its
  * frames to the WAL without waiting for the disk, and whoever must not acknowledge a write before
@@ -23,7 +21,7 @@ export class GroupCommit {
   /** The sync under way. */
   private syncing: Promise<void> | null = null;
 
-  /** `syncWal`: makes every write made to the WAL so far durable (`syncFileAt` of its path). */
+  /** `syncWal`: makes every write made to the WAL so far durable (`SyncThread.sync` of its path). */
   constructor(private readonly syncWal: () => Promise<void>) {}
 
   /** Told right after a statement that may have committed (an autocommit write, a COMMIT) returns. */
@@ -57,22 +55,5 @@ export class GroupCommit {
     const covers = this.commits;
     await this.syncWal();
     if (covers > this.synced) this.synced = covers;
-  }
-}
-
-/** fdatasync of the file at `path` as it is now, on the thread pool; nothing when there is no such file. */
-export async function syncFileAt(path: string): Promise<void> {
-  let file;
-  try {
-    file = await open(path, 'r');
-  } catch (e) {
-    // no WAL file: the last connection checkpointed it into the database, synced, and removed it
-    if ((e as { code?: string }).code === 'ENOENT') return;
-    throw e;
-  }
-  try {
-    await file.datasync();
-  } finally {
-    await file.close();
   }
 }

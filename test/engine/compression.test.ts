@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { useServer } from '../helpers/server.ts';
+import { EncodingQueue } from '../../src/engine/compression.ts';
 
 interface RawAnswer {
   status: number;
@@ -85,13 +86,13 @@ describe('compressed answers', () => {
     const auth = { authorization: site.admin };
     const identity = await raw(site.api, auth);
     assert.match(identity.body.toString(), /"wp:active-theme"/);
-    const { onTheFly, kept: gzip } = await kept(site.api, { ...auth, 'accept-encoding': 'gzip' });
-    for (const a of [onTheFly, gzip]) {
-      assert.equal(a.headers['content-encoding'], 'gzip');
+    const { onTheFly, kept: br } = await kept(site.api, { ...auth, 'accept-encoding': 'br' });
+    for (const a of [onTheFly, br]) {
+      assert.equal(a.headers['content-encoding'], 'br');
       assertFraming(a);
       assert.ok(decoded(a).equals(identity.body));
     }
-    assert.ok((await raw(site.api, { ...auth, 'accept-encoding': 'gzip' })).body.equals(gzip.body), 'the same kept bytes for the next request');
+    assert.ok((await raw(site.api, { ...auth, 'accept-encoding': 'br' })).body.equals(br.body), 'the same kept bytes for the next request');
   });
 
   it('reads Accept-Encoding as RFC 9110 does: q-values, refusals, *, identity, case and x-gzip', async () => {
@@ -203,5 +204,28 @@ describe('compressed answers', () => {
     assert.equal(file.status, 200);
     assert.equal(file.headers['content-encoding'], undefined);
     assert.ok(file.body.equals(notes));
+  });
+});
+
+describe('the queue of kept encodings', () => {
+  it('never holds more than a second of work: past it a document is refused, and taken again once the queue has room', async () => {
+    // a queue whose thread is taken to make 100,000 bytes a second
+    const queue = new EncodingQueue(100_000);
+    const document = (fill: string) => Buffer.from(fill.repeat(60_000));
+    const made: string[] = [];
+    let firstMade!: () => void;
+    const first = new Promise<void>((resolve) => (firstMade = resolve));
+    assert.equal(
+      queue.offer(document('a'), (e) => {
+        made.push(`a: ${Object.keys(e).join(', ')}`);
+        firstMade();
+      }),
+      true,
+      'the first 60,000 bytes are queued',
+    );
+    assert.equal(queue.offer(document('b'), () => made.push('b')), false, '60,000 more would be 1.2 s of work: refused');
+    await first;
+    assert.deepEqual(made, ['a: br, gzip']);
+    assert.equal(queue.offer(document('c'), () => made.push('c')), true, 'once the first is made, there is room again');
   });
 });

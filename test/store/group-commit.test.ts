@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { pbkdf2 } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { GroupCommit } from '../../src/store/group-commit.ts';
+import { SyncThread } from '../../src/store/sync-thread.ts';
 import { Store } from '../../src/store/index.ts';
 import { TEST_STORE, testDatabase } from '../helpers/store.ts';
 
@@ -97,5 +102,25 @@ test('a store with group commit waits for the commits of its writes, not for rea
   } finally {
     await store.close();
     await database.drop();
+  }
+});
+
+test("the WAL's sync runs on a thread of its own: it is not queued behind work that holds libuv's pool", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cms-spec-sync-'));
+  const file = join(dir, 'site.sqlite-wal');
+  writeFileSync(file, 'frames');
+  const syncs = new SyncThread();
+  // every thread of the pool (four by default) held by a key derivation many times as long as a sync
+  const pool = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+  let poolDone = 0;
+  const poolWork = Array.from({ length: pool }, () => new Promise<void>((resolve) => pbkdf2('secret', 'salt', 1_000_000, 64, 'sha512', () => resolve(void poolDone++))));
+  try {
+    await syncs.sync(file);
+    assert.equal(poolDone, 0, 'the sync was done before any of the work holding the pool');
+    await syncs.sync(join(dir, 'no-such-wal'));
+  } finally {
+    await syncs.close();
+    await Promise.all(poolWork);
+    rmSync(dir, { recursive: true, force: true });
   }
 });
