@@ -4,6 +4,7 @@ import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
 import { ImportRepo } from '../store/imports.ts';
+import { fillDates, siteClock, type SiteClock } from '../store/posts.ts';
 import { MENU_ITEM_TYPE, MENU_TAXONOMY, saveMenuItem } from '../core/menus.ts';
 import { IMPORT_SOURCE, type MediaLibrary } from '../core/media.ts';
 import { TEMPLATE_META } from '../core/templates.ts';
@@ -142,6 +143,16 @@ interface Pending {
 export class WxrImporter {
   private readonly processed: Processed = { authors: new Map(), authorLogins: new Map(), terms: new Map(), posts: new Map(), menuItems: new Map() };
   private readonly pending: Pending = { postParents: new Map(), menuItems: [], menuItemParents: new Map(), featured: new Map(), urls: new Map(), written: [] };
+  /** The old ids of the menu items this run added (a file may hold an item twice). */
+  private readonly menuItemsImported = new Set<number>();
+  /** term_exists' answers by taxonomy and slug (see termId). */
+  private readonly termIds = new Map<string, number>();
+  /** Terms whose posts changed and posts whose comments did: counted once at the end, as WordPress defers counting while it imports. */
+  private readonly touchedTerms = new Set<number>();
+  private readonly commentedPosts = new Set<number>();
+  /** Inside an item's savepoint: how to undo what it did to the maps (see note). */
+  private undo: (() => void)[] | null = null;
+  private clock!: SiteClock;
   private result!: WxrImportResult;
   private baseUrl = '';
   private done = 0;
@@ -159,6 +170,35 @@ export class WxrImporter {
     this.o.notice?.({ kind, line, message: `${this.o.file}:${line}: ${message}` });
   }
 
+  /**
+   * Sets an entry of one of the import's maps; inside an item's savepoint the change is undone
+   * if the item is rolled back, so the maps only ever name what is stored.
+   */
+  private note<K, V>(map: Map<K, V>, key: K, value: V): void {
+    if (this.undo) {
+      const had = map.has(key);
+      const old = map.get(key);
+      this.undo.push(() => (had ? map.set(key, old as V) : map.delete(key)));
+    }
+    map.set(key, value);
+  }
+
+  private noteWritten(id: number): void {
+    this.pending.written.push(id);
+    this.undo?.push(() => this.pending.written.pop());
+  }
+
+  /** term_exists, remembered: the terms an import asks about are few and asked about for every post. */
+  private async termId(repo: ImportRepo, value: string, taxonomy: string): Promise<number | undefined> {
+    const key = `${taxonomy}\u0000${value}`;
+    let id = this.termIds.get(key);
+    if (id === undefined) {
+      id = await repo.termExists(value, taxonomy);
+      if (id !== undefined) this.note(this.termIds, key, id);
+    }
+    return id;
+  }
+
   private tick(): void {
     this.o.progress?.(++this.done, this.result.scan.total);
   }
@@ -168,6 +208,7 @@ export class WxrImporter {
     this.result = { scan, users: 0, terms: 0, posts: {}, menuItems: 0, comments: 0, attachments: 0, existing: 0, failed: 0 };
     this.baseUrl = scan.baseUrl.replace(/\/+$/, '');
     if (this.o.dryRun) return this.result;
+    this.clock = await siteClock(this.store.db);
     await this.mapAuthors(scan);
 
     let batch: WxrRecord[] = [];
@@ -243,14 +284,19 @@ export class WxrImporter {
   private async writeBatch(records: WxrRecord[]): Promise<void> {
     await this.store.steps(records.length, async (s, i) => {
       const r = records[i];
+      const counts = { ...this.result, posts: { ...this.result.posts } };
+      this.undo = [];
       try {
         const keep = await this.importRecord(s, r);
         return { value: undefined, keep };
       } catch (e) {
         if (e instanceof WxrError) throw e;
+        for (const undo of this.undo.reverse()) undo();
+        Object.assign(this.result, counts);
         this.notice('failed', r.line, `${describe(r)} could not be imported: ${e instanceof Error ? e.message : String(e)}`);
         return { value: undefined, keep: false };
       } finally {
+        this.undo = null;
         this.tick();
       }
     });
@@ -274,19 +320,20 @@ export class WxrImporter {
   /** process_category / process_tag / process_term: an existing slug is kept (its meta untouched); a new term gets its parent by slug, its description and its meta. */
   private async importTerm(s: Store, line: number, oldId: number, taxonomy: string, slug: string, name: string, description: string, parentSlug: string, meta: WxrMeta[]): Promise<boolean> {
     const repo = new ImportRepo(s.db);
-    const existing = await repo.termExists(slug, taxonomy);
+    const existing = await this.termId(repo, slug, taxonomy);
     if (existing) {
-      if (oldId) this.processed.terms.set(oldId, existing);
+      if (oldId) this.note(this.processed.terms, oldId, existing);
       return false;
     }
     let parent = 0;
     if (parentSlug) {
-      parent = (await repo.termExists(parentSlug, taxonomy)) ?? 0;
+      parent = (await this.termId(repo, parentSlug, taxonomy)) ?? 0;
       if (!parent) this.notice('warning', line, `${taxonomy} “${name}”: its parent “${parentSlug}” is not in the file or the site; imported at the top level.`);
     }
     const id = await s.terms.insert({ taxonomy, name, slug, description, parent });
+    this.note(this.termIds, `${taxonomy}\u0000${slug}`, id);
     await repo.addMeta('term_meta', this.metaRows(id, meta, line, `${taxonomy} “${name}”`));
-    if (oldId) this.processed.terms.set(oldId, id);
+    if (oldId) this.note(this.processed.terms, oldId, id);
     this.result.terms++;
     return true;
   }
@@ -322,11 +369,17 @@ export class WxrImporter {
     const existing = await repo.postExists(post.post_title, post.post_date, type);
     if (existing) {
       this.notice('exists', line, `${info.singular} “${post.post_title}” already exists.`);
-      if (post.post_id) this.processed.posts.set(post.post_id, existing);
+      if (post.post_id) this.note(this.processed.posts, post.post_id, existing);
       // a run interrupted before its fix-ups left these to do
-      if (post.post_parent && !(await s.posts.get(existing))?.parent) this.pending.postParents.set(existing, post.post_parent);
+      if (post.post_parent && !(await s.posts.get(existing))?.parent) this.note(this.pending.postParents, existing, post.post_parent);
       const thumbnail = post.postmeta.find((m) => m.key === '_thumbnail_id');
-      if (thumbnail) this.pending.featured.set(existing, Number(thumbnail.value));
+      if (thumbnail) this.note(this.pending.featured, existing, Number(thumbnail.value));
+      // counting is left to the end of a run: one that was interrupted left these uncounted
+      for (const t of post.terms) {
+        const termId = await this.termId(repo, t.slug, t.domain === 'tag' ? 'post_tag' : t.domain);
+        if (termId) this.touchedTerms.add(termId);
+      }
+      if (post.comments.length) this.commentedPosts.add(existing);
       return false;
     }
 
@@ -336,7 +389,7 @@ export class WxrImporter {
       if (known) parent = known;
     }
     const id = await this.insertPost(s, post, type, parent);
-    if (post.post_parent && !parent) this.pending.postParents.set(id, post.post_parent);
+    if (post.post_parent && !parent) this.note(this.pending.postParents, id, post.post_parent);
     await this.postDetails(s, id, post, line, info.singular);
     this.result.posts[type] = (this.result.posts[type] ?? 0) + 1;
     return true;
@@ -371,8 +424,8 @@ export class WxrImporter {
       format: post.terms.find((t) => t.domain === 'post_format')?.slug.replace(/^post-format-/, '') ?? 'standard',
     });
     if (keepId) await repo.movePostIdsPastLargest();
-    if (post.post_id) this.processed.posts.set(post.post_id, row.id);
-    this.pending.written.push(row.id);
+    if (post.post_id) this.note(this.processed.posts, post.post_id, row.id);
+    this.noteWritten(row.id);
     return row.id;
   }
 
@@ -387,18 +440,21 @@ export class WxrImporter {
       // the site editor's taxonomies are post meta here
       if (taxonomy === 'wp_theme') await repo.addMeta('post_meta', [{ owner: id, key: TEMPLATE_META.theme, value: t.slug }]);
       else if (taxonomy === 'wp_template_part_area') await repo.addMeta('post_meta', [{ owner: id, key: TEMPLATE_META.area, value: t.slug }]);
-      let termId = await repo.termExists(t.slug, taxonomy);
+      let termId = await this.termId(repo, t.slug, taxonomy);
       if (!termId) {
         termId = await s.terms.insert({ taxonomy, name: t.name, slug: t.slug });
+        this.note(this.termIds, `${taxonomy}\u0000${t.slug}`, termId);
         this.result.terms++;
       }
       pairs.push({ postId: id, termId });
+      this.touchedTerms.add(termId);
     }
-    await s.terms.attachMany(pairs);
+    await repo.relate(pairs);
+    if (post.comments.length) this.commentedPosts.add(id);
 
     const inserted = new Map<number, number>();
     for (const c of [...post.comments].sort((a, b) => a.comment_id - b.comment_id)) {
-      const commentId = await this.insertComment(s, id, c, inserted);
+      const commentId = await this.insertComment(repo, id, c, inserted);
       inserted.set(c.comment_id, commentId);
       await repo.addMeta('comment_meta', this.metaRows(commentId, c.commentmeta, line, `${item}'s comment ${c.comment_id}`));
       this.result.comments++;
@@ -412,16 +468,17 @@ export class WxrImporter {
         if (user) meta.push({ key: m.key, value: String(user) });
         continue;
       }
-      if (m.key === '_thumbnail_id') this.pending.featured.set(id, Number(m.value));
+      if (m.key === '_thumbnail_id') this.note(this.pending.featured, id, Number(m.value));
       meta.push(m);
     }
     await repo.addMeta('post_meta', this.metaRows(id, meta, line, item));
   }
 
   /** wp_insert_comment: its parent among the post's comments already in, its user mapped. */
-  private async insertComment(s: Store, postId: number, c: WxrComment, inserted: Map<number, number>): Promise<number> {
-    const gmt = c.comment_date_gmt && !c.comment_date_gmt.startsWith('0000-00-00') ? c.comment_date_gmt : undefined;
-    return s.comments.insert({
+  private async insertComment(repo: ImportRepo, postId: number, c: WxrComment, inserted: Map<number, number>): Promise<number> {
+    const given = (v: string) => (v && !v.startsWith('0000-00-00') ? v : undefined);
+    const dates = fillDates(this.clock, given(c.comment_date), given(c.comment_date_gmt), new Date());
+    return repo.insertComment({
       post: postId,
       parent: inserted.get(c.comment_parent) ?? 0,
       author: this.processed.authors.get(c.comment_user_id) ?? 0,
@@ -429,8 +486,8 @@ export class WxrImporter {
       author_email: c.comment_author_email,
       author_url: c.comment_author_url,
       author_ip: c.comment_author_IP,
-      date: c.comment_date || undefined,
-      date_gmt: gmt,
+      date: dates.local,
+      date_gmt: dates.gmt,
       content: c.comment_content,
       approved: c.comment_approved || '1',
       type: c.comment_type || 'comment',
@@ -451,15 +508,16 @@ export class WxrImporter {
       return false;
     }
     const repo = new ImportRepo(s.db);
-    const menuId = await repo.termExists(menuSlug, MENU_TAXONOMY);
+    const menuId = await this.termId(repo, menuSlug, MENU_TAXONOMY);
     if (!menuId) {
       this.notice('failed', line, `Menu item skipped due to invalid menu slug: ${menuSlug}`);
       return false;
     }
     const source = `${this.baseUrl}/?p=${post.post_id}`;
-    const existing = await s.posts.meta.ownerWith(IMPORT_SOURCE, source);
+    // an id this run has imported already is the file's second copy of the item, which WordPress imports too
+    const existing = !this.menuItemsImported.has(post.post_id) && (await s.posts.meta.ownerWith(IMPORT_SOURCE, source));
     if (existing) {
-      this.processed.menuItems.set(post.post_id, existing);
+      this.note(this.processed.menuItems, post.post_id, existing);
       if (!retry) this.notice('exists', line, `Navigation Menu Item ${post.post_id} already exists.`);
       return false;
     }
@@ -476,7 +534,7 @@ export class WxrImporter {
     const oldParent = Number(meta._menu_item_menu_item_parent) || 0;
     let parent = 0;
     if (this.processed.menuItems.has(oldParent)) parent = this.processed.menuItems.get(oldParent)!;
-    else if (oldParent) this.pending.menuItemParents.set(post.post_id, oldParent);
+    else if (oldParent) this.note(this.pending.menuItemParents, post.post_id, oldParent);
     const classes = maybeUnserialize(meta._menu_item_classes ?? '');
     const classList = classes.ok ? (Array.isArray(classes.value) ? classes.value.map(String) : String(classes.value).split(' ')) : [];
     const id = await saveMenuItem(
@@ -502,7 +560,8 @@ export class WxrImporter {
       this.processed.authorLogins.get(sanitizeUserStrict(post.post_author)) ?? this.o.importingUser,
     );
     await new ImportRepo(s.db).addMeta('post_meta', [{ owner: id, key: IMPORT_SOURCE, value: source }]);
-    this.processed.menuItems.set(post.post_id, id);
+    this.note(this.processed.menuItems, post.post_id, id);
+    this.menuItemsImported.add(post.post_id);
     this.result.menuItems++;
     return true;
   }
@@ -519,7 +578,7 @@ export class WxrImporter {
     const existing = await new ImportRepo(this.store.db).postExists(post.post_title, post.post_date, 'attachment');
     if (existing) {
       this.notice('exists', line, `${info.singular} “${post.post_title}” already exists.`);
-      if (post.post_id) this.processed.posts.set(post.post_id, existing);
+      if (post.post_id) this.note(this.processed.posts, post.post_id, existing);
       return;
     }
     let url = post.attachment_url || post.guid;
@@ -537,12 +596,14 @@ export class WxrImporter {
       failed('fetching attachments is not enabled, and no --uploads folder has the file');
       return;
     }
+    const counts = { ...this.result, posts: { ...this.result.posts } };
+    this.undo = [];
     try {
       await this.store.transaction(async (s) => {
         const author = this.processed.authorLogins.get(sanitizeUserStrict(post.post_author)) ?? this.o.importingUser;
         const id = await this.media.add(s, this.site.home, { path: temp!, filename: basename(new URL(url).pathname), author, title: post.post_title, caption: post.post_excerpt, description: post.post_content });
         const parent = this.processed.posts.get(post.post_parent) ?? 0;
-        if (post.post_parent && !parent) this.pending.postParents.set(id, post.post_parent);
+        if (post.post_parent && !parent) this.note(this.pending.postParents, id, post.post_parent);
         const gmt = (v: string) => (v && !v.startsWith('0000-00-00') ? v : undefined);
         await s.posts.update(id, {
           date: gmt(post.post_date),
@@ -555,16 +616,19 @@ export class WxrImporter {
           modified: gmt(post.post_modified) ?? gmt(post.post_date),
           modified_gmt: gmt(post.post_modified_gmt) ?? gmt(post.post_date_gmt),
         });
-        if (post.post_id) this.processed.posts.set(post.post_id, id);
-        this.pending.written.push(id);
+        if (post.post_id) this.note(this.processed.posts, post.post_id, id);
+        this.noteWritten(id);
         const stored = await s.posts.get(id);
         this.rememberUrl(url, stored!.guid);
         await this.postDetails(s, id, post, line, info.singular);
       });
       this.result.attachments++;
     } catch (e) {
+      for (const undo of this.undo.reverse()) undo();
+      Object.assign(this.result, counts);
       failed(e instanceof Error ? e.message : String(e));
     } finally {
+      this.undo = null;
       await rm(temp, { force: true });
     }
   }
@@ -617,6 +681,7 @@ export class WxrImporter {
         if (id && id !== oldThumbnail) await s.posts.meta.set(postId, '_thumbnail_id', String(id));
       }
       await this.fixTexts(repo);
+      await repo.recount(this.touchedTerms, [...this.commentedPosts]);
     });
   }
 

@@ -1,8 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { sql } from './kysely.ts';
-import type { DB } from './schema.ts';
+import type { CommentsTable, DB } from './schema.ts';
 import { isPostgres } from './portable.ts';
 import { sanitizeSlug } from './transact.ts';
+import { recountTerms } from './terms.ts';
 
 /** The meta tables an import adds to, each with the column naming its owner. */
 const META_OWNER = { post_meta: 'post_id', comment_meta: 'comment_id', term_meta: 'term_id', user_meta: 'user_id' } as const;
@@ -49,6 +50,32 @@ export class ImportRepo {
     const owner = META_OWNER[table];
     const values = rows.map((r) => ({ [owner]: r.owner, key: r.key, value: r.value }));
     for (let i = 0; i < values.length; i += 500) await this.db.insertInto(table as 'post_meta').values(values.slice(i, i + 500) as never).execute();
+  }
+
+  /**
+   * wp_set_object_terms for an import: the pairs added without counting (WordPress defers term
+   * counting while it imports); `recount` counts every term touched once the import is done.
+   */
+  async relate(pairs: readonly { postId: number; termId: number }[]): Promise<void> {
+    const rows = [...new Map(pairs.map((p) => [`${p.postId}:${p.termId}`, { post_id: p.postId, term_id: p.termId }])).values()];
+    for (let i = 0; i < rows.length; i += 500) await this.db.insertInto('term_relationships').values(rows.slice(i, i + 500)).onConflict((oc) => oc.doNothing()).execute();
+  }
+
+  /** The deferred counts: the terms' published posts, and the posts' approved comments (wp_update_comment_count_now). */
+  async recount(termIds: Iterable<number>, postIds: readonly number[]): Promise<void> {
+    await recountTerms(this.db, termIds);
+    for (let i = 0; i < postIds.length; i += 500) {
+      await this.db
+        .updateTable('posts')
+        .set((eb) => ({ comment_count: eb.selectFrom('comments').select((e) => e.fn.countAll<number>().as('n')).whereRef('comments.post', '=', 'posts.id').where('approved', '=', '1') }))
+        .where('id', 'in', postIds.slice(i, i + 500))
+        .execute();
+    }
+  }
+
+  /** wp_insert_comment for an import, its dates as the file gives them (both: WordPress exports both); the post is counted at the end. */
+  async insertComment(c: Omit<Insertable<CommentsTable>, 'id'>): Promise<number> {
+    return (await this.db.insertInto('comments').values(c).returning('id').executeTakeFirstOrThrow()).id;
   }
 
   /** The post parent an import sets once both posts are in (backfill_parents), without touching anything else of the post. */
