@@ -122,3 +122,31 @@ ${comments}	</item>
   await finished(out);
   return { bytes, records };
 }
+
+/**
+ * The two streaming XML parsers the project has, reading the same file the way the importer
+ * does (every tag, text and CDATA event seen): seconds each takes, and whether each stops at a
+ * well-formedness error, which the import relies on to refuse a broken file before writing.
+ */
+export async function parserSeconds(path: string): Promise<{ saxes: number; htmlparser2: number }> {
+  const { createReadStream } = await import('node:fs');
+  const { SaxesParser } = await import('saxes');
+  const { Parser } = await import('htmlparser2');
+  const time = async (feed: (chunk: string) => void, end: () => void) => {
+    const started = process.hrtime.bigint();
+    for await (const chunk of createReadStream(path, { encoding: 'utf8' })) feed(chunk as string);
+    end();
+    return Number(process.hrtime.bigint() - started) / 1e9;
+  };
+  let events = 0;
+  const count = () => void events++;
+  const sax = new SaxesParser({ position: true });
+  sax.on('opentag', count);
+  sax.on('closetag', count);
+  sax.on('text', count);
+  sax.on('cdata', count);
+  const saxes = await time((c) => sax.write(c), () => sax.close());
+  const html = new Parser({ onopentag: count, onclosetag: count, ontext: count, oncdatastart: count }, { xmlMode: true });
+  const htmlparser2 = await time((c) => html.write(c), () => html.end());
+  return { saxes, htmlparser2 };
+}

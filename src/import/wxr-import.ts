@@ -84,6 +84,11 @@ export interface WxrImportResult {
 const SKIPPED_META = new Set(['_wp_attached_file', '_wp_attachment_metadata', '_edit_lock']);
 /** WordPress's site-editor types, which this site keeps under its own names. */
 const TYPE_NAMES: Readonly<Record<string, string>> = { wp_block: 'cms_block', wp_template: 'cms_template', wp_template_part: 'cms_template_part', wp_navigation: 'cms_navigation', wp_global_styles: 'cms_global_styles' };
+const PAGE_TEMPLATE = '_wp_page_template';
+const templateOf = (post: WxrPost) => {
+  const given = post.postmeta.find((m) => m.key === PAGE_TEMPLATE)?.value ?? '';
+  return given === 'default' ? '' : given;
+};
 /** Items written per transaction. */
 const BATCH_ITEMS = 200;
 /** A batch is written early once its items' text passes this size. */
@@ -422,6 +427,8 @@ export class WxrImporter {
       sticky: post.is_sticky === 1 ? 1 : 0,
       // the post_format term is the format column here (and kept as a term, as WordPress keeps it)
       format: post.terms.find((t) => t.domain === 'post_format')?.slug.replace(/^post-format-/, '') ?? 'standard',
+      // the page template WordPress keeps in _wp_page_template meta is a column here ('default' is none)
+      template: templateOf(post),
     });
     if (keepId) await repo.movePostIdsPastLargest();
     if (post.post_id) this.note(this.processed.posts, post.post_id, row.id);
@@ -462,7 +469,7 @@ export class WxrImporter {
 
     const meta: WxrMeta[] = [];
     for (const m of post.postmeta) {
-      if (SKIPPED_META.has(m.key) || !m.key) continue;
+      if (SKIPPED_META.has(m.key) || !m.key || m.key === PAGE_TEMPLATE) continue;
       if (m.key === '_edit_last') {
         const user = this.processed.authors.get(Number(m.value));
         if (user) meta.push({ key: m.key, value: String(user) });

@@ -191,7 +191,7 @@ export async function* parseWxr(input: Readable, file: string): AsyncGenerator<W
   };
 
   const within = () => (open ? ` (in the ${open.kind === 'post' ? 'item' : open.kind} that starts on line ${open.line})` : '');
-  parser.on('error', (e) => fail(parser.line, `${UNREADABLE}: ${e.message.replace(/^[^:]*:\d+:\d+: /, '')}${within()}`));
+  parser.on('error', (e) => fail(parser.line, `${UNREADABLE}: ${e.message.replace(/^(?:[^:]*:)?\d+:\d+: /, '')}${within()}`));
   parser.on('opentag', (tag) => {
     const name = tag.name;
     stack.push(name);
