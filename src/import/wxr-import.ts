@@ -393,7 +393,7 @@ export class WxrImporter {
       const known = this.processed.posts.get(post.post_parent);
       if (known) parent = known;
     }
-    const id = await this.insertPost(s, post, type, parent);
+    const id = await this.insertPost(s, post, type, parent, line);
     if (post.post_parent && !parent) this.note(this.pending.postParents, id, post.post_parent);
     await this.postDetails(s, id, post, line, info.singular);
     this.result.posts[type] = (this.result.posts[type] ?? 0) + 1;
@@ -401,14 +401,16 @@ export class WxrImporter {
   }
 
   /** wp_insert_post with the file's fields: its old id when free, its author mapped, the old site's address in its text made this site's. */
-  private async insertPost(s: Store, post: WxrPost, type: string, parent: number): Promise<number> {
+  private async insertPost(s: Store, post: WxrPost, type: string, parent: number, line: number): Promise<number> {
+    const author = this.processed.authorLogins.get(sanitizeUserStrict(post.post_author));
+    if (author === undefined && post.post_author) this.notice('warning', line, `${post.post_type} “${post.post_title}”: its author “${post.post_author}” is not one of the file's authors; it goes to the importing user.`);
     const repo = new ImportRepo(s.db);
     const keepId = post.post_id > 0 && !(await repo.postIdTaken(post.post_id));
     const gmt = (v: string) => (v && !v.startsWith('0000-00-00') ? v : undefined);
     const row = await s.posts.insertRow({
       ...(keepId ? { id: post.post_id } : {}),
       type,
-      author: this.processed.authorLogins.get(sanitizeUserStrict(post.post_author)) ?? this.o.importingUser,
+      author: author ?? this.o.importingUser,
       date: gmt(post.post_date),
       date_gmt: gmt(post.post_date_gmt),
       modified: gmt(post.post_modified) ?? gmt(post.post_date),
