@@ -280,6 +280,18 @@ describe('the Theme Unit Test data (WordPress/theme-test-data themeunittestdata.
       assert.equal((await site.server.app.store.terms.query({ taxonomy: 'post_format', offset: 0, limit: 100 })).total, 9);
       assert.equal((await site.get('cms/v2/menus?per_page=100')).body.length, 6);
       assert.equal(await total('cms/v2/menu-items'), 70);
+      // WordPress exports no theme locations: once one is given the imported menu, the site shows it, every item linking where the old one did
+      const short = (await site.get('cms/v2/menus?slug=short')).body[0];
+      const assigned = await site.server.call(`cms/v2/menus/${short.id}`, { json: { locations: ['primary'] }, auth: site.auth });
+      assert.equal(assigned.status, 200, await assigned.text());
+      const items = (await site.get(`cms/v2/menu-items?menus=${short.id}&per_page=100`)).body;
+      assert.equal(items.length, 6);
+      // the site keeps the address it was installed at; this server is on another port
+      const home = await (await fetch(new URL('/', site.server.api))).text();
+      const menu = /<ul[^>]*id="menu-short"[\s\S]*?<\/ul>\s*<\/nav>|<ul[^>]*id="menu-short"[\s\S]*$/.exec(home)?.[0] ?? '';
+      assert.ok(menu, 'the menu is on the home page');
+      for (const item of items) assert.ok(menu.includes(`href="${item.url}"`), `${item.url} is in the menu`);
+
       const approval = await site.server.app.store.db.selectFrom('comments').select(['approved', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('approved').orderBy('approved').execute();
       assert.deepEqual(approval.map((r) => [r.approved, Number(r.n)]), [['0', 3], ['1', 30]], '30 approved, 3 held');
     } finally {
