@@ -667,8 +667,10 @@ export class WxrImporter {
   private rememberUrl(oldUrl: string, newUrl: string): void {
     const ext = extname(new URL(oldUrl).pathname);
     const newExt = extname(new URL(newUrl).pathname);
-    if (ext && newExt) this.pending.urls.set(oldUrl.slice(0, -ext.length), newUrl.slice(0, -newExt.length));
-    else this.pending.urls.set(oldUrl, newUrl);
+    const [from, to] = ext && newExt ? [oldUrl.slice(0, -ext.length), newUrl.slice(0, -newExt.length)] : [oldUrl, newUrl];
+    this.pending.urls.set(from, to);
+    // the posts' text had the old site's address made this site's as it was stored
+    this.pending.urls.set(rewriteBaseUrl(from, this.baseUrl, this.site.home), to);
   }
 
   /** backfill_parents, the menu items retried, backfill_attachment_urls, remap_featured_images, and the old ids in the posts' text. */
@@ -716,7 +718,11 @@ export class WxrImporter {
   }
 }
 
-/** The file of an upload URL in a local copy of the uploads folder: the path after `/uploads/`, kept inside the folder. */
+/**
+ * The file of an upload URL in a local copy of the uploads folder: the path after `/uploads/`
+ * (the whole path for a file host's URL without it, as WordPress.com's `files.` hosts serve
+ * `/2008/06/name.jpg`), kept inside the folder.
+ */
 export function localUpload(uploadsDir: string, url: string): string | undefined {
   let path: string;
   try {
@@ -725,9 +731,8 @@ export function localUpload(uploadsDir: string, url: string): string | undefined
     return undefined;
   }
   const at = path.indexOf('/uploads/');
-  if (at < 0) return undefined;
   const root = resolve(uploadsDir);
-  const file = resolve(root, path.slice(at + '/uploads/'.length));
+  const file = resolve(root, at < 0 ? path.replace(/^\/+/, '') : path.slice(at + '/uploads/'.length));
   return file.startsWith(root + sep) ? file : undefined;
 }
 

@@ -1,6 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { createAppPassword } from '../../src/auth/app-passwords.ts';
 import { basicAuth, ROOT, startTestServer, type TestServer } from '../helpers/server.ts';
 import { testDatabase } from '../helpers/store.ts';
@@ -233,6 +236,33 @@ describe('WordPress importer tests of meta (postmeta.php, term-meta.php, comment
       assert.deepEqual(JSON.parse((await store.comments.meta.get(comments[0].id, 'array'))!), expectedArray);
     } finally {
       await site.close();
+    }
+  });
+});
+
+describe('attachments (import.php test_flat_attachment_import_rewrites_attachment_url)', () => {
+  test('an attachment taken from --uploads, and the post’s image URL rewritten to the new file', { timeout: 120_000 }, async () => {
+    const uploads = mkdtempSync(join(tmpdir(), 'cms-spec-old-uploads-'));
+    try {
+      mkdirSync(join(uploads, '2008/06'), { recursive: true });
+      await sharp({ create: { width: 100, height: 100, channels: 3, background: '#c0ffee' } }).jpeg().toFile(join(uploads, '2008/06/canola2.jpg'));
+      const site = await importInto([fixture('wxr-flat-attachment-same-site.xml')], ['--uploads', uploads, '--authors', 'skip']);
+      try {
+        succeeded(site.runs[0]);
+        const media = (await site.get('cms/v2/media?context=edit')).body;
+        assert.equal(media.length, 1, 'the attachment imported');
+        const url: string = media[0].source_url;
+        assert.match(url, /\/cms-content\/uploads\/\d{4}\/\d{2}\/canola2\.jpg$/);
+        const file = await fetch(new URL(new URL(url).pathname, site.server.api));
+        assert.equal(file.status, 200, 'the file is served');
+        const [post] = (await site.get('cms/v2/posts?context=edit')).body;
+        assert.ok(post.content.raw.includes(url.replace(/\.jpg$/, '')), post.content.raw);
+        assert.ok(post.content.raw.includes(`wp-image-${media[0].id}`), 'the image class names the new attachment');
+      } finally {
+        await site.close();
+      }
+    } finally {
+      rmSync(uploads, { recursive: true, force: true });
     }
   });
 });
