@@ -644,16 +644,15 @@ export class WxrImporter {
 
   /** The attachment's file copied or downloaded to a temporary file the media library moves in; undefined when neither is possible. */
   private async fileOf(url: string): Promise<string | undefined> {
+    const local = this.o.uploadsDir ? localUpload(this.o.uploadsDir, url) : undefined;
+    const copy = local !== undefined && (await stat(local).catch(() => undefined))?.isFile();
+    if (!copy && this.o.fetchAttachments === false) return undefined;
     const temp = join(this.media.uploadsDir, '.tmp', randomUUID());
     await mkdir(dirname(temp), { recursive: true });
-    if (this.o.uploadsDir) {
-      const local = localUpload(this.o.uploadsDir, url);
-      if (local && (await stat(local).catch(() => undefined))?.isFile()) {
-        await copyFile(local, temp);
-        return temp;
-      }
+    if (copy) {
+      await copyFile(local, temp);
+      return temp;
     }
-    if (this.o.fetchAttachments === false) return undefined;
     try {
       await guardedDownload(url, temp, { maxBytes: this.media.settings.uploadLimit, allow: this.o.allowHosts });
       return temp;

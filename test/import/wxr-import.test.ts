@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { createAppPassword } from '../../src/auth/app-passwords.ts';
-import { basicAuth, ROOT, startTestServer, type TestServer } from '../helpers/server.ts';
+import { basicAuth, ROOT, startTestServer, testUploadsDir, type TestServer } from '../helpers/server.ts';
 import { testDatabase } from '../helpers/store.ts';
 import { cms, fails, type Ran } from '../cli/run.ts';
 
@@ -43,7 +43,15 @@ async function importInto(files: string[], args: string[] = []): Promise<Importe
   const admin = (await store.users.byLogin('admin'))!;
   await store.users.update(admin.id, { login: 'siteadmin', nicename: 'siteadmin' });
   await fresh.close();
-  const runs = files.map((f) => cms(['import', f, '--db', db.location, '--no-attachments', ...args]));
+  // the command keeps attachments' files where the server reads them (beside a SQLite file; named after a PostgreSQL database)
+  const uploads = testUploadsDir(db.location);
+  if (uploads) process.env.CMS_SPEC_UPLOADS = uploads;
+  let runs: Ran[];
+  try {
+    runs = files.map((f) => cms(['import', f, '--db', db.location, '--no-attachments', ...args]));
+  } finally {
+    delete process.env.CMS_SPEC_UPLOADS;
+  }
   const server = await startTestServer({ dbPath: db.location });
   const { password } = await createAppPassword(server.app.store, admin.id, { name: 'wxr test' });
   const auth = basicAuth('siteadmin', password);
@@ -60,6 +68,7 @@ async function importInto(files: string[], args: string[] = []): Promise<Importe
     async close() {
       await server.close();
       await db.drop();
+      if (uploads) rmSync(uploads, { recursive: true, force: true });
     },
   };
 }
