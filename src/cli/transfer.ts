@@ -13,6 +13,7 @@ import { action, CliError } from './errors.ts';
 import { Progress } from './progress.ts';
 import { dbOption, openInstalled, specOption, startInstalled, variantOption } from './site-store.ts';
 import { plural } from './output.ts';
+import type { WxrImportCommandOptions } from './wxr-import.ts';
 
 export function registerTransferCommands(program: Command): void {
   program
@@ -30,11 +31,16 @@ export function registerTransferCommands(program: Command): void {
     .action(action((o: ExportOptions) => o, exportCommand));
   program
     .command('import')
-    .description('load a site written by export into a new database (or, with --replace, instead of the site a database holds)')
-    .argument('<file|->', 'the export; - reads standard input')
+    .description("load a site written by export into a new database (or, with --replace, instead of the site a database holds), or a WordPress export (WXR, recognised from the file) into an installed site")
+    .argument('<file|->', 'the export; - reads standard input (JSON Lines only)')
     .addOption(dbOption())
     .addOption(specOption())
     .addOption(new Option('--replace', 'delete the site the database holds first (in the same transaction)'))
+    .addOption(new Option('--authors <create|skip|file.csv>', "WXR: the file's authors become users (create, the default), the importing user (skip), or the users a CSV of old_login,new_login lines names"))
+    .addOption(new Option('--dry-run', 'WXR: read and check the file and report what it holds; write nothing'))
+    .addOption(new Option('--uploads <dir>', "WXR: a copy of the old site's wp-content/uploads to take attachments' files from"))
+    .addOption(new Option('--no-attachments', 'WXR: do not download attachments (they are reported and skipped unless --uploads has their files)'))
+    .addOption(new Option('--user <login|id>', 'WXR: the importing user, who gets what has no author of its own (default: the first administrator)'))
     .action(action((_file: string, o: ImportOptions) => o, importCommand));
 }
 
@@ -49,9 +55,7 @@ interface ExportOptions {
   out: string;
 }
 
-interface ImportOptions {
-  db: string;
-  spec: string;
+interface ImportOptions extends WxrImportCommandOptions {
   replace?: boolean;
 }
 
@@ -245,6 +249,11 @@ const only = (migrations: Readonly<Record<string, Migration>>, names: readonly s
  * site had not run yet.
  */
 async function importCommand(file: string, o: ImportOptions): Promise<void> {
+  if (file !== '-') {
+    // the WXR importer and the site it starts load only for a WXR
+    const wxr = await import('./wxr-import.ts');
+    if (await wxr.isXmlFile(file)) return wxr.wxrImportCommand(file, o);
+  }
   const input = file === '-' ? process.stdin : createReadStream(file);
   try {
     const lines = linesOf(input, file);

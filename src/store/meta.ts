@@ -4,7 +4,7 @@ import { sql } from './kysely.ts';
 import { atomically } from './transact.ts';
 
 /** The meta tables and the column naming what each row belongs to. */
-const OWNER = { post_meta: 'post_id', user_meta: 'user_id', comment_meta: 'comment_id' } as const;
+const OWNER = { post_meta: 'post_id', user_meta: 'user_id', comment_meta: 'comment_id', term_meta: 'term_id' } as const;
 type MetaTableName = keyof typeof OWNER;
 
 /** The shape both meta tables share, under one name, so one piece of code serves both. */
@@ -13,7 +13,7 @@ interface MetaRows {
 }
 
 /**
- * Key/value meta of one kind of object (wp_postmeta, wp_usermeta): get_metadata,
+ * Key/value meta of one kind of object (wp_postmeta, wp_usermeta, wp_commentmeta, wp_termmeta): get_metadata,
  * update_metadata and delete_metadata for single-valued keys. The two tables differ only in their
  * name and owner column, which are aliased to `meta` and `owner` here.
  */

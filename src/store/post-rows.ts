@@ -4,8 +4,11 @@ import type { PostsTable } from './schema.ts';
 /** A post as the posts table holds it. */
 export type PostRow = Selectable<PostsTable>;
 
-/** A post to insert: dates, slug and guid may be left out and are filled as wp_insert_post fills them. */
-export type NewPost = Omit<Insertable<PostsTable>, 'id' | 'date' | 'date_gmt' | 'modified' | 'modified_gmt'> &
+/**
+ * A post to insert: dates, slug and guid may be left out and are filled as wp_insert_post fills them.
+ * `id` only for an import keeping the old site's id (wp_insert_post's import_id), which the caller has found free.
+ */
+export type NewPost = Omit<Insertable<PostsTable>, 'date' | 'date_gmt' | 'modified' | 'modified_gmt'> &
   Partial<Pick<PostRow, 'date' | 'date_gmt' | 'modified' | 'modified_gmt'>>;
 
 export type PostPatch = Partial<Omit<PostRow, 'id'>>;

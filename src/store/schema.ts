@@ -97,6 +97,10 @@ export interface TermsTable {
   term_group: Generated<number>;
 }
 
+export interface TermMetaTable extends MetaTable {
+  term_id: number;
+}
+
 export interface TermRelationshipsTable {
   post_id: number;
   term_id: number;
@@ -156,6 +160,7 @@ export interface DB {
   comment_meta: CommentMetaTable;
   terms: TermsTable;
   term_relationships: TermRelationshipsTable;
+  term_meta: TermMetaTable;
   app_passwords: AppPasswordsTable;
   plugin_migrations: PluginMigrationsTable;
   state_versions: StateVersionsTable;

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB, TermsTable } from './schema.ts';
 import { forUpdate, lockUntilCommit } from './portable.ts';
+import { MetaRepo } from './meta.ts';
 import { atomically, byteOrder, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates } from './transact.ts';
 
 export type TermRow = Selectable<TermsTable>;
@@ -77,7 +78,12 @@ export async function termIdsOfPosts(db: Kysely<DB>, postIds: number[]): Promise
 
 /** Categories, tags and every other taxonomy's terms, and which posts carry them. */
 export class TermsRepo {
-  constructor(private readonly db: Kysely<DB>) {}
+  /** Term meta (wp_termmeta). */
+  readonly meta: MetaRepo;
+
+  constructor(private readonly db: Kysely<DB>) {
+    this.meta = new MetaRepo(db, 'term_meta');
+  }
 
   /**
    * The row of this id; an id that is not an exact integer (a path's 30 digits) names none.

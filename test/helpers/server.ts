@@ -64,13 +64,15 @@ export interface StartOptions {
 
 export const basicAuth = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
+/** A PostgreSQL test database has no folder: its uploads go to a temporary one named after it, so a restart (or a command run on it) finds them. */
+export const testUploadsDir = (dbPath: string) => (isPostgresUrl(dbPath) ? join(tmpdir(), `cms-spec-uploads-${createHash('sha1').update(dbPath).digest('hex').slice(0, 16)}`) : undefined);
+
 /** Starts the real server on an ephemeral port with a fresh database in a temporary folder. */
 export async function startTestServer(o: StartOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'cms-spec-test-'));
   const database = o.dbPath ? undefined : await testDatabase();
   const dbPath = o.dbPath ?? database!.location;
-  // a PostgreSQL test database has no folder: its uploads go to a temporary one named after it, so a restart finds them
-  const uploadsDir = isPostgresUrl(dbPath) ? join(tmpdir(), `cms-spec-uploads-${createHash('sha1').update(dbPath).digest('hex').slice(0, 16)}`) : undefined;
+  const uploadsDir = testUploadsDir(dbPath);
   const errors: string[] = [];
   const infos: string[] = [];
   const specDir = o.compose ? composeSpec(o.spec ?? SPEC, join(dir, 'spec'), o.compose) : (o.spec ?? SPEC);

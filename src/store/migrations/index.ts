@@ -11,6 +11,7 @@ import * as cron from './016-cron.ts';
 import * as postListIndexes from './017-post-list-indexes.ts';
 import * as comments from './011-comments.ts';
 import * as revisions from './012-revisions.ts';
+import * as imports from './018-imports.ts';
 
 /**
  * 004 and 005 created the snippets and oEmbed cache tables before those moved into their plugins
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '012-revisions': revisions,
   '016-cron': cron,
   '017-post-list-indexes': postListIndexes,
+  '018-imports': imports,
 };

@@ -1,0 +1,751 @@
+import { randomUUID } from 'node:crypto';
+import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve, sep } from 'node:path';
+import type { Site } from '../core/site.ts';
+import type { Store } from '../store/index.ts';
+import { ImportRepo } from '../store/imports.ts';
+import { fillDates, siteClock, type SiteClock } from '../store/posts.ts';
+import { MENU_ITEM_TYPE, MENU_TAXONOMY, saveMenuItem } from '../core/menus.ts';
+import { IMPORT_SOURCE, type MediaLibrary } from '../core/media.ts';
+import { TEMPLATE_META } from '../core/templates.ts';
+import { generatePassword, hashPassword } from '../auth/passwords.ts';
+import { sanitizeUserStrict } from '../auth/users.ts';
+import { guardedDownload } from '../net/fetch.ts';
+import { OutboundError } from '../net/errors.ts';
+import { isWxrVersion, NOT_WXR, readWxrFile, WxrError, type WxrAuthor, type WxrComment, type WxrMeta, type WxrPost, type WxrRecord } from './wxr-parser.ts';
+import { maybeUnserialize, storedMetaValue } from './php-serialized.ts';
+import { IdMap, remapIds, rewriteBaseUrl } from './references.ts';
+
+/**
+ * WordPress's importer (the wordpress-importer plugin, WP_Import) over a WXR file, with its
+ * rules: authors created or mapped, terms kept when their slug exists (term_exists), posts kept
+ * with their ids when free (import_id) and skipped when they exist (post_exists), parents,
+ * featured images and menu items' objects remapped once everything is in, attachment files
+ * fetched (or taken from a local uploads folder) with failures reported and the import going on.
+ *
+ * The file is read twice as a stream: once to check it whole (well-formed XML, a WXR version)
+ * and count its items, which writes nothing, then to import. Items are written in batches, one
+ * transaction each, every item in a savepoint: a post is stored with its meta, terms and comments
+ * or not at all, and an interrupted import run again skips what is in and adds what is missing.
+ */
+
+export type AuthorsChoice = { mode: 'create' } | { mode: 'skip' } | { mode: 'map'; map: ReadonlyMap<string, string> };
+
+export interface WxrImportOptions {
+  file: string;
+  authors: AuthorsChoice;
+  /** Who gets what has no author of its own (WordPress's current user). */
+  importingUser: number;
+  /** Parse and report; write nothing. */
+  dryRun?: boolean;
+  /** A copy of the old site's wp-content/uploads: attachments' files are taken from it instead of fetched. */
+  uploadsDir?: string;
+  /** Fetch attachments that no uploads folder provides (WordPress's "Download and import file attachments"). */
+  fetchAttachments?: boolean;
+  /** Hosts and addresses the attachment fetches may reach although non-public (tests' local servers). */
+  allowHosts?: string[];
+  notice?: (n: ImportNotice) => void;
+  progress?: (done: number, total: number) => void;
+}
+
+/** One line of the report: an item skipped or failed, or a warning about one, with where it is in the file. */
+export interface ImportNotice {
+  kind: 'exists' | 'failed' | 'warning';
+  line: number;
+  message: string;
+}
+
+export interface WxrScan {
+  version: string;
+  baseUrl: string;
+  /** Records of each kind: authors, categories, tags, terms, and items by post type. */
+  authors: WxrAuthor[];
+  categories: number;
+  tags: number;
+  terms: number;
+  items: Record<string, number>;
+  /** Every record after the header: what the progress counts. */
+  total: number;
+}
+
+export interface WxrImportResult {
+  scan: WxrScan;
+  users: number;
+  terms: number;
+  posts: Record<string, number>;
+  menuItems: number;
+  comments: number;
+  attachments: number;
+  existing: number;
+  failed: number;
+}
+
+/** Meta keys WordPress's importer never copies (is_valid_meta_key): the file's own place and sizes are the new site's, and a lock is the old site's. */
+const SKIPPED_META = new Set(['_wp_attached_file', '_wp_attachment_metadata', '_edit_lock']);
+/** WordPress's site-editor types, which this site keeps under its own names. */
+const TYPE_NAMES: Readonly<Record<string, string>> = { wp_block: 'cms_block', wp_template: 'cms_template', wp_template_part: 'cms_template_part', wp_navigation: 'cms_navigation', wp_global_styles: 'cms_global_styles' };
+const PAGE_TEMPLATE = '_wp_page_template';
+const templateOf = (post: WxrPost) => {
+  const given = post.postmeta.find((m) => m.key === PAGE_TEMPLATE)?.value ?? '';
+  return given === 'default' ? '' : given;
+};
+/** Items written per transaction. */
+const BATCH_ITEMS = 200;
+/** A batch is written early once its items' text passes this size. */
+const BATCH_BYTES = 4 * 1024 * 1024;
+
+/** The file read once, checking it whole and counting what it holds; nothing is written. */
+export async function scanWxr(file: string): Promise<WxrScan> {
+  const scan: WxrScan = { version: '', baseUrl: '', authors: [], categories: 0, tags: 0, terms: 0, items: {}, total: 0 };
+  let versionLine = 0;
+  const creators = new Set<string>();
+  for await (const r of readWxrFile(file)) {
+    if (r.kind === 'header') {
+      ({ version: scan.version, baseUrl: scan.baseUrl } = r.header);
+      versionLine = r.line;
+      continue;
+    }
+    scan.total++;
+    if (r.kind === 'author') scan.authors.push(r.author);
+    else if (r.kind === 'category') scan.categories++;
+    else if (r.kind === 'tag') scan.tags++;
+    else if (r.kind === 'term') scan.terms++;
+    else {
+      scan.items[r.post.post_type] = (scan.items[r.post.post_type] ?? 0) + 1;
+      if (r.post.post_author) creators.add(r.post.post_author);
+    }
+  }
+  if (!isWxrVersion(scan.version)) throw new WxrError(file, versionLine, NOT_WXR);
+  // WXR 1.0 has no author records: WordPress takes the authors from the items' dc:creator
+  if (!scan.authors.length) for (const login of creators) scan.authors.push({ author_id: 0, author_login: login, author_email: '', author_display_name: login, author_first_name: '', author_last_name: '' });
+  return scan;
+}
+
+/** The old site's ids and what they became here. */
+interface Processed {
+  authors: Map<number, number>;
+  authorLogins: Map<string, number>;
+  terms: IdMap;
+  posts: IdMap;
+  menuItems: IdMap;
+}
+
+interface Pending {
+  /** Child post (new id) → parent's old id, for posts whose parent came later (post_orphans). */
+  postParents: Map<number, number>;
+  /** Menu items whose object came later (missing_menu_items), retried at the end. */
+  menuItems: { post: WxrPost; line: number }[];
+  /** Menu item (old id) → parent item's old id (menu_item_orphans). */
+  menuItemParents: Map<number, number>;
+  /** Post (new id) → the old id its _thumbnail_id names (featured_images). */
+  featured: Map<number, number>;
+  /** Old attachment URL (without its extension for images) → the new one (url_remap). */
+  urls: Map<string, string>;
+  /** The posts written by this run, whose text may hold old ids and URLs. */
+  written: number[];
+}
+
+export class WxrImporter {
+  private readonly processed: Processed = { authors: new Map(), authorLogins: new Map(), terms: new Map(), posts: new Map(), menuItems: new Map() };
+  private readonly pending: Pending = { postParents: new Map(), menuItems: [], menuItemParents: new Map(), featured: new Map(), urls: new Map(), written: [] };
+  /** The old ids of the menu items this run added (a file may hold an item twice). */
+  private readonly menuItemsImported = new Set<number>();
+  /** term_exists' answers by taxonomy and slug (see termId). */
+  private readonly termIds = new Map<string, number>();
+  /** Terms whose posts changed and posts whose comments did: counted once at the end, as WordPress defers counting while it imports. */
+  private readonly touchedTerms = new Set<number>();
+  private readonly commentedPosts = new Set<number>();
+  /** Inside an item's savepoint: how to undo what it did to the maps (see note). */
+  private undo: (() => void)[] | null = null;
+  private clock!: SiteClock;
+  private result!: WxrImportResult;
+  private baseUrl = '';
+  private done = 0;
+
+  constructor(
+    private readonly store: Store,
+    private readonly site: Site,
+    private readonly media: MediaLibrary,
+    private readonly o: WxrImportOptions,
+  ) {}
+
+  private notice(kind: ImportNotice['kind'], line: number, message: string): void {
+    if (kind === 'failed') this.result.failed++;
+    if (kind === 'exists') this.result.existing++;
+    this.o.notice?.({ kind, line, message: `${this.o.file}:${line}: ${message}` });
+  }
+
+  /**
+   * Sets an entry of one of the import's maps; inside an item's savepoint the change is undone
+   * if the item is rolled back, so the maps only ever name what is stored.
+   */
+  private note<K, V>(map: Map<K, V>, key: K, value: V): void {
+    if (this.undo) {
+      const had = map.has(key);
+      const old = map.get(key);
+      this.undo.push(() => (had ? map.set(key, old as V) : map.delete(key)));
+    }
+    map.set(key, value);
+  }
+
+  private noteWritten(id: number): void {
+    this.pending.written.push(id);
+    this.undo?.push(() => this.pending.written.pop());
+  }
+
+  /** term_exists, remembered: the terms an import asks about are few and asked about for every post. */
+  private async termId(repo: ImportRepo, value: string, taxonomy: string): Promise<number | undefined> {
+    const key = `${taxonomy}\u0000${value}`;
+    let id = this.termIds.get(key);
+    if (id === undefined) {
+      id = await repo.termExists(value, taxonomy);
+      if (id !== undefined) this.note(this.termIds, key, id);
+    }
+    return id;
+  }
+
+  private tick(): void {
+    this.o.progress?.(++this.done, this.result.scan.total);
+  }
+
+  async run(): Promise<WxrImportResult> {
+    const scan = await scanWxr(this.o.file);
+    this.result = { scan, users: 0, terms: 0, posts: {}, menuItems: 0, comments: 0, attachments: 0, existing: 0, failed: 0 };
+    this.baseUrl = scan.baseUrl.replace(/\/+$/, '');
+    if (this.o.dryRun) return this.result;
+    this.clock = await siteClock(this.store.db);
+    await this.mapAuthors(scan);
+
+    let batch: WxrRecord[] = [];
+    let bytes = 0;
+    const flush = async () => {
+      const records = batch;
+      batch = [];
+      bytes = 0;
+      if (records.length) await this.writeBatch(records);
+    };
+    for await (const r of readWxrFile(this.o.file)) {
+      if (r.kind === 'header') continue;
+      if (r.kind === 'author') {
+        this.tick();
+        continue;
+      }
+      if (r.kind === 'post' && r.post.post_type === 'attachment') {
+        await flush();
+        await this.importAttachment(r.post, r.line);
+        this.tick();
+        continue;
+      }
+      batch.push(r);
+      if (r.kind === 'post') bytes += r.post.post_content.length + r.post.post_excerpt.length;
+      if (batch.length >= BATCH_ITEMS || bytes >= BATCH_BYTES) await flush();
+    }
+    await flush();
+    await this.finish();
+    return this.result;
+  }
+
+  /** get_author_mapping: each of the file's authors becomes a user here (create), the user a CSV names (map), or the importing user. */
+  private async mapAuthors(scan: WxrScan): Promise<void> {
+    const choice = this.o.authors;
+    for (const a of scan.authors) {
+      const login = sanitizeUserStrict(a.author_login);
+      let userId: number | undefined;
+      if (choice.mode === 'map') {
+        const target = choice.map.get(a.author_login);
+        if (target) userId = (await this.store.users.byLoginOrEmail(target))?.id ?? (await this.createUser({ ...a, author_login: target }));
+      } else if (choice.mode === 'create' && scan.version !== '1.0') {
+        userId = (await this.store.users.byLoginOrEmail(a.author_login))?.id ?? (await this.createUser(a));
+      }
+      userId ??= this.o.importingUser;
+      if (a.author_id) this.processed.authors.set(a.author_id, userId);
+      this.processed.authorLogins.set(login, userId);
+    }
+  }
+
+  /** wp_insert_user with the file's fields and a random password: the user resets it to log in. */
+  private async createUser(a: WxrAuthor): Promise<number> {
+    const role = (await this.store.options.get('default_role')) || 'subscriber';
+    const id = await this.store.transaction(async (s) => {
+      const userId = await s.users.insert({
+        login: a.author_login,
+        email: a.author_email,
+        display_name: a.author_display_name || a.author_login,
+        role,
+        password_hash: await hashPassword(generatePassword(24)),
+      });
+      await new ImportRepo(s.db).addMeta('user_meta', [
+        { owner: userId, key: 'first_name', value: a.author_first_name },
+        { owner: userId, key: 'last_name', value: a.author_last_name },
+        { owner: userId, key: 'nickname', value: a.author_login },
+      ]);
+      return userId;
+    });
+    this.result.users++;
+    return id;
+  }
+
+  /** A batch of terms and items in one transaction, each in a savepoint: one that fails is reported and leaves nothing behind. */
+  private async writeBatch(records: WxrRecord[]): Promise<void> {
+    await this.store.steps(records.length, async (s, i) => {
+      const r = records[i];
+      const counts = { ...this.result, posts: { ...this.result.posts } };
+      this.undo = [];
+      try {
+        const keep = await this.importRecord(s, r);
+        return { value: undefined, keep };
+      } catch (e) {
+        if (e instanceof WxrError) throw e;
+        for (const undo of this.undo.reverse()) undo();
+        Object.assign(this.result, counts);
+        this.notice('failed', r.line, `${describe(r)} could not be imported: ${e instanceof Error ? e.message : String(e)}`);
+        return { value: undefined, keep: false };
+      } finally {
+        this.undo = null;
+        this.tick();
+      }
+    });
+  }
+
+  private async importRecord(s: Store, r: WxrRecord): Promise<boolean> {
+    switch (r.kind) {
+      case 'category':
+        return this.importTerm(s, r.line, r.category.term_id, 'category', r.category.category_nicename, r.category.cat_name, r.category.category_description, r.category.category_parent, r.category.termmeta);
+      case 'tag':
+        return this.importTerm(s, r.line, r.tag.term_id, 'post_tag', r.tag.tag_slug, r.tag.tag_name, r.tag.tag_description, '', r.tag.termmeta);
+      case 'term':
+        return this.importTerm(s, r.line, r.term.term_id, r.term.term_taxonomy, r.term.slug, r.term.term_name, r.term.term_description, r.term.term_parent, r.term.termmeta);
+      case 'post':
+        return this.importPost(s, r.post, r.line);
+      default:
+        return false;
+    }
+  }
+
+  /** process_category / process_tag / process_term: an existing slug is kept (its meta untouched); a new term gets its parent by slug, its description and its meta. */
+  private async importTerm(s: Store, line: number, oldId: number, taxonomy: string, slug: string, name: string, description: string, parentSlug: string, meta: WxrMeta[]): Promise<boolean> {
+    const repo = new ImportRepo(s.db);
+    const existing = await this.termId(repo, slug, taxonomy);
+    if (existing) {
+      if (oldId) this.note(this.processed.terms, oldId, existing);
+      return false;
+    }
+    let parent = 0;
+    if (parentSlug) {
+      parent = (await this.termId(repo, parentSlug, taxonomy)) ?? 0;
+      if (!parent) this.notice('warning', line, `${taxonomy} “${name}”: its parent “${parentSlug}” is not in the file or the site; imported at the top level.`);
+    }
+    const id = await s.terms.insert({ taxonomy, name, slug, description, parent });
+    this.note(this.termIds, `${taxonomy}\u0000${slug}`, id);
+    await repo.addMeta('term_meta', this.metaRows(id, meta, line, `${taxonomy} “${name}”`));
+    if (oldId) this.note(this.processed.terms, oldId, id);
+    this.result.terms++;
+    return true;
+  }
+
+  /** Meta as WordPress adds it: serialized values read as data, what cannot be read kept as it is and reported. */
+  private metaRows(owner: number, meta: WxrMeta[], line: number, item: string): { owner: number; key: string; value: string }[] {
+    return meta
+      .filter((m) => m.key)
+      .map((m) => {
+        const read = maybeUnserialize(m.value);
+        if (!read.ok) this.notice('warning', line, `${item}: the value of meta “${m.key}” is PHP serialized data that cannot be read (${read.reason}); kept as it is.`);
+        return { owner, key: m.key, value: read.ok ? storedMetaValue(read.value) : m.value };
+      });
+  }
+
+  private typeOf(post: WxrPost): string {
+    return TYPE_NAMES[post.post_type] ?? post.post_type;
+  }
+
+  /** process_posts for one item: checks, then the post with its terms, comments and meta. */
+  private async importPost(s: Store, post: WxrPost, line: number): Promise<boolean> {
+    const type = this.typeOf(post);
+    const info = this.site.types.postType(type);
+    if (!info) {
+      this.notice('failed', line, `Failed to import “${post.post_title}”: Invalid post type ${post.post_type}`);
+      return false;
+    }
+    if (post.post_id && this.processed.posts.has(post.post_id)) return false;
+    if (post.status === 'auto-draft') return false;
+    if (type === MENU_ITEM_TYPE) return this.importMenuItem(s, post, line);
+    const repo = new ImportRepo(s.db);
+
+    const existing = await repo.postExists(post.post_title, post.post_date, type);
+    if (existing) {
+      this.notice('exists', line, `${info.singular} “${post.post_title}” already exists.`);
+      if (post.post_id) this.note(this.processed.posts, post.post_id, existing);
+      // a run interrupted before its fix-ups left these to do
+      if (post.post_parent && !(await s.posts.get(existing))?.parent) this.note(this.pending.postParents, existing, post.post_parent);
+      const thumbnail = post.postmeta.find((m) => m.key === '_thumbnail_id');
+      if (thumbnail) this.note(this.pending.featured, existing, Number(thumbnail.value));
+      // counting is left to the end of a run: one that was interrupted left these uncounted
+      for (const t of post.terms) {
+        const termId = await this.termId(repo, t.slug, t.domain === 'tag' ? 'post_tag' : t.domain);
+        if (termId) this.touchedTerms.add(termId);
+      }
+      if (post.comments.length) this.commentedPosts.add(existing);
+      return false;
+    }
+
+    let parent = 0;
+    if (post.post_parent) {
+      const known = this.processed.posts.get(post.post_parent);
+      if (known) parent = known;
+    }
+    const id = await this.insertPost(s, post, type, parent, line);
+    if (post.post_parent && !parent) this.note(this.pending.postParents, id, post.post_parent);
+    await this.postDetails(s, id, post, line, info.singular);
+    this.result.posts[type] = (this.result.posts[type] ?? 0) + 1;
+    return true;
+  }
+
+  /** wp_insert_post with the file's fields: its old id when free, its author mapped, the old site's address in its text made this site's. */
+  private async insertPost(s: Store, post: WxrPost, type: string, parent: number, line: number): Promise<number> {
+    const author = this.processed.authorLogins.get(sanitizeUserStrict(post.post_author));
+    if (author === undefined && post.post_author) this.notice('warning', line, `${post.post_type} “${post.post_title}”: its author “${post.post_author}” is not one of the file's authors; it goes to the importing user.`);
+    const repo = new ImportRepo(s.db);
+    const keepId = post.post_id > 0 && !(await repo.postIdTaken(post.post_id));
+    const gmt = (v: string) => (v && !v.startsWith('0000-00-00') ? v : undefined);
+    const row = await s.posts.insertRow({
+      ...(keepId ? { id: post.post_id } : {}),
+      type,
+      author: author ?? this.o.importingUser,
+      date: gmt(post.post_date),
+      date_gmt: gmt(post.post_date_gmt),
+      modified: gmt(post.post_modified) ?? gmt(post.post_date),
+      modified_gmt: gmt(post.post_modified_gmt) ?? gmt(post.post_date_gmt),
+      title: post.post_title,
+      content: rewriteBaseUrl(post.post_content, this.baseUrl, this.site.home),
+      excerpt: rewriteBaseUrl(post.post_excerpt, this.baseUrl, this.site.home),
+      status: post.status || 'publish',
+      slug: post.post_name,
+      comment_status: post.comment_status || 'open',
+      ping_status: post.ping_status || 'open',
+      guid: post.guid,
+      parent,
+      menu_order: post.menu_order,
+      password: post.post_password,
+      sticky: post.is_sticky === 1 ? 1 : 0,
+      // the post_format term is the format column here (and kept as a term, as WordPress keeps it)
+      format: post.terms.find((t) => t.domain === 'post_format')?.slug.replace(/^post-format-/, '') ?? 'standard',
+      // the page template WordPress keeps in _wp_page_template meta is a column here ('default' is none)
+      template: templateOf(post),
+    });
+    if (keepId) await repo.movePostIdsPastLargest();
+    if (post.post_id) this.note(this.processed.posts, post.post_id, row.id);
+    this.noteWritten(row.id);
+    return row.id;
+  }
+
+  /** The post's terms, comments and meta (process_post_terms, process_post_comments, process_post_metas). */
+  private async postDetails(s: Store, id: number, post: WxrPost, line: number, singular: string): Promise<void> {
+    const repo = new ImportRepo(s.db);
+    const item = `${singular} “${post.post_title}”`;
+    const pairs: { postId: number; termId: number }[] = [];
+    for (const t of post.terms) {
+      // WXR 1.0 calls tags `tag`
+      const taxonomy = t.domain === 'tag' ? 'post_tag' : t.domain;
+      // the site editor's taxonomies are post meta here
+      if (taxonomy === 'wp_theme') await repo.addMeta('post_meta', [{ owner: id, key: TEMPLATE_META.theme, value: t.slug }]);
+      else if (taxonomy === 'wp_template_part_area') await repo.addMeta('post_meta', [{ owner: id, key: TEMPLATE_META.area, value: t.slug }]);
+      let termId = await this.termId(repo, t.slug, taxonomy);
+      if (!termId) {
+        termId = await s.terms.insert({ taxonomy, name: t.name, slug: t.slug });
+        this.note(this.termIds, `${taxonomy}\u0000${t.slug}`, termId);
+        this.result.terms++;
+      }
+      pairs.push({ postId: id, termId });
+      this.touchedTerms.add(termId);
+    }
+    await repo.relate(pairs);
+    if (post.comments.length) this.commentedPosts.add(id);
+
+    const inserted = new Map<number, number>();
+    for (const c of [...post.comments].sort((a, b) => a.comment_id - b.comment_id)) {
+      const commentId = await this.insertComment(repo, id, c, inserted);
+      inserted.set(c.comment_id, commentId);
+      await repo.addMeta('comment_meta', this.metaRows(commentId, c.commentmeta, line, `${item}'s comment ${c.comment_id}`));
+      this.result.comments++;
+    }
+
+    const meta: WxrMeta[] = [];
+    for (const m of post.postmeta) {
+      if (SKIPPED_META.has(m.key) || !m.key || m.key === PAGE_TEMPLATE) continue;
+      if (m.key === '_edit_last') {
+        const user = this.processed.authors.get(Number(m.value));
+        if (user) meta.push({ key: m.key, value: String(user) });
+        continue;
+      }
+      if (m.key === '_thumbnail_id') this.note(this.pending.featured, id, Number(m.value));
+      meta.push(m);
+    }
+    await repo.addMeta('post_meta', this.metaRows(id, meta, line, item));
+  }
+
+  /** wp_insert_comment: its parent among the post's comments already in, its user mapped. */
+  private async insertComment(repo: ImportRepo, postId: number, c: WxrComment, inserted: Map<number, number>): Promise<number> {
+    const given = (v: string) => (v && !v.startsWith('0000-00-00') ? v : undefined);
+    const dates = fillDates(this.clock, given(c.comment_date), given(c.comment_date_gmt), new Date());
+    return repo.insertComment({
+      post: postId,
+      parent: inserted.get(c.comment_parent) ?? 0,
+      author: this.processed.authors.get(c.comment_user_id) ?? 0,
+      author_name: c.comment_author,
+      author_email: c.comment_author_email,
+      author_url: c.comment_author_url,
+      author_ip: c.comment_author_IP,
+      date: dates.local,
+      date_gmt: dates.gmt,
+      content: c.comment_content,
+      approved: c.comment_approved || '1',
+      type: c.comment_type || 'comment',
+    });
+  }
+
+  /**
+   * process_menu_item: an item of a menu in the file (skipped without one, or as a draft), its
+   * object remapped (or retried at the end when it comes later), saved as wp_update_nav_menu_item
+   * saves it. WordPress would add it again on a second run; here the old site's id is kept with it,
+   * so it is not.
+   */
+  private async importMenuItem(s: Store, post: WxrPost, line: number, retry = false): Promise<boolean> {
+    if (post.status === 'draft') return false;
+    const menuSlug = post.terms.find((t) => t.domain === MENU_TAXONOMY)?.slug;
+    if (!menuSlug) {
+      this.notice('failed', line, 'Menu item skipped due to missing menu slug');
+      return false;
+    }
+    const repo = new ImportRepo(s.db);
+    const menuId = await this.termId(repo, menuSlug, MENU_TAXONOMY);
+    if (!menuId) {
+      this.notice('failed', line, `Menu item skipped due to invalid menu slug: ${menuSlug}`);
+      return false;
+    }
+    const source = `${this.baseUrl}/?p=${post.post_id}`;
+    // an id this run has imported already is the file's second copy of the item, which WordPress imports too
+    const existing = !this.menuItemsImported.has(post.post_id) && (await s.posts.meta.ownerWith(IMPORT_SOURCE, source));
+    if (existing) {
+      this.note(this.processed.menuItems, post.post_id, existing);
+      if (!retry) this.notice('exists', line, `Navigation Menu Item ${post.post_id} already exists.`);
+      return false;
+    }
+    const meta = Object.fromEntries(post.postmeta.map((m) => [m.key, m.value]));
+    const type = meta._menu_item_type ?? '';
+    let objectId = Number(meta._menu_item_object_id) || 0;
+    if (type === 'taxonomy' && this.processed.terms.has(objectId)) objectId = this.processed.terms.get(objectId)!;
+    else if (type === 'post_type' && this.processed.posts.has(objectId)) objectId = this.processed.posts.get(objectId)!;
+    else if (type !== 'custom') {
+      if (retry) this.notice('failed', line, `Menu item ${post.post_id} skipped: what it links to (${meta._menu_item_object} ${objectId}) was not imported.`);
+      else this.pending.menuItems.push({ post, line });
+      return false;
+    }
+    const oldParent = Number(meta._menu_item_menu_item_parent) || 0;
+    let parent = 0;
+    if (this.processed.menuItems.has(oldParent)) parent = this.processed.menuItems.get(oldParent)!;
+    else if (oldParent) this.note(this.pending.menuItemParents, post.post_id, oldParent);
+    const classes = maybeUnserialize(meta._menu_item_classes ?? '');
+    const classList = classes.ok ? (Array.isArray(classes.value) ? classes.value.map(String) : String(classes.value).split(' ')) : [];
+    const id = await saveMenuItem(
+      s,
+      this.site,
+      0,
+      {
+        menuId,
+        type,
+        object: meta._menu_item_object ?? '',
+        objectId,
+        parent,
+        position: post.menu_order,
+        title: post.post_title,
+        url: rewriteBaseUrl(meta._menu_item_url ?? '', this.baseUrl, this.site.home),
+        description: post.post_content,
+        attrTitle: post.post_excerpt,
+        target: meta._menu_item_target ?? '',
+        classes: classList,
+        xfn: (meta._menu_item_xfn ?? '').split(' '),
+        status: post.status,
+      },
+      this.processed.authorLogins.get(sanitizeUserStrict(post.post_author)) ?? this.o.importingUser,
+    );
+    await new ImportRepo(s.db).addMeta('post_meta', [{ owner: id, key: IMPORT_SOURCE, value: source }]);
+    this.note(this.processed.menuItems, post.post_id, id);
+    this.menuItemsImported.add(post.post_id);
+    this.result.menuItems++;
+    return true;
+  }
+
+  /**
+   * process_attachment: the file from the uploads folder given, else fetched from the old site
+   * through the guarded client; then the attachment post with the file's fields, in one
+   * transaction with its meta, terms and comments. A file that cannot be had is reported and the
+   * import goes on without the attachment, as WordPress's does.
+   */
+  private async importAttachment(post: WxrPost, line: number): Promise<void> {
+    const info = this.site.types.postType('attachment')!;
+    if (post.post_id && this.processed.posts.has(post.post_id)) return;
+    const existing = await new ImportRepo(this.store.db).postExists(post.post_title, post.post_date, 'attachment');
+    if (existing) {
+      this.notice('exists', line, `${info.singular} “${post.post_title}” already exists.`);
+      if (post.post_id) this.note(this.processed.posts, post.post_id, existing);
+      return;
+    }
+    let url = post.attachment_url || post.guid;
+    // a path without an address is on the old site
+    if (/^\/[\s\S]+$/.test(url)) url = this.baseUrl + url;
+    const failed = (why: string) => this.notice('failed', line, `Failed to import Media “${post.post_title}”: ${why}`);
+    let temp: string | undefined;
+    try {
+      temp = await this.fileOf(url);
+    } catch (e) {
+      failed(e instanceof Error ? e.message : String(e));
+      return;
+    }
+    if (!temp) {
+      failed('fetching attachments is not enabled, and no --uploads folder has the file');
+      return;
+    }
+    const counts = { ...this.result, posts: { ...this.result.posts } };
+    this.undo = [];
+    try {
+      await this.store.transaction(async (s) => {
+        const author = this.processed.authorLogins.get(sanitizeUserStrict(post.post_author)) ?? this.o.importingUser;
+        const id = await this.media.add(s, this.site.home, { path: temp!, filename: basename(new URL(url).pathname), author, title: post.post_title, caption: post.post_excerpt, description: post.post_content });
+        const parent = this.processed.posts.get(post.post_parent) ?? 0;
+        if (post.post_parent && !parent) this.note(this.pending.postParents, id, post.post_parent);
+        const gmt = (v: string) => (v && !v.startsWith('0000-00-00') ? v : undefined);
+        await s.posts.update(id, {
+          date: gmt(post.post_date),
+          date_gmt: gmt(post.post_date_gmt),
+          slug: post.post_name || undefined,
+          parent,
+          menu_order: post.menu_order,
+          comment_status: post.comment_status || 'open',
+          ping_status: post.ping_status || 'closed',
+          modified: gmt(post.post_modified) ?? gmt(post.post_date),
+          modified_gmt: gmt(post.post_modified_gmt) ?? gmt(post.post_date_gmt),
+        });
+        if (post.post_id) this.note(this.processed.posts, post.post_id, id);
+        this.noteWritten(id);
+        const stored = await s.posts.get(id);
+        this.rememberUrl(url, stored!.guid);
+        await this.postDetails(s, id, post, line, info.singular);
+      });
+      this.result.attachments++;
+    } catch (e) {
+      for (const undo of this.undo.reverse()) undo();
+      Object.assign(this.result, counts);
+      failed(e instanceof Error ? e.message : String(e));
+    } finally {
+      this.undo = null;
+      await rm(temp, { force: true });
+    }
+  }
+
+  /** The attachment's file copied or downloaded to a temporary file the media library moves in; undefined when neither is possible. */
+  private async fileOf(url: string): Promise<string | undefined> {
+    const local = this.o.uploadsDir ? localUpload(this.o.uploadsDir, url) : undefined;
+    const copy = local !== undefined && (await stat(local).catch(() => undefined))?.isFile();
+    if (!copy && this.o.fetchAttachments === false) return undefined;
+    const temp = join(this.media.uploadsDir, '.tmp', randomUUID());
+    await mkdir(dirname(temp), { recursive: true });
+    if (copy) {
+      await copyFile(local, temp);
+      return temp;
+    }
+    try {
+      await guardedDownload(url, temp, { maxBytes: this.media.settings.uploadLimit, allow: this.o.allowHosts });
+      return temp;
+    } catch (e) {
+      await rm(temp, { force: true });
+      throw new Error(e instanceof OutboundError ? e.message : `Remote server did not respond (${e instanceof Error ? e.message : String(e)})`);
+    }
+  }
+
+  /** url_remap: an image's old URL stem (its resized copies' URLs start with it) to the new one; another file's whole URL. */
+  private rememberUrl(oldUrl: string, newUrl: string): void {
+    const ext = extname(new URL(oldUrl).pathname);
+    const newExt = extname(new URL(newUrl).pathname);
+    const [from, to] = ext && newExt ? [oldUrl.slice(0, -ext.length), newUrl.slice(0, -newExt.length)] : [oldUrl, newUrl];
+    this.pending.urls.set(from, to);
+    // the posts' text had the old site's address made this site's as it was stored
+    this.pending.urls.set(rewriteBaseUrl(from, this.baseUrl, this.site.home), to);
+  }
+
+  /** backfill_parents, the menu items retried, backfill_attachment_urls, remap_featured_images, and the old ids in the posts' text. */
+  private async finish(): Promise<void> {
+    await this.store.transaction(async (s) => {
+      const repo = new ImportRepo(s.db);
+      for (const [child, oldParent] of this.pending.postParents) {
+        const parent = this.processed.posts.get(oldParent);
+        if (parent) await repo.setParent(child, parent);
+      }
+      for (const { post, line } of this.pending.menuItems) await this.importMenuItem(s, post, line, true);
+      for (const [oldChild, oldParent] of this.pending.menuItemParents) {
+        const child = this.processed.menuItems.get(oldChild);
+        const parent = this.processed.menuItems.get(oldParent);
+        if (child && parent) await s.posts.meta.set(child, '_menu_item_menu_item_parent', String(parent));
+      }
+      for (const [postId, oldThumbnail] of this.pending.featured) {
+        const id = this.processed.posts.get(oldThumbnail);
+        if (id && id !== oldThumbnail) await s.posts.meta.set(postId, '_thumbnail_id', String(id));
+      }
+      await this.fixTexts(repo);
+      await repo.recount(this.touchedTerms, [...this.commentedPosts]);
+    });
+  }
+
+  /** The old ids (of posts that got new ones) and attachment URLs in the text of the posts this run wrote. */
+  private async fixTexts(repo: ImportRepo): Promise<void> {
+    const moved: IdMap = new Map([...this.processed.posts].filter(([oldId, id]) => oldId !== id));
+    const urls = [...this.pending.urls].sort(([a], [b]) => b.length - a.length);
+    if (!moved.size && !urls.length) return;
+    const written = this.pending.written;
+    for (let i = 0; i < written.length; i += 500) {
+      const page = written.slice(i, i + 500);
+      for (const p of await repo.textsOf(page)) {
+        let content = remapIds(p.content, moved);
+        let excerpt = p.excerpt;
+        for (const [from, to] of urls) {
+          content = content.replaceAll(from, to);
+          excerpt = excerpt.replaceAll(from, to);
+        }
+        if (content !== p.content || excerpt !== p.excerpt) await repo.setContent(p.id, content, excerpt);
+      }
+      for (const [from, to] of urls) await repo.replaceInEnclosures(page, from, to);
+    }
+  }
+}
+
+/**
+ * The file of an upload URL in a local copy of the uploads folder: the path after `/uploads/`
+ * (the whole path for a file host's URL without it, as WordPress.com's `files.` hosts serve
+ * `/2008/06/name.jpg`), kept inside the folder.
+ */
+export function localUpload(uploadsDir: string, url: string): string | undefined {
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(url).pathname);
+  } catch {
+    return undefined;
+  }
+  const at = path.indexOf('/uploads/');
+  const root = resolve(uploadsDir);
+  const file = resolve(root, at < 0 ? path.replace(/^\/+/, '') : path.slice(at + '/uploads/'.length));
+  return file.startsWith(root + sep) ? file : undefined;
+}
+
+function describe(r: WxrRecord): string {
+  switch (r.kind) {
+    case 'post':
+      return `${r.post.post_type} “${r.post.post_title}” (id ${r.post.post_id})`;
+    case 'category':
+      return `category “${r.category.cat_name}”`;
+    case 'tag':
+      return `tag “${r.tag.tag_name}”`;
+    case 'term':
+      return `${r.term.term_taxonomy} “${r.term.term_name}”`;
+    default:
+      return r.kind;
+  }
+}

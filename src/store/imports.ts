@@ -1,0 +1,116 @@
+import type { Insertable, Kysely } from 'kysely';
+import { sql } from './kysely.ts';
+import type { CommentsTable, DB } from './schema.ts';
+import { isPostgres } from './portable.ts';
+import { sanitizeSlug } from './transact.ts';
+import { recountTerms } from './terms.ts';
+
+/** The meta tables an import adds to, each with the column naming its owner. */
+const META_OWNER = { post_meta: 'post_id', comment_meta: 'comment_id', term_meta: 'term_id', user_meta: 'user_id' } as const;
+export type MetaTable = keyof typeof META_OWNER;
+
+/**
+ * What importing a WordPress site asks of the database beyond the repositories' writes:
+ * WordPress's existence checks (post_exists, term_exists, comment_exists), add_*_meta (which adds
+ * a row even when the key has one), and the fix-ups that run once every item is in.
+ */
+export class ImportRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** post_exists($title, '', $date, $type): the first post of the type with that date and, when the title is not empty, that title. */
+  async postExists(title: string, date: string, type: string): Promise<number | undefined> {
+    let q = this.db.selectFrom('posts').select('id').where('type', '=', type).where('date', '=', date);
+    if (title) q = q.where('title', '=', title);
+    return (await q.orderBy('id').executeTakeFirst())?.id;
+  }
+
+  async postIdTaken(id: number): Promise<boolean> {
+    return (await this.db.selectFrom('posts').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  }
+
+  /** term_exists($value, $taxonomy): the term whose slug is the value sanitised, else whose name is the value. */
+  async termExists(value: string, taxonomy: string): Promise<number | undefined> {
+    const slug = sanitizeSlug(value);
+    if (slug) {
+      const bySlug = await this.db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('slug', '=', slug).executeTakeFirst();
+      if (bySlug) return bySlug.id;
+    }
+    const byName = await this.db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('name', '=', value).orderBy('id').executeTakeFirst();
+    return byName?.id;
+  }
+
+  /** comment_exists($author, $date): a comment by that author name at that local time, on any post. */
+  async commentExists(author: string, date: string): Promise<boolean> {
+    return (await this.db.selectFrom('comments').select('id').where('author_name', '=', author).where('date', '=', date).executeTakeFirst()) !== undefined;
+  }
+
+  /** add_{type}_meta for many rows: each added, whatever the owner already holds under the key. */
+  async addMeta(table: MetaTable, rows: readonly { owner: number; key: string; value: string }[]): Promise<void> {
+    if (!rows.length) return;
+    const owner = META_OWNER[table];
+    const values = rows.map((r) => ({ [owner]: r.owner, key: r.key, value: r.value }));
+    for (let i = 0; i < values.length; i += 500) await this.db.insertInto(table as 'post_meta').values(values.slice(i, i + 500) as never).execute();
+  }
+
+  /**
+   * wp_set_object_terms for an import: the pairs added without counting (WordPress defers term
+   * counting while it imports); `recount` counts every term touched once the import is done.
+   */
+  async relate(pairs: readonly { postId: number; termId: number }[]): Promise<void> {
+    const rows = [...new Map(pairs.map((p) => [`${p.postId}:${p.termId}`, { post_id: p.postId, term_id: p.termId }])).values()];
+    for (let i = 0; i < rows.length; i += 500) await this.db.insertInto('term_relationships').values(rows.slice(i, i + 500)).onConflict((oc) => oc.doNothing()).execute();
+  }
+
+  /** The deferred counts: the terms' published posts, and the posts' approved comments (wp_update_comment_count_now). */
+  async recount(termIds: Iterable<number>, postIds: readonly number[]): Promise<void> {
+    await recountTerms(this.db, termIds);
+    for (let i = 0; i < postIds.length; i += 500) {
+      await this.db
+        .updateTable('posts')
+        .set((eb) => ({ comment_count: eb.selectFrom('comments').select((e) => e.fn.countAll<number>().as('n')).whereRef('comments.post', '=', 'posts.id').where('approved', '=', '1') }))
+        .where('id', 'in', postIds.slice(i, i + 500))
+        .execute();
+    }
+  }
+
+  /** wp_insert_comment for an import, its dates as the file gives them (both: WordPress exports both); the post is counted at the end. */
+  async insertComment(c: Omit<Insertable<CommentsTable>, 'id'>): Promise<number> {
+    return (await this.db.insertInto('comments').values(c).returning('id').executeTakeFirstOrThrow()).id;
+  }
+
+  /** The post parent an import sets once both posts are in (backfill_parents), without touching anything else of the post. */
+  async setParent(postId: number, parent: number): Promise<void> {
+    await this.db.updateTable('posts').set({ parent }).where('id', '=', postId).execute();
+  }
+
+  async setContent(postId: number, content: string, excerpt: string): Promise<void> {
+    await this.db.updateTable('posts').set({ content, excerpt }).where('id', '=', postId).execute();
+  }
+
+  /** The content and excerpt of these posts, a page at a time, for the references fixed once every item is in. */
+  async textsOf(ids: readonly number[]): Promise<{ id: number; content: string; excerpt: string }[]> {
+    if (!ids.length) return [];
+    return this.db.selectFrom('posts').select(['id', 'content', 'excerpt']).where('id', 'in', [...ids]).execute();
+  }
+
+  /** backfill_attachment_urls for enclosures: an old file URL replaced in the `enclosure` meta of these posts. */
+  async replaceInEnclosures(ids: readonly number[], from: string, to: string): Promise<void> {
+    if (!ids.length) return;
+    await this.db
+      .updateTable('post_meta')
+      .set({ value: sql<string>`replace(${sql.ref('value')}, ${from}, ${to})` })
+      .where('key', '=', 'enclosure')
+      .where('post_id', 'in', [...ids])
+      .execute();
+  }
+
+  /**
+   * After posts were inserted with the ids they had (WordPress's import_id), PostgreSQL's id
+   * sequence is moved past the largest, so the next post without one gets a free id. SQLite's
+   * AUTOINCREMENT keeps up by itself.
+   */
+  async movePostIdsPastLargest(): Promise<void> {
+    if (!isPostgres(this.db)) return;
+    await sql`select setval(pg_get_serial_sequence('posts', 'id'), greatest((select max(id) from posts), 1))`.execute(this.db);
+  }
+}
