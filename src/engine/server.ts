@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { embedLinks } from './embed.ts';
 import type { Engine } from './engine.ts';
 import { engineError, RestError } from './errors.ts';
+import { criticalError, criticalErrorPage, logCriticalError } from './critical-error.ts';
 import { BodyTooLarge, decodeBody, effectiveMethod, parseTarget, payloadTooLarge, readBody, restRequest } from './http-request.ts';
 import type { InternalRequest, Outcome } from './pipeline.ts';
 import { ReplyWriter } from './http-reply.ts';
@@ -82,7 +83,6 @@ const resourceMetadataUrl = (resource: string): string => {
 
 const NOT_FOUND_PAGE = '<!DOCTYPE html><html><head><title>Page not found</title></head><body><h1>Not Found</h1></body></html>';
 
-const internalError = () => engineError('internal_server_error');
 const unavailable = () => engineError('rest_service_unavailable');
 
 /** What Node's HTTP parser refuses before any request exists, answered as WordPress-style JSON where the socket still takes an answer. */
@@ -154,7 +154,13 @@ export function createHttpServer(opts: ServerOptions): Server {
     }
 
     if (target.restPath === null) {
-      const page = opts.pages ? await opts.pages({ method: req.method ?? 'GET', path: target.rawPath, query, headers, body, ip }) : null;
+      let page: PageResponse | null = null;
+      try {
+        page = opts.pages ? await opts.pages({ method: req.method ?? 'GET', path: target.rawPath, query, headers, body, ip }) : null;
+      } catch (e) {
+        logCriticalError(engine.log, `the page ${req.method} ${target.rawPath}`, e, headers);
+        page = criticalErrorPage();
+      }
       const settling = opts.beforeAnswer?.();
       if (settling) await settling;
       return reply.sendPage(res, req, page ?? { status: 404, headers: { 'Content-Type': 'text/html; charset=UTF-8' }, body: NOT_FOUND_PAGE }, headers);
@@ -292,8 +298,8 @@ export function createHttpServer(opts: ServerOptions): Server {
     },
     (req, res) => {
       onRequest(req, res).catch((e: unknown) => {
-        engine.log.error(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-        if (!res.headersSent) reply.send(res, req, errorOutcome(internalError()), {}, null, {});
+        logCriticalError(engine.log, `${req.method} ${req.url}`, e, req.headers);
+        if (!res.headersSent) reply.send(res, req, errorOutcome(criticalError()), {}, null, {});
         else res.destroy();
       });
     },

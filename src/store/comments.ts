@@ -4,6 +4,7 @@ import { MetaRepo } from './meta.ts';
 import { fillDates, siteClock } from './posts.ts';
 import { atomically, matchesText } from './transact.ts';
 import { orderOfIds } from './terms.ts';
+import { sqlBound } from './sql-bound.ts';
 
 export type CommentRow = Selectable<CommentsTable>;
 
@@ -103,7 +104,7 @@ export class CommentsRepo {
         break;
     }
     // WP_Comment_Query breaks ties on the id, in the same direction
-    const page = await rows.orderBy('id', dir).limit(q.limit).offset(Math.min(q.offset, Number.MAX_SAFE_INTEGER)).execute();
+    const page = await rows.orderBy('id', dir).limit(sqlBound(q.limit)).offset(sqlBound(q.offset)).execute();
     return { rows: page, total: Number(total) };
   }
 
@@ -124,7 +125,7 @@ export class CommentsRepo {
       .where('posts.password', '=', '')
       .orderBy('comments.date_gmt', 'desc')
       .orderBy('comments.id', 'desc')
-      .limit(limit)
+      .limit(sqlBound(limit))
       .execute();
   }
 
