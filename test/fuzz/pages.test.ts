@@ -6,15 +6,16 @@ import { adminAuth, userAuth } from '../helpers/auth.ts';
 import { logIn } from '../helpers/login.ts';
 import type { Variant } from '../../src/engine/spec.ts';
 import { FULL, sample } from './plan.ts';
-import { HOSTILE_HEADERS, leakIn, pool } from './support.ts';
+import { HOSTILE_COOKIES, HOSTILE_HEADERS, leakIn, pool } from './support.ts';
 
 // Every page of the site and the admin (the home page, posts, pages, archives, search, feeds,
 // sitemaps, robots.txt, the login screen in each of its actions, the admin, the authorization
 // page, the API roots, uploads) with hostile cookies and headers, as a visitor and as a logged-in
 // administrator whose session cookie comes with the hostile ones. A 5xx, a hang or an answer that
-// leaks internal text fails. By default each page gets a sample of the header sets (a different
-// one per caller); FUZZ_FULL=1 sends every set to every page.
-const SAMPLE_HEADERS = 4;
+// leaks internal text fails. By default each page gets a sample of the cookie sets and of the header
+// sets (a different one per caller); FUZZ_FULL=1 sends every set to every page.
+const SAMPLE_COOKIES = 2;
+const SAMPLE_HEADERS = 2;
 const CONCURRENCY = 6;
 const PAGE_TIMEOUT_MS = 30_000;
 
@@ -94,7 +95,7 @@ for (const variant of ['A', 'B'] as Variant[]) {
       ];
       const requests = callers.flatMap((caller) =>
         pages.flatMap((call) =>
-          sample(HOSTILE_HEADERS, SAMPLE_HEADERS, `${call.method} ${call.path}|${caller.name}`).map((set) => {
+          [...sample(HOSTILE_COOKIES, SAMPLE_COOKIES, `${call.method} ${call.path}|${caller.name}|cookies`), ...sample(HOSTILE_HEADERS, SAMPLE_HEADERS, `${call.method} ${call.path}|${caller.name}`)].map((set) => {
             // the hostile cookies come after the session's, as a browser holding both would send them
             const cookie = [caller.cookie, set.headers.cookie].filter(Boolean).join('; ');
             return { call, headers: { ...set.headers, ...(cookie ? { cookie } : {}) }, label: `${caller.name} ${call.method} ${call.path} with ${set.name}` };

@@ -224,13 +224,17 @@ const b64 = (s: string) => Buffer.from(s).toString('base64url');
 const COOKIES = ['cms_auth_session', 'cms_resetpass', 'cms_comment_nonce', 'cms_commenter'];
 const everyCookie = (value: string) => COOKIES.map((c) => `${c}=${value}`).join('; ');
 
+export interface HeaderSet {
+  name: string;
+  headers: Record<string, string>;
+}
+
 /**
- * Cookies and headers no page expects (values are bytes, as HTTP carries them: Latin-1 stands for
- * bad UTF-8): malformed percent-encoding, each cookie in the shape it is parsed by with numbers and
- * parts that do not fit, prototype keys in signed JSON, no `=` at all, huge values; quality values
- * of NaN and 1e300, dates and ranges no one can read, addresses that are not addresses.
+ * Cookies no page expects (values are bytes, as HTTP carries them: Latin-1 stands for bad UTF-8):
+ * malformed percent-encoding, each cookie in the shape it is parsed by with numbers and parts that
+ * do not fit, prototype keys in signed JSON, no `=` at all, huge values.
  */
-export const HOSTILE_HEADERS: { name: string; headers: Record<string, string> }[] = [
+export const HOSTILE_COOKIES: HeaderSet[] = [
   { name: 'cookies with malformed percent-encoding', headers: { cookie: everyCookie('%E0%A4%A') } },
   { name: 'cookies of a lone %', headers: { cookie: everyCookie('%') } },
   { name: 'cookies of Latin-1 bytes', headers: { cookie: everyCookie('\xff\xfe\xe0') } },
@@ -241,6 +245,10 @@ export const HOSTILE_HEADERS: { name: string; headers: Record<string, string> }[
   { name: 'cookies holding prototype keys', headers: { cookie: `cms_commenter=${b64('{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}')}.sig; cms_auth_session=__proto__; cms_resetpass=__proto__:constructor` } },
   { name: 'cookies without values or names', headers: { cookie: 'cms_auth_session; =; ;;; cms_resetpass=; =cms_commenter' } },
   { name: 'a 6 KB cookie', headers: { cookie: everyCookie('9'.repeat(1500)) } },
+];
+
+/** Headers no page expects: quality values of NaN and 1e300, dates and ranges no one can read, credentials and addresses that are not. */
+export const HOSTILE_HEADERS: HeaderSet[] = [
   { name: 'quality values of NaN and 1e300', headers: { 'accept-encoding': 'br;q=NaN, gzip;q=1e300, deflate;q=-1, *;q=x', accept: 'text/html;q=1e300, */*;q=NaN, text/%E0', 'accept-language': '%E0;q=NaN, *;q=1e300' } },
   { name: 'validators no one can read', headers: { 'if-none-match': 'W/, "\xff", *, "', 'if-modified-since': 'Thu, 99 Foo 1e300 99:99:99 GMT', 'if-unmodified-since': 'NaN', 'if-range': '"x' } },
   { name: 'ranges out of range', headers: { range: 'bytes=1e300-, -0, 5-2, -9999999999999999999999' } },
