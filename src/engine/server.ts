@@ -298,7 +298,8 @@ export function createHttpServer(opts: ServerOptions): Server {
     },
     (req, res) => {
       onRequest(req, res).catch((e: unknown) => {
-        logCriticalError(engine.log, `${req.method} ${req.url}`, e, req.headers);
+        // the path only: a query string may carry credentials
+        logCriticalError(engine.log, `${req.method} ${(req.url ?? '/').split('?')[0]}`, e, req.headers);
         if (!res.headersSent) reply.send(res, req, errorOutcome(criticalError()), {}, null, {});
         else res.destroy();
       });
