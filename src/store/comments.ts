@@ -45,6 +45,16 @@ const SEARCHED = ['author_name', 'author_email', 'author_url', 'author_ip', 'con
 /** Where wp_trash_post_comments keeps each comment's status (here as JSON, `{"id": "approved"}`). */
 const COMMENTS_STATUS_KEY = '_wp_trash_meta_comments_status';
 
+/** The comment statuses kept when a post was trashed; null when none are, or what is kept is not a JSON object (an import may hold PHP's serialization). */
+function keptStatuses(stored: string | undefined): Record<string, string> | null {
+  try {
+    const value: unknown = stored ? JSON.parse(stored) : null;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, string>) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Comments (wp_comments) and their meta; each write keeps the post's comment_count (approved comments only). */
 export class CommentsRepo {
   readonly meta: MetaRepo;
@@ -230,10 +240,10 @@ export class CommentsRepo {
   async untrashOfPost(postId: number): Promise<void> {
     await atomically(this.db, async (db) => {
       const meta = new MetaRepo(db, 'post_meta');
-      const kept = await meta.get(postId, COMMENTS_STATUS_KEY);
+      const kept = keptStatuses(await meta.get(postId, COMMENTS_STATUS_KEY));
       if (!kept) return;
       const byStatus = new Map<string, number[]>();
-      for (const [id, approved] of Object.entries(JSON.parse(kept) as Record<string, string>)) {
+      for (const [id, approved] of Object.entries(kept)) {
         const status = approved === 'post-trashed' ? '0' : approved;
         byStatus.set(status, [...(byStatus.get(status) ?? []), Number(id)]);
       }
