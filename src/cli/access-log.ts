@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Logger as PinoLogger } from 'pino';
 import type { Logger } from '../engine/types.ts';
+import { decodePercent } from '../engine/url-decoding.ts';
 
 /**
  * serve's log: one access line per request (method, path, status, milliseconds) and the server's
@@ -27,12 +28,8 @@ export function loggedPath(url: string): string {
   const pairs = url.slice(q + 1).split('&').map((pair) => {
     const eq = pair.indexOf('=');
     const rawKey = eq < 0 ? pair : pair.slice(0, eq);
-    let key = rawKey;
-    try {
-      key = decodeURIComponent(rawKey.replace(/\+/g, ' '));
-    } catch {
-      // an undecodable key is compared as written
-    }
+    // an undecodable key is compared as written
+    const key = decodePercent(rawKey.replace(/\+/g, ' ')) ?? rawKey;
     const base = key.split('[')[0].toLowerCase();
     return eq >= 0 && CREDENTIAL_ARGS.has(base) ? `${rawKey}=${REDACTED}` : pair;
   });

@@ -1,6 +1,7 @@
 import { invalidParam, RestError } from '../engine/errors.ts';
 import type { Store } from '../store/index.ts';
 import type { Site } from './site.ts';
+import { decodePercent } from '../engine/url-decoding.ts';
 
 /**
  * Importing remote images into the media library for plugins that bring content from elsewhere: a
@@ -153,7 +154,8 @@ export async function importImagesInMarkup(t: ImportTarget, markup: string, sour
   });
   const images = await inParallel(urls, async (url): Promise<MarkupImage> => {
     try {
-      const name = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '').replace(/\.[a-z0-9]+$/i, '');
+      const last = new URL(url).pathname.split('/').pop() ?? '';
+      const name = (decodePercent(last) ?? last).replace(/\.[a-z0-9]+$/i, '');
       const r = await t.site.media.importImage(t.store, t.site.home, { url, sourceKey: `${sourcePrefix}${url}`, author: t.author, filename: name || undefined, title: name || undefined });
       return { url, id: r.id, to: r.url, created: r.downloaded };
     } catch (e) {

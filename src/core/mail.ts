@@ -1,6 +1,7 @@
 import type { Transporter } from 'nodemailer';
 import { checkSmtpUrl } from '../config.ts';
 import type { Logger } from '../engine/types.ts';
+import { decodePercent } from '../engine/url-decoding.ts';
 
 /** One message of the site's (wp_mail's arguments): plain text, as WordPress's own notices are. */
 export interface MailMessage {
@@ -54,7 +55,7 @@ export function createMailer(smtpUrl: string | null, log: Logger): Mailer {
       host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
       port: url.port ? Number(url.port) : secure ? 465 : 587,
       secure,
-      auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
+      auth: url.username ? { user: decodePercent(url.username) ?? url.username, pass: decodePercent(url.password) ?? url.password } : undefined,
       // one connection kept between messages, and a bounded wait for a server that does not answer
       pool: true,
       maxConnections: 1,

@@ -11,6 +11,7 @@ import { guardedDownload } from '../net/fetch.ts';
 import { outboundRestError } from '../net/errors.ts';
 import type { Store } from '../store/index.ts';
 import type { PostRow } from '../store/posts.ts';
+import { decodePercent } from '../engine/url-decoding.ts';
 
 /**
  * The media library (WordPress's uploads and attachments): files on disk under the uploads folder,
@@ -414,12 +415,13 @@ export class MediaLibrary {
   async fileMatches(store: Store, post: PostRow, url: string): Promise<boolean> {
     const found = await this.imageOf(store, post);
     if (!found?.metadata) return false;
-    let path: string;
+    let path: string | null;
     try {
-      path = decodeURIComponent(new URL(url).pathname);
+      path = decodePercent(new URL(url).pathname);
     } catch {
-      return false;
+      return false; // not a URL
     }
+    if (path === null) return false;
     const folder = dirname(found.relative);
     const files = [found.relative, ...Object.values(found.metadata.sizes ?? {}).map((s) => `${folder}/${s.file}`)];
     return files.some((f) => path.endsWith(`/${f}`));
@@ -528,7 +530,8 @@ export class MediaLibrary {
       const image = await this.readImage(temp);
       const format = image && RASTER[image.format ?? ''];
       if (!format) throw uploadError('rest_upload_not_an_image', 'The downloaded file is not an image.');
-      const fromUrl = splitName(sanitizeFileName(decodeURIComponent(new URL(i.url).pathname.split('/').pop() ?? '')));
+      const last = new URL(i.url).pathname.split('/').pop() ?? '';
+      const fromUrl = splitName(sanitizeFileName(decodePercent(last) ?? last));
       const wanted = splitName(sanitizeFileName(i.filename ?? fromUrl.stem));
       const id = await this.add(store, home, {
         path: temp,

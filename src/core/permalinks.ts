@@ -2,6 +2,7 @@ import type { TaxonomyInfo } from './content-types.ts';
 import type { Site } from './site.ts';
 import type { Store } from '../store/index.ts';
 import type { TermRow } from '../store/terms.ts';
+import { decodePercent } from '../engine/url-decoding.ts';
 
 /** The post fields a permalink depends on. */
 export interface PermalinkPost {
@@ -57,12 +58,10 @@ export function parsePermalink(site: Site, url: string): PermalinkTarget | null 
   if (id && /^\d+$/.test(id)) return { kind: 'id', id: Number(id) };
   const base = home.pathname.replace(/\/$/, '');
   if (!u.pathname.startsWith(base)) return null;
-  let segments: string[];
-  try {
-    segments = u.pathname.slice(base.length).split('/').filter(Boolean).map((s) => decodeURIComponent(s));
-  } catch {
-    return null; // malformed percent-encoding names nothing on this site
-  }
+  const decoded = u.pathname.slice(base.length).split('/').filter(Boolean).map((s) => decodePercent(s));
+  // malformed percent-encoding names nothing on this site
+  if (decoded.includes(null)) return null;
+  const segments = decoded as string[];
   if (segments.length === 0) return { kind: 'home' };
   if (segments.length === 4 && /^\d{4}$/.test(segments[0]) && /^\d{2}$/.test(segments[1]) && /^\d{2}$/.test(segments[2]))
     return { kind: 'dated', year: segments[0], month: segments[1], day: segments[2], slug: segments[3] };

@@ -98,13 +98,6 @@ export interface Page {
 }
 
 /**
- * The largest offset a query gets. Any offset past the last row answers the same empty page, and
- * SQLite takes only exact integers for OFFSET (`page=1e308` made one of 1e309): this is far past
- * any table, and an offset plus a page stays exact.
- */
-const MAX_OFFSET = 2 ** 52;
-
-/**
  * page/per_page from the args; an explicit `offset` replaces the page's start, as in WP_Query
  * (absint). Only the collections that offer `offset` pass it: WordPress's search, for one, ignores it.
  */
@@ -112,7 +105,8 @@ export function pageOf(ctx: Ctx, offsetArg?: unknown): Page {
   const page = Number(ctx.args.page ?? 1);
   const perPage = Number(ctx.args.per_page ?? 10);
   const offset = typeof offsetArg === 'number' ? Math.abs(offsetArg) : (page - 1) * perPage;
-  return { page, perPage, offset: Math.min(offset, MAX_OFFSET) };
+  // a page past any row count (`page=1e308`) is the store's to bound (sqlBound), as every LIMIT and OFFSET
+  return { page, perPage, offset };
 }
 
 /** PHP's urlencode: only letters, digits and `-_.` stay as they are, a space is `+`. */

@@ -2,6 +2,7 @@ import { ApiRoot } from './api-root.ts';
 import { batchHandler } from './batch.ts';
 import { compileRoutes, HandlerModules, relinkRoutes, type Builtins, type CompiledEndpoint, type CompiledRoute, type RouteTable } from './compile.ts';
 import { SpecError, type Diagnostic } from './diagnostics.ts';
+import { criticalError, logCriticalError } from './critical-error.ts';
 import { RestError, catalogued, engineError, forbidden, invalidJson, noRoute, ENGINE_ERRORS, type CataloguedError, type ErrorValues } from './errors.ts';
 import { buildNamespaceIndex } from './index-doc.ts';
 import { openApiDocument } from './openapi.ts';
@@ -292,7 +293,11 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     try {
       endpoint.args.apply(params);
     } catch (e) {
-      return errorOutcome(e as RestError, route);
+      if (!(e instanceof RestError)) {
+        logCriticalError(this.log, `the args of ${req.method} ${route.key} (${req.path})`, e, req.headers);
+        return errorOutcome(criticalError(), route);
+      }
+      return errorOutcome(e, route);
     }
     return { route, endpoint, params, urlParams, req };
   }
@@ -341,8 +346,8 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
       if (e.status === 401 || e.status === 403) out.refused = p.endpoint;
       return out;
     }
-    this.log.error(`internal error in ${p.endpoint.handlerName} (${p.req.method} ${p.req.path}): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-    return errorOutcome(engineError('internal_server_error'), route);
+    logCriticalError(this.log, `${p.endpoint.handlerName} (${p.req.method} ${route.key}, ${p.req.path})`, e, p.req.headers);
+    return errorOutcome(criticalError(), route);
   }
 
   /**

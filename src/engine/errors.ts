@@ -45,7 +45,6 @@ export const ENGINE_ERRORS = {
   rest_invalid_param: { status: 400, message: 'Invalid parameter(s): {params}' },
   rest_forbidden: { status: 403, message: 'Sorry, you are not allowed to do that.' },
   rest_invalid_namespace: { status: 404, message: 'The specified namespace could not be found.' },
-  internal_server_error: { status: 500, message: 'The server could not complete the request because of an internal error.' },
   rest_batch_not_allowed: { status: 400, message: 'The requested route does not support batch requests.' },
   parse_path_failed: { status: 400, message: 'Could not parse the path.' },
   rest_too_many_params: { status: 400, message: 'A request may carry at most {max} parameters.' },

@@ -1,4 +1,5 @@
 import { engineError } from './errors.ts';
+import { decodePercent } from './url-decoding.ts';
 
 /** Most params one query string or form body may carry (PHP caps them too, with max_input_vars). */
 export const MAX_PARAMS = 100_000;
@@ -40,12 +41,7 @@ export function parseQueryString(qs: string): Record<string, unknown> {
 
 function decode(s: string): string {
   const plus = s.includes('+') ? s.replace(/\+/g, ' ') : s;
-  if (!plus.includes('%')) return plus;
-  try {
-    return decodeURIComponent(plus);
-  } catch {
-    return plus;
-  }
+  return decodePercent(plus) ?? plus;
 }
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

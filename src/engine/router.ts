@@ -1,3 +1,5 @@
+import { decodePercent } from './url-decoding.ts';
+
 /**
  * A segment tree: static children are looked up in a Map (case-insensitively, as WordPress matches
  * with `@i`), variable segments are tested against their pattern compiled once at start. Lookup
@@ -84,12 +86,7 @@ export class Router<T> {
 }
 
 function decodeSegment(seg: string): string {
-  if (!seg.includes('%')) return seg;
-  try {
-    return decodeURIComponent(seg);
-  } catch {
-    return seg;
-  }
+  return decodePercent(seg) ?? seg;
 }
 
 function splitPath(path: string): string[] {

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { embedLinks } from './embed.ts';
 import type { Engine } from './engine.ts';
 import { engineError, RestError } from './errors.ts';
+import { criticalError, criticalErrorPage, logCriticalError } from './critical-error.ts';
 import { BodyTooLarge, decodeBody, parseTarget, payloadTooLarge, readBody, restRequest } from './http-request.ts';
 import { effectiveMethod } from './wp-rest.ts';
 import type { InternalRequest, Outcome } from './pipeline.ts';
@@ -85,7 +86,6 @@ const resourceMetadataUrl = (resource: string): string => {
 
 const NOT_FOUND_PAGE = '<!DOCTYPE html><html><head><title>Page not found</title></head><body><h1>Not Found</h1></body></html>';
 
-const internalError = () => engineError('internal_server_error');
 const unavailable = () => engineError('rest_service_unavailable');
 
 /** What Node's HTTP parser refuses before any request exists, answered as WordPress-style JSON where the socket still takes an answer. */
@@ -157,7 +157,13 @@ export function createHttpServer(opts: ServerOptions): Server {
     }
 
     if (target.restPath === null) {
-      const page = opts.pages ? await opts.pages({ method: req.method ?? 'GET', path: target.rawPath, query, headers, body, ip }) : null;
+      let page: PageResponse | null = null;
+      try {
+        page = opts.pages ? await opts.pages({ method: req.method ?? 'GET', path: target.rawPath, query, headers, body, ip }) : null;
+      } catch (e) {
+        logCriticalError(engine.log, `the page ${req.method} ${target.rawPath}`, e, headers);
+        page = criticalErrorPage();
+      }
       const settling = opts.beforeAnswer?.();
       if (settling) await settling;
       return reply.sendPage(res, req, page ?? { status: 404, headers: { 'Content-Type': 'text/html; charset=UTF-8' }, body: NOT_FOUND_PAGE }, headers);
@@ -341,8 +347,9 @@ export function createHttpServer(opts: ServerOptions): Server {
       return reply.send(res, req, errorOutcome(unavailable()), {}, null, {});
     }
     onRequest(req, res).catch((e: unknown) => {
-      engine.log.error(`request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      if (!res.headersSent) reply.send(res, req, errorOutcome(internalError()), {}, null, {});
+      // the path only: a query string may carry credentials
+      logCriticalError(engine.log, `${req.method} ${(req.url ?? '/').split('?')[0]}`, e, req.headers);
+      if (!res.headersSent) reply.send(res, req, errorOutcome(criticalError()), {}, null, {});
       else res.destroy();
     });
   }

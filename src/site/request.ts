@@ -1,5 +1,6 @@
 import type { Site } from '../core/site.ts';
 import { parsePermalink, type FeedType, type PermalinkTarget } from '../core/permalinks.ts';
+import { decodePercent } from '../engine/url-decoding.ts';
 
 /** A date archive's parts; month and day only when the URL names them. */
 export interface DateVars {
@@ -115,12 +116,10 @@ export function parseSiteRequest(site: Site, path: string, query: Record<string,
   const home = new URL(site.home + '/');
   const base = home.pathname.replace(/\/$/, '');
   if (!path.startsWith(base)) return { kind: 'missing' };
-  let segments: string[];
-  try {
-    segments = path.slice(base.length).split('/').filter(Boolean).map((s) => decodeURIComponent(s));
-  } catch {
-    return { kind: 'missing' }; // malformed percent-encoding names nothing on this site
-  }
+  const decoded = path.slice(base.length).split('/').filter(Boolean).map((s) => decodePercent(s));
+  // malformed percent-encoding names nothing on this site
+  if (decoded.includes(null)) return { kind: 'missing' };
+  const segments = decoded as string[];
   if (segments.length === 1 && segments[0] === 'robots.txt') return { kind: 'robots' };
   const sitemapName = queryString(query, 'sitemap');
   if (sitemapName !== undefined && segments.length === 0) {

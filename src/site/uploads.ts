@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { Site } from '../core/site.ts';
 import { servedType, UPLOADS_PATH } from '../core/media.ts';
 import type { PageRequest, PageResponse } from '../engine/server.ts';
+import { decodePercent } from '../engine/url-decoding.ts';
 
 /**
  * SVG can carry scripts: served from the site's own origin they would run with its cookies if the
@@ -21,13 +22,8 @@ export const isUploadPath = (path: string) => path.startsWith(`${UPLOADS_PATH}/`
  * running. Paths leaving the folder, the downloads under way (`.tmp`) and folders are 404 (null).
  */
 export async function uploadResponse(site: Site, req: PageRequest): Promise<PageResponse | null> {
-  let relative: string;
-  try {
-    relative = decodeURIComponent(req.path.slice(UPLOADS_PATH.length + 1));
-  } catch {
-    return null;
-  }
-  if (relative.split('/').some((s) => s.startsWith('.'))) return null;
+  const relative = decodePercent(req.path.slice(UPLOADS_PATH.length + 1));
+  if (relative === null || relative.split('/').some((s) => s.startsWith('.'))) return null;
   const file = site.media.pathOf(relative);
   if (!file) return null;
   const info = await stat(file).catch(() => null);

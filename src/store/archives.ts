@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from './schema.ts';
 import { sql } from './kysely.ts';
+import { sqlBound } from './sql-bound.ts';
 
 /** One period of a date archive: its year, its month (for monthly archives) and how many posts it holds. */
 export interface ArchivePeriod {
@@ -27,7 +28,7 @@ export class ArchivesRepo {
       .where('status', '=', 'publish')
       .groupBy(period)
       .orderBy(period, 'desc');
-    if (limit !== undefined) query = query.limit(limit);
+    if (limit !== undefined) query = query.limit(sqlBound(limit));
     const rows = await query.execute();
     return rows.map((r) => {
       const [year, month] = r.period.split('-').map(Number);

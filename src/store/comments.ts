@@ -4,6 +4,7 @@ import { MetaRepo } from './meta.ts';
 import { fillDates, siteClock } from './site-clock.ts';
 import { atomically, matchesText } from './transact.ts';
 import { orderOfIds } from './terms.ts';
+import { sqlBound } from './sql-bound.ts';
 
 export type CommentRow = Selectable<CommentsTable>;
 
@@ -43,6 +44,16 @@ const SEARCHED = ['author_name', 'author_email', 'author_url', 'author_ip', 'con
 
 /** Where wp_trash_post_comments keeps each comment's status (here as JSON, `{"id": "approved"}`). */
 const COMMENTS_STATUS_KEY = '_wp_trash_meta_comments_status';
+
+/** The comment statuses kept when a post was trashed; null when none are, or what is kept is not a JSON object (an import may hold PHP's serialization). */
+function keptStatuses(stored: string | undefined): Record<string, string> | null {
+  try {
+    const value: unknown = stored ? JSON.parse(stored) : null;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, string>) : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Comments (wp_comments) and their meta; each write keeps the post's comment_count (approved comments only). */
 export class CommentsRepo {
@@ -103,7 +114,7 @@ export class CommentsRepo {
         break;
     }
     // WP_Comment_Query breaks ties on the id, in the same direction
-    const page = await rows.orderBy('id', dir).limit(q.limit).offset(Math.min(q.offset, Number.MAX_SAFE_INTEGER)).execute();
+    const page = await rows.orderBy('id', dir).limit(sqlBound(q.limit)).offset(sqlBound(q.offset)).execute();
     return { rows: page, total: Number(total) };
   }
 
@@ -124,7 +135,7 @@ export class CommentsRepo {
       .where('posts.password', '=', '')
       .orderBy('comments.date_gmt', 'desc')
       .orderBy('comments.id', 'desc')
-      .limit(limit)
+      .limit(sqlBound(limit))
       .execute();
   }
 
@@ -229,10 +240,10 @@ export class CommentsRepo {
   async untrashOfPost(postId: number): Promise<void> {
     await atomically(this.db, async (db) => {
       const meta = new MetaRepo(db, 'post_meta');
-      const kept = await meta.get(postId, COMMENTS_STATUS_KEY);
+      const kept = keptStatuses(await meta.get(postId, COMMENTS_STATUS_KEY));
       if (!kept) return;
       const byStatus = new Map<string, number[]>();
-      for (const [id, approved] of Object.entries(JSON.parse(kept) as Record<string, string>)) {
+      for (const [id, approved] of Object.entries(kept)) {
         const status = approved === 'post-trashed' ? '0' : approved;
         byStatus.set(status, [...(byStatus.get(status) ?? []), Number(id)]);
       }

@@ -10,6 +10,7 @@ import { fillDates, siteClock } from './site-clock.ts';
 import { forUpdate, lockUntilCommit, shareLockUntilCommit } from './portable.ts';
 import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 import { readCacheOf } from './read-cache.ts';
+import { sqlBound } from './sql-bound.ts';
 
 export type { NewPost, PostPatch, PostRow } from './post-rows.ts';
 
@@ -267,8 +268,7 @@ export class PostsRepo {
         ids = ids.orderBy(orderby, dir);
         break;
     }
-    // a page past any row count (a huge page number times its size) is empty, not an offset SQL cannot hold
-    const chosen = (await ids.orderBy('id', dir).limit(limit).offset(Math.min(offset, Number.MAX_SAFE_INTEGER)).execute()).map((r) => r.id);
+    const chosen = (await ids.orderBy('id', dir).limit(sqlBound(limit)).offset(sqlBound(offset)).execute()).map((r) => r.id);
     return this.getMany(chosen);
   }
 

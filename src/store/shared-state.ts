@@ -5,6 +5,7 @@ import { readCacheOf } from './read-cache.ts';
 import { sql } from './kysely.ts';
 import { isPostgres } from './portable.ts';
 import type { DB } from './schema.ts';
+import { sqlBound } from './sql-bound.ts';
 
 /** Versions of in-memory state per topic, and failed logins: what instances sharing the database must see alike. */
 export class SharedStateRepo {
@@ -76,7 +77,7 @@ export class SharedStateRepo {
 
   /** The latest `limit` failures of an address within the window, newest first (milliseconds). */
   async recentFailures(scope: string, ip: string, since: number, limit: number): Promise<number[]> {
-    const rows = await this.db.selectFrom('login_failures').select('at').where('scope', '=', scope).where('ip', '=', ip).where('at', '>', since).orderBy('at', 'desc').limit(limit).execute();
+    const rows = await this.db.selectFrom('login_failures').select('at').where('scope', '=', scope).where('ip', '=', ip).where('at', '>', since).orderBy('at', 'desc').limit(sqlBound(limit)).execute();
     return rows.map((r) => Number(r.at));
   }
 

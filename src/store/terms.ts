@@ -4,6 +4,7 @@ import type { DB, TermsTable } from './schema.ts';
 import { forUpdate, lockUntilCommit } from './portable.ts';
 import { MetaRepo } from './meta.ts';
 import { atomically, byteOrder, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates } from './transact.ts';
+import { sqlBound } from './sql-bound.ts';
 
 export type TermRow = Selectable<TermsTable>;
 
@@ -164,7 +165,7 @@ export class TermsRepo {
       const column = q.orderby && q.orderby !== 'include' ? q.orderby : 'name';
       rows = rows.orderBy(TEXT_COLUMNS.has(column) ? byteOrder(this.db, column) : column, dir);
     }
-    return { rows: await rows.orderBy('id', dir).limit(q.limit).offset(q.offset).execute(), total: Number(total) };
+    return { rows: await rows.orderBy('id', dir).limit(sqlBound(q.limit)).offset(sqlBound(q.offset)).execute(), total: Number(total) };
   }
 
   /** wp_insert_term's storage part: the slug (from the name when not given) made unique in the taxonomy (wp_unique_term_slug). */

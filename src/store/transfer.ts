@@ -3,6 +3,7 @@ import { Ajv } from '../engine/ajv.ts';
 import { sql } from './kysely.ts';
 import { coreMigrationsRun } from './db.ts';
 import { isPostgres, tableNames } from './portable.ts';
+import { sqlBound } from './sql-bound.ts';
 
 /**
  * A whole site as JSON Lines, to move it between databases (SQLite ↔ PostgreSQL): a header line,
@@ -169,7 +170,7 @@ async function* pagesOf(db: Kysely<any>, t: TableShape): AsyncGenerator<Record<s
   for (let offset = 0; ; offset += PAGE_ROWS) {
     let q = db.selectFrom(t.name).select(t.columns).limit(PAGE_ROWS);
     for (const c of order) q = q.orderBy(c);
-    if (!t.key.length) q = q.offset(offset);
+    if (!t.key.length) q = q.offset(sqlBound(offset));
     else if (after) q = q.where(sql<boolean>`(${sql.join(t.key.map((c) => sql.ref(c)))}) > (${sql.join(after)})`);
     const rows = (await q.execute()) as Record<string, unknown>[];
     if (rows.length) yield rows;

@@ -5,6 +5,7 @@ import { atomically, byteOrder, matchesText, sanitizeSlug, sqlDate } from './tra
 import { MetaRepo } from './meta.ts';
 import { orderOfIds } from './terms.ts';
 import { PostsRepo } from './posts.ts';
+import { sqlBound } from './sql-bound.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -134,7 +135,7 @@ export class UsersRepo {
       const column = ORDER_COLUMN[q.orderby && q.orderby !== 'include' ? q.orderby : 'name'];
       rows = rows.orderBy(column === 'id' ? column : byteOrder(this.db, column), dir);
     }
-    return { rows: await rows.orderBy('id', dir).limit(q.limit).offset(q.offset).execute(), total: Number(total) };
+    return { rows: await rows.orderBy('id', dir).limit(sqlBound(q.limit)).offset(sqlBound(q.offset)).execute(), total: Number(total) };
   }
 
   /** How many accounts hold a role (the last administrator is kept). */

@@ -199,6 +199,15 @@ describe('the login screen and cookie authentication of the REST API', () => {
       assert.equal((await fetch(`${site.home}/cms-admin/${path}`)).status, 404, path);
   });
 
+  test('a reset-password cookie whose percent-encoding is malformed names no key: wp-login.php sends the visitor back with invalidkey', async () => {
+    // PHP decodes any cookie; explode(':', "\xE0", 2) gives no key, and check_password_reset_key refuses it
+    for (const value of ['%E0', '%', 'x%E0%A4%A:key']) {
+      const res = await fetch(`${site.home}/cms-admin/login?action=rp`, { headers: { cookie: `cms_resetpass=${value}` }, redirect: 'manual' });
+      assert.equal(res.status, 302, `${value}: ${await res.clone().text()}`);
+      assert.equal(res.headers.get('location'), `${site.home}/cms-admin/login?action=lostpassword&error=invalidkey`);
+    }
+  });
+
   test('changing the password ends the user’s sessions', async () => {
     const user = await userAuth(site, 'author');
     const { cookie, nonce } = await logIn(site.home, user.login, user.password);

@@ -77,6 +77,15 @@ describe('cms/v2 posts: trash and restore', () => {
     assert.equal((await call(`cms/v2/comments/${held.id}?context=edit`)).body.status, 'hold');
   });
 
+  it('restores a post whose kept comment statuses are not readable (PHP’s serialization, from an import; a 500 once)', async () => {
+    const post = await created('cms/v2/posts', { title: 'Imported', status: 'publish' });
+    await call(`cms/v2/posts/${post.id}`, { method: 'DELETE' });
+    await server.app.store.posts.meta.set(post.id, '_wp_trash_meta_comments_status', 'a:1:{i:7;s:1:"1";}');
+    const restored = await call(`cms/v2/posts/${post.id}`, { method: 'POST', json: { status: 'publish' } });
+    assert.equal(restored.status, 200, JSON.stringify(restored.body));
+    assert.equal(restored.body.status, 'publish');
+  });
+
   it('gives a restored post a free slug when its old one was taken meanwhile', async () => {
     const post = await created('cms/v2/posts', { title: 'Taken Name', status: 'publish' });
     await call(`cms/v2/posts/${post.id}`, { method: 'DELETE' });

@@ -68,4 +68,15 @@ describe('meta', () => {
     const viewed = await json('cms/v2/users/1', { auth: undefined });
     assert.deepEqual(viewed.meta, []);
   });
+
+  it('users: stored preferences this server cannot read (PHP’s serialization, from an import) answer the default, not a 500', async () => {
+    const { users } = server.app.store;
+    const me = await json('cms/v2/users/me?context=edit&_fields=id');
+    await users.meta.set(me.id, 'persisted_preferences', 'a:1:{s:4:"core";a:1:{s:10:"fixedToolbar";b:1;}}');
+    try {
+      assert.deepEqual((await json('cms/v2/users/me?context=edit')).meta, { persisted_preferences: [] });
+    } finally {
+      await users.meta.delete(me.id, 'persisted_preferences');
+    }
+  });
 });

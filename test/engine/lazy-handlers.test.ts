@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { useServer } from '../helpers/server.ts';
 import { lintSpec } from '../../src/engine/lint.ts';
+import { CRITICAL_ERROR_MESSAGE } from '../../src/engine/critical-error.ts';
 
 const FIXTURE = resolve(import.meta.dirname, '../fixtures/lazy-handlers');
 const imported = () => (globalThis as { lazyHandlersImported?: number }).lazyHandlersImported ?? 0;
@@ -20,7 +21,7 @@ describe('handler modules imported at their first call', () => {
   });
 
   test('a handler its module does not export answers 500 when called, and lint finds it before', async () => {
-    await server.error('lazy/v1/missing', {}, 500, 'internal_server_error', 'The server could not complete the request because of an internal error.');
+    await server.error('lazy/v1/missing', {}, 500, 'internal_server_error', CRITICAL_ERROR_MESSAGE);
     assert.ok(server.errors.some((e) => e.includes("handler 'lazy.missing' not found")), server.errors.join('\n'));
     const findings = (await lintSpec(FIXTURE)).filter((f) => f.severity === 'error');
     assert.deepEqual(

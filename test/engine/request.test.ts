@@ -195,22 +195,50 @@ describe('request handling', () => {
     assert.equal(await stored('badjson'), null);
   });
 
-  test('a handler that throws is a 500 internal_server_error without a stack trace, logged once', async () => {
+  // WordPress 6.1's answer to a fatal error: WP_Fatal_Error_Handler::display_default_error_template through
+  // _json_wp_die_handler (REST) or _default_wp_die_handler (a page), with nocache_headers()
+  const CRITICAL = '<p>There has been a critical error on this website.</p><p><a href="https://wordpress.org/support/article/faq-troubleshooting/">Learn more about troubleshooting WordPress.</a></p>';
+
+  /** What the server logs while `run` runs. */
+  const logging = async <T>(run: () => Promise<T>): Promise<{ result: T; logged: string[] }> => {
     const logged: string[] = [];
     const log = server.app.engine.log;
     const keep = log.error;
     log.error = (m) => logged.push(m);
-    const res = await server.call('fixture/v1/boom').finally(() => (log.error = keep));
-    assert.equal(logged.length, 1);
-    assert.ok(logged[0].includes('failed on purpose'), logged[0]);
+    try {
+      return { result: await run(), logged };
+    } finally {
+      log.error = keep;
+    }
+  };
+
+  test('a handler that throws is WordPress’s critical-error 500, nothing of the failure in it; the log has the route and a request id', async () => {
+    const { result: res, logged } = await logging(() => server.call('fixture/v1/boom', { headers: { 'x-request-id': 'req-42' } }));
     assert.equal(res.status, 500);
+    assert.equal(res.headers.get('cache-control'), 'no-cache, must-revalidate, max-age=0');
     const text = await res.text();
-    const body = JSON.parse(text);
-    assert.equal(body.code, 'internal_server_error');
-    assert.equal(typeof body.message, 'string');
-    assert.deepEqual(body.data, { status: 500 });
-    assert.ok(!text.includes('failed on purpose') && !text.includes('fixture.ts') && !text.includes('    at '), text);
+    assert.deepEqual(JSON.parse(text), { code: 'internal_server_error', message: CRITICAL, data: { status: 500 }, additional_errors: [] });
+    assert.equal(logged.length, 1);
+    assert.match(logged[0], /^critical error in fixture\.boom \(GET \/fixture\/v1\/boom, \/fixture\/v1\/boom\) \[request req-42\]: Error: fixture handler failed on purpose/);
+    const again = await logging(() => server.call('fixture/v1/boom', { headers: { 'x-request-id': 'not a token\u00e9' } }));
+    assert.match(again.logged[0], /\[request [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\]/, 'a request id of its own when the given one is not a plain token');
     assert.equal((await server.call('fixture/v1/echo')).status, 200, 'the server keeps serving');
+  });
+
+  test('a page that fails is wp_die’s critical-error page, logged the same way', async () => {
+    const posts = server.app.store.posts;
+    const query = posts.query;
+    posts.query = () => Promise.reject(new TypeError('planted failure of the post list'));
+    const { result: res, logged } = await logging(() => fetch(`${server.home}/`)).finally(() => (posts.query = query));
+    assert.equal(res.status, 500);
+    assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+    const page = await res.text();
+    assert.ok(page.includes(`<title>WordPress &rsaquo; Error</title>`), page);
+    assert.ok(page.includes(`<div class="wp-die-message">${CRITICAL}</div>`), page);
+    assert.ok(!page.includes('planted'), page);
+    assert.equal(logged.length, 1);
+    assert.match(logged[0], /^critical error in the page GET \/ \[request [\w-]+\]: TypeError: planted failure of the post list/);
+    assert.equal((await fetch(`${server.home}/`)).status, 200);
   });
 });
 

@@ -100,6 +100,57 @@ export const HOSTILE_VALUES: unknown[] = [
   new RawQuery('%'),
 ];
 
+/**
+ * Numbers as a `number` or `integer` arg may be sent them: past what a double holds exactly or at
+ * all, and the spellings of NaN and infinity that PHP, JSON and JavaScript each read differently.
+ */
+export const HOSTILE_NUMBERS: unknown[] = [
+  1e300,
+  -1e300,
+  5e-324,
+  '1e300',
+  '-1e300',
+  '1e309',
+  '9007199254740993',
+  'NaN',
+  'nan',
+  '-NaN',
+  'Infinity',
+  '-Infinity',
+  'inf',
+  '0x1F',
+  '1_000',
+  ' 7 ',
+  '7abc',
+  '+-1',
+];
+
+/** A loopback address the outbound guard refuses before any connection, so markup naming it stays off the network. */
+const NOWHERE = 'http://127.0.0.1:9';
+
+/**
+ * HTML and block markup no route expects in a content field: URLs with malformed percent-encoding
+ * (in an image, a link, a background, a block's JSON, text), block attributes holding huge,
+ * negative and NaN numbers; then broken block JSON, shortcodes with such numbers, and nesting
+ * thousands deep. Each markup arg gets one of each half.
+ */
+export const HOSTILE_MARKUP_URLS: string[] = [
+  `<img src="${NOWHERE}/%E0%A4%A.jpg"><a href="%E0%A4%A">x</a><a href="${NOWHERE}/%">y</a>`,
+  `<!-- wp:image {"id":1e300,"width":-1e300,"height":"NaN","sizeSlug":"%E0"} --><figure class="wp-block-image"><img src="${NOWHERE}/%C3%28.png" class="wp-image-1e300"/></figure><!-- /wp:image -->`,
+  `<!-- wp:cover {"url":"${NOWHERE}/%E0%A4%A.webp","id":-1,"dimRatio":1e308,"focalPoint":{"x":"NaN","y":1e300}} --><div class="wp-block-cover" style="background-image:url(${NOWHERE}/%FF.jpg)"></div><!-- /wp:cover -->`,
+  `<!-- wp:kadence/rowlayout {"bgImg":"${NOWHERE.replace(/\//g, '\\/')}\\/%E0%A4%A.jpg","columns":1e300} --><div>${NOWHERE}/%E0%A4%A.avif</div><!-- /wp:kadence/rowlayout -->`,
+];
+
+export const HOSTILE_MARKUP_SHAPES: string[] = [
+  '<!-- wp:paragraph {"a": --><p>broken block JSON</p><!-- /wp:paragraph --><!-- wp:x/y {"z":[[[[[[[[1]]]]]]]]} /-->',
+  `${'<!-- wp:group -->'.repeat(2000)}<p>deep</p>${'<!-- /wp:group -->'.repeat(2000)}`,
+  `${'<div>'.repeat(20000)}deep${'</div>'.repeat(20000)}`,
+  `[gallery ids="1e300,-1,NaN"][embed]${NOWHERE}/%E0[/embed][caption width="1e300"]x[/caption]`,
+];
+
+/** Args that carry HTML or block markup, by name (WordPress's content, excerpt, caption...; the plugins' html, markup, pattern...). */
+export const MARKUP_ARG = /content|html|markup|excerpt|caption|description|body|pattern|template|text|message|css|code/i;
+
 /** A value the arg's own description accepts. */
 export function validValue(arg: ArgInfo): unknown {
   if (arg.enum?.length) return arg.enum[0];
@@ -168,6 +219,45 @@ export const HOSTILE_BODIES: { name: string; type?: string; body: string | Buffe
   { name: 'no content type', body: 'title=x&content=y' },
 ];
 
+const b64 = (s: string) => Buffer.from(s).toString('base64url');
+/** The site's own cookies: the login session, the password reset, the comment form's nonce and its remembered commenter. */
+const COOKIES = ['cms_auth_session', 'cms_resetpass', 'cms_comment_nonce', 'cms_commenter'];
+const everyCookie = (value: string) => COOKIES.map((c) => `${c}=${value}`).join('; ');
+
+export interface HeaderSet {
+  name: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Cookies no page expects (values are bytes, as HTTP carries them: Latin-1 stands for bad UTF-8):
+ * malformed percent-encoding, each cookie in the shape it is parsed by with numbers and parts that
+ * do not fit, prototype keys in signed JSON, no `=` at all, huge values.
+ */
+export const HOSTILE_COOKIES: HeaderSet[] = [
+  { name: 'cookies with malformed percent-encoding', headers: { cookie: everyCookie('%E0%A4%A') } },
+  { name: 'cookies of a lone %', headers: { cookie: everyCookie('%') } },
+  { name: 'cookies of Latin-1 bytes', headers: { cookie: everyCookie('\xff\xfe\xe0') } },
+  {
+    name: 'cookies in their shapes with numbers out of range',
+    headers: { cookie: `cms_auth_session=${'a'.repeat(16)}.999999999999999.1e300.${'b'.repeat(43)}; cms_resetpass=admin:%E0; cms_comment_nonce=.; cms_commenter=${b64('{"name":1e300,"email":null,"url":"%E0"}')}.x` },
+  },
+  { name: 'cookies holding prototype keys', headers: { cookie: `cms_commenter=${b64('{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}')}.sig; cms_auth_session=__proto__; cms_resetpass=__proto__:constructor` } },
+  { name: 'cookies without values or names', headers: { cookie: 'cms_auth_session; =; ;;; cms_resetpass=; =cms_commenter' } },
+  { name: 'a 6 KB cookie', headers: { cookie: everyCookie('9'.repeat(1500)) } },
+];
+
+/** Headers no page expects: quality values of NaN and 1e300, dates and ranges no one can read, credentials and addresses that are not. */
+export const HOSTILE_HEADERS: HeaderSet[] = [
+  { name: 'quality values of NaN and 1e300', headers: { 'accept-encoding': 'br;q=NaN, gzip;q=1e300, deflate;q=-1, *;q=x', accept: 'text/html;q=1e300, */*;q=NaN, text/%E0', 'accept-language': '%E0;q=NaN, *;q=1e300' } },
+  { name: 'validators no one can read', headers: { 'if-none-match': 'W/, "\xff", *, "', 'if-modified-since': 'Thu, 99 Foo 1e300 99:99:99 GMT', 'if-unmodified-since': 'NaN', 'if-range': '"x' } },
+  { name: 'ranges out of range', headers: { range: 'bytes=1e300-, -0, 5-2, -9999999999999999999999' } },
+  { name: 'credentials that are not credentials', headers: { authorization: 'Basic %%%', 'x-wp-nonce': '%E0%A4%A' } },
+  { name: 'a huge bearer token', headers: { authorization: `Bearer ${'a'.repeat(6000)}` } },
+  { name: 'addresses that are not addresses', headers: { origin: 'http://[zz', referer: 'http://%E0%A4%A/', 'x-forwarded-for': '1e300, ::ffff:999.1.1.1, %E0', forwarded: 'for=%E0;proto=%;host=[', 'x-forwarded-proto': '%E0', 'x-forwarded-host': '[' } },
+  { name: 'overrides and ids that are not tokens', headers: { 'x-http-method-override': '%E0', 'x-request-id': '%E0\xff', 'user-agent': '\xff\xfe%E0', 'content-type': 'multipart/form-data; boundary=' } },
+];
+
 export interface Caller {
   name: string;
   auth?: string;
@@ -198,6 +288,18 @@ const errorCode = (text: string) => {
   }
 };
 
+/**
+ * Text only the server's own failures hold: a JavaScript error's name before its message, a stack
+ * frame, a source file's path and line, a database driver's words. No answer may carry one.
+ */
+const LEAK = /\b(?:TypeError|RangeError|ReferenceError|URIError|SyntaxError|EvalError|SqliteError|DatabaseError|AggregateError): |\n\s+at [\w.<>$]+ \(|\((?:file:\/\/)?\/[^()\s]*\.(?:ts|js|mjs|cjs):\d+:\d+\)|Cannot read properties of|is not a function|datatype mismatch|SQLITE_[A-Z]+|node_modules\//;
+
+/** The leaked text in an answer, if any (what matched, with a little around it). */
+export function leakIn(text: string): string | null {
+  const m = LEAK.exec(text);
+  return m ? JSON.stringify(text.slice(Math.max(0, m.index - 40), m.index + 80)) : null;
+}
+
 /** Hang guard per request: generous, as the slowest legitimate answer here takes a fraction of a second. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -227,6 +329,8 @@ export async function problemWith(server: TestServer, r: FuzzRequest): Promise<s
     return `${r.label}: no answer (${(e as Error).name}: ${(e as Error).message}${cause ? ` — ${cause.code ?? ''} ${cause.message ?? ''}` : ''})`;
   }
   if (res.status >= 500 && !WORDPRESS_5XX.has(`${res.status} ${errorCode(text)}`)) return `${r.label}: ${res.status} ${text.slice(0, 300)}`;
+  const leak = leakIn(text);
+  if (leak) return `${r.label}: ${res.status} leaks internal text (${leak})`;
   if (res.status < 400) return null;
   let body: { code?: unknown; message?: unknown; data?: { status?: unknown } | null };
   try {

@@ -23,6 +23,19 @@ const publicTypes = (ctx: Ctx) => ctx.site.types.postTypes.filter((t) => t.viewa
 /** The user meta key of the block editor's persisted preferences (registered meta, JSON-encoded). */
 const PREFERENCES = 'persisted_preferences';
 
+/**
+ * The stored preferences: an object, or `[]` (the meta's default) when none are stored or what is
+ * stored is not a JSON object (an import from WordPress may hold PHP's serialization).
+ */
+function storedPreferences(raw: string | undefined): unknown {
+  try {
+    const value: unknown = JSON.parse(raw || '[]');
+    return value && typeof value === 'object' ? value : [];
+  } catch {
+    return [];
+  }
+}
+
 async function prepareUser(ctx: Ctx, user: UserRow, context: Context): Promise<Record<string, unknown>> {
   const meta = async (key: string) => (await ctx.store.users.meta.get(user.id, key)) ?? '';
   const edit = context === 'edit';
@@ -47,7 +60,7 @@ async function prepareUser(ctx: Ctx, user: UserRow, context: Context): Promise<R
     extra_capabilities: user.role ? { [user.role]: true } : {},
     avatar_urls: avatarUrls(user.email),
     // persisted_preferences is registered for the edit context only; other contexts show no meta
-    meta: edit ? { persisted_preferences: JSON.parse((await meta(PREFERENCES)) || '[]') } : [],
+    meta: edit ? { persisted_preferences: storedPreferences(await meta(PREFERENCES)) } : [],
   };
   const out = pick(data, FIELDS[context]);
   out._links = { self: [{ href: nsUrl(ctx, `users/${user.id}`) }], collection: [{ href: nsUrl(ctx, 'users') }] };

@@ -1,4 +1,5 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
+import { sqlBound } from '../../store/sql-bound.ts';
 
 export interface SnippetsTable {
   id: Generated<number>;
@@ -84,7 +85,7 @@ export class SnippetsRepo {
   /** One page in id order, and how many there are in all. */
   async page(offset: number, limit: number): Promise<{ items: Snippet[]; total: number }> {
     const { total } = await this.db.selectFrom('code_snippets').select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow();
-    const rows = await this.db.selectFrom('code_snippets').selectAll().orderBy('id').limit(limit).offset(offset).execute();
+    const rows = await this.db.selectFrom('code_snippets').selectAll().orderBy('id').limit(sqlBound(limit)).offset(sqlBound(offset)).execute();
     return { items: rows.map(fromRow), total: Number(total) };
   }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Generated, Kysely } from 'kysely';
 import { ExpiringCache } from '../../store/expiring-cache.ts';
+import { sqlBound } from '../../store/sql-bound.ts';
 
 export interface DesignLibraryTables {
   design_library_cache: { cache_key: string; kind: string; body: string; expires_at: number };
@@ -119,7 +120,7 @@ export class DesignLibraryRepo {
 
   /** The newest events first. */
   async events(limit = 100): Promise<StoredEvent[]> {
-    const rows = await this.db.selectFrom('design_library_events').selectAll().orderBy('id', 'desc').limit(limit).execute();
+    const rows = await this.db.selectFrom('design_library_events').selectAll().orderBy('id', 'desc').limit(sqlBound(limit)).execute();
     return rows.map((r) => ({
       id: Number(r.id),
       label: r.label,

@@ -63,10 +63,20 @@ export function sanitizePostHtml(html: string): string {
   return sanitize(html, options);
 }
 
-/** esc_url for a link or image URL: http(s) or a relative path, else nothing. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Characters a URL carries as they are (RFC 3986's unreserved and reserved ones, and `%`). */
+const URL_CHARACTER = /[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/;
+
+/**
+ * esc_url for a link or image URL: http(s) or a relative path, else nothing. What a URL may not
+ * hold as it is gets percent-encoded, its escapes kept as written (malformed ones included: a
+ * stored value can hold anything).
+ */
 export function safeUrl(url: string): string {
-  const u = url.trim();
-  return /^(https?:)?\/\//i.test(u) || u.startsWith('/') ? encodeURI(decodeURI(u)) : '';
+  const u = url.trim().replace(LONE_SURROGATE, '\ufffd');
+  if (!(/^(https?:)?\/\//i.test(u) || u.startsWith('/'))) return '';
+  return [...u].map((c) => (URL_CHARACTER.test(c) ? c : encodeURIComponent(c))).join('');
 }
 
 /** A source: a post id, or `current` (the `current` post id the editor names, if any). */

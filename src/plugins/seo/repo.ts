@@ -4,6 +4,7 @@ import type { PostRow } from '../../store/posts.ts';
 import type { TermRow } from '../../store/terms.ts';
 import { sqlDate } from '../../store/transact.ts';
 import { ExpiringCache } from '../../store/expiring-cache.ts';
+import { sqlBound } from '../../store/sql-bound.ts';
 
 export interface IndexablesTable {
   id: Generated<number>;
@@ -133,7 +134,7 @@ export class SeoRepo {
 
   /** Posts of these types without an indexable, or whose indexable went stale, in id order. */
   async unindexedPosts(types: string[], limit: number): Promise<PostRow[]> {
-    return this.unindexedPostsQuery(types).selectAll('p').orderBy('p.id').limit(limit).execute() as Promise<PostRow[]>;
+    return this.unindexedPostsQuery(types).selectAll('p').orderBy('p.id').limit(sqlBound(limit)).execute() as Promise<PostRow[]>;
   }
 
   async countUnindexedPosts(types: string[]): Promise<number> {
@@ -150,7 +151,7 @@ export class SeoRepo {
   }
 
   async unindexedTerms(taxonomies: string[], limit: number): Promise<TermRow[]> {
-    return this.unindexedTermsQuery(taxonomies).selectAll('t').orderBy('t.id').limit(limit).execute() as Promise<TermRow[]>;
+    return this.unindexedTermsQuery(taxonomies).selectAll('t').orderBy('t.id').limit(sqlBound(limit)).execute() as Promise<TermRow[]>;
   }
 
   async countUnindexedTerms(taxonomies: string[]): Promise<number> {
@@ -238,7 +239,7 @@ export class SeoRepo {
 
   /** Indexables whose content has not been read for links yet (link_count null), in id order. */
   async pendingLinks(objectType: string, limit: number): Promise<IndexableRow[]> {
-    return this.db.selectFrom('seo_indexables').selectAll().where('object_type', '=', objectType).where('link_count', 'is', null).where('is_stale', '=', 0).orderBy('id').limit(limit).execute();
+    return this.db.selectFrom('seo_indexables').selectAll().where('object_type', '=', objectType).where('link_count', 'is', null).where('is_stale', '=', 0).orderBy('id').limit(sqlBound(limit)).execute();
   }
 
   async countPendingLinks(objectType: string): Promise<number> {
@@ -285,7 +286,7 @@ export class SeoRepo {
 
   /** Ids of posts after `afterId` holding any of these meta keys, in id order (an importer's next batch). */
   async postsWithMeta(keys: string[], afterId: number, limit: number): Promise<number[]> {
-    const rows = await this.db.selectFrom('post_meta').select('post_id').distinct().where('key', 'in', keys).where('post_id', '>', afterId).orderBy('post_id').limit(limit).execute();
+    const rows = await this.db.selectFrom('post_meta').select('post_id').distinct().where('key', 'in', keys).where('post_id', '>', afterId).orderBy('post_id').limit(sqlBound(limit)).execute();
     return rows.map((r) => r.post_id);
   }
 

@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { ReferrerClass } from './traffic.ts';
+import { sqlBound } from '../../store/sql-bound.ts';
 
 export interface SiteAnalyticsTables {
   site_analytics_views: {
@@ -75,8 +76,8 @@ export class ViewsRepo {
       .groupBy('path')
       .orderBy('views', 'desc')
       .orderBy('path')
-      .limit(limit)
-      .offset(offset)
+      .limit(sqlBound(limit))
+      .offset(sqlBound(offset))
       .execute();
     return rows.map((r) => ({ path: r.path, views: Number(r.views) }));
   }

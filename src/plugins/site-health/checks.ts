@@ -37,6 +37,15 @@ type Loopback = { status: Status; message: string; tested: boolean };
  * that does not answer at all is not a failure of the site: doctor runs beside the server, which
  * may simply not be started.
  */
+/** A loopback answer's JSON; undefined when it is not JSON (whatever answers at the site's address may send anything). */
+function answerJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 async function canPerformLoopback(run: HealthRun): Promise<Loopback> {
   const url = run.site.restUrl(LOOPBACK_PATH);
   let res: GuardedResponse;
@@ -58,12 +67,7 @@ async function canPerformLoopback(run: HealthRun): Promise<Loopback> {
       message: `The loopback request to your site failed, this means features relying on them are not currently working as expected.<br>Error: ${escapeHtml(e.message)} (${errorCode(e)})`,
     };
   }
-  let root: unknown;
-  try {
-    root = (JSON.parse(res.text()) as { _links?: { up?: { href?: string }[] } })._links?.up?.[0]?.href;
-  } catch {
-    root = undefined;
-  }
+  const root: unknown = (answerJson(res.text()) as { _links?: { up?: { href?: string }[] } } | undefined)?._links?.up?.[0]?.href;
   if (root !== run.site.apiRoot)
     return {
       status: 'recommended',
@@ -114,7 +118,8 @@ export async function authorizationHeader(run: HealthRun): Promise<TestResult> {
   let problem: 'missing' | 'invalid' | null;
   try {
     const res = await guardedFetch(url, { headers: { authorization: run.caller.authorization, accept: 'application/json' }, allow: loopbackAllow(run.site) });
-    problem = (JSON.parse(res.text()) as { id?: unknown }).id === run.caller.userId ? null : 'invalid';
+    // an answer that is not JSON (another server at the site's address) did not recognise the caller either
+    problem = (answerJson(res.text()) as { id?: unknown } | undefined)?.id === run.caller.userId ? null : 'invalid';
   } catch (e) {
     if (!(e instanceof OutboundError)) throw e;
     if (!(e instanceof OutboundStatusError)) {

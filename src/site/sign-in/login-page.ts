@@ -11,6 +11,7 @@ import { BrowserSessions, type ReadSession, type Session } from '../../auth/sess
 import { isRole } from '../../auth/roles.ts';
 import { FailureThrottle } from '../../auth/throttle.ts';
 import { findAccount, isValidUsername, LOGIN_MAX, NICENAME_MAX, passwordProblem, uniqueNicename } from '../../auth/users.ts';
+import { decodePercent } from '../../engine/url-decoding.ts';
 
 /** The login screen's address (wp-login.php), under the admin's. */
 export const loginPath = (engine: Engine) => `${engine.site.adminPath}login`;
@@ -280,7 +281,8 @@ async function resetPasswordScreen(req: PageRequest, engine: Engine, sessions: B
     return redirectTo(here, { 'Set-Cookie': resetCookie(engine, `${checked.login}:${req.query.key}`) });
   }
   const cookie = req.headers.cookie?.split(';').map((c) => c.trim()).find((c) => c.startsWith(`${RESET_COOKIE}=`));
-  const value = cookie ? decodeURIComponent(cookie.slice(RESET_COOKIE.length + 1)) : '';
+  // PHP decodes a cookie whatever its escapes; one that cannot be decoded names no reset key
+  const value = (cookie && decodePercent(cookie.slice(RESET_COOKIE.length + 1))) || '';
   const colon = value.lastIndexOf(':');
   if (colon <= 0) return back('invalid_key');
   const [login, key] = [value.slice(0, colon), value.slice(colon + 1)];

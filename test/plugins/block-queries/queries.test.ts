@@ -172,6 +172,12 @@ describe('kbp/v1 and kbpp/v1 post queries on a seeded site', () => {
     const paged = await get('kbp/v1/term-select?source=post_tag&per_page=1&page=2');
     assert.deepEqual([paged.body, paged.headers.get('x-wp-total')], [[{ value: `post_tag|${seeded.red}`, label: 'Red' }], '2']);
     assert.deepEqual((await get('kbp/v1/term-select?source=category&search=spo')).body.map((t: Obj) => t.label), ['Sport']);
+    // `page` is a number: one too large for an exact SQL OFFSET still answers a page of terms (a 500 once)
+    for (const page of ['1e300', '1e308', '9007199254740993']) {
+      const far = await get(`kbp/v1/term-select?source=category&page=${page}`);
+      assert.equal(far.status, 200, `page=${page}: ${JSON.stringify(far.body)}`);
+      assert.ok(Array.isArray(far.body), `page=${page}`);
+    }
     assert.equal((await get('kbp/v1/term-select?source=nope')).status, 400);
     assert.deepEqual((await get('kbpp/v1/tax-query?type=post')).body, [{ value: 'category', label: 'Categories' }, { value: 'post_tag', label: 'Tags' }]);
     assert.deepEqual((await get('kbpp/v1/tax-query?type=all&per_page=1')).body, [{ value: 'category', label: 'Categories' }]);

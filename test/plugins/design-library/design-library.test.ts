@@ -209,6 +209,17 @@ describe('kb-design-library/v1 (Variant A)', () => {
     assert.equal(gone.status, 404);
   });
 
+  it('imports an image whose URL has malformed percent-encoding (a 500 once), its name as written', async () => {
+    const photo = `${services.base}/img/%E0%A4%A.jpg`;
+    const res = await post('process_pattern', { content: `<!-- wp:image --><figure class="wp-block-image"><img src="${photo}" alt=""/></figure><!-- /wp:image -->` }, author);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.images.length, 1);
+    const [image] = res.body.images;
+    assert.ok(image.id > 0, JSON.stringify(image));
+    assert.ok(res.body.content.includes(`src="${image.to}"`), res.body.content);
+    assert.ok(!res.body.content.includes('%E0%A4%A'), 'no reference to the remote photo is left');
+  });
+
   it('imports a pattern’s images into the media library and rewrites the markup to them, once per image', async () => {
     const photo = `${services.base}/img/team-photo.jpg`;
     const escaped = photo.replace(/\//g, '\\/');

@@ -291,4 +291,14 @@ describe('designkit-starter-library/v1 (Variant B)', () => {
     const local = await call('get-all-local-ai');
     assert.deepEqual(local.body, { ready: true, contexts: {} });
   });
+
+  it('installs widgets over stored widget options that are not JSON objects (a 500 once): they count as empty', async () => {
+    const o = site.app.store.options;
+    await o.set('sidebars_widgets', 'a:1:{s:9:"footer-1";a:0:{}}');
+    await o.set('widget_block', 'null');
+    const widgets = await call('install-widgets?key=site1&context=Acme', {});
+    assert.equal(widgets.status, 200, JSON.stringify(widgets.body));
+    assert.deepEqual(widgets.body, { sidebars: { 'footer-1': 1 } });
+    assert.match(String(await o.get('widget_block')), /Acme Dental, since 1990/);
+  });
 });

@@ -128,6 +128,16 @@ describe('kbp-dynamic/v1 on posts with fields and repeaters', () => {
     assert.equal(await body('render', { source: ids.book, field: 'post|post_custom_field', para: 'acf_meta|book_photos', force_string: true }), `${ids.photo}, ${ids.cover}, 999999`);
   });
 
+  test('a stored URL with malformed percent-encoding is printed as esc_url prints it (a 500 once)', async () => {
+    // esc_url: spaces become %20, a % stays as it is
+    await site.app.store.posts.meta.set(ids.empty, 'book_website', 'https://books.test/%E0%A4%A.jpg?x=a b');
+    try {
+      assert.equal(await body('image_render', { source: ids.empty, field: 'post|post_custom_field', para: 'acf_meta|book_website' }), 'https://books.test/%E0%A4%A.jpg?x=a%20b');
+    } finally {
+      await site.app.store.posts.meta.delete(ids.empty, 'book_website');
+    }
+  });
+
   test('html_data: sanitized HTML, and the post content marker', async () => {
     assert.equal(await body('html_data', { source: ids.book, field: 'post|post_custom_field', para: 'acf_meta|book_review' }), '<p>Great <a>read</a></p>');
     assert.deepEqual(await body('html_data', { source: ids.book, field: 'post|post_content' }), { content: 'post_content', post_id: ids.book, post_type: 'page' });

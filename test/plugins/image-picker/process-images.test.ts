@@ -25,7 +25,7 @@ class PhotoLibrary {
     this.server = createServer((req, res) => {
       const path = new URL(req.url ?? '/', this.base).pathname;
       this.hits.set(path, (this.hits.get(path) ?? 0) + 1);
-      if (/^\/photos\/\d+\/\w+\.jpeg$/.test(path)) return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo);
+      if (/^\/photos\/\d+\/[\w%]+\.jpeg$/.test(path)) return res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo);
       if (path === '/huge-declared.jpeg') return this.huge(res, true);
       if (path === '/huge-chunked.jpeg') return this.huge(res, false);
       if (path === '/not-an-image.jpeg') return res.writeHead(200, { 'content-type': 'image/jpeg' }).end('<?php echo "hi";');
@@ -111,6 +111,17 @@ describe('kb-image-picker/v1/process_images', () => {
     assert.equal(media.mime_type, 'image/jpeg');
     assert.deepEqual([media.media_details.width, media.media_details.height], [640, 480]);
     assert.ok(media.media_details.sizes.thumbnail && media.media_details.sizes.medium);
+    assert.equal((await fetch(first.url)).status, 200);
+  });
+
+  it('imports an image whose URL has malformed percent-encoding (a 500 once)', async () => {
+    const broken = `${library.base}/photos/104/%E0%A4%A.jpeg`;
+    const image = { ...picked(library.base, 104, ''), sizes: [{ name: 'original', src: broken }, { name: 'large', src: broken }] };
+    const res = await process_({ images: [image], image_sizes: ['large'] });
+    assert.equal(res.status, 200, await res.clone().text());
+    const [first] = await res.json();
+    assert.ok(first.id > 0, JSON.stringify(first));
+    assert.equal(library.hitsOf('/photos/104/%E0%A4%A.jpeg'), 1);
     assert.equal((await fetch(first.url)).status, 200);
   });
 

@@ -174,11 +174,15 @@ describe('cms-site-health/v1 runs each test against this server', () => {
     });
   });
 
-  test('an address answered by another site is not a working loopback', async () => {
+  test('an address answered by another site is not a working loopback, and does not recognise the caller', async () => {
     await withHome(site, reachableOrigin, async () => {
       const loopback = (await get(site, 'tests/loopback-requests')).body;
       assert.deepEqual([loopback.status, loopback.label], ['recommended', 'Your site could not complete a loopback request']);
       assert.match(loopback.description, /was answered, but not by this site/);
+      // its answer is not JSON (a 500 once)
+      const authorization = await get(site, 'tests/authorization-header');
+      assert.equal(authorization.status, 200, JSON.stringify(authorization.body));
+      assert.deepEqual([authorization.body.status, authorization.body.label], ['recommended', 'The authorization header is invalid']);
     });
   });
 

@@ -29,7 +29,9 @@ const view = (j: AiJob): JobView => ({ context: j.context, state: j.state, job_i
 async function profileBody(call: LibraryCall): Promise<Record<string, string>> {
   let p: Record<string, unknown> = {};
   try {
-    p = call.settings.profile ? JSON.parse(call.settings.profile) : {};
+    const stored: unknown = call.settings.profile ? JSON.parse(call.settings.profile) : {};
+    // not a JSON object (`null`, a list): as good as none
+    if (stored && typeof stored === 'object') p = stored as Record<string, unknown>;
   } catch {
     // not JSON: as good as none
   }

@@ -177,6 +177,17 @@ async function sitePart(call: LibraryCall, part: string): Promise<Record<string,
   return expectObject(service, path, await service.json({ path }));
 }
 
+/** A stored option's JSON object; {} when it holds anything else, as an option written elsewhere may. */
+async function storedObject(ctx: Ctx, name: string): Promise<Record<string, unknown>> {
+  let value: unknown;
+  try {
+    value = JSON.parse((await ctx.store.options.get(name)) || '{}');
+  } catch {
+    return {};
+  }
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
@@ -189,7 +200,7 @@ export async function installNavigation(ctx: Ctx<'design-library:starter.install
   const menus = await sitePart(call, 'navigation');
   const pages = await ctx.dispatch('GET', '/cms/v2/pages', { per_page: 100, context: 'view' });
   const pageByTitle = new Map((Array.isArray(pages.data) ? (pages.data as { id: number; link: string; title: { rendered: string } }[]) : []).map((p) => [p.title.rendered, p]));
-  const locations: Record<string, number> = JSON.parse((await ctx.store.options.get('nav_menu_locations')) || '{}');
+  const locations = (await storedObject(ctx, 'nav_menu_locations')) as Record<string, number>;
   const made = [];
   for (const [location, menu] of Object.entries(menus)) {
     if (!menu || typeof menu !== 'object' || !Array.isArray(menu.items)) continue;
@@ -240,12 +251,12 @@ export async function installWidgets(ctx: Ctx<'design-library:starter.installWid
       placement[sidebar].push(instance);
     }
   }
-  const existing: Record<string, unknown> = JSON.parse((await ctx.store.options.get('sidebars_widgets')) || '{}');
+  const existing = await storedObject(ctx, 'sidebars_widgets');
   // what the sidebars held before is kept, as inactive widgets (the real plugin moves them there too)
   const inactive = Object.entries(existing).flatMap(([k, v]) => (k in placement && Array.isArray(v) ? (v as string[]) : []));
-  await setOption(call, 'sidebars_widgets', JSON.stringify({ ...existing, ...placement, wp_inactive_widgets: [...((existing.wp_inactive_widgets as string[]) ?? []), ...inactive] }));
+  await setOption(call, 'sidebars_widgets', JSON.stringify({ ...existing, ...placement, wp_inactive_widgets: [...(Array.isArray(existing.wp_inactive_widgets) ? existing.wp_inactive_widgets : []), ...inactive] }));
   for (const [type, instances] of Object.entries(byType)) {
-    const before: Record<string, unknown> = JSON.parse((await ctx.store.options.get(`widget_${type}`)) || '{}');
+    const before = await storedObject(ctx, `widget_${type}`);
     await setOption(call, `widget_${type}`, JSON.stringify({ ...before, ...instances }));
   }
   return { sidebars: Object.fromEntries(Object.entries(placement).map(([k, v]) => [k, v.length])) };
@@ -264,7 +275,7 @@ export async function installSettings(ctx: Ctx<'design-library:starter.installSe
   const settings = await sitePart(call, 'settings');
   const applied: string[] = [];
   if (settings.mods && typeof settings.mods === 'object') {
-    const before = JSON.parse((await ctx.store.options.get('theme_mods_designkit')) || '{}');
+    const before = await storedObject(ctx, 'theme_mods_designkit');
     await setOption(call, 'theme_mods_designkit', JSON.stringify({ ...before, ...settings.mods }));
     applied.push('theme_mods_designkit');
   }

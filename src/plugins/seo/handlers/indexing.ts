@@ -10,14 +10,12 @@ import seo from '../plugin.ts';
  * written (so more may remain) and false once a batch comes back short.
  */
 
-/** Runs one batch; a failure is Yoast's wpseo_error_indexing, with what was being indexed. */
+/**
+ * Runs one batch. Yoast answers any exception of a batch as wpseo_error_indexing carrying the
+ * exception's message; here a failure is the engine's critical error, its text kept in the log.
+ */
 async function batch(ctx: Ctx, route: string, limit: number, run: () => Promise<IndexableRow[]>) {
-  let rows: IndexableRow[];
-  try {
-    rows = await run();
-  } catch (e) {
-    throw ctx.fail('wpseo_error_indexing', { reason: e instanceof Error ? e.message : String(e) }, { route });
-  }
+  const rows = await run();
   return { objects: rows.map(indexableJson), next_url: rows.length >= limit ? ctx.api.restUrl(`seo/v1/${route}`) : false };
 }
 
