@@ -87,4 +87,14 @@ describe('the site icon and logo', () => {
     assert.deepEqual([(await index()).site_logo, (await index()).site_icon], [0, 0]);
     assert.deepEqual(await iconTags(), []);
   });
+
+  it('has no icon once the icon’s image is deleted (WP_Site_Icon::delete_attachment_data)', async () => {
+    const icon = await upload('Gone.png', 256, 256);
+    await site.json('cms/v2/settings', { json: { site_icon: icon.id } });
+    assert.equal((await iconTags()).length, 4);
+    await site.json(`cms/v2/media/${icon.id}?force=true`, { method: 'DELETE' });
+    assert.equal((await site.json('cms/v2/settings')).site_icon, null);
+    assert.deepEqual([(await index()).site_icon, (await index()).site_icon_url], [0, '']);
+    assert.deepEqual(await iconTags(), []);
+  });
 });
