@@ -2,6 +2,7 @@ import type { Logger } from '../engine/types.ts';
 import type { Store } from '../store/index.ts';
 import type { ContentEvent, Site } from './site.ts';
 import { menusAfterChange } from './menus.ts';
+import { siteIconAfterChange } from './site-icon.ts';
 
 /**
  * Tells the active plugins about a change to stored content, after it is made: each listener runs
@@ -10,11 +11,13 @@ import { menusAfterChange } from './menus.ts';
  * scheduler is told last, so a post scheduled or rescheduled is published at its new time.
  */
 export async function contentChanged(on: { store: Store; site: Site; log: Logger }, event: ContentEvent): Promise<void> {
-  // the core's own reaction first: menus follow the pages, posts and terms they link to
-  try {
-    await menusAfterChange(on.store, on.site, event);
-  } catch (e) {
-    on.log.error(`menus failed on ${event.type}: ${e instanceof Error ? e.message : String(e)}`);
+  // the core's own reactions first: menus follow the pages, posts and terms they link to; the site icon goes with its image
+  for (const [what, react] of [['menus', menusAfterChange], ['the site icon', siteIconAfterChange]] as const) {
+    try {
+      await react(on.store, on.site, event);
+    } catch (e) {
+      on.log.error(`${what} failed on ${event.type}: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
   for (const { plugin, listener } of on.site.contentListeners) {
     try {

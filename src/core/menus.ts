@@ -4,7 +4,7 @@ import type { PostRow } from '../store/posts.ts';
 import type { TermRow } from '../store/terms.ts';
 import { trimWords } from '../format/format.ts';
 import { permalink, termLink } from './permalinks.ts';
-import { STYLESHEET } from './active-theme.ts';
+import { changeThemeMods, parseObject, themeMods } from './theme-mods.ts';
 import type { ContentEvent, Site } from './site.ts';
 
 /**
@@ -24,19 +24,7 @@ export const MENU_LOCATIONS: Readonly<Record<string, string>> = {
   footer: 'Footer menu',
 };
 
-/** The active theme's mods, kept where WordPress keeps them: `theme_mods_{stylesheet}`, JSON here. */
-const THEME_MODS_OPTION = `theme_mods_${STYLESHEET}`;
 const NAV_MENU_OPTIONS = 'nav_menu_options';
-
-/** Values WordPress keeps serialised are kept as JSON here; a value that is not one reads as empty. */
-function parseObject(stored: string | undefined): Record<string, unknown> {
-  try {
-    const v: unknown = stored ? JSON.parse(stored) : {};
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 function locationsOf(mods: Record<string, unknown>): Record<string, number> {
   const raw = mods.nav_menu_locations;
@@ -46,15 +34,12 @@ function locationsOf(mods: Record<string, unknown>): Record<string, number> {
 
 /** get_nav_menu_locations: location → menu id, as stored (0 for a location a deleted menu left). */
 export async function menuLocations(store: Store): Promise<Record<string, number>> {
-  return locationsOf(parseObject(await store.options.get(THEME_MODS_OPTION)));
+  return locationsOf(await themeMods(store));
 }
 
 /** set_theme_mod('nav_menu_locations', change(current)), the other theme mods kept. */
 export async function changeMenuLocations(store: Store, change: (current: Record<string, number>) => Record<string, number>): Promise<void> {
-  await store.options.update(THEME_MODS_OPTION, (stored) => {
-    const mods = parseObject(stored);
-    return JSON.stringify({ ...mods, nav_menu_locations: change(locationsOf(mods)) });
-  });
+  await changeThemeMods(store, (mods) => ({ ...mods, nav_menu_locations: change(locationsOf(mods)) }));
 }
 
 /** The locations a menu is assigned to, in the stored order (WP_REST_Menus_Controller::get_menu_locations). */

@@ -10,6 +10,7 @@ import { BlockRegistry, type RenderTrace } from './blocks.ts';
 import { SharedState } from './shared-state.ts';
 import type { Mailer } from './mail.ts';
 import type { MediaLibrary } from './media.ts';
+import { siteIconId, siteIconUrl, siteLogoId } from './site-icon.ts';
 
 /** The site description fields of the index, in WordPress's key order; site.yaml's `site:` gives a new database's values. */
 export interface SiteInfo {
@@ -225,6 +226,8 @@ export class Site implements EngineHost {
   linkHeader = '';
   /** Other options read often (permalink_structure, date formats...), by option name. */
   options: Record<string, string> = {};
+  /** The site's logo and icon (attachment ids, 0 for none) and the icon's full-size URL, as the root index shows them; read with the options. */
+  identityImages = { site_logo: 0, site_icon: 0, site_icon_url: '' };
   /** Path of the application-authorization page. */
   readonly authPath: string;
   /** Path of the admin (WordPress's /wp-admin/), with its login screen at `{adminPath}login`; ends with a slash. */
@@ -303,6 +306,8 @@ export class Site implements EngineHost {
     this.apiRoot = `${this.home}/${this.spec.apiPrefix}/`;
     this.linkHeader = `<${this.apiRoot}>; rel="https://api.w.org/"`;
     this.options = stored;
+    const [logo, icon, iconUrl] = await Promise.all([siteLogoId(this.store), siteIconId(this.store), siteIconUrl(this.store)]);
+    this.identityImages = { site_logo: logo, site_icon: icon, site_icon_url: iconUrl };
     for (const l of this.listeners) l();
   }
 
@@ -312,18 +317,20 @@ export class Site implements EngineHost {
 
   /**
    * The root index (`GET /{prefix}/`) in WordPress's key order: the site description, the
-   * namespaces, the authentication scheme, the routes, then the site's logo and icon.
+   * namespaces, the authentication scheme, the routes, then the site's logo and icon
+   * (add_site_logo_to_index, add_site_icon_to_index), each linked as an embeddable
+   * `wp:featuredmedia` when set.
    */
-  rootIndex(namespaces: string[], routes: Record<string, unknown>): Record<string, unknown> {
+  rootIndex(namespaces: string[], routes: Record<string, unknown>, restUrl: (path: string) => string): Record<string, unknown> {
+    const images = this.identityImages;
+    const media = (['site_logo', 'site_icon'] as const).filter((type) => images[type]).map((type) => ({ embeddable: true, type, href: restUrl(`cms/v2/media/${images[type]}`) }));
     return {
       ...this.info,
       namespaces,
       authentication: { 'application-passwords': { endpoints: { authorization: this.url(this.authPath) } } },
       routes,
-      site_logo: 0,
-      site_icon: 0,
-      site_icon_url: '',
-      _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] },
+      ...images,
+      _links: { help: [{ href: 'https://developer.wordpress.org/rest-api/' }], ...(media.length ? { 'wp:featuredmedia': media, curies: CURIES } : {}) },
     };
   }
 

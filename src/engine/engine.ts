@@ -33,6 +33,17 @@ export interface EngineOptions<S, H> {
  * (`serve`): the new table is compiled aside and swapped in, and requests under way finish on the
  * routes they matched.
  */
+/**
+ * The index's links with a user's added in WordPress's add_link order: the first of the index's
+ * own (help), the user's (the active theme), the index's others (the logo and icon), and the
+ * CURIEs last, as WordPress compacts them.
+ */
+function userLinksAdded(own: Record<string, unknown[]>, extra: Record<string, unknown[]>): Record<string, unknown[]> {
+  const [first, ...rest] = Object.entries(own).filter(([rel]) => rel !== 'curies');
+  const { curies = own.curies, ...added } = extra;
+  return { ...(first ? Object.fromEntries([first]) : {}), ...added, ...Object.fromEntries(rest), ...(curies ? { curies } : {}) };
+}
+
 export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost = EngineHost> implements Pipeline<S> {
   private specNow: Spec;
   readonly variant: Variant;
@@ -218,7 +229,7 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     let doc = linked.get(key);
     if (!doc) {
       const data = built.data as Record<string, unknown>;
-      linked.set(key, (doc = PrebuiltJson.of({ ...data, _links: { ...(data._links as object), ...extra } })));
+      linked.set(key, (doc = PrebuiltJson.of({ ...data, _links: userLinksAdded(data._links as Record<string, unknown[]>, extra) })));
     }
     return doc;
   }

@@ -51,6 +51,8 @@ export interface SiteChrome {
   footerPart: string | null;
   /** The site's global styles, a style element on a line of its own after the theme's stylesheet (site/global-styles.ts); '' when it has none. */
   globalStyles: string;
+  /** The site icon's tags and the Additional CSS, after the plugins' head output (site/customizer-head.ts); '' when the site has neither. */
+  headEnd: string;
 }
 
 export interface DocumentParts {
@@ -90,7 +92,7 @@ export function documentHtml(d: DocumentParts): string {
 <meta name="description" content="${escapeAttr(d.description)}">
 ${d.robots ? `<meta name="robots" content="${escapeAttr(d.robots)}">\n` : ''}${d.canonical ? `<link rel="canonical" href="${escapeAttr(d.canonical)}">\n` : ''}<link rel="stylesheet" id="theme-style" href="${escapeAttr(d.stylesheet)}" media="all">${d.chrome.globalStyles}${feeds}
 <link rel="https://api.w.org/" href="${escapeAttr(d.site.apiRoot)}">${alternate}
-${d.head}</head>
+${d.head}${d.chrome.headEnd}</head>
 <body class="${escapeAttr(d.bodyClass)}">
 <a class="skip-link screen-reader-text" href="#main">Skip to content</a>
 ${siteHeader(d.site, d.chrome)}

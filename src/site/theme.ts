@@ -11,6 +11,7 @@ import type { NavLink, SiteChrome } from './templates.ts';
 import { locationMenus } from './menus.ts';
 import { footerPartHtml } from './template-parts.ts';
 import { globalStylesHtml } from './global-styles.ts';
+import { customizerHead } from './customizer-head.ts';
 
 /** Where the default theme's stylesheet is served (WordPress keeps themes under wp-content/themes). */
 export const STYLESHEET_PATH = '/cms-content/themes/default/style.css';
@@ -46,16 +47,18 @@ const MENU_PAGES = 100;
  * The menus and widgets of every themed page: the menu assigned to the primary location, else the
  * published top-level pages (wp_page_menu, by menu order then title); the footer location's menu
  * when one is assigned (site/menus.ts); the widgets of the theme's sidebar, as stored (site/widgets.ts), and the
- * footer template part and global styles the site stores, if any (site/template-parts.ts, global-styles.ts).
+ * footer template part and global styles the site stores, if any (site/template-parts.ts, global-styles.ts);
+ * the site icon and Additional CSS at the end of `<head>` (site/customizer-head.ts).
  */
 export async function siteChrome(store: Store, site: Site, currentUrl: string, search: string): Promise<SiteChrome> {
-  const [{ primary, footer: footerMenu }, widgets, footerPart, globalStyles] = await Promise.all([
+  const [{ primary, footer: footerMenu }, widgets, footerPart, globalStyles, headEnd] = await Promise.all([
     locationMenus(store, site, currentUrl),
     sidebarWidgetsHtml(newEnv(store, site, search), THEME_SIDEBAR),
     footerPartHtml(store, site, currentUrl),
     globalStylesHtml(store),
+    customizerHead(store),
   ]);
-  if (primary) return { menu: primary.items, menuSlug: primary.slug, footerMenu, widgets, footerPart, globalStyles };
+  if (primary) return { menu: primary.items, menuSlug: primary.slug, footerMenu, widgets, footerPart, globalStyles, headEnd };
   const pages = await store.posts.query({ types: ['page'], statuses: ['publish'], parent: [0], orderby: 'menu_order', order: 'asc', offset: 0, limit: MENU_PAGES });
   const postLink = (p: PostRow): NavLink => ({ url: permalink(site, { id: p.id, type: p.type, slug: p.slug, status: p.status, date: p.date }), text: p.title || '(no title)' });
   const byOrderThenTitle = [...pages.rows].sort((a, b) => a.menu_order - b.menu_order || a.title.localeCompare(b.title));
@@ -63,5 +66,5 @@ export async function siteChrome(store: Store, site: Site, currentUrl: string, s
     const item = postLink(p);
     return { ...item, current: item.url === currentUrl, classes: [], children: [] };
   });
-  return { menu, footerMenu, widgets, footerPart, globalStyles };
+  return { menu, footerMenu, widgets, footerPart, globalStyles, headEnd };
 }

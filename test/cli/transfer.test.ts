@@ -8,7 +8,8 @@ import { tableNames } from '../../src/store/portable.ts';
 import { connectDatabase } from '../../src/store/db.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { adminAuth } from '../helpers/auth.ts';
-import { PG_BASE, postgresAnswers, TEST_STORE, testDatabase } from '../helpers/store.ts';
+import { TEST_STORE, testDatabase } from '../helpers/store.ts';
+import { missingService } from '../helpers/services.ts';
 import { cms, fails, ok } from './run.ts';
 
 type Query = { path: string; auth?: boolean };
@@ -79,7 +80,8 @@ const workDir = () => mkdtempSync(join(tmpdir(), 'cms-spec-transfer-'));
 
 test('a site of 10,000 seeded posts moves from SQLite to PostgreSQL and answers alike', { timeout: 120_000 }, async (t) => {
   if (TEST_STORE === 'postgres') return t.skip('the SQLite pass runs it: it uses both stores whichever one the run tests');
-  if (!(await postgresAnswers())) return t.skip(`PostgreSQL at ${PG_BASE} does not answer: this test moves a site to it`);
+  const missing = await missingService('postgres');
+  if (missing) return t.skip(`${missing}: this test moves a site to it`);
   const dir = workDir();
   const source = await testDatabase('sqlite');
   const target = await testDatabase('postgres');
@@ -117,7 +119,8 @@ test('a site of 10,000 seeded posts moves from SQLite to PostgreSQL and answers 
 });
 
 test('a small site moves from PostgreSQL to SQLite through a pipe and answers alike', { timeout: 60_000 }, async (t) => {
-  if (!(await postgresAnswers())) return t.skip(`PostgreSQL at ${PG_BASE} does not answer: this test moves a site from it`);
+  const missing = await missingService('postgres');
+  if (missing) return t.skip(`${missing}: this test moves a site from it`);
   const source = await testDatabase('postgres');
   const target = await testDatabase('sqlite');
   const servers: TestServer[] = [];

@@ -6,10 +6,10 @@ import { useServer } from '../helpers/server.ts';
 
 /**
  * The core namespace's routes against WordPress 6.1's own answers, read off a real install
- * (../shared/reference/wordpress-6.1): every endpoint's args in the index and the namespace index
+ * (test/fixtures/wordpress-6.1, its README names the source): every endpoint's args in the index and the namespace index
  * as `GET /wp-json/` shows them, and every route's `OPTIONS` schema, with `wp/v2` read as `cms/v2`.
  */
-const REFERENCE = resolve(import.meta.dirname, '../../../shared/reference/wordpress-6.1');
+const REFERENCE = resolve(import.meta.dirname, '../fixtures/wordpress-6.1');
 const WP_HOME = 'http://127.0.0.1:8080';
 
 /** This site's names for what WordPress names wp/v2 and wp_*: its core namespace and its post types. */

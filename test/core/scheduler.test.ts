@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import type { Kysely } from 'kysely';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { adminAuth } from '../helpers/auth.ts';
-import { postgresAnswers, testDatabase, type TestDatabase } from '../helpers/store.ts';
+import { testDatabase, type TestDatabase } from '../helpers/store.ts';
+import { missingService } from '../helpers/services.ts';
 import { Store } from '../../src/store/index.ts';
 import { seo } from '../../src/plugins/seo/plugin.ts';
 import { designLibrary } from '../../src/plugins/design-library/plugin.ts';
@@ -202,7 +203,8 @@ for (const kind of ['sqlite', 'postgres'] as const) {
     let database: TestDatabase | undefined;
     let reason = '';
     before(async () => {
-      if (kind === 'postgres' && !(await postgresAnswers())) reason = 'no PostgreSQL answers at CMS_SPEC_TEST_PG';
+      const missing = kind === 'postgres' && (await missingService('postgres'));
+      if (missing) reason = missing;
       else database = await testDatabase(kind);
     });
     after(() => database?.drop());

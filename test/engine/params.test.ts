@@ -74,9 +74,6 @@ describe('form bodies over HTTP', () => {
     assert.equal(res.status, 401);
   });
 
-  // These two need server.ts to answer the parser's RestError (see the report on issue 11): until
-  // then its catch-all turns the refusal into a 500.
-
   test('a form nested 20,000 levels deep is a 400 rest_params_too_deep, not a stack overflow', async () => {
     const res = await form(nested(20_000));
     assert.equal(res.status, 400);

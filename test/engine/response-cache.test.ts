@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { useServer, startTestServer, type ServerFixture } from '../helpers/server.ts';
 import { cms, type Serving } from '../cli/run.ts';
-import { postgresAnswers, TEST_STORE } from '../helpers/store.ts';
+import { TEST_STORE } from '../helpers/store.ts';
+import { missingService, REDIS_URL } from '../helpers/services.ts';
 import { useTwoInstances } from '../helpers/instances.ts';
 import { until } from '../helpers/until.ts';
 
@@ -419,28 +420,13 @@ describe('with a Redis that does not answer', () => {
   });
 });
 
-async function redisAnswers(): Promise<boolean> {
-  const { Redis } = await import('ioredis');
-  const r = new Redis('redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
-
-const twoInstancesSkip =
-  TEST_STORE === 'postgres' ? 'the SQLite pass runs it: it uses PostgreSQL whichever store the run tests' : !(await postgresAnswers()) ? 'no PostgreSQL answers on the test server' : !(await redisAnswers()) && 'no Redis answers at 127.0.0.1:6379';
+const twoInstancesSkip = TEST_STORE === 'postgres' ? 'the SQLite pass runs it: it uses PostgreSQL whichever store the run tests' : await missingService('postgres', 'redis');
 
 describe('two instances on one PostgreSQL and one Redis', { skip: twoInstancesSkip }, () => {
   let a: Serving;
   let b: Serving;
   let admin: string;
-  const two = useTwoInstances(['--cache', 'redis://127.0.0.1:6379'], 'response cache test');
+  const two = useTwoInstances(['--cache', REDIS_URL], 'response cache test');
   before(() => void ({ a, b, admin } = two));
   const get = async (s: Serving, path: string) => read(await fetch(s.api + path));
   const write = (s: Serving, path: string, json: unknown) => fetch(s.api + path, { method: 'POST', headers: { authorization: admin, 'content-type': 'application/json' }, body: JSON.stringify(json) });

@@ -10,8 +10,8 @@ import { SpecError } from '../../src/engine/diagnostics.ts';
 import { startTestServer, useServer } from '../helpers/server.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-/** WordPress 6.1's own index, served at http://127.0.0.1:8080/wp-json/. */
-const WP_INDEX = JSON.parse(readFileSync(resolve(ROOT, '../shared/reference/wordpress-6.1/index.json'), 'utf8'));
+/** WordPress 6.1's own index, served at http://127.0.0.1:8080/wp-json/ (test/fixtures/wordpress-6.1/README.md). */
+const WP_INDEX = JSON.parse(readFileSync(resolve(ROOT, 'test/fixtures/wordpress-6.1/index.json'), 'utf8'));
 /** WordPress's index as this server's address would show it. */
 const wpAt = (home: string, value: unknown) => JSON.parse(JSON.stringify(value).replaceAll('http://127.0.0.1:8080', home));
 /** The name /wp-json/ shows for a /cms-json/ route key or namespace (the test's own mapping, not the server's). */

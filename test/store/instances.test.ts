@@ -3,15 +3,16 @@ import assert from 'node:assert/strict';
 import type { Serving } from '../cli/run.ts';
 import { useTwoInstances } from '../helpers/instances.ts';
 import { basicAuth } from '../helpers/server.ts';
-import { postgresAnswers, TEST_STORE } from '../helpers/store.ts';
+import { TEST_STORE } from '../helpers/store.ts';
+import { missingService } from '../helpers/services.ts';
 
 /**
  * Scale-out: two instances of the server (separate processes, as on two machines) in front of one
  * PostgreSQL database. What one changes, the other serves at its next request; concurrent writes
  * through both lose nothing; the failed-login throttle counts across both.
  */
-/** Why it does not run here: the SQLite pass runs it (it uses PostgreSQL whichever store the run tests), or there is none. */
-const skip = TEST_STORE === 'postgres' ? 'the SQLite pass runs it: it uses PostgreSQL whichever store the run tests' : !(await postgresAnswers()) && 'no PostgreSQL answers on the test server';
+/** Why it does not run here: the SQLite pass runs it (it uses PostgreSQL whichever store the run tests), or there is none (helpers/services.ts). */
+const skip = TEST_STORE === 'postgres' ? 'the SQLite pass runs it: it uses PostgreSQL whichever store the run tests' : await missingService('postgres');
 
 describe('two instances on one PostgreSQL', { skip }, () => {
   let a: Serving;

@@ -5,7 +5,8 @@ import { tablePrefix } from '../../src/core/plugin.ts';
 import { codeSnippets } from '../../src/plugins/code-snippets/plugin.ts';
 import type { SnippetFields } from '../../src/plugins/code-snippets/repo.ts';
 import { exportSite, filledTables, importSite, parseHeader, TransferError, type TransferHeader } from '../../src/store/transfer.ts';
-import { PG_BASE, postgresAnswers, testDatabase, type TestDatabase } from '../helpers/store.ts';
+import { testDatabase, type TestDatabase } from '../helpers/store.ts';
+import { missingService } from '../helpers/services.ts';
 
 /** A store on a fresh database of the kind named, with the code-snippets plugin's table, and its database. */
 async function openSite(kind?: 'sqlite' | 'postgres'): Promise<{ store: Store; database: TestDatabase; close(): Promise<void> }> {
@@ -73,7 +74,8 @@ async function fillTricky(store: Store): Promise<void> {
 }
 
 test('every value keeps its type and its meaning from SQLite to PostgreSQL and back', async (t) => {
-  if (!(await postgresAnswers())) return t.skip(`PostgreSQL at ${PG_BASE} does not answer: this test moves a site between SQLite and PostgreSQL`);
+  const missing = await missingService('postgres');
+  if (missing) return t.skip(`${missing}: this test moves a site between SQLite and PostgreSQL`);
   const source = await openSite('sqlite');
   const onPg = await openSite('postgres');
   const back = await openSite('sqlite');

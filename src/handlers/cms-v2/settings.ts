@@ -4,8 +4,8 @@ import type { Ctx } from '../../core/context.ts';
 interface Setting {
   option: string;
   type: 'string' | 'integer' | 'boolean';
-  /** register_setting's default, used while the option is not stored. */
-  fallback: string;
+  /** register_setting's default, used while the option is not stored; null: none (the answer is null until one is stored). */
+  fallback: string | null;
 }
 
 /** The settings WordPress registers with show_in_rest, in its order: REST name → option. */
@@ -28,9 +28,9 @@ const SETTINGS: Record<string, Setting> = {
   page_for_posts: { option: 'page_for_posts', type: 'integer', fallback: '0' },
   default_ping_status: { option: 'default_ping_status', type: 'string', fallback: 'open' },
   default_comment_status: { option: 'default_comment_status', type: 'string', fallback: 'open' },
-  // the site logo block's and the site icon's settings (attachment ids; 0 for none)
-  site_logo: { option: 'site_logo', type: 'integer', fallback: '0' },
-  site_icon: { option: 'site_icon', type: 'integer', fallback: '0' },
+  // the site logo block's and the site icon's settings (attachment ids), registered without a default: null until stored
+  site_logo: { option: 'site_logo', type: 'integer', fallback: null },
+  site_icon: { option: 'site_icon', type: 'integer', fallback: null },
 };
 
 const OPTION_NAMES = Object.values(SETTINGS).map((s) => s.option);
@@ -43,7 +43,10 @@ const stored = (s: Setting, v: unknown): string => (s.type === 'boolean' ? (v ? 
 export async function getSettings(ctx: Ctx<'cms-v2:settings.getSettings'>) {
   const values = await ctx.store.options.getMany(OPTION_NAMES);
   const out: Record<string, unknown> = {};
-  for (const [name, s] of Object.entries(SETTINGS)) out[name] = typed(s, values[s.option] || s.fallback);
+  for (const [name, s] of Object.entries(SETTINGS)) {
+    const raw = values[s.option] || s.fallback;
+    out[name] = raw === null ? null : typed(s, raw);
+  }
   return out;
 }
 

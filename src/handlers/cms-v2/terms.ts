@@ -138,10 +138,10 @@ export async function updateTerm(ctx: Ctx<'cms-v2:terms.updateTerm'>) {
 export async function deleteTerm(ctx: Ctx<'cms-v2:terms.deleteTerm'>) {
   const tax = routeTaxonomy(ctx);
   const term = await termOfRoute(ctx, tax);
-  if (ctx.args.force !== true) throw new RestError('rest_trash_not_supported', "Terms do not support trashing. Set 'force=true' to delete.", 501);
-  // map_meta_cap: nobody may delete the default category
+  // map_meta_cap: nobody may delete the default category (the permission check, before delete_item looks at force)
   if (tax.slug === 'category' && term.id === Number(ctx.site.options.default_category ?? (await ctx.store.options.get('default_category')) ?? 1))
     throw denied(ctx, 'rest_cannot_delete', { action: 'delete this term' });
+  if (ctx.args.force !== true) throw new RestError('rest_trash_not_supported', "Terms do not support trashing. Set 'force=true' to delete.", 501);
   const previous = await prepareTerm(ctx, tax, term, 'edit');
   await ctx.store.terms.delete(term.id);
   await contentChanged(ctx, { type: 'termDeleted', termId: term.id, taxonomy: tax.slug });

@@ -26,7 +26,8 @@ export interface DesignLibraryTables {
  * `previous` its value before, null when it had none).
  */
 export interface ImportRecord {
-  kind: 'rest' | 'post' | 'option';
+  /** rest: an object created through cms/v2 (`ref` its path); post: a post created in the store; option: an option changed; post_content: a post's content replaced (`previous` the content before). */
+  kind: 'rest' | 'post' | 'option' | 'post_content';
   ref: string;
   previous: string | null;
 }
@@ -133,10 +134,11 @@ export class DesignLibraryRepo {
     }));
   }
 
-  /** Records what an import did; an option is recorded once (its value before the first import that changed it). */
+  /** Records what an import did; an option or a post's content is recorded once (its value before the first import that changed it). */
   async recordImport(r: ImportRecord): Promise<void> {
-    if (r.kind === 'option') {
-      const seen = await this.db.selectFrom('design_library_imports').select('id').where('kind', '=', 'option').where('ref', '=', r.ref).executeTakeFirst();
+    // what was there before the first import is what remove-content puts back
+    if (r.kind === 'option' || r.kind === 'post_content') {
+      const seen = await this.db.selectFrom('design_library_imports').select('id').where('kind', '=', r.kind).where('ref', '=', r.ref).executeTakeFirst();
       if (seen) return;
     }
     await this.db.insertInto('design_library_imports').values({ kind: r.kind, ref: r.ref, previous: r.previous, created_at: now() }).execute();

@@ -26,10 +26,15 @@ export async function create(call: LibraryCall, collection: string, params: Reco
   return made;
 }
 
-/** Changes an option, recording its value before the first import changed it. */
-export async function setOption(call: LibraryCall, name: string, value: string): Promise<void> {
+/** Records an option's value before the first import changed it (the import about to change it), for remove-content to put back. */
+export async function recordOption(call: LibraryCall, name: string): Promise<void> {
   const before = await call.ctx.store.options.get(name);
   await call.repo.recordImport({ kind: 'option', ref: name, previous: before ?? null });
+}
+
+/** Changes an option, recording its value before the first import changed it. */
+export async function setOption(call: LibraryCall, name: string, value: string): Promise<void> {
+  await recordOption(call, name);
   await call.ctx.store.options.set(name, value);
 }
 
@@ -115,6 +120,8 @@ export async function undoImports(call: LibraryCall): Promise<{ deleted: number;
         await call.ctx.store.posts.delete(Number(r.ref));
         deleted++;
       }
+    } else if (r.kind === 'post_content') {
+      if (await call.ctx.store.posts.get(Number(r.ref))) await call.ctx.store.posts.update(Number(r.ref), { content: r.previous ?? '' });
     } else {
       if (r.previous === null) await call.ctx.store.options.delete(r.ref);
       else await call.ctx.store.options.set(r.ref, r.previous);

@@ -180,19 +180,41 @@ describe('designkit-starter-library/v1 (Variant B)', () => {
     assert.equal(nav.status, 400, 'the starter site to import from is required');
     const navigation = await call('install-navigation?key=site1', { goals: [] });
     assert.equal(navigation.status, 200);
-    assert.deepEqual(navigation.body.map((m: { location: string; items: number }) => [m.location, m.items]), [['primary', 3]]);
-    const menu = await site.app.store.posts.get(navigation.body[0].id);
-    assert.match(menu!.content, new RegExp(`"label":"Home","type":"page","id":${home.id}`));
-    assert.match(menu!.content, /wp:navigation-submenu \{"label":"About".*"label":"Team".*"url":"https:\/\/demo\.example\/team\/"/);
+    assert.deepEqual(navigation.body.map((m: { location: string; assigned: boolean; name: string; items: number }) => [m.location, m.assigned, m.name, m.items]), [['primary', true, 'Main menu', 3]]);
+    const menuId = navigation.body[0].id;
+    // a WordPress menu, assigned where the theme reads its locations
+    const location = await (await site.call('cms/v2/menu-locations/primary', { auth: admin })).json();
+    assert.equal(location.menu, menuId);
+    const menuItems = await (await site.call(`cms/v2/menu-items?menus=${menuId}&orderby=menu_order&order=asc`, { auth: admin })).json();
+    assert.deepEqual(
+      menuItems.map((i: { title: { rendered: string }; type: string; object_id: number; url: string; parent: number }) => [i.title.rendered, i.type, i.parent === 0 ? 'top' : menuItems.find((p: { id: number }) => p.id === i.parent)?.title.rendered]),
+      [['Home', 'post_type', 'top'], ['About', 'post_type', 'top'], ['Team', 'custom', 'About']],
+    );
+    assert.equal(menuItems[0].object_id, home.id);
+    assert.equal(menuItems[2].url, 'https://demo.example/team/');
+    // and on the site: the header shows the menu, the Home item linking to the imported page
+    const withMenu = await (await fetch(`${site.home}/`)).text();
+    const header = /<nav class="main-navigation"[\s\S]*?<\/nav>/.exec(withMenu)?.[0] ?? '';
+    assert.match(header, /<ul id="menu-main-menu"/);
+    assert.match(header, new RegExp(`<a href="${homePage.link}"[^>]*>Home</a>`));
+    assert.match(header, new RegExp(`<a href="${pages.body[1].link}"[^>]*>About</a><ul class="sub-menu"><li[^>]*><a href="https://demo\\.example/team/"[^>]*>Team</a>`));
 
     const widgets = await call('install-widgets?key=site1&context=Acme', {});
     assert.deepEqual(widgets.body, { sidebars: { 'footer-1': 1 } });
     assert.match(String(await site.app.store.options.get('widget_block')), /Acme Dental, since 1990/);
 
     const settings = await call('install-settings?key=site1', {});
-    assert.deepEqual(settings.body, { applied: ['theme_mods_designkit', 'custom_css', 'posts_per_page'], skipped: ['siteurl'] });
+    assert.deepEqual(settings.body, { applied: ['theme_mods_default', 'custom_css', 'posts_per_page', 'blogdescription'], skipped: ['theme_mods_default.nav_menu_locations', 'siteurl'] });
     const stored = await (await site.call('cms/v2/settings', { auth: admin })).json();
     assert.equal(stored.posts_per_page, 7);
+    // the active theme's mods: the starter's, the menu's location kept (not the demo's menu id)
+    const mods = JSON.parse(String(await site.app.store.options.get('theme_mods_default')));
+    assert.equal(mods.accent, '#336699');
+    assert.deepEqual(mods.nav_menu_locations, { primary: menuId });
+    // the Additional CSS, as wp_custom_css_cb prints it, and the tagline, on every page
+    const styled = await (await fetch(`${site.home}/`)).text();
+    assert.ok(styled.includes('\t\t<style id="wp-custom-css">\n\t\t\t.site-title a{color:#336699}\t\t</style>\n\t\t</head>'), styled.slice(0, styled.indexOf('</head>') + 7));
+    assert.match(styled, /<p class="site-description">Smiles for everyone<\/p>/);
 
     const front = await call('update-pages', { pages: [{ id: pages.body[1].id, title: { rendered: 'About' } }, { id: home.id, title: { rendered: 'Home' } }] });
     assert.deepEqual(front.body, { success: true, page_on_front: home.id });
@@ -205,8 +227,11 @@ describe('designkit-starter-library/v1 (Variant B)', () => {
     assert.equal(removed.body.success, true);
     assert.ok(removed.body.deleted >= 7, JSON.stringify(removed.body));
     assert.deepEqual(await snapshot(), before, 'the site answers as before the import');
-    assert.equal(await site.app.store.posts.get(navigation.body[0].id), undefined, 'the menu is gone');
+    assert.equal(await site.app.store.terms.get(menuId), undefined, 'the menu is gone');
     assert.equal(await site.app.store.options.get('widget_block'), undefined);
+    assert.equal(await site.app.store.options.get('theme_mods_default'), undefined, 'the theme mods are as before');
+    const after = await (await fetch(`${site.home}/`)).text();
+    assert.doesNotMatch(after, /wp-custom-css|menu-main-menu|Smiles for everyone/);
     const again = await call('remove-content');
     assert.deepEqual(again.body, { success: true, deleted: 0, restored_options: 0 });
   });

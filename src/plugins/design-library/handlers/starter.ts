@@ -2,7 +2,10 @@ import type { Ctx } from '../../../core/context.ts';
 import { RestError } from '../../../engine/index.ts';
 import { cachedAnswer, expectObject, libraryCall, type LibraryCall } from '../calls.ts';
 import { domainOf } from '../services.ts';
-import { create, createItems, itemsOf, setOption, undoImports, withImportedImages, type StarterItem } from '../starter-import.ts';
+import { create, createItems, itemsOf, recordOption, setOption, undoImports, withImportedImages, type StarterItem } from '../starter-import.ts';
+import { changeMenuLocations, MENU_LOCATIONS } from '../../../core/menus.ts';
+import { changeThemeMods, parseObject, THEME_MODS_OPTION } from '../../../core/theme-mods.ts';
+import { updateCustomCss } from '../../../core/custom-css.ts';
 
 /**
  * The starter library's own routes (Kadence Starter Templates): its catalogues, and importing a
@@ -177,54 +180,40 @@ async function sitePart(call: LibraryCall, part: string): Promise<Record<string,
   return expectObject(service, path, await service.json({ path }));
 }
 
-/** A stored option's JSON object; {} when it holds anything else, as an option written elsewhere may. */
-async function storedObject(ctx: Ctx, name: string): Promise<Record<string, unknown>> {
-  let value: unknown;
-  try {
-    value = JSON.parse((await ctx.store.options.get(name)) || '{}');
-  } catch {
-    return {};
-  }
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
 /**
- * POST install-navigation: the starter's menus (`key`: its site) as navigation posts of
- * navigation-link blocks (the block themes' menus), an item named as an imported page linking to
- * it; each menu assigned to its location in the option nav_menu_locations.
+ * POST install-navigation: the starter's menus (`key`: its site; {location: {name, items}}) as
+ * WordPress menus (a nav_menu term and its nav_menu_item posts, made through cms/v2's menus and
+ * menu-items routes), an item named as an imported page linking to that page, the others to
+ * their URL, nested as the starter nests them; each menu assigned to its location in the active
+ * theme's mod nav_menu_locations, where the theme has that location (`assigned` says so).
  */
 export async function installNavigation(ctx: Ctx<'design-library:starter.installNavigation'>) {
   const call = await libraryCall(ctx);
   const menus = await sitePart(call, 'navigation');
   const pages = await ctx.dispatch('GET', '/cms/v2/pages', { per_page: 100, context: 'view' });
-  const pageByTitle = new Map((Array.isArray(pages.data) ? (pages.data as { id: number; link: string; title: { rendered: string } }[]) : []).map((p) => [p.title.rendered, p]));
-  const locations = (await storedObject(ctx, 'nav_menu_locations')) as Record<string, number>;
+  const pageByTitle = new Map((Array.isArray(pages.data) ? (pages.data as { id: number; title: { rendered: string } }[]) : []).map((p) => [p.title.rendered, p]));
+  // the locations are a theme mod: recorded before the menus, so remove-content puts the mods back after deleting them
+  await recordOption(call, THEME_MODS_OPTION);
   const made = [];
   for (const [location, menu] of Object.entries(menus)) {
     if (!menu || typeof menu !== 'object' || !Array.isArray(menu.items)) continue;
-    const items = [...(menu.items as Record<string, any>[])].sort((a, b) => Number(a.menu_order) - Number(b.menu_order));
-    const link = (item: Record<string, any>) => {
-      const label = text(item.title);
-      const page = pageByTitle.get(label);
-      const attrs = page ? { label, type: 'page', id: page.id, url: page.link, kind: 'post-type' } : { label, url: text(item.url) || '#', kind: 'custom' };
-      return `<!-- wp:navigation-link ${JSON.stringify(attrs)} /-->`;
-    };
-    const children = (parent: unknown) => items.filter((i) => String(i.menu_item_parent ?? '0') === String(parent));
-    const render = (item: Record<string, any>): string => {
-      const sub = children(item.id);
-      if (!sub.length) return link(item);
-      return `<!-- wp:navigation-submenu {"label":"${escapeAttr(text(item.title))}","url":"${escapeAttr(text(item.url) || '#')}","kind":"custom"} -->${sub.map(render).join('')}<!-- /wp:navigation-submenu -->`;
-    };
-    const content = children(0).map(render).join('');
+    const items = (menu.items as unknown[]).filter((i): i is Record<string, any> => Boolean(i) && typeof i === 'object').sort((a, b) => Number(a.menu_order) - Number(b.menu_order));
     const name = text(menu.name) || location;
-    const id = await ctx.store.posts.insert({ type: 'cms_navigation', title: name, content, status: 'publish', author: ctx.user!.id });
-    await call.repo.recordImport({ kind: 'post', ref: String(id), previous: null });
-    locations[location] = id;
-    made.push({ id, location, name, items: items.length });
+    const menuId = Number((await create(call, 'menus', { name })).id);
+    const children = (parent: unknown) => items.filter((i) => String(i.menu_item_parent ?? '0') === String(parent));
+    let position = 0;
+    const add = async (item: Record<string, any>, parent: number): Promise<void> => {
+      const title = text(item.title);
+      const page = pageByTitle.get(title);
+      const target = page ? { type: 'post_type', object: 'page', object_id: page.id } : { type: 'custom', url: text(item.url) || '#' };
+      const id = Number((await create(call, 'menu-items', { title, menus: menuId, parent, menu_order: ++position, status: 'publish', ...target })).id);
+      for (const child of children(item.id)) await add(child, id);
+    };
+    for (const top of children(0)) await add(top, 0);
+    const assigned = Object.hasOwn(MENU_LOCATIONS, location);
+    if (assigned) await changeMenuLocations(ctx.store, (current) => ({ ...current, [location]: menuId }));
+    made.push({ id: menuId, location, assigned, name, items: position });
   }
-  await setOption(call, 'nav_menu_locations', JSON.stringify(locations));
   return made;
 }
 
@@ -251,12 +240,12 @@ export async function installWidgets(ctx: Ctx<'design-library:starter.installWid
       placement[sidebar].push(instance);
     }
   }
-  const existing = await storedObject(ctx, 'sidebars_widgets');
+  const existing = parseObject(await ctx.store.options.get('sidebars_widgets'));
   // what the sidebars held before is kept, as inactive widgets (the real plugin moves them there too)
   const inactive = Object.entries(existing).flatMap(([k, v]) => (k in placement && Array.isArray(v) ? (v as string[]) : []));
   await setOption(call, 'sidebars_widgets', JSON.stringify({ ...existing, ...placement, wp_inactive_widgets: [...(Array.isArray(existing.wp_inactive_widgets) ? existing.wp_inactive_widgets : []), ...inactive] }));
   for (const [type, instances] of Object.entries(byType)) {
-    const before = await storedObject(ctx, `widget_${type}`);
+    const before = parseObject(await ctx.store.options.get(`widget_${type}`));
     await setOption(call, `widget_${type}`, JSON.stringify({ ...before, ...instances }));
   }
   return { sidebars: Object.fromEntries(Object.entries(placement).map(([k, v]) => [k, v.length])) };
@@ -266,24 +255,37 @@ export async function installWidgets(ctx: Ctx<'design-library:starter.installWid
 const STARTER_OPTIONS = new Set(['posts_per_page', 'date_format', 'time_format', 'start_of_week', 'thumbnail_size_w', 'thumbnail_size_h', 'medium_size_w', 'medium_size_h', 'large_size_w', 'large_size_h', 'blogdescription']);
 
 /**
- * POST install-settings: the starter's design (`key`: its site; {mods, wp_css, options}): its
- * theme settings merged into theme_mods_designkit, its CSS as custom_css, and those of its options
- * this site has (reading and media settings); the others are listed as skipped.
+ * Theme mods a starter's settings may not bring: they name the demo site's menus and Additional
+ * CSS post by id (install-navigation assigns the menus, the CSS comes as `wp_css`).
+ */
+const DEMO_ID_MODS = new Set(['nav_menu_locations', 'custom_css_post_id']);
+
+/**
+ * POST install-settings: the starter's design (`key`: its site; {mods, wp_css, options}) as the
+ * real plugin imports it: its theme settings merged into the active theme's mods (set_theme_mod;
+ * those naming the demo's ids are skipped), its CSS as the theme's Additional CSS
+ * (wp_update_custom_css_post, printed in every page's head), and those of its options this site
+ * has (reading and media settings). Answers what it applied and what it skipped, by name.
  */
 export async function installSettings(ctx: Ctx<'design-library:starter.installSettings'>) {
   const call = await libraryCall(ctx);
   const settings = await sitePart(call, 'settings');
   const applied: string[] = [];
-  if (settings.mods && typeof settings.mods === 'object') {
-    const before = await storedObject(ctx, 'theme_mods_designkit');
-    await setOption(call, 'theme_mods_designkit', JSON.stringify({ ...before, ...settings.mods }));
-    applied.push('theme_mods_designkit');
+  const skipped: string[] = [];
+  const mods = settings.mods && typeof settings.mods === 'object' && !Array.isArray(settings.mods) ? (settings.mods as Record<string, unknown>) : {};
+  const kept = Object.entries(mods).filter(([name]) => !DEMO_ID_MODS.has(name));
+  skipped.push(...Object.keys(mods).filter((name) => DEMO_ID_MODS.has(name)).map((name) => `${THEME_MODS_OPTION}.${name}`));
+  const css = typeof settings.wp_css === 'string' ? settings.wp_css : '';
+  if (kept.length || css) await recordOption(call, THEME_MODS_OPTION);
+  if (kept.length) {
+    await changeThemeMods(ctx.store, (current) => ({ ...current, ...Object.fromEntries(kept) }));
+    applied.push(THEME_MODS_OPTION);
   }
-  if (typeof settings.wp_css === 'string' && settings.wp_css) {
-    await setOption(call, 'custom_css', settings.wp_css);
+  if (css) {
+    const post = await updateCustomCss(ctx.store, css, ctx.user!.id);
+    await call.repo.recordImport(post.previous === null ? { kind: 'post', ref: String(post.id), previous: null } : { kind: 'post_content', ref: String(post.id), previous: post.previous });
     applied.push('custom_css');
   }
-  const skipped: string[] = [];
   for (const [name, value] of Object.entries((settings.options ?? {}) as Record<string, unknown>)) {
     if (!STARTER_OPTIONS.has(name) || (typeof value !== 'string' && typeof value !== 'number')) {
       skipped.push(name);

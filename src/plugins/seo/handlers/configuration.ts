@@ -37,7 +37,8 @@ export async function siteRepresentation(ctx: Ctx<'seo:configuration.siteReprese
   for (const [name, value] of Object.entries(values)) await ctx.store.options.set(name, value);
   if (a.description !== undefined) {
     await ctx.store.options.set('blogdescription', String(a.description));
-    await ctx.site.refresh();
+    // the tagline is in the index and every page header, of every instance sharing the database
+    await ctx.site.optionsChanged();
   }
   return ok;
 }
