@@ -62,6 +62,12 @@ export interface EndpointSpec {
   permissionInherited?: true;
   /** The refusal a caller without the permission gets (a permission callback's own WP_Error). */
   forbidden?: { code: string; message: string };
+  /**
+   * `permission_check:`, a handler module's export (`comments.mayCreate`) deciding for the request
+   * what the capability cannot (WordPress's permission_callback): it throws the refusal, and the
+   * engine runs it before the handler and for the Allow header.
+   */
+  check?: string;
   args: Record<string, ArgDescriptor>;
   allowBatch: boolean;
   variants: Variant[];
@@ -330,6 +336,7 @@ function buildRoute(y: LoadedYaml, routePath: (string | number)[], namespace: st
       methods: normaliseMethods(e.methods),
       handler: String(e.handler ?? ''),
       ...(permission ? { permission: permission.value, permissionPos: permission.pos, ...(e.permission === undefined ? { permissionInherited: true as const } : {}) } : {}),
+      ...(e.permission_check ? { check: String(e.permission_check) } : {}),
       ...(e.forbidden ? { forbidden: { code: 'rest_forbidden', ...(e.forbidden as { code?: string; message: string }) } } : {}),
       args,
       allowBatch: e.allow_batch === undefined ? routeBatch : Boolean((e.allow_batch as Record<string, unknown> | null)?.v1),
