@@ -1,3 +1,4 @@
+import { missingObject } from '../../engine/errors.ts';
 import type { Ctx } from '../../core/context.ts';
 import type { BlockRegistry, BlockTypeDefinition } from '../../core/blocks.ts';
 import { editsSomeType } from '../../core/editor-access.ts';
@@ -78,6 +79,6 @@ export function getBlockType(ctx: Ctx<'cms-v2:block-types.getBlockType'>) {
   if (!editsSomeType(ctx)) throw cannotView(ctx);
   const registry = ctx.site.blocks;
   const type = registry.get(`${ctx.args.namespace}/${ctx.args.name}`);
-  if (!type) throw ctx.fail('rest_block_type_invalid');
+  if (!type) throw missingObject(ctx.fail('rest_block_type_invalid'));
   return prepare(ctx, registry, type);
 }

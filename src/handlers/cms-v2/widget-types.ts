@@ -1,3 +1,4 @@
+import { missingObject } from '../../engine/errors.ts';
 import { parseQueryString } from '../../engine/params.ts';
 import type { Ctx } from '../../core/context.ts';
 import { nsUrl } from '../../core/rest.ts';
@@ -23,7 +24,7 @@ function prepareType(ctx: Ctx, t: WidgetType): Record<string, unknown> {
 /** The type the path names; an unknown one is refused as WordPress's permission callback refuses it. */
 function typeOf(ctx: Ctx): WidgetType {
   const t = widgetType(String(ctx.args.id));
-  if (!t) throw ctx.fail('rest_widget_type_invalid');
+  if (!t) throw missingObject(ctx.fail('rest_widget_type_invalid'));
   return t;
 }
 
