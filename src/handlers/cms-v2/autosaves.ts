@@ -22,9 +22,27 @@ async function readableParent(ctx: Ctx, type: PostTypeInfo, id: unknown, action:
   return parent;
 }
 
+/** get_items_permissions_check: edit_post of the post. */
+export async function mayListAutosaves(ctx: Ctx): Promise<void> {
+  await readableParent(ctx, routePostType(ctx), ctx.args.id, 'view autosaves of this post');
+}
+
+/** get_item_permissions_check, the revisions controller's: edit_post of the parent. */
+export async function mayGetAutosave(ctx: Ctx): Promise<void> {
+  await readableParent(ctx, routePostType(ctx), ctx.args.parent, 'view revisions of this post');
+}
+
+/** create_item_permissions_check: the post's update_item_permissions_check (it must exist, and the caller may edit it). */
+export async function mayCreateAutosave(ctx: Ctx): Promise<void> {
+  const type = routePostType(ctx);
+  const post = await ctx.store.posts.get(Number(ctx.args.id));
+  if (!post || post.type !== type.slug) throw ctx.fail('rest_post_invalid_id');
+  if (!canEdit(ctx, type, post)) throw denied(ctx, 'rest_cannot_edit', { action: 'edit this post' });
+}
+
 export async function listAutosaves(ctx: Ctx<'cms-v2:autosaves.listAutosaves'>) {
   const type = routePostType(ctx);
-  const parent = await readableParent(ctx, type, ctx.args.id, 'view autosaves of this post');
+  const parent = await revisionParent(ctx, type, ctx.args.id);
   if (ctx.request.head) return [];
   const { rows } = await ctx.store.posts.query({
     types: ['revision'], statuses: ['inherit'], parent: [parent.id], slugs: [autosaveSlug(parent.id)], orderby: 'date', order: 'desc', offset: 0, limit: Number.MAX_SAFE_INTEGER,
@@ -35,7 +53,7 @@ export async function listAutosaves(ctx: Ctx<'cms-v2:autosaves.listAutosaves'>) 
 
 export async function getAutosave(ctx: Ctx<'cms-v2:autosaves.getAutosave'>) {
   const type = routePostType(ctx);
-  const parent = await readableParent(ctx, type, ctx.args.parent, 'view revisions of this post');
+  const parent = await revisionParent(ctx, type, ctx.args.parent);
   const id = Number(ctx.args.id);
   const autosave = id > 0 ? await ctx.store.posts.get(id) : undefined;
   if (!autosave || autosave.type !== 'revision' || autosave.parent !== parent.id || autosave.slug !== autosaveSlug(parent.id))
@@ -51,7 +69,6 @@ export async function createAutosave(ctx: Ctx<'cms-v2:autosaves.createAutosave'>
   const outcome = await ctx.store.transaction(async (store): Promise<Outcome> => {
     const post = await store.posts.get(Number(ctx.args.id), true);
     if (!post || post.type !== type.slug) throw ctx.fail('rest_post_invalid_id');
-    if (!canEdit(ctx, type, post)) throw denied(ctx, 'rest_cannot_edit', { action: 'edit this post' });
     const f = await postFieldsOf(ctx, type, store, post);
     if ((post.status === 'draft' || post.status === 'auto-draft') && post.author === user) {
       // the author's own draft is saved in place, without a revision

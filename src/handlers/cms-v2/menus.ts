@@ -66,11 +66,22 @@ async function menuOfRoute(ctx: Ctx): Promise<TermRow> {
   return term;
 }
 
+/** get_items_permissions_check: the terms controller's, then check_has_read_only_access. */
+export function mayListMenus(ctx: Ctx): void {
+  checkListContext(ctx, routeTaxonomy(ctx));
+  requireReadAccess(ctx);
+}
+
+/** get_item_permissions_check: the menu, edit_term for the edit context, then check_has_read_only_access. */
+export async function mayGetMenu(ctx: Ctx): Promise<void> {
+  await menuOfRoute(ctx);
+  if (ctx.args.context === 'edit' && !ctx.can(routeTaxonomy(ctx).capabilities.edit_terms)) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this term' });
+  requireReadAccess(ctx);
+}
+
 export async function listMenus(ctx: Ctx<'cms-v2:menus.listMenus'>) {
   const tax = routeTaxonomy(ctx);
   const context = contextOf(ctx);
-  checkListContext(ctx, tax);
-  requireReadAccess(ctx);
   const { rows, total, page } = await queryTermsOfRoute(ctx, tax);
   const state = await menuState(ctx);
   return collection(ctx, ctx.request.head ? [] : rows.map((t) => prepareMenu(ctx, t, context, state)), total, page);
@@ -79,8 +90,6 @@ export async function listMenus(ctx: Ctx<'cms-v2:menus.listMenus'>) {
 export async function getMenu(ctx: Ctx<'cms-v2:menus.getMenu'>) {
   const term = await menuOfRoute(ctx);
   const context = contextOf(ctx);
-  if (context === 'edit' && !ctx.can(routeTaxonomy(ctx).capabilities.edit_terms)) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this term' });
-  requireReadAccess(ctx);
   return prepareMenu(ctx, term, context, await menuState(ctx));
 }
 
