@@ -159,7 +159,8 @@ describe('cms/v2 blocks: WP_REST_Block_Types_Controller, block renderer, block p
         uses_context: [],
         supports: { anchor: true, __experimentalOnEnter: true, typography: { fontSize: true, lineHeight: true }, color: { gradients: true, link: true } },
         styles: [{ name: 'default', label: 'Default', isDefault: true }, { name: 'plain', label: 'Plain' }],
-        textdomain: 'default',
+        // WordPress 6.1: null for core blocks (their block.json's textdomain is not registered)
+        textdomain: null,
         example: null,
         editor_script_handles: [],
         script_handles: [],
