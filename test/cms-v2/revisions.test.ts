@@ -195,8 +195,9 @@ describe('cms/v2 autosaves', () => {
     assert.deepEqual(((await json(`cms/v2/posts/${post.id}/autosaves`)) as Obj[]).map((a) => a.id), [theirs.id]);
   });
 
-  it('saves the author’s own draft in place, without a revision', async () => {
+  it('saves the author’s own draft in place, with the revision wp_update_post saves (WordPress 6.1)', async () => {
     const draft = await createPost({ title: 'Mine', content: 'draft', status: 'draft' });
+    await update(draft.id, { content: 'draft, edited' });
     const saved = await json(`cms/v2/posts/${draft.id}/autosaves`, { method: 'POST', json: { content: 'draft, autosaved' } });
     assert.equal(saved.id, draft.id);
     assert.equal(saved.parent, 0);
@@ -205,7 +206,10 @@ describe('cms/v2 autosaves', () => {
     assert.equal(saved._links, undefined);
     const now = await json(`cms/v2/posts/${draft.id}?context=edit`);
     assert.equal(now.content.raw, 'draft, autosaved');
-    assert.equal(now._links['version-history'][0].count, 0);
+    // the update's revision, then the autosave's: create_post_autosave updates the draft with wp_update_post
+    const revisions = (await json(`cms/v2/posts/${draft.id}/revisions?context=edit`)) as Obj[];
+    assert.deepEqual(revisions.map((r) => r.content.raw), ['draft, autosaved', 'draft, edited']);
+    assert.equal(now._links['version-history'][0].count, 2);
     assert.deepEqual(await json(`cms/v2/posts/${draft.id}/autosaves`), []);
     // another user's autosave of the same draft is a revision
     const editor = await userAuth(server, 'editor');

@@ -4,14 +4,15 @@ import { contentChanged } from '../../core/events.ts';
 import { canEdit } from '../../core/post-access.ts';
 import { postFieldsOf } from '../../core/post-fields.ts';
 import { contextOf, denied, routePostType } from '../../core/rest.ts';
-import { autosaveSlug, prepareRevision, revisionedFieldsDiffer, revisionParent, type RevisionFields } from '../../core/revisions.ts';
+import { autosaveSlug, prepareRevision, revisionedFieldsDiffer, revisionParent, saveRevision, type RevisionFields } from '../../core/revisions.ts';
 import type { PostRow } from '../../store/posts.ts';
 import { sqlDate } from '../../store/transact.ts';
 
 /**
  * WP_REST_Autosaves_Controller: `{rest_base}/{id}/autosaves` and `{rest_base}/{parent}/autosaves/{id}`
- * of every post type but attachments. An autosave by the author of a draft saves the draft itself;
- * any other is kept as one autosave revision per user, replaced by the next.
+ * of every post type but attachments. An autosave by the author of a draft saves the draft itself
+ * (with the revision an update saves); any other is kept as one autosave revision per user,
+ * replaced by the next.
  */
 
 
@@ -71,9 +72,11 @@ export async function createAutosave(ctx: Ctx<'cms-v2:autosaves.createAutosave'>
     if (!post || post.type !== type.slug) throw ctx.fail('rest_post_invalid_id');
     const f = await postFieldsOf(ctx, type, store, post);
     if ((post.status === 'draft' || post.status === 'auto-draft') && post.author === user) {
-      // the author's own draft is saved in place, without a revision
+      // the author's own draft is saved in place by wp_update_post, whose post_updated action saves
+      // a revision as any update's does (create_post_autosave, WordPress 6.1)
       if (Object.keys(f).length) await store.posts.update(post.id, f);
       const saved = (await store.posts.get(post.id))!;
+      await saveRevision(store, type, saved, user);
       return { post: saved, saved };
     }
     // the autosave holds the post's revisioned fields with the request's changes (the others are the post's)
