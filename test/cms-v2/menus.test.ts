@@ -69,6 +69,8 @@ describe('menus (WP_REST_Menus_Controller)', () => {
     const dup = await admin('cms/v2/menus', 'POST', { name: 'Main Menu' });
     error(dup, 400, 'menu_exists', 'The menu name <strong>Main Menu</strong> conflicts with another menu name. Please try another.');
     assert.deepEqual(dup.body.data, { status: 400, term_id: id });
+    // WordPress 6.1: the id added first with add_data stays as additional_data
+    assert.deepEqual(dup.body.additional_data, [id]);
     const badLocation = await admin('cms/v2/menus', 'POST', { name: 'Other', locations: ['sidebar'] });
     error(badLocation, 400, 'rest_invalid_param', 'Invalid parameter(s): locations');
     assert.deepEqual(badLocation.body.data.params, { locations: 'Invalid menu location.' });

@@ -109,8 +109,12 @@ async function menuName(ctx: Ctx, store: Store, id: number, name: string): Promi
   const trimmed = name.trim();
   if (!trimmed) throw ctx.fail('empty_term_name');
   const taken = await store.terms.byName(MENU_TAXONOMY, trimmed);
-  if (taken && taken.id !== id)
-    throw ctx.fail('menu_exists', { name: escapeHtml(trimmed) }, { term_id: taken.id });
+  if (taken && taken.id !== id) {
+    const exists = ctx.fail('menu_exists', { name: escapeHtml(trimmed) }, { term_id: taken.id });
+    // create_item adds the existing menu's id, then {status, term_id}: WP_Error keeps the first as additional_data
+    if (id === 0) exists.additionalData = [taken.id];
+    throw exists;
+  }
   return trimmed;
 }
 
