@@ -326,6 +326,9 @@ describe('navigation (wp_navigation through WP_REST_Posts_Controller)', () => {
     assert.deepEqual(list.body.map((n: Obj) => n.id), [id]);
     assert.deepEqual(Object.keys(list.body[0]).filter((k) => k !== '_links'), ['id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'content', 'template']);
     error(await call('cms/v2/navigation?context=edit', { auth: w.editor!.auth }), 403, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
+    // not a viewable type: no `alternate` Link replaces the API root's (WordPress 6.1's header)
+    const single = await call(`cms/v2/navigation/${id}`);
+    assert.equal(single.headers.get('link'), `<${server.api}>; rel="https://api.w.org/"`);
     const updated = await admin(`cms/v2/navigation/${id}`, 'PUT', { title: 'Main navigation' });
     assert.equal(updated.body.title.raw, 'Main navigation');
     error(await call(`cms/v2/navigation/${id}`, { method: 'DELETE', auth: w.editor!.auth }), 403, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');

@@ -252,7 +252,8 @@ export async function getPost(ctx: Ctx<'cms-v2:posts.getPost'>) {
   if (post.password && ctx.args.password !== undefined && ctx.args.password !== post.password && !canEdit(ctx, type, post))
     throw ctx.fail('rest_post_incorrect_password');
   const data = await prepareOne(ctx, type, post, context);
-  return new RestResponse(data, 200, { Link: `<${data.link as string}>; rel="alternate"; type=text/html` });
+  // only a viewable type's post links its page (is_post_type_viewable); a navigation keeps the API root's Link
+  return new RestResponse(data, 200, type.viewable ? { Link: `<${data.link as string}>; rel="alternate"; type=text/html` } : {});
 }
 
 // --- writing ---
