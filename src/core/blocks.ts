@@ -1,4 +1,5 @@
 import { compileArgs, type CompiledArgs } from '../engine/args.ts';
+import { invalidParams, RestError, type ParamFailure } from '../engine/errors.ts';
 import type { Logger } from '../engine/types.ts';
 
 /**
@@ -318,10 +319,18 @@ export class BlockRegistry {
   checkAttributes(name: string, attributes: Record<string, unknown>): Record<string, unknown> {
     const r = this.types.get(name);
     if (!r) return attributes;
-    r.args ??= compileArgs({ attributes: { type: 'object', properties: r.attributes, additionalProperties: false } });
-    const params = { attributes };
-    r.args.apply(params);
-    return params.attributes;
+    // the arg's validate_callback checks the value on its own (rest_validate_value_from_schema with no
+    // param name), so WordPress's messages name `[showPostCounts]`, not `attributes[showPostCounts]`
+    r.args ??= compileArgs({ '': { type: 'object', properties: r.attributes, additionalProperties: false } });
+    const params = { '': attributes };
+    try {
+      r.args.apply(params);
+    } catch (e) {
+      const failure = e instanceof RestError ? (e.data?.details as Record<string, ParamFailure> | undefined)?.[''] : undefined;
+      if (failure) throw invalidParams(new Map([['attributes', failure]]));
+      throw e;
+    }
+    return params[''];
   }
 
   /**

@@ -12,6 +12,8 @@ const isOwn = (ctx: Ctx, post: PostRow) => ctx.user !== null && ctx.user.id === 
 /** map_meta_cap for edit_post and delete_post: the primitive capabilities the post's owner and status call for. */
 export function may(action: 'edit' | 'delete', ctx: Ctx, type: PostTypeInfo, post: PostRow): boolean {
   if (!ctx.user) return false;
+  // map_meta_cap of WordPress 6.1: deleting a revision is do_not_allow
+  if (action === 'delete' && post.type === 'revision') return false;
   const needs = [isOwn(ctx, post) ? `${action}_posts` : `${action}_others_posts`];
   if (post.status === 'publish' || post.status === 'future') needs.push(`${action}_published_posts`);
   if (post.status === 'private') needs.push(`${action}_private_posts`);

@@ -140,9 +140,10 @@ export function collection(ctx: Ctx, items: unknown[], total: number, p: Page, o
   const headers: Record<string, string> = { 'X-WP-Total': String(total), 'X-WP-TotalPages': String(maxPages) };
   const query = ctx.request.query;
   const base = ctx.api.restUrl(ctx.request.path);
-  // add_query_arg('page', n): a `page` the request sent keeps its place, otherwise it comes last
+  // add_query_arg('page', n): a `page` the request sent keeps its place, otherwise it comes last;
+  // add_query_arg also drops the `=` of an empty value (`_envelope`, `search=`), keeping the key bare
   const link = (page: number) => {
-    const qs = queryString({ ...query, page });
+    const qs = queryString({ ...query, page }).replace(/=(&|$)/g, '$1');
     return `${base}${base.includes('?') ? '&' : '?'}${qs}`;
   };
   const links: string[] = [];

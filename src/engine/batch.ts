@@ -72,13 +72,12 @@ export function batchHandler<S extends TransactionalStore<S>>(pipeline: Pipeline
 
     const outcomes = await ctx.store.steps(slots.length, async (tx, i) => {
       const s = slots[i];
-      const out = isPrepared(s) ? await pipeline.execute(s, ctx.user, tx) : s;
+      const out = await pipeline.withAllow(isPrepared(s) ? await pipeline.execute(s, ctx.user, tx) : s, ctx.user, tx);
       return { value: out, keep: out.status < 400 };
     });
     const responses = outcomes.map((out) => {
       const headers: Record<string, string> = { ...out.headers };
-      const allow = pipeline.allowHeader(out, ctx.user);
-      if (allow) headers.Allow = allow;
+      if (out.allow) headers.Allow = out.allow;
       return { body: out.data, status: out.status, headers: envelopeHeaders(headers) };
     });
     return new RestResponse({ responses }, 207);

@@ -14,6 +14,8 @@ export interface CompiledEndpoint {
   handler: Handler;
   /** A capability, `a|b` for any of them, or `public`. */
   permission: string;
+  /** The endpoint's permission callback (`permission_check:`): throws its refusal. */
+  check?: Handler;
   allowBatch: boolean;
   args: CompiledArgs;
   spec: EndpointSpec;
@@ -87,11 +89,11 @@ export class HandlerModules {
   async load(routes: readonly RouteSpec[], builtins: { has(name: string): boolean }, importing = true): Promise<Diagnostic[]> {
     const problems: Diagnostic[] = [];
     for (const route of routes) {
-      for (const e of route.endpoints) {
-        if (builtins.has(e.handler)) continue;
-        const [mod, fn] = splitHandlerName(e.handler);
+      for (const [e, name, kind] of route.endpoints.flatMap((e) => [[e, e.handler, 'handler'] as const, ...(e.check ? [[e, e.check, 'permission check'] as const] : [])])) {
+        if (builtins.has(name)) continue;
+        const [mod, fn] = splitHandlerName(name);
         const file = handlerModuleFile(route.handlersDir, mod);
-        const what = `${route.key} ${e.methods.join(',')} names handler '${e.handler}'`;
+        const what = `${route.key} ${e.methods.join(',')} names ${kind} '${name}'`;
         if (!file) {
           problems.push(diagnostic(e.pos, 'handler-exists', `${what}, but no handler module '${mod}' exists in ${route.handlersDir}`));
           continue;
@@ -187,7 +189,12 @@ export async function compileRoutes(routes: readonly RouteSpec[], variant: Varia
         problems.push(diagnostic(e.pos, 'handler-exists', `handler '${e.handler}' not found`));
         continue;
       }
-      endpoints.push({ methods: new Set(e.methods), handlerName: e.handler, handler, permission: e.permission ?? 'public', allowBatch: e.allowBatch, args: compileArgs(e.args), spec: e });
+      const check = e.check ? await modules.handler(r, e.check) : undefined;
+      if (e.check && !check) {
+        problems.push(diagnostic(e.pos, 'handler-exists', `permission check '${e.check}' not found`));
+        continue;
+      }
+      endpoints.push({ methods: new Set(e.methods), handlerName: e.handler, handler, permission: e.permission ?? 'public', ...(check ? { check } : {}), allowBatch: e.allowBatch, args: compileArgs(e.args), spec: e });
     }
     const route: CompiledRoute = { key: r.key, namespace: r.namespace, spec: r, endpoints, descriptors: describeAt(r, endpoints, roots) };
     compiled.push(route);

@@ -61,7 +61,7 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
   private readonly builtins: Builtins;
   /** Each root's root and namespace index documents, serialised at their first request there after a change. */
   private readonly indexes = new Map<ApiRoot, { root: PrebuiltJson; namespaces: Map<string, PrebuiltJson> }>();
-  /** The Allow header for an anonymous caller, per route (the common case, computed once per table). */
+  /** The Allow header for an anonymous caller, per route without permission checks (the common case, computed once per table). */
   private anonymousAllow = new Map<CompiledRoute, string>();
   private readonly listeners: (() => void)[] = [];
   /** Each root index with the links the host adds for some users, by that index and the links' JSON. */
@@ -170,7 +170,7 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
   private install(table: RouteTable): void {
     this.table = table;
     this.servedRoutes = table.routes.map((r) => r.spec);
-    this.anonymousAllow = new Map(table.routes.map((r) => [r, allowFor(r, null)]));
+    this.anonymousAllow = new Map(table.routes.filter((r) => r.endpoints.every((e) => !e.check)).map((r) => [r, uncheckedAllow(r, null)]));
     this.rebuildIndexes();
   }
 
@@ -265,10 +265,9 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
    * answers stay synchronous: the request path awaits only what a handler really waits for.
    */
   handle(req: InternalRequest, user: User | null, store: S = this.store): Outcome | Promise<Outcome> {
-    if (req.method === 'OPTIONS') return this.options(req);
-    const prepared = this.prepare(req);
-    if (!('params' in prepared)) return prepared;
-    return this.execute(prepared, user, store);
+    const prepared = req.method === 'OPTIONS' ? this.options(req) : this.prepare(req);
+    const out = 'params' in prepared ? this.execute(prepared, user, store) : prepared;
+    return out instanceof Promise ? out.then((o) => this.withAllow(o, user, store)) : this.withAllow(out, user, store);
   }
 
   /** OPTIONS: the matched route's descriptor with its resource's schema, and its Allow header; `[]` when nothing matches. */
@@ -276,7 +275,11 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     const match = this.table.router.find(req.path);
     if (!match) return { status: 200, headers: {}, data: [] };
     const root = req.root ?? this.root;
-    return answered(optionsDocument(match.value, match.value.descriptors.get(root)!, (p) => root.restUrl(p)), match.value);
+    const route = match.value;
+    const out = answered(optionsDocument(route, route.descriptors.get(root)!, (p) => root.restUrl(p)), route);
+    // rest_handle_options_request answers before any handler is chosen: the checks see the URL's params and the query, no defaults
+    out.asked = { route, endpoint: route.endpoints[0], urlParams: match.params, params: { ...req.query, ...match.params }, req };
+    return out;
   }
 
   /** Finds the route and the endpoint for the method (HEAD falls back to GET). */
@@ -294,36 +297,37 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
   prepare(req: InternalRequest, matched: Matched | Outcome = this.match(req)): Prepared | Outcome {
     if (!('endpoint' in matched)) return matched;
     const { route, endpoint, urlParams } = matched;
-    if (req.jsonError !== undefined) return errorOutcome(invalidJson(req.jsonError), route);
     const params: Record<string, unknown> = {};
     for (const [name, value] of endpoint.args.defaults) params[name] = typeof value === 'object' ? cloneDefault(value) : value;
     mergeInto(params, urlParams);
     mergeInto(params, req.query, GLOBAL_PARAMS);
     if (BODY_METHODS.has(req.method)) mergeInto(params, req.body);
     if (req.json && typeof req.json === 'object') mergeInto(params, req.json as Record<string, unknown>);
+    const prepared = { route, endpoint, params, urlParams, req };
+    if (req.jsonError !== undefined) return errorOutcome(invalidJson(req.jsonError), route, prepared);
     try {
       endpoint.args.apply(params);
     } catch (e) {
       if (!(e instanceof RestError)) {
         logCriticalError(this.log, `the args of ${req.method} ${route.key} (${req.path})`, e, req.headers);
-        return errorOutcome(criticalError(), route);
+        return errorOutcome(criticalError(), route, prepared);
       }
-      return errorOutcome(e, route);
+      return errorOutcome(e, route, prepared);
     }
-    return { route, endpoint, params, urlParams, req };
+    return prepared;
   }
 
-  /** Permission, then the handler. */
+  /** Permission (the capability, then the endpoint's permission check), then the handler. */
   execute(p: Prepared, user: User | null, store: S = this.store): Outcome | Promise<Outcome> {
     const { route, endpoint } = p;
     if (!permitted(endpoint, user)) {
       const refusal = endpoint.spec.forbidden;
-      return errorOutcome(refusal ? forbidden(user !== null, refusal.message, refusal.code) : forbidden(user !== null), route);
+      return errorOutcome(refusal ? forbidden(user !== null, refusal.message, refusal.code) : forbidden(user !== null), route, p);
     }
     let result: unknown;
     const ctx = new RequestContext(this, p, user, store);
     try {
-      result = endpoint.handler(ctx);
+      result = endpoint.check ? checkThenHandle(endpoint, ctx) : endpoint.handler(ctx);
     } catch (e) {
       return this.failure(e, route, p);
     }
@@ -332,16 +336,17 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
   }
 
   /**
-   * A handler's result. A forced DELETE answers `{deleted: true, previous}`: the object is gone, so
-   * every permission callback of its route fails in WordPress and rest_send_allow_header sends no
-   * Allow; and `previous` is the prepared response's get_data(), which never holds its links.
+   * A handler's result. A forced DELETE answers `{deleted: true, previous}`: the object is gone
+   * (for the Allow header), and `previous` is the prepared response's get_data(), which never
+   * holds its links.
    */
   private answer(result: unknown, p: Prepared, headers: Record<string, string> | undefined): Outcome {
     const out = answered(result, p.route);
+    out.asked = p;
     if (headers) out.headers = { ...headers, ...out.headers };
     const data = out.data as { deleted?: unknown; previous?: unknown } | null;
     if (p.req.method === 'DELETE' && data && typeof data === 'object' && data.deleted === true) {
-      out.route = undefined;
+      out.gone = true;
       if (data.previous && typeof data.previous === 'object' && '_links' in data.previous) {
         const { _links, ...previous } = data.previous as Record<string, unknown>;
         out.data = { ...data, previous };
@@ -352,13 +357,13 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
 
   private failure(e: unknown, route: CompiledRoute, p: Prepared): Outcome {
     if (e instanceof RestError) {
-      if (e.objectMissing) return errorOutcome(e);
-      const out = errorOutcome(e, route);
-      if (e.status === 401 || e.status === 403) out.refused = p.endpoint;
+      const out = errorOutcome(e, route, p);
+      if (e.objectMissing) out.gone = true;
+      else if (e.status === 401 || e.status === 403) out.refused = p.endpoint;
       return out;
     }
     logCriticalError(this.log, `${p.endpoint.handlerName} (${p.req.method} ${route.key}, ${p.req.path})`, e, p.req.headers);
-    return errorOutcome(criticalError(), route);
+    return errorOutcome(criticalError(), route, p);
   }
 
   /**
@@ -402,11 +407,43 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     return 'endpoint' in matched && permitted(matched.endpoint, user);
   }
 
-  /** Methods of the matched route the user may call, for the Allow header: '' when none (WordPress then sends none). */
-  allowHeader(out: Outcome, user: User | null): string {
-    if (!out.route) return '';
-    const known = user === null && !out.refused ? this.anonymousAllow.get(out.route) : undefined;
-    return known ?? allowFor(out.route, user, out.refused);
+  /**
+   * rest_send_allow_header, once the answer is made (a check then sees what the request changed):
+   * the methods of the matched route whose permission passes for this request, '' when none
+   * (WordPress then sends no Allow). An endpoint passes when the caller holds its capability and
+   * its permission check, run on this request's params, does not refuse; one without a check
+   * decides in its handler, and fails where the request showed it would (`refused`, `gone`).
+   */
+  withAllow(out: Outcome, user: User | null, store: S = this.store): Outcome | Promise<Outcome> {
+    const route = out.route;
+    if (!route) return out;
+    const known = user === null && !out.refused && !out.gone ? this.anonymousAllow.get(route) : undefined;
+    if (known !== undefined) {
+      out.allow = known;
+      return out;
+    }
+    const passes = route.endpoints.map((e) => this.passes(e, out, user, store));
+    const done = (ok: boolean[]): Outcome => {
+      out.allow = methodsOf(route.endpoints.filter((_, i) => ok[i]));
+      return out;
+    };
+    return passes.some((p) => p instanceof Promise) ? Promise.all(passes).then(done) : done(passes as boolean[]);
+  }
+
+  private passes(e: CompiledEndpoint, out: Outcome, user: User | null, store: S): boolean | Promise<boolean> {
+    if (!permitted(e, user)) return false;
+    if (!e.check) return e !== out.refused && !out.gone;
+    if (!out.asked) return false;
+    const refused = (err: unknown): false => {
+      if (!(err instanceof RestError)) this.log.error(`internal error in the permission check ${e.spec.check} (${out.asked!.req.method} ${out.asked!.req.path}): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      return false;
+    };
+    try {
+      const checked = e.check(new RequestContext(this, out.asked, user, store));
+      return checked instanceof Promise ? checked.then(() => true, refused) : true;
+    } catch (err) {
+      return refused(err);
+    }
   }
 
   /** The error `code` names for a handler of this namespace (HandlerContext.fail). */
@@ -526,8 +563,17 @@ export function permitted(endpoint: CompiledEndpoint, user: User | null): boolea
   return endpoint.permission.split('|').some((cap) => user.caps.has(cap));
 }
 
-function allowFor(route: CompiledRoute, user: User | null, refused?: CompiledEndpoint): string {
-  const methods: string[] = [];
-  for (const e of route.endpoints) if (e !== refused && permitted(e, user)) for (const m of e.methods) if (!methods.includes(m)) methods.push(m);
-  return methods.join(', ');
+/** The Allow of a route without permission checks: the methods whose capability the user holds. */
+function uncheckedAllow(route: CompiledRoute, user: User | null): string {
+  return methodsOf(route.endpoints.filter((e) => permitted(e, user)));
+}
+
+function methodsOf(endpoints: CompiledEndpoint[]): string {
+  return [...new Set(endpoints.flatMap((e) => [...e.methods]))].join(', ');
+}
+
+/** WordPress's respond_to_request: the permission callback, then (once it passed) the callback. */
+function checkThenHandle(endpoint: CompiledEndpoint, ctx: HandlerContext): unknown {
+  const checked = endpoint.check!(ctx);
+  return checked instanceof Promise ? checked.then(() => endpoint.handler(ctx)) : endpoint.handler(ctx);
 }

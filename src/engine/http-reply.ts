@@ -34,10 +34,10 @@ export class ReplyWriter {
   private baseHeaders(method: string | undefined, outcome: Outcome, user: User | null, reqHeaders: Record<string, string>): Record<string, string> {
     const origin = reqHeaders.origin;
     const route = outcome.route;
-    const common = route && !outcome.refused && !user && method === 'GET' && !origin && !reqHeaders.authorization;
+    const common = route && !user && method === 'GET' && !origin && !reqHeaders.authorization;
     if (common) {
       const known = this.anonymousGetHeaders.get(route);
-      if (known) return { ...known };
+      if (known) return withAllow({ ...known }, outcome);
     }
     const headers: Record<string, string> = { ...EVERY_ANSWER, Link: this.engine.site.linkHeader };
     if (origin) {
@@ -52,10 +52,8 @@ export class ReplyWriter {
       headers['Cache-Control'] = 'no-cache, must-revalidate, max-age=0';
       if (user.answerHeaders) Object.assign(headers, user.answerHeaders);
     }
-    const allow = this.engine.allowHeader(outcome, user);
-    if (allow) headers.Allow = allow;
     if (common) this.anonymousGetHeaders.set(route, { ...headers });
-    return headers;
+    return withAllow(headers, outcome);
   }
 
   send(res: ServerResponse, req: IncomingMessage, outcome: Outcome, query: Record<string, unknown>, user: User | null, reqHeaders: Record<string, string>): void {
@@ -169,4 +167,10 @@ function writeAnswer(res: ServerResponse, req: IncomingMessage, status: number, 
   if (body !== undefined) headers[keys['content-length']] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   res.writeHead(status, headers);
   res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** The Allow the engine found for the answer (none when it found no method allowed). */
+function withAllow(headers: Record<string, string>, outcome: Outcome): Record<string, string> {
+  if (outcome.allow) headers.Allow = outcome.allow;
+  return headers;
 }

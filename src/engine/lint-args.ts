@@ -192,35 +192,48 @@ const pathVariables = (route: RouteSpec) => new Set([...route.fullPath.matchAll(
  */
 export function checkHandlerArgs(spec: Spec, modules: SourceModules, report: Report): void {
   const analysis = new ArgReadAnalysis(modules);
-  const byFunction = new Map<string, HandlerUse & { file: string; fn: string }>();
+  // an endpoint's permission check reads its args too; the Allow header runs it on any endpoint's request of its route
+  const byFunction = new Map<string, HandlerUse & { file: string; fn: string; check: boolean }>();
+  const functionsOf = new Map<EndpointSpec, string[]>();
   for (const route of spec.routes) {
     for (const e of route.endpoints) {
-      if (BUILTIN_HANDLERS.has(e.handler)) continue;
-      const [mod, fn] = splitHandlerName(e.handler);
-      const file = handlerModuleFile(route.handlersDir, mod);
-      if (!file) continue; // handler-exists reports it
-      const key = `${file}#${fn}`;
-      if (!byFunction.has(key)) byFunction.set(key, { name: e.handler, file, fn, endpoints: [] });
-      byFunction.get(key)!.endpoints.push({ route, e });
+      for (const [name, check] of [[e.handler, false], ...(e.check ? [[e.check, true] as const] : [])] as const) {
+        if (BUILTIN_HANDLERS.has(name)) continue;
+        const [mod, fn] = splitHandlerName(name);
+        const file = handlerModuleFile(route.handlersDir, mod);
+        if (!file) continue; // handler-exists reports it
+        const key = `${file}#${fn}`;
+        if (!byFunction.has(key)) byFunction.set(key, { name, file, fn, endpoints: [], check });
+        byFunction.get(key)!.endpoints.push({ route, e });
+        functionsOf.set(e, [...(functionsOf.get(e) ?? []), key]);
+      }
     }
   }
-  for (const use of byFunction.values()) {
+  const readsOf = new Map<string, { reads: Map<string, SourcePos>; opaque: boolean }>();
+  for (const [key, use] of byFunction) {
     const mod = modules.get(use.file);
     const found = mod && modules.exported(mod, use.fn);
     if (!found) continue; // not a plain function (built by a call): nothing to analyse
     const { reads, opaque } = analysis.of(found.mod, found.fn, 0, 'ctx');
-    const declared = new Set(use.endpoints.flatMap(({ route, e }) => [...Object.keys(e.args), ...pathVariables(route)]));
+    readsOf.set(key, { reads, opaque });
+    const routes = new Set(use.endpoints.map(({ route }) => route));
+    const declared = new Set(use.check ? [...routes].flatMap((route) => [...route.endpoints.flatMap((o) => Object.keys(o.args)), ...pathVariables(route)]) : use.endpoints.flatMap(({ route, e }) => [...Object.keys(e.args), ...pathVariables(route)]));
     for (const [name, at] of reads) {
       if (declared.has(name)) continue;
       const where = use.endpoints.map(({ route, e }) => `${e.methods.join(',')} ${route.key}`);
-      report(at, 'arg-undeclared', `handler '${use.name}' reads arg '${name}', which ${where.length > 1 ? `none of the ${where.length} endpoints naming it (${where[0]}, ...) declares` : `${where[0]} does not declare`}${didYouMean(name, declared)}`);
+      report(at, 'arg-undeclared', `${use.check ? 'permission check' : 'handler'} '${use.name}' reads arg '${name}', which ${where.length > 1 ? `none of the ${where.length} endpoints naming it (${where[0]}, ...) declares` : `${where[0]} does not declare`}${didYouMean(name, declared)}`);
     }
-    for (const { route, e } of use.endpoints) {
+  }
+  for (const route of spec.routes) {
+    for (const e of route.endpoints) {
+      const keys = functionsOf.get(e) ?? [];
+      // a function lint could not analyse may read anything
+      if (keys.length === 0 || keys.some((k) => !readsOf.has(k) || readsOf.get(k)!.opaque)) continue;
       const variables = pathVariables(route);
       for (const [name, arg] of Object.entries(e.args)) {
         const at = e.argPos[name] ?? e.pos;
-        if (arg.unread !== true && !opaque && !reads.has(name) && !variables.has(name)) {
-          report(at, 'arg-unread', `arg '${name}' of ${e.methods.join(',')} ${route.key} is declared, but handler '${use.name}' never reads it (mark it unread: true if the index must show it anyway)`);
+        if (arg.unread !== true && !keys.some((k) => readsOf.get(k)!.reads.has(name)) && !variables.has(name)) {
+          report(at, 'arg-unread', `arg '${name}' of ${e.methods.join(',')} ${route.key} is declared, but ${e.check ? `handler '${e.handler}' and permission check '${e.check}' never read it` : `handler '${e.handler}' never reads it`} (mark it unread: true if the index must show it anyway)`);
         }
       }
     }

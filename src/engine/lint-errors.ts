@@ -102,9 +102,9 @@ function reachableModules(spec: Spec, namespace: string, sources: SourceModules)
   const files = new Set<string>();
   for (const route of spec.routes) {
     if (route.namespace !== namespace) continue;
-    for (const e of route.endpoints) {
-      if (BUILTIN_HANDLERS.has(e.handler)) continue;
-      const file = handlerModuleFile(route.handlersDir, splitHandlerName(e.handler)[0]);
+    for (const name of route.endpoints.flatMap((e) => [e.handler, ...(e.check ? [e.check] : [])])) {
+      if (BUILTIN_HANDLERS.has(name)) continue;
+      const file = handlerModuleFile(route.handlersDir, splitHandlerName(name)[0]);
       if (file) files.add(resolve(file)); // a missing one is handler-exists's finding
     }
   }

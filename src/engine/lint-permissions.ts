@@ -37,8 +37,9 @@ export function checkPermissionNames(spec: Spec, names: PermissionNames, sources
   const handlerFiles = new Set<string>();
   for (const route of spec.routes) {
     for (const e of route.endpoints) {
-      if (!BUILTIN_HANDLERS.has(e.handler)) {
-        const file = handlerModuleFile(route.handlersDir, splitHandlerName(e.handler)[0]);
+      for (const name of [e.handler, ...(e.check ? [e.check] : [])]) {
+        if (BUILTIN_HANDLERS.has(name)) continue;
+        const file = handlerModuleFile(route.handlersDir, splitHandlerName(name)[0]);
         if (file) handlerFiles.add(file);
       }
       if (e.permission === undefined) continue; // permission-declared reports it

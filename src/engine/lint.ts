@@ -90,7 +90,7 @@ const isFunction = (v: unknown): v is (...a: unknown[]) => unknown => typeof v =
 async function checkOrphanHandlers(spec: Spec, modules: HandlerModules, report: Report): Promise<void> {
   // Compared by function, so a handler re-exported by a folder's index counts as used under either name.
   const used = new Set<unknown>();
-  for (const route of spec.routes) for (const e of route.endpoints) if (!BUILTIN_HANDLERS.has(e.handler)) used.add(await modules.handler(route, e.handler));
+  for (const route of spec.routes) for (const e of route.endpoints) for (const name of [e.handler, ...(e.check ? [e.check] : [])]) if (!BUILTIN_HANDLERS.has(name)) used.add(await modules.handler(route, name));
   const dirs = new Set([spec.handlersDir, ...spec.namespaces.map((n) => n.handlersDir)]);
   for (const dir of dirs) {
     for (const [mod, file] of handlerModuleFiles(dir)) {

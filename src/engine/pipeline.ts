@@ -30,10 +30,19 @@ export interface Outcome {
   raw?: RawBody;
   /** Ready-made JSON bytes for `data` (the prebuilt indexes). */
   json?: Buffer;
-  /** The route the request matched, for the Allow header; none when the object it names is missing or gone (WordPress's permission callbacks then all fail). */
+  /** The route the request matched, for the Allow header. */
   route?: CompiledRoute;
-  /** The endpoint whose handler refused the user (a 401/403 it threw): its methods leave the Allow header, as its permission callback would fail in WordPress. */
+  /** The request as the matched route's permission checks see it (its params merged, validated or not). */
+  asked?: Prepared;
+  /**
+   * What the request showed of the endpoints without a permission check, whose handlers decide:
+   * the one whose handler refused the user (a 401/403 it threw), and whether the object the URL
+   * names is missing or gone (every one of them looks it up first, as WordPress's callbacks do).
+   */
   refused?: CompiledEndpoint;
+  gone?: true;
+  /** The Allow header (rest_send_allow_header), set by the engine once the answer is made; '' for none. */
+  allow?: string;
 }
 
 export interface Matched {
@@ -53,7 +62,8 @@ export interface Pipeline<S> {
   match(req: InternalRequest): Matched | Outcome;
   prepare(req: InternalRequest, matched?: Matched | Outcome): Prepared | Outcome;
   execute(p: Prepared, user: User | null, store: S): Outcome | Promise<Outcome>;
-  allowHeader(out: Outcome, user: User | null): string;
+  /** Sets the outcome's Allow header, from the permission checks of its route run for its request. */
+  withAllow(out: Outcome, user: User | null, store: S): Outcome | Promise<Outcome>;
 }
 
 export const isPrepared = (s: Prepared | Outcome): s is Prepared => 'params' in s;
@@ -65,8 +75,8 @@ export function normaliseRestPath(path: string): string {
   return p === '' ? '/' : p;
 }
 
-export function errorOutcome(e: RestError, route?: CompiledRoute): Outcome {
-  return { status: e.status, headers: { ...e.headers }, data: e.toBody(), route };
+export function errorOutcome(e: RestError, route?: CompiledRoute, asked?: Prepared): Outcome {
+  return { status: e.status, headers: { ...e.headers }, data: e.toBody(), route, asked };
 }
 
 /** A handler's result as an outcome: a RestResponse keeps its status and headers, prebuilt JSON its bytes, anything else is 200. */

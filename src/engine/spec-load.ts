@@ -49,6 +49,7 @@ function buildRoute(y: LoadedYaml, { path, raw, docPath }: WrittenRoute, namespa
       methods: normaliseMethods(e.methods),
       handler: String(e.handler ?? ''),
       ...(permission ? { permission: permission.value, permissionPos: permission.pos, ...(e.permission === undefined ? { permissionInherited: true as const } : {}) } : {}),
+      ...(e.permission_check ? { check: String(e.permission_check) } : {}),
       ...(e.forbidden ? { forbidden: { code: 'rest_forbidden', ...(e.forbidden as { code?: string; message: string }) } } : {}),
       args,
       allowBatch: e.allow_batch === undefined ? routeBatch : Boolean((e.allow_batch as Record<string, unknown> | null)?.v1),

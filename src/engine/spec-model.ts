@@ -54,6 +54,12 @@ export interface EndpointSpec {
   permissionInherited?: true;
   /** The refusal a caller without the permission gets (a permission callback's own WP_Error). */
   forbidden?: { code: string; message: string };
+  /**
+   * `permission_check:`, a handler module's export (`comments.mayCreate`) deciding for the request
+   * what the capability cannot (WordPress's permission_callback): it throws the refusal, and the
+   * engine runs it before the handler and for the Allow header.
+   */
+  check?: string;
   args: Record<string, ArgDescriptor>;
   allowBatch: boolean;
   variants: Variant[];

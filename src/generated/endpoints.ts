@@ -1512,7 +1512,7 @@ export interface HandlerArgs {
     /** Required to be true, as users do not support trashing. */
     force: boolean;
     /** Reassign the deleted user's posts and links to this user ID. */
-    reassign: number;
+    reassign: unknown;
   };
   /** DELETE /cms/v2/users/{id} */
   'cms-v2:users.deleteUser': {
@@ -1521,7 +1521,7 @@ export interface HandlerArgs {
     /** Required to be true, as users do not support trashing. */
     force: boolean;
     /** Reassign the deleted user's posts and links to this user ID. */
-    reassign: number;
+    reassign: unknown;
   };
   /** GET /cms/v2/users/me */
   'cms-v2:users.getCurrentUser': {

@@ -69,6 +69,8 @@ describe('menus (WP_REST_Menus_Controller)', () => {
     const dup = await admin('cms/v2/menus', 'POST', { name: 'Main Menu' });
     error(dup, 400, 'menu_exists', 'The menu name <strong>Main Menu</strong> conflicts with another menu name. Please try another.');
     assert.deepEqual(dup.body.data, { status: 400, term_id: id });
+    // WordPress 6.1: the id added first with add_data stays as additional_data
+    assert.deepEqual(dup.body.additional_data, [id]);
     const badLocation = await admin('cms/v2/menus', 'POST', { name: 'Other', locations: ['sidebar'] });
     error(badLocation, 400, 'rest_invalid_param', 'Invalid parameter(s): locations');
     assert.deepEqual(badLocation.body.data.params, { locations: 'Invalid menu location.' });
@@ -324,6 +326,9 @@ describe('navigation (wp_navigation through WP_REST_Posts_Controller)', () => {
     assert.deepEqual(list.body.map((n: Obj) => n.id), [id]);
     assert.deepEqual(Object.keys(list.body[0]).filter((k) => k !== '_links'), ['id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'content', 'template']);
     error(await call('cms/v2/navigation?context=edit', { auth: w.editor!.auth }), 403, 'rest_forbidden_context', 'Sorry, you are not allowed to edit posts in this post type.');
+    // not a viewable type: no `alternate` Link replaces the API root's (WordPress 6.1's header)
+    const single = await call(`cms/v2/navigation/${id}`);
+    assert.equal(single.headers.get('link'), `<${server.api}>; rel="https://api.w.org/"`);
     const updated = await admin(`cms/v2/navigation/${id}`, 'PUT', { title: 'Main navigation' });
     assert.equal(updated.body.title.raw, 'Main navigation');
     error(await call(`cms/v2/navigation/${id}`, { method: 'DELETE', auth: w.editor!.auth }), 403, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this post.');

@@ -142,19 +142,17 @@ describe('cms/v2 revisions: reading and deleting', () => {
     assert.equal(((await json(`cms/v2/posts/${post.id}/revisions`, { auth: editor.auth })) as Obj[]).length, 3);
   });
 
-  it('deletes a revision only with force, and only for those who may delete the post', async () => {
+  it('refuses deleting a revision to everyone, with or without force: WordPress 6.1 maps delete_post of a revision to do_not_allow', async () => {
     const path = `cms/v2/posts/${post.id}/revisions/${revisions[2].id}`;
     await error(path, { method: 'DELETE' }, 401, 'rest_cannot_delete', 'Sorry, you are not allowed to delete revisions of this post.');
     const author = await userAuth(server, 'author');
     await error(path, { method: 'DELETE', auth: author.auth }, 403, 'rest_cannot_delete', 'Sorry, you are not allowed to delete revisions of this post.');
-    await error(path, { method: 'DELETE', auth: server.admin }, 501, 'rest_trash_not_supported', "Revisions do not support trashing. Set 'force' to true to delete.");
-    const deleted = await json(`${path}?force=true`, { method: 'DELETE' });
-    // `previous` is the prepared response's get_data(): the revision without its links
-    const { _links, ...previous } = revisions[2];
-    assert.deepEqual(deleted, { deleted: true, previous });
-    await error(path, { auth: server.admin }, 404, 'rest_post_invalid_id', 'Invalid revision ID.');
-    const now = await json(`cms/v2/posts/${post.id}`);
-    assert.equal(now._links['version-history'][0].count, 2);
+    await error(path, { method: 'DELETE', auth: server.admin }, 403, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this revision.');
+    await error(`${path}?force=true`, { method: 'DELETE', auth: server.admin }, 403, 'rest_cannot_delete', 'Sorry, you are not allowed to delete this revision.');
+    const read = await server.call(path, { auth: server.admin });
+    assert.equal(read.status, 200);
+    assert.equal(read.headers.get('allow'), 'GET');
+    assert.equal(((await json(`cms/v2/posts/${post.id}/revisions`)) as Obj[]).length, 3);
   });
 
   it('deletes a post’s revisions with the post', async () => {
@@ -197,8 +195,9 @@ describe('cms/v2 autosaves', () => {
     assert.deepEqual(((await json(`cms/v2/posts/${post.id}/autosaves`)) as Obj[]).map((a) => a.id), [theirs.id]);
   });
 
-  it('saves the author’s own draft in place, without a revision', async () => {
+  it('saves the author’s own draft in place, with the revision wp_update_post saves (WordPress 6.1)', async () => {
     const draft = await createPost({ title: 'Mine', content: 'draft', status: 'draft' });
+    await update(draft.id, { content: 'draft, edited' });
     const saved = await json(`cms/v2/posts/${draft.id}/autosaves`, { method: 'POST', json: { content: 'draft, autosaved' } });
     assert.equal(saved.id, draft.id);
     assert.equal(saved.parent, 0);
@@ -207,7 +206,10 @@ describe('cms/v2 autosaves', () => {
     assert.equal(saved._links, undefined);
     const now = await json(`cms/v2/posts/${draft.id}?context=edit`);
     assert.equal(now.content.raw, 'draft, autosaved');
-    assert.equal(now._links['version-history'][0].count, 0);
+    // the update's revision, then the autosave's: create_post_autosave updates the draft with wp_update_post
+    const revisions = (await json(`cms/v2/posts/${draft.id}/revisions?context=edit`)) as Obj[];
+    assert.deepEqual(revisions.map((r) => r.content.raw), ['draft, autosaved', 'draft, edited']);
+    assert.equal(now._links['version-history'][0].count, 2);
     assert.deepEqual(await json(`cms/v2/posts/${draft.id}/autosaves`), []);
     // another user's autosave of the same draft is a revision
     const editor = await userAuth(server, 'editor');

@@ -100,8 +100,12 @@ describe('paging links, cache headers', () => {
     await created('posts', { title: 'Third', status: 'publish' });
     const first = await server.call('cms/v2/posts?author[]=1&per_page=1');
     assert.equal(first.headers.get('link'), `<${url('posts')}?author%5B0%5D=1&per_page=1&page=2>; rel="next"`);
+    // add_query_arg drops the `=` of an empty value (WordPress 6.1: `search`, not `search=`)
     const middle = await server.call('cms/v2/posts?page=2&per_page=1&search=');
-    assert.equal(middle.headers.get('link'), `<${url('posts')}?page=1&per_page=1&search=>; rel="prev", <${url('posts')}?page=3&per_page=1&search=>; rel="next"`);
+    assert.equal(middle.headers.get('link'), `<${url('posts')}?page=1&per_page=1&search>; rel="prev", <${url('posts')}?page=3&per_page=1&search>; rel="next"`);
+    // a bare `_envelope` stays bare in the envelope's Link
+    const enveloped = (await (await server.call('cms/v2/posts?_envelope&per_page=1')).json()) as Obj;
+    assert.equal(enveloped.headers.Link, `<${url('posts')}?_envelope&per_page=1&page=2>; rel="next"`);
     const spaced = await server.call('cms/v2/posts?per_page=1&orderby=title&order=asc&_fields=id,title');
     assert.equal(spaced.headers.get('link'), `<${url('posts')}?per_page=1&orderby=title&order=asc&_fields=id%2Ctitle&page=2>; rel="next"`);
   });

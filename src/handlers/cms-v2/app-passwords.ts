@@ -4,7 +4,6 @@ import { chunkAppPassword, createAppPassword as createPassword, getAppPassword a
 import type { AppPasswordRow } from '../../store/app-passwords.ts';
 import { contextOf, denied, type Context } from '../../core/rest.ts';
 
-/** The operations of WP_REST_Application_Passwords_Controller and the error each permission failure gives. */
 /** get_user(): `me` is the caller; anything else must be an existing user. */
 async function targetUserId(ctx: Ctx): Promise<number> {
   const raw = String(ctx.request.urlParams.user_id);
@@ -18,10 +17,24 @@ async function targetUserId(ctx: Ctx): Promise<number> {
 }
 
 /** The `*_app_password(s)` meta capabilities map to edit_user: yourself, or anyone with edit_users; anyone else is refused with `refusal`'s code. */
-async function permittedTarget(ctx: Ctx, refusal: string): Promise<number> {
+async function permittedTarget(ctx: Ctx, refusal: string): Promise<void> {
   const userId = await targetUserId(ctx);
-  if (ctx.user && (ctx.user.id === userId || ctx.can('edit_users'))) return userId;
+  if (ctx.user && (ctx.user.id === userId || ctx.can('edit_users'))) return;
   throw denied(ctx, refusal);
+}
+
+// the controller's permission callbacks, each with its meta capability's refusal
+export const mayListAppPasswords = (ctx: Ctx) => permittedTarget(ctx, 'rest_cannot_list_application_passwords');
+export const mayCreateAppPassword = (ctx: Ctx) => permittedTarget(ctx, 'rest_cannot_create_application_passwords');
+export const mayDeleteAppPasswords = (ctx: Ctx) => permittedTarget(ctx, 'rest_cannot_delete_application_passwords');
+export const mayReadAppPassword = (ctx: Ctx) => permittedTarget(ctx, 'rest_cannot_read_application_password');
+export const mayEditAppPassword = (ctx: Ctx) => permittedTarget(ctx, 'rest_cannot_edit_application_password');
+export const mayDeleteAppPassword = (ctx: Ctx) => permittedTarget(ctx, 'rest_cannot_delete_application_password');
+
+/** get_current_item_permissions_check: only the user the request authenticated as. */
+export async function mayIntrospectAppPassword(ctx: Ctx): Promise<void> {
+  const userId = await targetUserId(ctx);
+  if (!ctx.user || ctx.user.id !== userId) throw denied(ctx, 'rest_cannot_introspect_app_password_for_non_authenticated_user');
 }
 
 /** "Y-m-d\TH:i:s" in GMT, as WordPress formats these stamps. */
@@ -43,37 +56,35 @@ function prepare(ctx: Ctx, row: AppPasswordRow, context: Context, o: { links?: b
 }
 
 export async function listAppPasswords(ctx: Ctx<'cms-v2:app-passwords.listAppPasswords'>) {
-  const userId = await permittedTarget(ctx, 'rest_cannot_list_application_passwords');
+  const userId = await targetUserId(ctx);
   return (await ctx.store.appPasswords.list(userId)).map((row) => prepare(ctx, row, contextOf(ctx)));
 }
 
 export async function createAppPassword(ctx: Ctx<'cms-v2:app-passwords.createAppPassword'>) {
-  const userId = await permittedTarget(ctx, 'rest_cannot_create_application_passwords');
+  const userId = await targetUserId(ctx);
   const { row, password } = await createPassword(ctx.store, userId, { name: String(ctx.args.name), appId: ctx.args.app_id || undefined });
   return new RestResponse(prepare(ctx, row, 'edit', { password }), 201, { Location: ctx.api.restUrl(itemPath(userId, row.uuid)) });
 }
 
 export async function deleteAppPasswords(ctx: Ctx<'cms-v2:app-passwords.deleteAppPasswords'>) {
-  const userId = await permittedTarget(ctx, 'rest_cannot_delete_application_passwords');
+  const userId = await targetUserId(ctx);
   return { deleted: true, count: await ctx.store.appPasswords.deleteAll(userId) };
 }
 
 export async function introspectAppPassword(ctx: Ctx<'cms-v2:app-passwords.introspectAppPassword'>) {
   const userId = await targetUserId(ctx);
-  if (!ctx.user || ctx.user.id !== userId)
-    throw denied(ctx, 'rest_cannot_introspect_app_password_for_non_authenticated_user');
-  const uuid = ctx.user.appPasswordUuid;
+  const uuid = ctx.user!.appPasswordUuid;
   if (!uuid) throw ctx.fail('rest_no_authenticated_app_password');
   return prepare(ctx, await findPassword(ctx.store, userId, uuid), contextOf(ctx));
 }
 
 export async function getAppPassword(ctx: Ctx<'cms-v2:app-passwords.getAppPassword'>) {
-  const userId = await permittedTarget(ctx, 'rest_cannot_read_application_password');
+  const userId = await targetUserId(ctx);
   return prepare(ctx, await findPassword(ctx.store, userId, String(ctx.args.uuid)), contextOf(ctx));
 }
 
 export async function updateAppPassword(ctx: Ctx<'cms-v2:app-passwords.updateAppPassword'>) {
-  const userId = await permittedTarget(ctx, 'rest_cannot_edit_application_password');
+  const userId = await targetUserId(ctx);
   const uuid = String(ctx.args.uuid);
   // only the name can change; without one the password is answered as it is
   const row = ctx.args.name === undefined ? await findPassword(ctx.store, userId, uuid) : await renameAppPassword(ctx.store, userId, uuid, String(ctx.args.name));
@@ -81,7 +92,7 @@ export async function updateAppPassword(ctx: Ctx<'cms-v2:app-passwords.updateApp
 }
 
 export async function deleteAppPassword(ctx: Ctx<'cms-v2:app-passwords.deleteAppPassword'>) {
-  const userId = await permittedTarget(ctx, 'rest_cannot_delete_application_password');
+  const userId = await targetUserId(ctx);
   const previous = await revokeAppPassword(ctx.store, userId, String(ctx.args.uuid));
   return { deleted: true, previous: prepare(ctx, previous, 'edit', { links: false }) };
 }

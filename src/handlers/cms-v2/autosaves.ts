@@ -4,14 +4,15 @@ import { contentChanged } from '../../core/events.ts';
 import { canEdit } from '../../core/post-access.ts';
 import { postFieldsOf } from '../../core/post-fields.ts';
 import { contextOf, denied, routePostType } from '../../core/rest.ts';
-import { autosaveSlug, prepareRevision, revisionedFieldsDiffer, revisionParent, type RevisionFields } from '../../core/revisions.ts';
+import { autosaveSlug, prepareRevision, revisionedFieldsDiffer, revisionParent, saveRevision, type RevisionFields } from '../../core/revisions.ts';
 import type { PostRow } from '../../store/posts.ts';
 import { sqlDate } from '../../store/transact.ts';
 
 /**
  * WP_REST_Autosaves_Controller: `{rest_base}/{id}/autosaves` and `{rest_base}/{parent}/autosaves/{id}`
- * of every post type but attachments. An autosave by the author of a draft saves the draft itself;
- * any other is kept as one autosave revision per user, replaced by the next.
+ * of every post type but attachments. An autosave by the author of a draft saves the draft itself
+ * (with the revision an update saves); any other is kept as one autosave revision per user,
+ * replaced by the next.
  */
 
 
@@ -22,9 +23,27 @@ async function readableParent(ctx: Ctx, type: PostTypeInfo, id: unknown, action:
   return parent;
 }
 
+/** get_items_permissions_check: edit_post of the post. */
+export async function mayListAutosaves(ctx: Ctx): Promise<void> {
+  await readableParent(ctx, routePostType(ctx), ctx.args.id, 'view autosaves of this post');
+}
+
+/** get_item_permissions_check, the revisions controller's: edit_post of the parent. */
+export async function mayGetAutosave(ctx: Ctx): Promise<void> {
+  await readableParent(ctx, routePostType(ctx), ctx.args.parent, 'view revisions of this post');
+}
+
+/** create_item_permissions_check: the post's update_item_permissions_check (it must exist, and the caller may edit it). */
+export async function mayCreateAutosave(ctx: Ctx): Promise<void> {
+  const type = routePostType(ctx);
+  const post = await ctx.store.posts.get(Number(ctx.args.id));
+  if (!post || post.type !== type.slug) throw ctx.fail('rest_post_invalid_id');
+  if (!canEdit(ctx, type, post)) throw denied(ctx, 'rest_cannot_edit', { action: 'edit this post' });
+}
+
 export async function listAutosaves(ctx: Ctx<'cms-v2:autosaves.listAutosaves'>) {
   const type = routePostType(ctx);
-  const parent = await readableParent(ctx, type, ctx.args.id, 'view autosaves of this post');
+  const parent = await revisionParent(ctx, type, ctx.args.id);
   if (ctx.request.head) return [];
   const { rows } = await ctx.store.posts.query({
     types: ['revision'], statuses: ['inherit'], parent: [parent.id], slugs: [autosaveSlug(parent.id)], orderby: 'date', order: 'desc', offset: 0, limit: Number.MAX_SAFE_INTEGER,
@@ -35,7 +54,7 @@ export async function listAutosaves(ctx: Ctx<'cms-v2:autosaves.listAutosaves'>) 
 
 export async function getAutosave(ctx: Ctx<'cms-v2:autosaves.getAutosave'>) {
   const type = routePostType(ctx);
-  const parent = await readableParent(ctx, type, ctx.args.parent, 'view revisions of this post');
+  const parent = await revisionParent(ctx, type, ctx.args.parent);
   const id = Number(ctx.args.id);
   const autosave = id > 0 ? await ctx.store.posts.get(id) : undefined;
   if (!autosave || autosave.type !== 'revision' || autosave.parent !== parent.id || autosave.slug !== autosaveSlug(parent.id))
@@ -51,12 +70,13 @@ export async function createAutosave(ctx: Ctx<'cms-v2:autosaves.createAutosave'>
   const outcome = await ctx.store.transaction(async (store): Promise<Outcome> => {
     const post = await store.posts.get(Number(ctx.args.id), true);
     if (!post || post.type !== type.slug) throw ctx.fail('rest_post_invalid_id');
-    if (!canEdit(ctx, type, post)) throw denied(ctx, 'rest_cannot_edit', { action: 'edit this post' });
     const f = await postFieldsOf(ctx, type, store, post);
     if ((post.status === 'draft' || post.status === 'auto-draft') && post.author === user) {
-      // the author's own draft is saved in place, without a revision
+      // the author's own draft is saved in place by wp_update_post, whose post_updated action saves
+      // a revision as any update's does (create_post_autosave, WordPress 6.1)
       if (Object.keys(f).length) await store.posts.update(post.id, f);
       const saved = (await store.posts.get(post.id))!;
+      await saveRevision(store, type, saved, user);
       return { post: saved, saved };
     }
     // the autosave holds the post's revisioned fields with the request's changes (the others are the post's)

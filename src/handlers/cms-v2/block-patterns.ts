@@ -23,13 +23,20 @@ function prepare(p: BlockPattern): Record<string, unknown> {
 }
 
 /** GET block-patterns/patterns. */
-export function listPatterns(ctx: Ctx<'cms-v2:block-patterns.listPatterns'>) {
+/** get_items_permissions_check of both routes: edit_posts of some post type. */
+export function mayListPatterns(ctx: Ctx): void {
   if (!editsSomeType(ctx)) throw denied(ctx, 'rest_cannot_view', { action: 'view the registered block patterns' });
+}
+
+export function mayListPatternCategories(ctx: Ctx): void {
+  if (!editsSomeType(ctx)) throw denied(ctx, 'rest_cannot_view', { action: 'view the registered block pattern categories' });
+}
+
+export function listPatterns(ctx: Ctx<'cms-v2:block-patterns.listPatterns'>) {
   return ctx.site.blocks.patterns.map(prepare);
 }
 
 /** GET block-patterns/categories. */
 export function listPatternCategories(ctx: Ctx<'cms-v2:block-patterns.listPatternCategories'>) {
-  if (!editsSomeType(ctx)) throw denied(ctx, 'rest_cannot_view', { action: 'view the registered block pattern categories' });
   return ctx.site.blocks.patternCategories.map((c) => ({ name: c.name, label: c.label }));
 }

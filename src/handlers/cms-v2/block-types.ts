@@ -62,9 +62,25 @@ function prepare(ctx: Ctx, registry: BlockRegistry, t: BlockTypeDefinition): Rec
   return out;
 }
 
+/** check_read_permission: edit_posts of some post type. */
+export function mayReadBlockTypes(ctx: Ctx): void {
+  if (!editsSomeType(ctx)) throw cannotView(ctx);
+}
+
+/** get_item_permissions_check: check_read_permission, then the block type. */
+export function mayGetBlockType(ctx: Ctx): void {
+  mayReadBlockTypes(ctx);
+  blockTypeOf(ctx);
+}
+
+function blockTypeOf(ctx: Ctx) {
+  const type = ctx.site.blocks.get(`${ctx.args.namespace}/${ctx.args.name}`);
+  if (!type) throw ctx.fail('rest_block_type_invalid');
+  return type;
+}
+
 /** GET block-types and block-types/{namespace}: every block type, or those of one namespace. */
 export function listBlockTypes(ctx: Ctx<'cms-v2:block-types.listBlockTypes'>) {
-  if (!editsSomeType(ctx)) throw cannotView(ctx);
   const namespace = typeof ctx.args.namespace === 'string' ? ctx.args.namespace : '';
   const registry = ctx.site.blocks;
   return registry
@@ -75,9 +91,5 @@ export function listBlockTypes(ctx: Ctx<'cms-v2:block-types.listBlockTypes'>) {
 
 /** GET block-types/{namespace}/{name}. */
 export function getBlockType(ctx: Ctx<'cms-v2:block-types.getBlockType'>) {
-  if (!editsSomeType(ctx)) throw cannotView(ctx);
-  const registry = ctx.site.blocks;
-  const type = registry.get(`${ctx.args.namespace}/${ctx.args.name}`);
-  if (!type) throw ctx.fail('rest_block_type_invalid');
-  return prepare(ctx, registry, type);
+  return prepare(ctx, ctx.site.blocks, blockTypeOf(ctx));
 }

@@ -179,13 +179,15 @@ function typesOf(type: string): string[] | undefined {
 }
 
 const nonEmpty = (v: unknown) => (Array.isArray(v) && v.length ? (v as number[]) : undefined);
+const notEmpty = (v: unknown) => (Array.isArray(v) ? v.length > 0 : Boolean(v));
 const wallOf = (v: unknown) => (typeof v === 'string' ? parseDateArg(v).wall : undefined);
 /** sanitize_key, as the status and type args are sanitised. */
 const sanitizeKey = (v: unknown) => String(v ?? '').toLowerCase().replace(/[^a-z0-9_-]/g, '');
 
 /** get_items_permissions_check: the posts asked about must be readable; edit context and the private filters need rights. */
-async function checkListPermission(ctx: Ctx): Promise<void> {
-  const postIds = (ctx.args.post ?? []) as number[];
+export async function mayListComments(ctx: Ctx): Promise<void> {
+  // `(array) $request['post']`: a create's single post id too, when the Allow header asks
+  const postIds = ([] as unknown[]).concat(ctx.args.post ?? []).map(Number);
   const single = postIds.length === 1;
   for (const id of postIds) {
     const post = id ? await ctx.store.posts.get(id) : undefined;
@@ -196,8 +198,9 @@ async function checkListPermission(ctx: Ctx): Promise<void> {
   if (ctx.can('edit_posts')) return;
   const a = ctx.args;
   const forbidden: string[] = [];
-  if (nonEmpty(a.author)) forbidden.push('author');
-  if (nonEmpty(a.author_exclude)) forbidden.push('author_exclude');
+  // `! empty( $request[...] )`: a create's author id counts too, when the Allow header asks
+  if (notEmpty(a.author)) forbidden.push('author');
+  if (notEmpty(a.author_exclude)) forbidden.push('author_exclude');
   if (a.author_email) forbidden.push('author_email');
   if (sanitizeKey(a.type) !== 'comment') forbidden.push('type');
   if (sanitizeKey(a.status) !== 'approve') forbidden.push('status');
@@ -205,7 +208,6 @@ async function checkListPermission(ctx: Ctx): Promise<void> {
 }
 
 export async function listComments(ctx: Ctx<'cms-v2:comments.listComments'>) {
-  await checkListPermission(ctx);
   const a = ctx.args;
   const page = pageOf(ctx, ctx.args.offset);
   const q: CommentQuery = {
@@ -237,11 +239,16 @@ export async function listComments(ctx: Ctx<'cms-v2:comments.listComments'>) {
   return collection(ctx, items, total, page);
 }
 
-export async function getComment(ctx: Ctx<'cms-v2:comments.getComment'>) {
+/** get_item_permissions_check. */
+export async function mayGetComment(ctx: Ctx): Promise<void> {
   const { comment, post } = await commentOfRoute(ctx);
   if (contextOf(ctx) === 'edit' && !moderates(ctx)) throw denied(ctx, 'rest_forbidden_context', { action: 'edit comments' });
   if (!mayReadComment(ctx, comment, post, true)) throw denied(ctx, 'rest_cannot_read', { action: 'read this comment' });
   if (post && !mayReadPost(ctx, post, true)) throw denied(ctx, 'rest_cannot_read_post');
+}
+
+export async function getComment(ctx: Ctx<'cms-v2:comments.getComment'>) {
+  const { comment } = await commentOfRoute(ctx);
   return prepareOne(ctx, comment, contextOf(ctx));
 }
 
@@ -278,7 +285,7 @@ async function fieldsOf(ctx: Ctx, store: Store): Promise<CommentPatch> {
 const lengthError = (code: string) => new RestError(code, 'Comment field exceeds maximum length allowed.', 400);
 
 /** create_item_permissions_check: who may comment, as whom and with what status, and on which post. */
-async function checkCreatePermission(ctx: Ctx): Promise<PostRow> {
+export async function mayCreateComment(ctx: Ctx): Promise<void> {
   const a = ctx.args;
   const options = await discussionOptions(ctx.store);
   if (!ctx.user && (isOn(options.comment_registration) || !isOn(options.rest_allow_anonymous_comments)))
@@ -287,18 +294,20 @@ async function checkCreatePermission(ctx: Ctx): Promise<PostRow> {
   if (typeof a.author_ip === 'string' && !moderates(ctx) && a.author_ip !== ctx.request.ip) throw notAllowedToEdit(ctx, 'rest_comment_invalid_author_ip', 'author_ip');
   if (a.status !== undefined && !moderates(ctx)) throw notAllowedToEdit(ctx, 'rest_comment_invalid_status', 'status');
   const withoutPost = () => new RestError('rest_comment_invalid_post_id', 'Sorry, you are not allowed to create this comment without a post.', 403);
-  if (!a.post) throw withoutPost();
-  const post = await ctx.store.posts.get(a.post);
+  // `(int) $request['post']`, which makes any list 1 when the Allow header asks with a list's params
+  const postId = Array.isArray(a.post) ? Number(a.post.length > 0) : Number(a.post ?? 0);
+  if (!postId) throw withoutPost();
+  const post = await ctx.store.posts.get(postId);
   if (!post) throw withoutPost();
   if (post.status === 'draft') throw ctx.fail('rest_comment_draft_post');
   if (post.status === 'trash') throw ctx.fail('rest_comment_trash_post');
   if (!mayReadPost(ctx, post, true)) throw denied(ctx, 'rest_cannot_read_post');
   if (!commentsOpen(post, options)) throw ctx.fail('rest_comment_closed');
-  return post;
 }
 
 export async function createComment(ctx: Ctx<'cms-v2:comments.createComment'>) {
-  const post = await checkCreatePermission(ctx);
+  // mayCreateComment found it
+  const post = (await ctx.store.posts.get(ctx.args.post!))!;
   if (ctx.args.id) throw ctx.fail('rest_comment_exists');
   const comment = await ctx.store.transaction(async (store) => {
     const f = await fieldsOf(ctx, store);
@@ -335,10 +344,21 @@ export async function createComment(ctx: Ctx<'cms-v2:comments.createComment'>) {
   return new RestResponse(data, 201, { Location: nsUrl(ctx, `comments/${comment.id}`) });
 }
 
+/** update_item_permissions_check. */
+export async function mayUpdateComment(ctx: Ctx): Promise<void> {
+  const { post } = await commentOfRoute(ctx);
+  if (!mayChange(ctx, post)) throw denied(ctx, 'rest_cannot_edit', { action: 'edit this comment' });
+}
+
+/** delete_item_permissions_check. */
+export async function mayDeleteComment(ctx: Ctx): Promise<void> {
+  const { post } = await commentOfRoute(ctx);
+  if (!mayChange(ctx, post)) throw denied(ctx, 'rest_cannot_delete', { action: 'delete this comment' });
+}
+
 export async function updateComment(ctx: Ctx<'cms-v2:comments.updateComment'>) {
   const updated = await ctx.store.transaction(async (store) => {
-    const { comment, post } = await commentOfRoute(ctx, store);
-    if (!mayChange(ctx, post)) throw denied(ctx, 'rest_cannot_edit', { action: 'edit this comment' });
+    const { comment } = await commentOfRoute(ctx, store);
     const f = await fieldsOf(ctx, store);
     if (f.post !== undefined && f.post !== 0 && !(await store.posts.get(f.post))) throw ctx.fail('rest_comment_invalid_post_id');
     if (Object.keys(f).length) {
@@ -356,8 +376,7 @@ export async function updateComment(ctx: Ctx<'cms-v2:comments.updateComment'>) {
 }
 
 export async function deleteComment(ctx: Ctx<'cms-v2:comments.deleteComment'>) {
-  const { comment, post } = await commentOfRoute(ctx);
-  if (!mayChange(ctx, post)) throw denied(ctx, 'rest_cannot_delete', { action: 'delete this comment' });
+  const { comment } = await commentOfRoute(ctx);
   if (ctx.args.force === true) {
     const previous = await prepareOne(ctx, comment, 'edit');
     await ctx.store.comments.delete(comment.id);

@@ -30,7 +30,11 @@ export function searchBlockDirectory(ctx: Ctx<'cms-v2:directories.searchBlockDir
 }
 
 /** GET pattern-directory/patterns: the blocked request's own error. */
-export function listDirectoryPatterns(ctx: Ctx<'cms-v2:directories.listDirectoryPatterns'>): never {
+/** get_items_permissions_check: edit_posts of some post type. */
+export function mayListDirectoryPatterns(ctx: Ctx): void {
   if (!editsSomeType(ctx)) throw denied(ctx, 'rest_pattern_directory_cannot_view');
+}
+
+export function listDirectoryPatterns(ctx: Ctx<'cms-v2:directories.listDirectoryPatterns'>): never {
   throw ctx.fail('http_request_not_executed');
 }

@@ -72,12 +72,16 @@ function prepareGlobalStyles(ctx: Ctx, post: PostRow, context: string): Record<s
 
 const contextOf = (ctx: Ctx) => (typeof ctx.args.context === 'string' && ctx.args.context ? ctx.args.context : 'view');
 
-/** The post first, then the right to read it (edit_theme_options, as the type maps read_post and edit_post). */
+/** get_item_permissions_check: the post first, then the right to read it (edit_theme_options, as the type maps read_post and edit_post). */
+export async function mayGetGlobalStyles(ctx: Ctx): Promise<void> {
+  await globalStylesPost(ctx);
+  if (contextOf(ctx) === 'edit' && !ctx.can('edit_theme_options')) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this global style' });
+  if (!ctx.can('edit_theme_options')) throw denied(ctx, 'rest_cannot_view', { action: 'view this global style' });
+}
+
 export async function getGlobalStyles(ctx: Ctx<'cms-v2:global-styles.getGlobalStyles'>) {
   const post = await globalStylesPost(ctx);
   const context = contextOf(ctx);
-  if (context === 'edit' && !ctx.can('edit_theme_options')) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this global style' });
-  if (!ctx.can('edit_theme_options')) throw denied(ctx, 'rest_cannot_view', { action: 'view this global style' });
   return prepareGlobalStyles(ctx, post, context);
 }
 

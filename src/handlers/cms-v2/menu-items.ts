@@ -81,14 +81,29 @@ async function itemOfRoute(ctx: Ctx, type: PostTypeInfo): Promise<PostRow> {
   return post;
 }
 
-export async function listMenuItems(ctx: Ctx<'cms-v2:menu-items.listMenuItems'>) {
+/** get_items_permissions_check: the posts controller's (edit context), then check_has_read_only_access. */
+export function mayListMenuItems(ctx: Ctx): void {
   const type = routePostType(ctx);
   // the status arg is sanitized (and may be refused) before the permission check, as WordPress does
-  const statuses = statusesFor(ctx, type, ['publish']);
-  const context = contextOf(ctx);
-  if (context === 'edit' && !ctx.can(cap(type, 'edit_posts')))
+  statusesFor(ctx, type, ['publish']);
+  if (ctx.args.context === 'edit' && !ctx.can(cap(type, 'edit_posts')))
     throw denied(ctx, 'rest_forbidden_context', { action: 'edit posts in this post type' });
   requireReadAccess(ctx);
+}
+
+/** get_item_permissions_check: the posts controller's, then check_has_read_only_access. */
+export async function mayGetMenuItem(ctx: Ctx): Promise<void> {
+  const type = routePostType(ctx);
+  const post = await itemOfRoute(ctx, type);
+  if (ctx.args.context === 'edit' && !canEdit(ctx, type, post)) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this post' });
+  if (!canRead(ctx, type, post)) throw denied(ctx, 'rest_forbidden');
+  requireReadAccess(ctx);
+}
+
+export async function listMenuItems(ctx: Ctx<'cms-v2:menu-items.listMenuItems'>) {
+  const type = routePostType(ctx);
+  const statuses = statusesFor(ctx, type, ['publish']);
+  const context = contextOf(ctx);
   const page = pageOf(ctx, ctx.args.offset);
   // nav_menu_item has no author or parent filter (it supports neither); `menus` is its taxonomy's, as `categories` is a post's
   const filters = { ...typeFilters(ctx), ...menuOrderFilter(ctx), ...(await taxQueryOf(ctx, [['menus', MENU_TAXONOMY]])) };
@@ -104,9 +119,6 @@ export async function getMenuItem(ctx: Ctx<'cms-v2:menu-items.getMenuItem'>) {
   const type = routePostType(ctx);
   const post = await itemOfRoute(ctx, type);
   const context = contextOf(ctx);
-  if (context === 'edit' && !canEdit(ctx, type, post)) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this post' });
-  if (!canRead(ctx, type, post)) throw denied(ctx, 'rest_forbidden');
-  requireReadAccess(ctx);
   return (await prepareItems(ctx, [post], context))[0];
 }
 

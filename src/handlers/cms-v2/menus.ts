@@ -65,11 +65,22 @@ async function menuOfRoute(ctx: Ctx): Promise<TermRow> {
   return term;
 }
 
+/** get_items_permissions_check: the terms controller's, then check_has_read_only_access. */
+export function mayListMenus(ctx: Ctx): void {
+  checkListContext(ctx, routeTaxonomy(ctx));
+  requireReadAccess(ctx);
+}
+
+/** get_item_permissions_check: the menu, edit_term for the edit context, then check_has_read_only_access. */
+export async function mayGetMenu(ctx: Ctx): Promise<void> {
+  await menuOfRoute(ctx);
+  if (ctx.args.context === 'edit' && !ctx.can(routeTaxonomy(ctx).capabilities.edit_terms)) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this term' });
+  requireReadAccess(ctx);
+}
+
 export async function listMenus(ctx: Ctx<'cms-v2:menus.listMenus'>) {
   const tax = routeTaxonomy(ctx);
   const context = contextOf(ctx);
-  checkListContext(ctx, tax);
-  requireReadAccess(ctx);
   const { rows, total, page } = await queryTermsOfRoute(ctx, tax);
   const state = await menuState(ctx);
   return collection(ctx, ctx.request.head ? [] : rows.map((t) => prepareMenu(ctx, t, context, state)), total, page);
@@ -78,8 +89,6 @@ export async function listMenus(ctx: Ctx<'cms-v2:menus.listMenus'>) {
 export async function getMenu(ctx: Ctx<'cms-v2:menus.getMenu'>) {
   const term = await menuOfRoute(ctx);
   const context = contextOf(ctx);
-  if (context === 'edit' && !ctx.can(routeTaxonomy(ctx).capabilities.edit_terms)) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this term' });
-  requireReadAccess(ctx);
   return prepareMenu(ctx, term, context, await menuState(ctx));
 }
 
@@ -99,8 +108,12 @@ async function menuName(ctx: Ctx, store: Store, id: number, name: string): Promi
   const trimmed = name.trim();
   if (!trimmed) throw ctx.fail('empty_term_name');
   const taken = await store.terms.byName(MENU_TAXONOMY, trimmed);
-  if (taken && taken.id !== id)
-    throw ctx.fail('menu_exists', { name: escapeHtml(trimmed) }, { term_id: taken.id });
+  if (taken && taken.id !== id) {
+    const exists = ctx.fail('menu_exists', { name: escapeHtml(trimmed) }, { term_id: taken.id });
+    // create_item adds the existing menu's id, then {status, term_id}: WP_Error keeps the first as additional_data
+    if (id === 0) exists.additionalData = [taken.id];
+    throw exists;
+  }
   return trimmed;
 }
 

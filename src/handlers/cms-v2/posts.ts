@@ -236,16 +236,23 @@ export async function listPosts(ctx: Ctx<'cms-v2:posts.listPosts'>) {
   return collection(ctx, items, total, page, 'rest_post_invalid_page_number');
 }
 
+/** get_item_permissions_check: the post, then edit_post for the edit context, then read_post. */
+export async function mayGetPost(ctx: Ctx): Promise<void> {
+  const type = routePostType(ctx);
+  const post = await postOfRoute(ctx, type);
+  if (ctx.args.context === 'edit' && !canEdit(ctx, type, post)) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this post' });
+  if (!canRead(ctx, type, post)) throw denied(ctx, 'rest_forbidden');
+}
+
 export async function getPost(ctx: Ctx<'cms-v2:posts.getPost'>) {
   const type = routePostType(ctx);
   const post = await postOfRoute(ctx, type);
   const context = contextOf(ctx);
-  if (context === 'edit' && !canEdit(ctx, type, post)) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this post' });
-  if (!canRead(ctx, type, post)) throw denied(ctx, 'rest_forbidden');
   if (post.password && ctx.args.password !== undefined && ctx.args.password !== post.password && !canEdit(ctx, type, post))
     throw ctx.fail('rest_post_incorrect_password');
   const data = await prepareOne(ctx, type, post, context);
-  return new RestResponse(data, 200, { Link: `<${data.link as string}>; rel="alternate"; type=text/html` });
+  // only a viewable type's post links its page (is_post_type_viewable); a navigation keeps the API root's Link
+  return new RestResponse(data, 200, type.viewable ? { Link: `<${data.link as string}>; rel="alternate"; type=text/html` } : {});
 }
 
 // --- writing ---

@@ -1,3 +1,4 @@
+import { missingObject } from '../../engine/errors.ts';
 import type { Ctx } from '../../core/context.ts';
 import { cap } from '../../core/content-types.ts';
 import { POST_STATUSES, postStatus, type PostStatusInfo } from '../../core/post-statuses.ts';
@@ -44,7 +45,7 @@ export function listStatuses(ctx: Ctx<'cms-v2:statuses.listStatuses'>) {
 
 export function getStatus(ctx: Ctx<'cms-v2:statuses.getStatus'>) {
   const s = postStatus(String(ctx.args.status));
-  if (!s) throw ctx.fail('rest_status_invalid');
+  if (!s) throw missingObject(ctx.fail('rest_status_invalid'));
   if (!readable(ctx, s)) throw denied(ctx, 'rest_cannot_read_status');
   return prepareStatus(ctx, s);
 }

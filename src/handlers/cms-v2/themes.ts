@@ -69,22 +69,28 @@ async function prepareTheme(ctx: Ctx): Promise<Record<string, unknown>> {
   return data;
 }
 
+/** get_items_permissions_check: switch_themes, or status=active alone for whoever may read the active theme. */
+export function mayListThemes(ctx: Ctx): void {
+  if (ctx.can('switch_themes')) return;
+  const status = ctx.args.status as unknown;
+  if (!(Array.isArray(status) && status.length === 1 && status[0] === 'active')) throw cannotViewThemes(ctx);
+  mayReadActiveTheme(ctx);
+}
+
+/** get_item_permissions_check: switch_themes, or the active theme for whoever may read it. */
+export function mayGetTheme(ctx: Ctx): void {
+  if (ctx.can('switch_themes')) return;
+  if (String(ctx.args.stylesheet) !== STYLESHEET) throw cannotViewThemes(ctx);
+  mayReadActiveTheme(ctx);
+}
+
 export async function listThemes(ctx: Ctx<'cms-v2:themes.listThemes'>) {
   const status = ctx.args.status as string[] | undefined;
-  if (!ctx.can('switch_themes')) {
-    if (!(Array.isArray(status) && status.length === 1 && status[0] === 'active')) throw cannotViewThemes(ctx);
-    mayReadActiveTheme(ctx);
-  }
   const themes = Array.isArray(status) && !status.includes('active') ? [] : [await prepareTheme(ctx)];
   return new RestResponse(themes, 200, { 'X-WP-Total': String(themes.length), 'X-WP-TotalPages': '1' });
 }
 
 export async function getTheme(ctx: Ctx<'cms-v2:themes.getTheme'>) {
-  const asked = String(ctx.args.stylesheet);
-  if (!ctx.can('switch_themes')) {
-    if (asked !== STYLESHEET) throw cannotViewThemes(ctx);
-    mayReadActiveTheme(ctx);
-  }
-  if (asked !== STYLESHEET) throw ctx.fail('rest_theme_not_found');
+  if (String(ctx.args.stylesheet) !== STYLESHEET) throw ctx.fail('rest_theme_not_found');
   return prepareTheme(ctx);
 }

@@ -1,4 +1,4 @@
-import { authStatus, invalidParams, missingObject, type ParamFailure, RestError, RestResponse } from '../../engine/index.ts';
+import { authStatus, invalidParam, invalidParams, missingObject, type ParamFailure, RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { contentChanged } from '../../core/events.ts';
 import type { Store } from '../../store/index.ts';
@@ -74,17 +74,24 @@ const ORDERBY: Record<string, UserQuery['orderby']> = {
   id: 'id', include: 'include', name: 'name', registered_date: 'registered', slug: 'slug', include_slugs: 'slug', email: 'email', url: 'url',
 };
 
+const notEmpty = (v: unknown) => (Array.isArray(v) ? v.length > 0 : Boolean(v));
+
+/** get_items_permissions_check: the filters that reveal accounts need list_users; `who=authors` someone who writes. */
+export function mayListUsers(ctx: Ctx): void {
+  const a = ctx.args;
+  const canList = ctx.can('list_users');
+  if (notEmpty(a.roles) && !canList) throw denied(ctx, 'rest_user_cannot_view', { action: 'filter users by role' });
+  if (notEmpty(a.capabilities) && !canList) throw denied(ctx, 'rest_user_cannot_view', { action: 'filter users by capability' });
+  if (a.context === 'edit' && !canList) throw denied(ctx, 'rest_forbidden_context', { action: 'list users' });
+  if ((a.orderby === 'email' || a.orderby === 'registered_date') && !canList) throw denied(ctx, 'rest_forbidden_orderby');
+  // the edit_posts capability of a post type that supports authors: posts and pages here
+  if (a.who === 'authors' && !ctx.can('edit_posts') && !ctx.can('edit_pages')) throw denied(ctx, 'rest_forbidden_who');
+}
+
 export async function listUsers(ctx: Ctx<'cms-v2:users.listUsers'>) {
   const a = ctx.args;
   const context = contextOf(ctx);
   const canList = ctx.can('list_users');
-  if (!canList) {
-    if (context === 'edit') throw denied(ctx, 'rest_forbidden_context', { action: 'list users' });
-    if (a.orderby === 'email' || a.orderby === 'registered_date') throw denied(ctx, 'rest_forbidden_orderby');
-    if (Array.isArray(a.roles) && a.roles.length) throw denied(ctx, 'rest_user_cannot_view', { action: 'filter users by role' });
-    if (Array.isArray(a.capabilities) && a.capabilities.length) throw denied(ctx, 'rest_user_cannot_view', { action: 'filter users by capability' });
-    if (a.who === 'authors') throw denied(ctx, 'rest_forbidden_who');
-  }
   // WordPress shows strangers only people who published something
   let published: string[] | undefined = canList ? undefined : publicTypes(ctx);
   if (a.has_published_posts === true) published = publicTypes(ctx);
@@ -116,18 +123,36 @@ export async function listUsers(ctx: Ctx<'cms-v2:users.listUsers'>) {
   return collection(ctx, items, total, page);
 }
 
-export async function getUser(ctx: Ctx<'cms-v2:users.getUser'>) {
-  const user = await ctx.store.users.get(Number(ctx.args.id));
-  if (!user) throw missingObject(ctx.fail('rest_user_invalid_id'));
-  const context = contextOf(ctx);
-  const self = ctx.user?.id === user.id;
-  if (!self && !ctx.can('list_users')) {
-    if (context === 'edit') throw denied(ctx, 'rest_user_cannot_view', { action: 'list users' });
-    const { total } = await ctx.store.users.list({ include: [user.id], hasPublishedPosts: publicTypes(ctx), offset: 0, limit: 1 });
-    if (!total) throw denied(ctx, 'rest_user_cannot_view', { action: 'list users' });
-  }
-  return prepareUser(ctx, user, context);
+/** The controller's get_user: a 404 for an id that names no account (0 for an anonymous caller's `me`). */
+async function userOfId(ctx: Ctx, id: number): Promise<UserRow> {
+  const user = id > 0 ? await ctx.store.users.get(id) : undefined;
+  if (!user) throw ctx.fail('rest_user_invalid_id');
+  return user;
 }
+
+/** The account `users/me` names: the caller's (update_current_item_permissions_check sets the id to get_current_user_id()). */
+const currentId = (ctx: Ctx) => ctx.user?.id ?? 0;
+
+/** get_item_permissions_check: oneself; anyone who published something; everyone for whoever may list users. */
+export async function mayGetUser(ctx: Ctx): Promise<void> {
+  const user = await userOfId(ctx, Number(ctx.args.id));
+  if (ctx.user?.id === user.id) return;
+  if (ctx.args.context === 'edit' && !ctx.can('list_users')) throw denied(ctx, 'rest_user_cannot_view', { action: 'list users' });
+  // count_user_posts, then edit_user (edit_users for another account) and list_users
+  if (ctx.can('edit_users') || ctx.can('list_users')) return;
+  const { total } = await ctx.store.users.list({ include: [user.id], hasPublishedPosts: publicTypes(ctx), offset: 0, limit: 1 });
+  if (!total) throw denied(ctx, 'rest_user_cannot_view', { action: 'list users' });
+}
+
+export async function getUser(ctx: Ctx<'cms-v2:users.getUser'>) {
+  return prepareUser(ctx, await userOfId(ctx, Number(ctx.args.id)), contextOf(ctx));
+}
+
+/**
+ * The GET of users/me passes for everyone (`__return_true`): a visitor's 401 is the callback's
+ * answer, not a refusal, so the Allow header keeps GET.
+ */
+export function mayGetCurrentUser(): void {}
 
 export async function getCurrentUser(ctx: Ctx<'cms-v2:users.getCurrentUser'>) {
   if (!ctx.user) throw ctx.fail('rest_not_logged_in');
@@ -249,7 +274,8 @@ async function defaultRole(store: Store): Promise<string> {
 }
 
 /** update_item_permissions_check: roles need promote_users (and only that when nothing else changes); the rest edit_user. */
-function checkMayUpdate(ctx: Ctx, target: UserRow): void {
+async function checkMayUpdate(ctx: Ctx, id: number): Promise<void> {
+  const target = await userOfId(ctx, id);
   const sent = Object.keys(ctx.args).filter((k) => k !== 'id' && ctx.args[k] !== undefined);
   if (ctx.args.roles !== undefined) {
     if (!ctx.can('promote_users')) throw denied(ctx, 'rest_cannot_edit_roles');
@@ -259,14 +285,16 @@ function checkMayUpdate(ctx: Ctx, target: UserRow): void {
   if (ctx.user?.id !== target.id && !ctx.can('edit_users')) throw denied(ctx, 'rest_cannot_edit', { action: 'edit this user' });
 }
 
+export const mayUpdateUser = (ctx: Ctx) => checkMayUpdate(ctx, Number(ctx.args.id));
+export const mayUpdateCurrentUser = (ctx: Ctx) => checkMayUpdate(ctx, currentId(ctx));
+
 async function updateAccount(ctx: Ctx, id: number) {
   checkCredentials(ctx);
   const a = ctx.args;
   const passwordHash = typeof a.password === 'string' ? await hashPassword(a.password) : undefined;
   const user = await ctx.store.transaction(async (store) => {
     const current = await store.users.get(id);
-    if (!current) throw missingObject(ctx.fail('rest_user_invalid_id'));
-    checkMayUpdate(ctx, current);
+    if (!current) throw ctx.fail('rest_user_invalid_id');
     const meta = await metaOf(ctx, current.login);
     const email = typeof a.email === 'string' ? a.email.trim() : undefined;
     if (email) {
@@ -301,17 +329,31 @@ async function updateAccount(ctx: Ctx, id: number) {
 
 export const updateUser = (ctx: Ctx<'cms-v2:users.updateUser'>) => updateAccount(ctx, Number(ctx.args.id));
 
-export function updateCurrentUser(ctx: Ctx<'cms-v2:users.updateCurrentUser'>) {
-  if (!ctx.user) throw ctx.fail('rest_not_logged_in');
-  return updateAccount(ctx, ctx.user.id);
+export const updateCurrentUser = (ctx: Ctx<'cms-v2:users.updateCurrentUser'>) => updateAccount(ctx, currentId(ctx));
+
+/** delete_item_permissions_check: delete_user, which is delete_users on a single site. */
+async function checkMayDelete(ctx: Ctx, id: number): Promise<void> {
+  await userOfId(ctx, id);
+  if (!ctx.can('delete_users')) throw denied(ctx, 'rest_user_cannot_delete');
+}
+
+export const mayDeleteUser = (ctx: Ctx) => checkMayDelete(ctx, Number(ctx.args.id));
+export const mayDeleteCurrentUser = (ctx: Ctx) => checkMayDelete(ctx, currentId(ctx));
+
+/**
+ * check_reassign, the arg's sanitize callback (so the integer type is not checked): a number, or
+ * false for an empty value, `false` or 'false' (the posts are deleted with their author).
+ */
+function reassignOf(value: unknown): number {
+  if (typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))) return Math.abs(Math.trunc(Number(value)));
+  if (!value || value === 'false') return 0;
+  throw invalidParam('reassign', 'Invalid user parameter(s).');
 }
 
 async function deleteAccount(ctx: Ctx, id: number) {
-  const user = await ctx.store.users.get(id);
-  if (!user) throw missingObject(ctx.fail('rest_user_invalid_id'));
-  if (ctx.args.force !== true) throw new RestError('rest_trash_not_supported', "Users do not support trashing. Set 'force' to true to delete users.", 501);
-  // absint: 0 deletes the user's posts with them, any other number names the heir
-  const reassign = Math.abs(Number(ctx.args.reassign));
+  const reassign = reassignOf(ctx.args.reassign);
+  const user = await userOfId(ctx, id);
+  if (ctx.args.force !== true) throw new RestError('rest_trash_not_supported', "Users do not support trashing. Set 'force=true' to delete.", 501);
   if (reassign && (reassign === id || !(await ctx.store.users.get(reassign)))) throw ctx.fail('rest_user_invalid_reassign');
   if (await isLastAdministrator(ctx.store, user)) throw denied(ctx, 'rest_user_cannot_delete');
   const previous = await prepareUser(ctx, user, 'edit');
@@ -322,7 +364,4 @@ async function deleteAccount(ctx: Ctx, id: number) {
 
 export const deleteUser = (ctx: Ctx<'cms-v2:users.deleteUser'>) => deleteAccount(ctx, Number(ctx.args.id));
 
-export function deleteCurrentUser(ctx: Ctx<'cms-v2:users.deleteCurrentUser'>) {
-  if (!ctx.user) throw ctx.fail('rest_not_logged_in');
-  return deleteAccount(ctx, ctx.user.id);
-}
+export const deleteCurrentUser = (ctx: Ctx<'cms-v2:users.deleteCurrentUser'>) => deleteAccount(ctx, currentId(ctx));

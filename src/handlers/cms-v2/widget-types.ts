@@ -1,4 +1,4 @@
-import { parseQueryString } from '../../engine/index.ts';
+import { missingObject, parseQueryString } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { nsUrl } from '../../core/rest.ts';
 import { decodeInstance, type Instance } from '../../core/widgets.ts';
@@ -23,7 +23,7 @@ function prepareType(ctx: Ctx, t: WidgetType): Record<string, unknown> {
 /** The type the path names; an unknown one is refused as WordPress's permission callback refuses it. */
 function typeOf(ctx: Ctx): WidgetType {
   const t = widgetType(String(ctx.args.id));
-  if (!t) throw ctx.fail('rest_widget_type_invalid');
+  if (!t) throw missingObject(ctx.fail('rest_widget_type_invalid'));
   return t;
 }
 

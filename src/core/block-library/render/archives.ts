@@ -8,6 +8,10 @@ import { int, wrapperClass } from './shared.ts';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
+// WordPress 6.1 appends these to an empty class (`$class .= ' wp-block-archives-list'`), and the wrapper keeps the leading space
+const ARCHIVES_LIST = ' wp-block-archives-list';
+const ARCHIVES_DROPDOWN = ' wp-block-archives-dropdown';
+
 /** render_block_core_archives: wp_get_archives' monthly or yearly list (or dropdown) of the published posts. */
 export async function archives(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
   const a = block.attributes;
@@ -19,11 +23,11 @@ export async function archives(block: RenderedBlock, ctx: BlockRenderContext): P
     const id = 'wp-block-archives-1';
     const options = periods.map((p) => `\t<option value='${escapeAttr(dateArchivePermalink(ctx.site, p.year, p.month))}'> ${label(p.year, p.month)}${a.showPostCounts ? `&nbsp;(${p.count})` : ''}</option>\n`).join('');
     const labelHtml = `<label for="${id}" class="wp-block-archives__label${a.showLabel === false ? ' screen-reader-text' : ''}">Archives</label>`;
-    return `<div class="${wrapperClass(block, 'wp-block-archives-dropdown')}">${labelHtml}\n\t\t<select id="${id}" name="archive-dropdown" onchange="document.location.href=this.options[this.selectedIndex].value;">\n\t\t<option value="">${title}</option>${options}</select></div>`;
+    return `<div class="${wrapperClass(block, ARCHIVES_DROPDOWN)}">${labelHtml}\n\t\t<select id="${id}" name="archive-dropdown" onchange="document.location.href=this.options[this.selectedIndex].value;">\n\t\t<option value="">${title}</option>${options}</select></div>`;
   }
   if (!periods.length) return `<div class="${wrapperClass(block)}">No archives to show.</div>`;
   const items = periods.map((p) => `\t<li><a href='${escapeAttr(dateArchivePermalink(ctx.site, p.year, p.month))}'>${label(p.year, p.month)}</a>${a.showPostCounts ? `&nbsp;(${p.count})` : ''}</li>\n`).join('');
-  return `<ul class="${wrapperClass(block, 'wp-block-archives-list')}">${items}</ul>`;
+  return `<ul class="${wrapperClass(block, ARCHIVES_LIST)}">${items}</ul>`;
 }
 
 /** render_block_core_categories: wp_list_categories of the category taxonomy, flat or nested, with counts when asked. */
