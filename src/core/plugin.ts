@@ -9,6 +9,7 @@ import type { PostTypeInfo, TaxonomyInfo } from './content-types.ts';
 import type { ContentEvent, CronJob, Site, SiteHooks } from './site.ts';
 import type { RegisteredMeta } from './content-types.ts';
 import type { BlockPattern, BlockPatternCategory, BlockTypeDefinition } from './blocks.ts';
+import type { RestFieldGroup } from './rest-fields.ts';
 
 /** What a plugin's CLI command runs against: the installed site, opened for the command with its plugins started. */
 export interface CliSite {
@@ -70,6 +71,11 @@ export interface PluginDefinition<R = unknown> {
    * once per activation, and a throw leaves the plugin inactive with the message as its error.
    */
   postMeta?: readonly RegisteredMeta[] | ((spec: Spec) => readonly RegisteredMeta[]);
+  /**
+   * REST fields it computes for posts, terms, users and post types (register_rest_field with a
+   * get_callback), while active: each group computed only when the request's `_fields` asks for one of its fields.
+   */
+  restFields?: readonly RestFieldGroup[];
   /** Adds its commands to `cms-spec` (`cms-spec seo index`...); they run with the installed site open, and only while the plugin is active. */
   cli?(cli: PluginCli): void;
   /**

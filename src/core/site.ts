@@ -10,6 +10,7 @@ import { BlockRegistry, type RenderTrace } from './blocks.ts';
 import { SharedState } from './shared-state.ts';
 import type { Mailer } from './mail.ts';
 import type { MediaLibrary } from './media.ts';
+import type { RestFieldGroup } from './rest-fields.ts';
 
 /** The site description fields of the index, in WordPress's key order; site.yaml's `site:` gives a new database's values. */
 export interface SiteInfo {
@@ -234,6 +235,8 @@ export class Site implements EngineHost {
   types = new ContentTypes();
   roles = new Roles();
   hooks: readonly NamedSiteHooks[] = [];
+  /** The REST fields the active plugins compute for posts, terms, users and post types (rest-fields.ts). */
+  restFields: readonly RestFieldGroup[] = [];
   /**
    * The block types, patterns and pattern categories of the core and the active plugins; renders
    * block content. Empty until the plugin registry starts, which registers the core's blocks first.

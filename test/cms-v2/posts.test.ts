@@ -31,7 +31,7 @@ describe('cms/v2 posts: reading', () => {
     assert.equal(post.password, undefined);
     // WordPress's fields, then the active SEO plugin's own (register_rest_field appends a plugin's
     // fields after the schema's, as Yoast's `yoast_head` follows `tags`)
-    assert.deepEqual(Object.keys(post), ['id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'content', 'excerpt', 'author', 'featured_media', 'comment_status', 'ping_status', 'sticky', 'template', 'format', 'meta', 'categories', 'tags', 'seo_meta', '_links']);
+    assert.deepEqual(Object.keys(post), ['id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'slug', 'status', 'type', 'link', 'title', 'content', 'excerpt', 'author', 'featured_media', 'comment_status', 'ping_status', 'sticky', 'template', 'format', 'meta', 'categories', 'tags', 'yoast_head', 'yoast_head_json', '_links']);
     assert.match(post.date, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
     assert.deepEqual(post.categories, [1]);
     assert.equal(post._links.author[0].embeddable, true);

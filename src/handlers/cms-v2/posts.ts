@@ -16,6 +16,7 @@ import { authorFilters, listQueryOf, menuOrderFilter, parentFilters, POST_TAXONO
 import { postFieldsOf } from '../../core/post-fields.ts';
 import { saveRevision, versionLinks } from '../../core/revisions.ts';
 import { availableActions } from '../../core/post-links.ts';
+import { addRestFields } from '../../core/rest-fields.ts';
 
 /** Field order of each context, as WP_REST_Posts_Controller's schema gives them. */
 const POST_FIELDS: Record<Context, readonly string[]> = {
@@ -166,6 +167,7 @@ async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context:
   const out = pick(data, fields);
   // the plugins' fields follow the schema's (add_additional_fields_to_object), in view and edit context
   if (context !== 'embed') Object.assign(out, related.fields.get(post.id));
+  await addRestFields(ctx, { kind: 'post', post, type }, out);
   out._links = postLinks(ctx, type, post, related, context);
   return out;
 }

@@ -3,7 +3,7 @@ import { invalidParam } from '../../../engine/errors.ts';
 import { RestResponse } from '../../../engine/types.ts';
 import { sanitizeUrl } from '../../../engine/args.ts';
 import { headHtml, headJson, present } from '../head.ts';
-import { OPTION } from '../settings.ts';
+import { OPTION, PLUGIN_VERSION } from '../settings.ts';
 import { resolveUrl } from '../targets.ts';
 
 /**
@@ -18,5 +18,6 @@ export async function getHead(ctx: Ctx<'seo:head.getHead'>) {
   const url = typeof raw === 'string' ? sanitizeUrl(raw) : '';
   if (!url || !/^https?:/i.test(url)) throw invalidParam('url', 'url is not a valid URL.');
   const p = await present(ctx.store, ctx.site, await resolveUrl(ctx.store, ctx.site, url));
-  return new RestResponse({ html: headHtml(p, true), json: headJson(p), status: p.status }, p.status);
+  const html = headHtml(p, { version: PLUGIN_VERSION, withThemeTags: true, seoManager: ctx.can('wpseo_manage_options') });
+  return new RestResponse({ html, json: headJson(p), status: p.status }, p.status);
 }
