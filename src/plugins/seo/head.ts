@@ -7,6 +7,7 @@ import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from
 import { authorPermalink, termLink } from '../../site/permalinks.ts';
 import { formatLocalDate } from '../../site/templates.ts';
 import { attachmentImageSrc } from '../../core/attachment-image.ts';
+import { avatarUrls } from '../../core/rest.ts';
 import { Text, THRESHOLDS } from './analysis.ts';
 import { firstImage, parseContent } from './content.ts';
 import { replaceVars, type Vars } from './replace-vars.ts';
@@ -69,8 +70,17 @@ function socialHandle(value: string): string | undefined {
 
 const personId = (site: Site, user: Pick<UserRow, 'id' | 'login'>) => `${site.home}/#/schema/person/${createHash('sha256').update(`${user.login}${user.id}`).digest('hex').slice(0, 32)}`;
 
+/** Yoast's Person piece of an author: their avatar (get_avatar_url's 96 px), their website, their archive. */
 function personNode(site: Site, user: UserRow): Record<string, unknown> {
-  return { '@type': 'Person', '@id': personId(site, user), name: user.display_name, url: authorPermalink(site, user) };
+  const avatar = avatarUrls(user.email)['96'];
+  return {
+    '@type': 'Person',
+    '@id': personId(site, user),
+    name: user.display_name,
+    image: { '@type': 'ImageObject', inLanguage: LANGUAGE, '@id': `${site.home}/#/schema/person/image/`, url: avatar, contentUrl: avatar, caption: user.display_name },
+    ...(user.url ? { sameAs: [user.url] } : {}),
+    url: authorPermalink(site, user),
+  };
 }
 
 async function publisherOf(store: Store, site: Site): Promise<Publisher> {
@@ -195,7 +205,8 @@ export async function present(store: Store, site: Site, target: Target): Promise
   // what og:description shows when neither its own nor the meta description is set (the excerpt, the term's description, the tagline)
   let ogFallbackDescription = '';
   let pageType: string | string[] = 'CollectionPage';
-  let ogType = 'website';
+  // Yoast's og:type: an article, but for the home page and the blog (website) and an author (profile)
+  let ogType = 'article';
   let noindex = target.kind === '404' || target.kind === 'search';
   let nofollow = false;
   let canonical: string | undefined = target.url;
@@ -249,6 +260,7 @@ export async function present(store: Store, site: Site, target: Target): Promise
     }
     case 'home':
       kind = 'home';
+      ogType = 'website';
       ogFallbackDescription = site.info.description;
       break;
     case 'term': {
@@ -270,6 +282,7 @@ export async function present(store: Store, site: Site, target: Target): Promise
       kind = 'author';
       Object.assign(vars, { name: target.user.display_name, title: target.user.display_name });
       pageType = 'ProfilePage';
+      ogType = 'profile';
       crumbs.push({ name: `Archives for ${target.user.display_name}` });
       break;
     case 'date': {
@@ -334,11 +347,14 @@ export async function present(store: Store, site: Site, target: Target): Promise
         dateModified: isoDate(post.modified_gmt),
         mainEntityOfPage: { '@id': webpageId },
         wordCount: facts.text.words.length,
+        commentCount: post.comment_count,
         ...(publisher.id ? { publisher: { '@id': publisher.id } } : {}),
         ...(image ? { image: { '@id': `${url}#primaryimage` }, thumbnailUrl: image.url } : {}),
         ...(facts.tags.length ? { keywords: facts.tags } : {}),
         ...(facts.categories.length ? { articleSection: facts.categories.map((c) => c.name) } : {}),
         inLanguage: LANGUAGE,
+        // an invitation to comment while comments are open
+        ...(post.comment_status === 'open' ? { potentialAction: [{ '@type': 'CommentAction', name: 'Comment', target: [`${url}#respond`] }] } : {}),
       };
       graph.push(articleNode);
     }
@@ -383,6 +399,14 @@ export function headMeta(p: Presentation): HeadMeta {
  * made `_` (Meta::get_head's `json`): a presenter with nothing to say is left out.
  */
 export function headJson(p: Presentation): Record<string, unknown> {
+  const all = headJsonOfAll(p);
+  return p.status === 404 ? Object.fromEntries(Object.entries(all).filter(([k]) => ERROR_PAGE_KEYS.includes(k))) : all;
+}
+
+/** Yoast's presenters of an error page: title, description, robots, og:locale, og:title, og:site_name and the schema. */
+const ERROR_PAGE_KEYS = ['title', 'description', 'robots', 'og_locale', 'og_title', 'og_site_name', 'schema'];
+
+function headJsonOfAll(p: Presentation): Record<string, unknown> {
   const out: Record<string, unknown> = {
     title: p.title,
     description: p.description,
@@ -442,7 +466,15 @@ export function headHtml(p: Presentation, o: HeadHtmlOptions): string {
     lines.push(metaTag('name', 'robots', Object.values(p.robots).join(', ')));
     if (p.canonical) lines.push(`<link rel="canonical" href="${escapeAttr(p.canonical)}" />`);
   }
-  lines.push(
+  if (p.status === 404) lines.push(metaTag('property', 'og:locale', p.og.locale), metaTag('property', 'og:title', p.og.title), metaTag('property', 'og:site_name', p.og.site_name));
+  else lines.push(...socialTags(p));
+  lines.push(`<script type="application/ld+json" class="yoast-schema-graph">${scriptJson(p.schema)}</script>`, MARKER_CLOSE);
+  return lines.filter((l) => l !== '').join('\n');
+}
+
+/** Open Graph, the article's times, the author and X (Twitter) tags, in the presenters' order. */
+function socialTags(p: Presentation): string[] {
+  return [
     metaTag('property', 'og:locale', p.og.locale),
     metaTag('property', 'og:type', p.og.type),
     metaTag('property', 'og:title', p.og.title),
@@ -465,8 +497,5 @@ export function headHtml(p: Presentation, o: HeadHtmlOptions): string {
     Object.entries(p.twitter.misc ?? {})
       .flatMap(([label, data], i) => [metaTag('name', `twitter:label${i + 1}`, label), metaTag('name', `twitter:data${i + 1}`, data)])
       .join('\n\t'),
-    `<script type="application/ld+json" class="yoast-schema-graph">${scriptJson(p.schema)}</script>`,
-    MARKER_CLOSE,
-  );
-  return lines.filter((l) => l !== '').join('\n');
+  ];
 }
