@@ -85,8 +85,6 @@ interface Related {
   thumbnails: Map<number, number>;
   /** The registered meta of each post (empty when none is registered for the type). */
   meta: Map<number, Record<string, unknown>>;
-  /** The REST fields plugins show on each post (register_rest_field), by field name. */
-  fields: Map<number, Record<string, Record<string, unknown>>>;
   /** Each post's revision count and newest revision, for its version-history links. */
   revisions: Map<number, { count: number; latestId: number }>;
   /** The slugs of each post's ancestors joined by '/' (a page's path before its own slug), for posts that have any. */
@@ -95,7 +93,7 @@ interface Related {
 
 async function relatedOf(ctx: Ctx, store: Store, type: PostTypeInfo, posts: PostRow[]): Promise<Related> {
   const ids = posts.map((p) => p.id);
-  const [terms, { stored, meta, fields }, revisions, ancestors] = await Promise.all([
+  const [terms, { stored, meta }, revisions, ancestors] = await Promise.all([
     type.taxonomies.length ? store.terms.termsOfPosts(ids) : Promise.resolve(new Map<number, TermRow[]>()),
     shownMetaOfPosts(store, (t) => ctx.site.types.postMeta(t), posts, [THUMBNAIL_KEY]),
     store.posts.revisionCounts(ids),
@@ -105,7 +103,7 @@ async function relatedOf(ctx: Ctx, store: Store, type: PostTypeInfo, posts: Post
   for (const [id, m] of stored) if (m[THUMBNAIL_KEY]) thumbnails.set(id, Number(m[THUMBNAIL_KEY]) || 0);
   const parentPaths = new Map<number, string>();
   for (const [id, slugs] of ancestors) if (slugs.length) parentPaths.set(id, slugs.join('/'));
-  return { terms, thumbnails, meta, fields, revisions, parentPaths };
+  return { terms, thumbnails, meta, revisions, parentPaths };
 }
 
 /** block_version: 1 for content written in blocks. */
@@ -165,8 +163,7 @@ async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context:
     generated_slug: fields.includes('generated_slug') ? await ctx.store.posts.sampleSlug(sanitizeSlug(post.title), post) : undefined,
   };
   const out = pick(data, fields);
-  // the plugins' fields follow the schema's (add_additional_fields_to_object), in view and edit context
-  if (context !== 'embed') Object.assign(out, related.fields.get(post.id));
+  // the plugins' fields follow the schema's (add_additional_fields_to_object)
   await addRestFields(ctx, { kind: 'post', post, type }, out);
   out._links = postLinks(ctx, type, post, related, context);
   return out;
