@@ -58,7 +58,6 @@ interface Publisher {
   profileA?: string;
   /** The handle on the second social site (twitter:site). */
   handleB?: string;
-  logo?: string;
 }
 
 function socialHandle(value: string): string | undefined {
@@ -102,14 +101,14 @@ async function publisherOf(store: Store, site: Site): Promise<Publisher> {
     const logo = o[OPTION.personLogo] || undefined;
     const id = personId(site, user);
     const node = { '@type': ['Person', 'Organization'], '@id': id, name: user.display_name, ...(logo ? { image: logoNode(logo, user.display_name), logo: { '@id': `${site.home}/#/schema/logo/image/` } } : {}), url: authorPermalink(site, user), ...(sameAs.length ? { sameAs } : {}) };
-    return { node, id, sameAs, handleB, logo };
+    return { node, id, sameAs, handleB };
   }
   const name = o[OPTION.companyName] ?? '';
   if (!name) return { sameAs, profileA, handleB };
   const logo = o[OPTION.companyLogo] || undefined;
   const id = `${site.home}/#organization`;
   const node = { '@type': 'Organization', '@id': id, name, url: `${site.home}/`, ...(logo ? { logo: logoNode(logo, name), image: { '@id': `${site.home}/#/schema/logo/image/` } } : {}), ...(sameAs.length ? { sameAs } : {}) };
-  return { node, id, sameAs, profileA, handleB, logo };
+  return { node, id, sameAs, profileA, handleB };
 }
 
 /** What a post's head needs besides the row: its SEO meta, author, first category and text. */
