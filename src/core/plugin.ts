@@ -6,10 +6,9 @@ import type { Mount } from '../engine/server.ts';
 import type { Spec } from '../engine/spec.ts';
 import type { Store } from '../store/index.ts';
 import type { PostTypeInfo, TaxonomyInfo } from './content-types.ts';
-import type { ContentEvent, CronJob, Site, SiteHooks } from './site.ts';
+import type { ContentEvent, CronJob, RestFieldGroup, Site, SiteHooks } from './site.ts';
 import type { RegisteredMeta } from './content-types.ts';
 import type { BlockPattern, BlockPatternCategory, BlockTypeDefinition } from './blocks.ts';
-import type { RestFieldGroup } from './rest-fields.ts';
 
 /** What a plugin's CLI command runs against: the installed site, opened for the command with its plugins started. */
 export interface CliSite {

@@ -1,16 +1,17 @@
 import type { Spec } from '../engine/spec.ts';
-import type { EngineHost, Logger, User } from '../engine/types.ts';
+import type { EngineHost, HandlerContext, Logger, User } from '../engine/types.ts';
 import { Roles } from '../auth/roles.ts';
 import type { Store } from '../store/index.ts';
-import { offsetMinutes } from '../store/posts.ts';
-import { cap, ContentTypes } from './content-types.ts';
+import { offsetMinutes, type PostRow } from '../store/posts.ts';
+import type { TermRow } from '../store/terms.ts';
+import type { UserRow } from '../store/users.ts';
+import { cap, ContentTypes, type PostTypeInfo, type TaxonomyInfo } from './content-types.ts';
 import { STYLESHEET } from './active-theme.ts';
 import { CURIES } from './curies.ts';
 import { BlockRegistry, type RenderTrace } from './blocks.ts';
 import { SharedState } from './shared-state.ts';
 import type { Mailer } from './mail.ts';
 import type { MediaLibrary } from './media.ts';
-import type { RestFieldGroup } from './rest-fields.ts';
 
 /** The site description fields of the index, in WordPress's key order; site.yaml's `site:` gives a new database's values. */
 export interface SiteInfo {
@@ -145,6 +146,27 @@ export interface SiteHooks {
   topics?: readonly string[];
   /** Told after a page of the site is answered (never for API requests). */
   pageView?(view: PageView): Promise<void> | void;
+}
+
+/**
+ * REST fields a plugin computes for the core's objects (register_rest_field with a get_callback;
+ * rest-fields.ts adds them). The object a field is computed for: a post of a post type, a term,
+ * a user, or a post type (the `types` route).
+ */
+export type RestFieldObject =
+  | { kind: 'post'; post: PostRow; type: PostTypeInfo }
+  | { kind: 'term'; term: TermRow; taxonomy: TaxonomyInfo }
+  | { kind: 'user'; user: UserRow }
+  | { kind: 'type'; type: PostTypeInfo };
+
+/** Fields computed together (one plugin's `yoast_head` and `yoast_head_json` share one head). */
+export interface RestFieldGroup {
+  /** The fields' names, in the order they are added. */
+  names: readonly string[];
+  /** Whether the fields are registered for this object (register_rest_field's object types). */
+  registeredFor(object: RestFieldObject): boolean;
+  /** The values of `wanted` (the group's fields the request asks for, never none) for one object. */
+  get(ctx: HandlerContext<Store, Site>, object: RestFieldObject, wanted: readonly string[]): Promise<Record<string, unknown>>;
 }
 
 /** A plugin's hooks with its name, for failure reports. */

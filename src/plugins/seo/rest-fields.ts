@@ -1,4 +1,4 @@
-import type { RestFieldGroup } from '../../core/rest-fields.ts';
+import type { RestFieldGroup } from '../../core/site.ts';
 import { headHtml, headJson, present } from './head.ts';
 import { OPTION, PLUGIN_VERSION } from './settings.ts';
 import { objectTarget } from './targets.ts';

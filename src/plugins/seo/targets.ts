@@ -6,7 +6,7 @@ import type { TermRow } from '../../store/terms.ts';
 import type { UserRow } from '../../store/users.ts';
 import { planList } from '../../site/archives.ts';
 import { authorPermalink, pagedPermalink, permalink, termLink, type PermalinkTarget } from '../../site/permalinks.ts';
-import type { RestFieldObject } from '../../core/rest-fields.ts';
+import type { RestFieldObject } from '../../core/site.ts';
 import { parseSiteRequest, type DateVars, type ListVars } from '../../site/request.ts';
 
 /**
