@@ -146,17 +146,11 @@ export interface RegisteredMeta {
   schema: ArgDescriptor;
   /** The capability a writer needs besides editing the post (auth_callback); keys starting with `_` need one. */
   writeCap?: string;
-  /**
-   * The REST field (register_rest_field) a plugin shows and takes the key under instead of `meta`:
-   * protected keys (`_…`) are no part of WordPress's `meta`, and a plugin such as Yoast exposes
-   * its data through fields of its own.
-   */
-  restField?: string;
 }
 
 /** A registered meta key with its validator, compiled once per registry. */
 export interface CompiledMeta extends RegisteredMeta {
-  /** Validates and coerces `{['meta.' + key]: value}` (or its REST field's name for `meta`) in place, throwing WordPress's rest_invalid_param. */
+  /** Validates and coerces `{['meta.' + key]: value}` in place, throwing WordPress's rest_invalid_param. */
   args: CompiledArgs;
 }
 
@@ -184,7 +178,7 @@ export class ContentTypes {
     this.taxonomies = [...CORE_TAXONOMIES, ...additions.flatMap((a) => a.taxonomies ?? [])];
     this.typeBySlug = new Map(this.postTypes.map((t) => [t.slug, t]));
     this.taxBySlug = new Map(this.taxonomies.map((t) => [t.slug, t]));
-    this.meta = additions.flatMap((a) => a.postMeta ?? []).map((m) => ({ ...m, args: compileArgs({ [`${m.restField ?? 'meta'}.${m.key}`]: m.schema }) }));
+    this.meta = additions.flatMap((a) => a.postMeta ?? []).map((m) => ({ ...m, args: compileArgs({ [`meta.${m.key}`]: m.schema }) }));
   }
 
   /** The meta keys registered for a post type, in registration order. */

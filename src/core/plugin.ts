@@ -7,7 +7,7 @@ import type { Spec } from '../engine/spec.ts';
 import type { Store } from '../store/index.ts';
 import type { UserRow } from '../store/users.ts';
 import type { PostTypeInfo, TaxonomyInfo } from './content-types.ts';
-import type { ContentEvent, CronJob, Site, SiteHooks } from './site.ts';
+import type { ContentEvent, CronJob, RestFieldGroup, Site, SiteHooks } from './site.ts';
 import type { RegisteredMeta } from './content-types.ts';
 import type { BlockPattern, BlockPatternCategory, BlockTypeDefinition } from './blocks.ts';
 
@@ -85,6 +85,11 @@ export interface PluginDefinition<R = unknown> {
    * once per activation, and a throw leaves the plugin inactive with the message as its error.
    */
   postMeta?: readonly RegisteredMeta[] | ((spec: Spec) => readonly RegisteredMeta[]);
+  /**
+   * REST fields it computes for posts, terms, users and post types (register_rest_field with a
+   * get_callback), while active: each group computed only when the request's `_fields` asks for one of its fields.
+   */
+  restFields?: readonly RestFieldGroup[];
   /** Adds its commands to `cms-spec` (`cms-spec seo index`...); they run with the installed site open, and only while the plugin is active. */
   cli?(cli: PluginCli): void;
   /**

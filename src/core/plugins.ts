@@ -294,6 +294,7 @@ export class PluginRegistry implements PluginControl {
     this.site.types = new ContentTypes(activePlugins.map((p) => ({ postTypes: p.def!.postTypes, taxonomies: p.def!.taxonomies, postMeta: p.postMeta })));
     await this.engine.serve([...core, ...active.flatMap((d) => d.namespaces ?? [])]);
     this.site.hooks = active.filter((d) => d.site).map((d) => ({ plugin: d.name, hooks: d.site! }));
+    this.site.restFields = active.flatMap((d) => d.restFields ?? []);
     this.site.contentListeners = active.filter((d) => d.onContentChange).map((d) => ({ plugin: d.name, listener: d.onContentChange!.bind(d) }));
     this.site.jobs = active.flatMap((d) => d.jobs ?? []);
     for (const [name, mounts] of this.mounted)

@@ -29,16 +29,6 @@ function decode(m: CompiledMeta, stored: string | undefined): unknown {
   }
 }
 
-/** The registered keys `meta` shows: those no plugin shows under a REST field of its own. */
-export const inMeta = (registered: readonly CompiledMeta[]) => registered.filter((m) => m.restField === undefined);
-
-/** The registered keys each plugin REST field shows, by field name, in registration order. */
-export function restFieldsOf(registered: readonly CompiledMeta[]): Map<string, CompiledMeta[]> {
-  const fields = new Map<string, CompiledMeta[]>();
-  for (const m of registered) if (m.restField !== undefined) fields.set(m.restField, [...(fields.get(m.restField) ?? []), m]);
-  return fields;
-}
-
 type Posts = readonly { id: number; type: string }[];
 type Registered = (postType: string) => readonly CompiledMeta[];
 type Stored = Map<number, Record<string, string>>;
@@ -61,42 +51,25 @@ function valuesOfPosts(registered: Registered, posts: Posts, stored: Stored): Ma
   return out;
 }
 
-/** The plugins' REST fields of posts, keyed by post id: each field an object of its keys' values. */
-function fieldValuesOfPosts(registered: Registered, posts: Posts, stored: Stored): Map<number, Record<string, Record<string, unknown>>> {
-  const shown = (t: string) => registered(t).filter((m) => m.restField !== undefined);
-  const values = valuesOfPosts(shown, posts, stored);
-  const out = new Map<number, Record<string, Record<string, unknown>>>();
-  for (const p of posts) {
-    const byKey = values.get(p.id);
-    if (!byKey) continue;
-    const fields: Record<string, Record<string, unknown>> = {};
-    for (const m of shown(p.type)) (fields[m.restField!] ??= {})[m.key] = byKey[m.key];
-    out.set(p.id, fields);
-  }
-  return out;
-}
-
 /**
  * The `meta` object of posts, keyed by post id: every key registered for `meta` of each post's
  * type. A post whose type has none is left out: its `meta` is WordPress's empty array.
  */
 export async function metaOfPosts(store: Store, registered: Registered, posts: Posts): Promise<Map<number, Record<string, unknown>>> {
-  const shown = (t: string) => inMeta(registered(t));
-  return valuesOfPosts(shown, posts, await storedOf(store, posts, keysOf(shown, posts)));
+  return valuesOfPosts(registered, posts, await storedOf(store, posts, keysOf(registered, posts)));
 }
 
 /**
  * What a post controller shows of its posts' meta, from one query: the `meta` objects (as
- * metaOfPosts), the plugins' REST fields, and the stored values of `otherKeys` (the featured image's).
+ * metaOfPosts) and the stored values of `otherKeys` (the featured image's).
  */
 export async function shownMetaOfPosts(store: Store, registered: Registered, posts: Posts, otherKeys: readonly string[]) {
   const stored = await storedOf(store, posts, [...otherKeys, ...keysOf(registered, posts)]);
-  return { meta: valuesOfPosts((t) => inMeta(registered(t)), posts, stored), fields: fieldValuesOfPosts(registered, posts, stored), stored };
+  return { meta: valuesOfPosts(registered, posts, stored), stored };
 }
 
 /**
- * The writes a request asks of these keys (one object of them: `meta`, or a plugin's REST field),
- * each checked: others are ignored, as WordPress ignores unregistered meta; null deletes a key.
+ * The writes a request's `meta` asks of these keys, each checked: others are ignored, as WordPress ignores unregistered meta; null deletes a key.
  */
 function checkedWrites(keys: readonly CompiledMeta[], input: unknown, can: (cap: string) => boolean, loggedIn: boolean): [CompiledMeta, unknown][] {
   if (!input || typeof input !== 'object' || Array.isArray(input)) return [];
@@ -108,7 +81,7 @@ function checkedWrites(keys: readonly CompiledMeta[], input: unknown, can: (cap:
     if (cap && !can(cap)) throw new RestError('rest_cannot_update', `Sorry, you are not allowed to edit the ${m.key} custom field.`, authStatus(loggedIn), { key: m.key });
     const value = given[m.key];
     if (value !== null) {
-      const name = `${m.restField ?? 'meta'}.${m.key}`;
+      const name = `meta.${m.key}`;
       const params = { [name]: value };
       m.args.apply(params);
       writes.push([m, params[name]]);
@@ -118,18 +91,17 @@ function checkedWrites(keys: readonly CompiledMeta[], input: unknown, can: (cap:
 }
 
 /**
- * Writes the registered keys a request's args carry: in `meta`, or in the REST field a plugin
- * shows them under. Every value is checked before any is written.
+ * Writes the registered keys a request's `meta` carries. Every value is checked before any is
+ * written.
  */
 export async function writePostMeta(store: Store, registered: readonly CompiledMeta[], postId: number, args: Record<string, unknown>, can: (cap: string) => boolean, loggedIn: boolean): Promise<void> {
-  const writes = checkedWrites(inMeta(registered), args.meta, can, loggedIn);
-  for (const [field, keys] of restFieldsOf(registered)) writes.push(...checkedWrites(keys, args[field], can, loggedIn));
+  const writes = checkedWrites(registered, args.meta, can, loggedIn);
   for (const [m, value] of writes) {
     if (value === null) await store.posts.meta.delete(postId, m.key);
     else await store.posts.meta.set(postId, m.key, isStringType(m) ? String(value) : JSON.stringify(value));
   }
 }
 
-/** The request's `meta` (and plugin REST fields), for the keys registered for the post's type: what every post controller's write does. */
+/** The request's `meta`, for the keys registered for the post's type: what every post controller's write does. */
 export const writeRequestMeta = (ctx: Ctx, type: PostTypeInfo, store: Store, postId: number) =>
   writePostMeta(store, ctx.site.types.postMeta(type.slug), postId, ctx.args, (c) => ctx.can(c), ctx.user !== null);

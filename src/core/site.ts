@@ -1,9 +1,12 @@
 import type { Spec } from '../engine/spec.ts';
-import type { EngineHost, Logger, User } from '../engine/types.ts';
+import type { EngineHost, HandlerContext, Logger, User } from '../engine/types.ts';
 import { Roles } from '../auth/roles.ts';
 import type { Store } from '../store/index.ts';
 import { offsetMinutes } from '../store/site-clock.ts';
-import { cap, ContentTypes } from './content-types.ts';
+import type { PostRow } from '../store/posts.ts';
+import type { TermRow } from '../store/terms.ts';
+import type { UserRow } from '../store/users.ts';
+import { cap, ContentTypes, type PostTypeInfo, type TaxonomyInfo } from './content-types.ts';
 import { STYLESHEET } from './active-theme.ts';
 import { CURIES } from './curies.ts';
 import { BlockRegistry, type RenderTrace } from './blocks.ts';
@@ -147,6 +150,27 @@ export interface SiteHooks {
   pageView?(view: PageView): Promise<void> | void;
 }
 
+/**
+ * REST fields a plugin computes for the core's objects (register_rest_field with a get_callback;
+ * rest-fields.ts adds them). The object a field is computed for: a post of a post type, a term,
+ * a user, or a post type (the `types` route).
+ */
+export type RestFieldObject =
+  | { kind: 'post'; post: PostRow; type: PostTypeInfo }
+  | { kind: 'term'; term: TermRow; taxonomy: TaxonomyInfo }
+  | { kind: 'user'; user: UserRow }
+  | { kind: 'type'; type: PostTypeInfo };
+
+/** Fields computed together (one plugin's `yoast_head` and `yoast_head_json` share one head). */
+export interface RestFieldGroup {
+  /** The fields' names, in the order they are added. */
+  names: readonly string[];
+  /** Whether the fields are registered for this object (register_rest_field's object types). */
+  registeredFor(object: RestFieldObject): boolean;
+  /** The values of `wanted` (the group's fields the request asks for, never none) for one object. */
+  get(ctx: HandlerContext<Store, Site>, object: RestFieldObject, wanted: readonly string[]): Promise<Record<string, unknown>>;
+}
+
 /** A plugin's hooks with its name, for failure reports. */
 export interface NamedSiteHooks {
   plugin: string;
@@ -237,6 +261,8 @@ export class Site implements EngineHost {
   types = new ContentTypes();
   roles = new Roles();
   hooks: readonly NamedSiteHooks[] = [];
+  /** The REST fields the active plugins compute for posts, terms, users and post types (rest-fields.ts). */
+  restFields: readonly RestFieldGroup[] = [];
   /**
    * The block types, patterns and pattern categories of the core and the active plugins; renders
    * block content. Empty until the plugin registry starts, which registers the core's blocks first.

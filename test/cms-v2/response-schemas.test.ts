@@ -7,7 +7,7 @@ import { missingProperties, routeSchema, schemaProblems } from '../helpers/respo
 // The schema each core route answers OPTIONS with is the one its answers are shaped by: in each
 // context, an answer has every property the schema shows there, none it does not, and each of
 // the type the schema says (WordPress's get_item_schema and prepare_item_for_response agree).
-// The core alone, no plugin active: a plugin's own fields (the SEO plugin's seo_meta, the field
+// The core alone, no plugin active: a plugin's own fields (the SEO plugin's yoast_head, the field
 // group's meta keys on pages) are not in the schemas OPTIONS serves.
 
 const POST_STATUSES = '["publish","future","draft","pending","private"]';

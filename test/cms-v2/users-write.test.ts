@@ -6,7 +6,8 @@ import { verifyPassword } from '../../src/auth/passwords.ts';
 
 type Obj = Record<string, any>;
 
-const EDIT_KEYS = ['id', 'username', 'name', 'first_name', 'last_name', 'email', 'url', 'description', 'link', 'locale', 'nickname', 'slug', 'roles', 'registered_date', 'capabilities', 'extra_capabilities', 'avatar_urls', 'meta', '_links'];
+// WordPress's fields, then the active SEO plugin's (register_rest_field appends them, as Yoast SEO's)
+const EDIT_KEYS = ['id', 'username', 'name', 'first_name', 'last_name', 'email', 'url', 'description', 'link', 'locale', 'nickname', 'slug', 'roles', 'registered_date', 'capabilities', 'extra_capabilities', 'avatar_urls', 'meta', 'yoast_head', 'yoast_head_json', '_links'];
 
 describe('cms/v2/users: creating, editing and deleting accounts (WP_REST_Users_Controller)', () => {
   const site = useServer();

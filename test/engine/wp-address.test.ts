@@ -15,7 +15,9 @@ const WP_INDEX = JSON.parse(readFileSync(resolve(ROOT, 'test/fixtures/wordpress-
 /** WordPress's index as this server's address would show it. */
 const wpAt = (home: string, value: unknown) => JSON.parse(JSON.stringify(value).replaceAll('http://127.0.0.1:8080', home));
 /** The name /wp-json/ shows for a /cms-json/ route key or namespace (the test's own mapping, not the server's). */
-const asWp = (s: string) => s.replace(/^(\/?)cms\/v2(?=\/|$)/, '$1wp/v2');
+/** The namespaces /wp-json/ names as WordPress and Yoast SEO do (site.yaml's api_aliases). */
+const WP_NAMES: Record<string, string> = { 'cms/v2': 'wp/v2', 'seo/v1': 'yoast/v1' };
+const asWp = (s: string) => s.replace(/^(\/?)(cms\/v2|seo\/v1)(?=\/|$)/, (_, slash: string, ns: string) => slash + WP_NAMES[ns]);
 const NOT_FOUND = { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } };
 
 describe('the WordPress address: /wp-json/ with wp/v2 beside /cms-json/ with cms/v2', () => {
@@ -33,14 +35,14 @@ describe('the WordPress address: /wp-json/ with wp/v2 beside /cms-json/ with cms
     assert.deepEqual(Object.keys(w), Object.keys(c));
     assert.deepEqual(w.namespaces, c.namespaces.map(asWp));
     assert.ok(w.namespaces.includes('wp/v2') && !w.namespaces.includes('cms/v2'));
-    // plugin namespaces keep their names
-    assert.ok(w.namespaces.includes('oembed/1.0') && w.namespaces.includes('code-snippets/v1'));
+    // other plugin namespaces keep their names
+    assert.ok(w.namespaces.includes('oembed/1.0') && w.namespaces.includes('code-snippets/v1') && w.namespaces.includes('yoast/v1'));
     assert.deepEqual(Object.keys(w.routes), Object.keys(c.routes).map(asWp));
     for (const key of Object.keys(c.routes)) {
       const [wd, cd] = [w.routes[asWp(key)], c.routes[key]];
       assert.equal(wd.namespace, asWp(cd.namespace), key);
       assert.deepEqual(wd.methods, cd.methods, key);
-      if (cd._links) assert.deepEqual(wd._links, { self: [{ href: cd._links.self[0].href.replace('/cms-json/cms/v2', '/wp-json/wp/v2').replace('/cms-json/', '/wp-json/') }] }, key);
+      if (cd._links) assert.deepEqual(wd._links, { self: [{ href: cd._links.self[0].href.replace('/cms-json/cms/v2', '/wp-json/wp/v2').replace('/cms-json/seo/v1', '/wp-json/yoast/v1').replace('/cms-json/', '/wp-json/') }] }, key);
     }
     assert.equal(w.name, c.name);
     assert.deepEqual(w.authentication, c.authentication);

@@ -15,6 +15,7 @@ import { authorFilters, listQueryOf, menuOrderFilter, parentFilters, POST_TAXONO
 import { postFieldsOf } from '../../core/post-fields.ts';
 import { saveRevision, versionLinks } from '../../core/revisions.ts';
 import { availableActions } from '../../core/post-links.ts';
+import { addRestFields } from '../../core/rest-fields.ts';
 
 /** Field order of each context, as WP_REST_Posts_Controller's schema gives them. */
 const POST_FIELDS: Record<Context, readonly string[]> = {
@@ -83,8 +84,6 @@ interface Related {
   thumbnails: Map<number, number>;
   /** The registered meta of each post (empty when none is registered for the type). */
   meta: Map<number, Record<string, unknown>>;
-  /** The REST fields plugins show on each post (register_rest_field), by field name. */
-  fields: Map<number, Record<string, Record<string, unknown>>>;
   /** Each post's revision count and newest revision, for its version-history links. */
   revisions: Map<number, { count: number; latestId: number }>;
   /** The slugs of each post's ancestors joined by '/' (a page's path before its own slug), for posts that have any. */
@@ -93,7 +92,7 @@ interface Related {
 
 async function relatedOf(ctx: Ctx, store: Store, type: PostTypeInfo, posts: PostRow[]): Promise<Related> {
   const ids = posts.map((p) => p.id);
-  const [terms, { stored, meta, fields }, revisions, ancestors] = await Promise.all([
+  const [terms, { stored, meta }, revisions, ancestors] = await Promise.all([
     type.taxonomies.length ? store.terms.termsOfPosts(ids) : Promise.resolve(new Map<number, TermRow[]>()),
     shownMetaOfPosts(store, (t) => ctx.site.types.postMeta(t), posts, [THUMBNAIL_KEY]),
     store.posts.revisionCounts(ids),
@@ -103,7 +102,7 @@ async function relatedOf(ctx: Ctx, store: Store, type: PostTypeInfo, posts: Post
   for (const [id, m] of stored) if (m[THUMBNAIL_KEY]) thumbnails.set(id, Number(m[THUMBNAIL_KEY]) || 0);
   const parentPaths = new Map<number, string>();
   for (const [id, slugs] of ancestors) if (slugs.length) parentPaths.set(id, slugs.join('/'));
-  return { terms, thumbnails, meta, fields, revisions, parentPaths };
+  return { terms, thumbnails, meta, revisions, parentPaths };
 }
 
 /** block_version: 1 for content written in blocks. */
@@ -163,8 +162,8 @@ async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context:
     generated_slug: fields.includes('generated_slug') ? await ctx.store.posts.sampleSlug(sanitizeSlug(post.title), post) : undefined,
   };
   const out = pick(data, fields);
-  // the plugins' fields follow the schema's (add_additional_fields_to_object), in view and edit context
-  if (context !== 'embed') Object.assign(out, related.fields.get(post.id));
+  // the plugins' fields follow the schema's (add_additional_fields_to_object)
+  await addRestFields(ctx, { kind: 'post', post, type }, out);
   out._links = postLinks(ctx, type, post, related, context);
   return out;
 }

@@ -8,6 +8,7 @@ import type { TaxonomyInfo } from '../../core/content-types.ts';
 import { checkListContext, queryTermsOfRoute } from '../../core/term-list.ts';
 import { contentChanged } from '../../core/events.ts';
 import { termLink } from '../../core/permalinks.ts';
+import { addRestFields } from '../../core/rest-fields.ts';
 import { collection, contextOf, CURIES, denied, nsUrl, pick, routeTaxonomy, type Context } from '../../core/rest.ts';
 
 const HIERARCHICAL_FIELDS = ['id', 'count', 'description', 'link', 'name', 'slug', 'taxonomy', 'parent', 'meta'];
@@ -29,6 +30,7 @@ async function prepareTerm(ctx: Ctx, tax: TaxonomyInfo, term: TermRow, context: 
     meta: [],
   };
   const out = pick(data, context === 'embed' ? EMBED_FIELDS : tax.hierarchical ? HIERARCHICAL_FIELDS : FLAT_FIELDS);
+  await addRestFields(ctx, { kind: 'term', term, taxonomy: tax }, out);
   const links: Record<string, unknown> = {
     self: [{ href: nsUrl(ctx, `${tax.restBase}/${term.id}`) }],
     collection: [{ href: nsUrl(ctx, tax.restBase) }],

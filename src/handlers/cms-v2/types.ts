@@ -1,6 +1,7 @@
 import type { Ctx } from '../../core/context.ts';
 import { cap, capabilitiesOf, type PostTypeInfo, type TaxonomyInfo } from '../../core/content-types.ts';
 import { contextOf, CURIES, denied, NS, nsUrl, pick, type Context } from '../../core/rest.ts';
+import { addRestFields } from '../../core/rest-fields.ts';
 
 const TYPE_FIELDS: Record<Context, string[]> = {
   view: ['description', 'hierarchical', 'has_archive', 'name', 'slug', 'icon', 'taxonomies', 'rest_base', 'rest_namespace'],
@@ -60,7 +61,7 @@ function objectLabels(slug: string, hierarchical: boolean, given: Readonly<Recor
   return Object.assign(out, l);
 }
 
-function prepareType(ctx: Ctx, t: PostTypeInfo, context: Context): Record<string, unknown> {
+async function prepareType(ctx: Ctx, t: PostTypeInfo, context: Context): Promise<Record<string, unknown>> {
   const data: Record<string, unknown> = {
     capabilities: capabilitiesOf(t),
     description: t.description,
@@ -79,6 +80,7 @@ function prepareType(ctx: Ctx, t: PostTypeInfo, context: Context): Record<string
     visibility: { show_in_nav_menus: t.showInNavMenus ?? t.viewable, show_ui: t.showUi ?? true },
   };
   const out = pick(data, TYPE_FIELDS[context]);
+  await addRestFields(ctx, { kind: 'type', type: t }, out);
   out._links = { collection: [{ href: nsUrl(ctx, 'types') }], 'wp:items': [{ href: nsUrl(ctx, t.restBase) }], curies: CURIES };
   return out;
 }
@@ -108,14 +110,14 @@ function prepareTaxonomy(ctx: Ctx, t: TaxonomyInfo, context: Context): Record<st
 const restTypes = (ctx: Ctx) => ctx.site.types.postTypes.filter((t) => t.showInRest !== false);
 
 /** In edit context WordPress lists only the types the user may edit, and refuses a caller who may edit none. */
-export function listTypes(ctx: Ctx<'cms-v2:types.listTypes'>) {
+export async function listTypes(ctx: Ctx<'cms-v2:types.listTypes'>) {
   const context = contextOf(ctx);
   const listed = restTypes(ctx).filter((t) => context !== 'edit' || ctx.can(cap(t, 'edit_posts')));
   if (context === 'edit' && !listed.length) throw denied(ctx, 'rest_cannot_view', { action: 'edit posts in this post type' });
-  return Object.fromEntries(listed.map((t) => [t.slug, prepareType(ctx, t, context)]));
+  return Object.fromEntries(await Promise.all(listed.map(async (t) => [t.slug, await prepareType(ctx, t, context)] as const)));
 }
 
-export function getType(ctx: Ctx<'cms-v2:types.getType'>) {
+export async function getType(ctx: Ctx<'cms-v2:types.getType'>) {
   const t = ctx.site.types.postType(String(ctx.args.type));
   if (!t) throw ctx.fail('rest_type_invalid');
   if (t.showInRest === false) throw denied(ctx, 'rest_cannot_read_type');

@@ -1,5 +1,6 @@
 import { authStatus, invalidParam, invalidParams, missingObject, type ParamFailure, RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
+import { addRestFields } from '../../core/rest-fields.ts';
 import { contentChanged } from '../../core/events.ts';
 import type { Store } from '../../store/index.ts';
 import type { UserPatch, UserQuery, UserRow, UserSearchColumn } from '../../store/users.ts';
@@ -63,6 +64,7 @@ async function prepareUser(ctx: Ctx, user: UserRow, context: Context): Promise<R
     meta: edit ? { persisted_preferences: storedPreferences(await meta(PREFERENCES)) } : [],
   };
   const out = pick(data, FIELDS[context]);
+  await addRestFields(ctx, { kind: 'user', user }, out);
   out._links = { self: [{ href: nsUrl(ctx, `users/${user.id}`) }], collection: [{ href: nsUrl(ctx, 'users') }] };
   return out;
 }

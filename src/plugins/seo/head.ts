@@ -6,6 +6,8 @@ import type { UserRow } from '../../store/users.ts';
 import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from '../../format/format.ts';
 import { authorPermalink, termLink } from '../../core/permalinks.ts';
 import { formatLocalDate } from '../../format/date.ts';
+import { attachmentImageSrc } from '../../core/attachment-image.ts';
+import { avatarUrls } from '../../core/rest.ts';
 import { Text, THRESHOLDS } from './analysis.ts';
 import { firstImage, parseContent } from './content.ts';
 import { replaceVars, type Vars } from './replace-vars.ts';
@@ -26,11 +28,19 @@ export interface Presentation {
   description: string;
   robots: Record<string, string>;
   canonical?: string;
-  og: { locale: string; type: string; title: string; description: string; url: string; site_name: string; image?: string };
+  og: { locale: string; type: string; title: string; description: string; url: string; site_name: string; images: OgImage[] };
   article: { publisher?: string; published_time?: string; modified_time?: string };
   author?: string;
   twitter: { card: string; title?: string; description?: string; image?: string; site?: string; misc?: Record<string, string> };
   schema: { '@context': string; '@graph': Record<string, unknown>[] };
+}
+
+/** An Open Graph image as Yoast's image presenter keeps it: an attachment's size and type, or a bare URL. */
+export interface OgImage {
+  width?: number;
+  height?: number;
+  url: string;
+  type?: string;
 }
 
 const LOCALE = 'en_US';
@@ -48,7 +58,6 @@ interface Publisher {
   profileA?: string;
   /** The handle on the second social site (twitter:site). */
   handleB?: string;
-  logo?: string;
 }
 
 function socialHandle(value: string): string | undefined {
@@ -60,8 +69,17 @@ function socialHandle(value: string): string | undefined {
 
 const personId = (site: Site, user: Pick<UserRow, 'id' | 'login'>) => `${site.home}/#/schema/person/${createHash('sha256').update(`${user.login}${user.id}`).digest('hex').slice(0, 32)}`;
 
+/** Yoast's Person piece of an author: their avatar (get_avatar_url's 96 px), their website, their archive. */
 function personNode(site: Site, user: UserRow): Record<string, unknown> {
-  return { '@type': 'Person', '@id': personId(site, user), name: user.display_name, url: authorPermalink(site, user) };
+  const avatar = avatarUrls(user.email)['96'];
+  return {
+    '@type': 'Person',
+    '@id': personId(site, user),
+    name: user.display_name,
+    image: { '@type': 'ImageObject', inLanguage: LANGUAGE, '@id': `${site.home}/#/schema/person/image/`, url: avatar, contentUrl: avatar, caption: user.display_name },
+    ...(user.url ? { sameAs: [user.url] } : {}),
+    url: authorPermalink(site, user),
+  };
 }
 
 async function publisherOf(store: Store, site: Site): Promise<Publisher> {
@@ -83,14 +101,14 @@ async function publisherOf(store: Store, site: Site): Promise<Publisher> {
     const logo = o[OPTION.personLogo] || undefined;
     const id = personId(site, user);
     const node = { '@type': ['Person', 'Organization'], '@id': id, name: user.display_name, ...(logo ? { image: logoNode(logo, user.display_name), logo: { '@id': `${site.home}/#/schema/logo/image/` } } : {}), url: authorPermalink(site, user), ...(sameAs.length ? { sameAs } : {}) };
-    return { node, id, sameAs, handleB, logo };
+    return { node, id, sameAs, handleB };
   }
   const name = o[OPTION.companyName] ?? '';
   if (!name) return { sameAs, profileA, handleB };
   const logo = o[OPTION.companyLogo] || undefined;
   const id = `${site.home}/#organization`;
   const node = { '@type': 'Organization', '@id': id, name, url: `${site.home}/`, ...(logo ? { logo: logoNode(logo, name), image: { '@id': `${site.home}/#/schema/logo/image/` } } : {}), ...(sameAs.length ? { sameAs } : {}) };
-  return { node, id, sameAs, profileA, handleB, logo };
+  return { node, id, sameAs, profileA, handleB };
 }
 
 /** What a post's head needs besides the row: its SEO meta, author, first category and text. */
@@ -100,15 +118,31 @@ interface PostFacts {
   categories: { name: string; url: string }[];
   tags: string[];
   text: Text;
+  /** The first image of the content (Yoast's first-content-image). */
   image?: string;
+  /** The featured image (Yoast's featured-image), with its size and type. */
+  featured?: OgImage;
   ancestors: PostRow[];
 }
 
+const THUMBNAIL_KEY = '_thumbnail_id';
+
+/** The featured image of a post as Open Graph shows an attachment: its full size's width, height, URL and MIME type. */
+async function featuredImage(store: Store, thumbnailId: string | undefined): Promise<OgImage | undefined> {
+  const id = Number(thumbnailId);
+  const src = await attachmentImageSrc(store, id);
+  if (!src) return undefined;
+  const attachment = await store.posts.get(id);
+  const [url, width, height] = src;
+  return { ...(width ? { width } : {}), ...(height ? { height } : {}), url, ...(attachment?.mime_type ? { type: attachment.mime_type } : {}) };
+}
+
 async function postFacts(store: Store, site: Site, post: PostRow): Promise<PostFacts> {
-  const [meta, author, terms] = await Promise.all([store.posts.meta.ofMany([post.id], META_KEYS), store.users.get(post.author), store.terms.termsOfPosts([post.id])]);
+  const [meta, author, terms] = await Promise.all([store.posts.meta.ofMany([post.id], [...META_KEYS, THUMBNAIL_KEY]), store.users.get(post.author), store.terms.termsOfPosts([post.id])]);
+  const own = meta.get(post.id) ?? {};
   const categoryTax = site.types.taxonomy('category');
-  const own = terms.get(post.id) ?? [];
-  const categories = categoryTax ? await Promise.all(own.filter((t) => t.taxonomy === 'category').map(async (t) => ({ name: t.name, url: await termLink(store, site, categoryTax, t) }))) : [];
+  const postTerms = terms.get(post.id) ?? [];
+  const categories = categoryTax ? await Promise.all(postTerms.filter((t) => t.taxonomy === 'category').map(async (t) => ({ name: t.name, url: await termLink(store, site, categoryTax, t) }))) : [];
   const content = parseContent(post.content);
   const ancestors: PostRow[] = [];
   const seen = new Set([post.id]);
@@ -119,7 +153,16 @@ async function postFacts(store: Store, site: Site, post: PostRow): Promise<PostF
     ancestors.unshift(row);
     parent = row.parent;
   }
-  return { meta: meta.get(post.id) ?? {}, author, categories, tags: own.filter((t) => t.taxonomy === 'post_tag').map((t) => t.name), text: new Text(content), image: firstImage(content, `${site.home}/`), ancestors };
+  return {
+    meta: own,
+    author,
+    categories,
+    tags: postTerms.filter((t) => t.taxonomy === 'post_tag').map((t) => t.name),
+    text: new Text(content),
+    image: firstImage(content, `${site.home}/`),
+    featured: await featuredImage(store, own[THUMBNAIL_KEY]),
+    ancestors,
+  };
 }
 
 /** The variables every template may use, and the page's own. */
@@ -158,15 +201,17 @@ export async function present(store: Store, site: Site, target: Target): Promise
   const graph: Record<string, unknown>[] = [];
   const crumbs: { name: string; url?: string }[] = [{ name: 'Home', url: home }];
   let kind: TemplateKind;
-  let fallbackDescription = site.info.description;
+  // what og:description shows when neither its own nor the meta description is set (the excerpt, the term's description, the tagline)
+  let ogFallbackDescription = '';
   let pageType: string | string[] = 'CollectionPage';
-  let ogType = 'website';
+  // Yoast's og:type: an article, but for the home page and the blog (website) and an author (profile)
+  let ogType = 'article';
   let noindex = target.kind === '404' || target.kind === 'search';
   let nofollow = false;
   let canonical: string | undefined = target.url;
   let ogTitle: string | undefined;
   let ogDescription: string | undefined;
-  let image: string | undefined = publisher.logo;
+  const images: OgImage[] = [];
   let twitter: Presentation['twitter'] = { card: 'summary_large_image' };
   const article: Presentation['article'] = {};
   let author: string | undefined;
@@ -181,7 +226,7 @@ export async function present(store: Store, site: Site, target: Target): Promise
       Object.assign(vars, postVars(site, post, { meta: facts.meta, authorName: facts.author?.display_name, category: facts.categories[0]?.name }));
       // a static front page is the home page: its title is the home's unless it has its own SEO title
       kind = target.isFront ? 'home' : post.type === 'page' ? 'page' : 'post';
-      fallbackDescription = excerptText(post.excerpt, renderContent(post.content)) || site.info.description;
+      ogFallbackDescription = target.isPostsPage ? '' : excerptText(post.excerpt, renderContent(post.content));
       pageType = target.isPostsPage ? 'CollectionPage' : 'WebPage';
       ogType = target.isFront || target.isPostsPage ? 'website' : 'article';
       const m = facts.meta;
@@ -190,17 +235,20 @@ export async function present(store: Store, site: Site, target: Target): Promise
       if (m[META.canonical]) canonical = m[META.canonical];
       ogTitle = m[META.ogTitle] || undefined;
       ogDescription = m[META.ogDescription] || undefined;
-      image = m[META.ogImage] || facts.image || (target.isFront ? publisher.logo : undefined);
+      // Yoast's Open Graph image: the post's own, else its featured image, else the first image of its content
+      const image: OgImage | undefined = m[META.ogImage] ? { url: m[META.ogImage] } : (facts.featured ?? (facts.image ? { url: facts.image } : undefined));
+      if (image) images.push(image);
       twitter = { card: 'summary_large_image', title: m[META.twitterTitle] || undefined, description: m[META.twitterDescription] || undefined, image: m[META.twitterImage] || undefined };
       if (!target.isFront && !target.isPostsPage) {
         if (publisher.profileA && publisher.node?.['@type'] === 'Organization') article.publisher = publisher.profileA;
         if (post.type === 'post') article.published_time = isoDate(post.date_gmt);
         if (post.modified_gmt !== post.date_gmt) article.modified_time = isoDate(post.modified_gmt);
       }
-      if (post.type === 'post' && facts.author) {
-        author = facts.author.display_name;
+      if (post.type === 'post' && facts.author) author = facts.author.display_name;
+      // Slack's enhanced data (twitter:misc): the author of a post, the reading time of any singular page but the static front page
+      if (!target.isFront && !target.isPostsPage) {
         const minutes = Math.max(1, Math.ceil(facts.text.words.length / THRESHOLDS.readingSpeedWordsPerMinute));
-        twitter.misc = { 'Written by': author, 'Est. reading time': `${minutes} minute${minutes === 1 ? '' : 's'}` };
+        twitter.misc = { ...(author ? { 'Written by': author } : {}), 'Est. reading time': `${minutes} minute${minutes === 1 ? '' : 's'}` };
       }
       if (!target.isFront) {
         for (const a of facts.ancestors) crumbs.push({ name: a.title, url: await postPermalink(store, site, a) });
@@ -211,11 +259,13 @@ export async function present(store: Store, site: Site, target: Target): Promise
     }
     case 'home':
       kind = 'home';
+      ogType = 'website';
+      ogFallbackDescription = site.info.description;
       break;
     case 'term': {
       kind = target.term.taxonomy === 'category' || target.term.taxonomy === 'post_tag' ? (target.term.taxonomy as TemplateKind) : 'term';
       Object.assign(vars, { term_title: target.term.name, title: target.term.name, term_description: target.term.description });
-      fallbackDescription = target.term.description || site.info.description;
+      ogFallbackDescription = target.term.description;
       const ancestors: string[] = [];
       for (let parent = target.term.parent; parent && !ancestors.includes(String(parent)); ) {
         const row = await store.terms.get(parent);
@@ -231,6 +281,7 @@ export async function present(store: Store, site: Site, target: Target): Promise
       kind = 'author';
       Object.assign(vars, { name: target.user.display_name, title: target.user.display_name });
       pageType = 'ProfilePage';
+      ogType = 'profile';
       crumbs.push({ name: `Archives for ${target.user.display_name}` });
       break;
     case 'date': {
@@ -256,14 +307,14 @@ export async function present(store: Store, site: Site, target: Target): Promise
   }
 
   const title = pageName ?? replaceVars(titles[kind] ?? '', vars);
-  const description = replaceVars((post && facts?.meta[META.description]) || descriptions[kind] || '', vars) || stripAllTags(fallbackDescription);
+  // Yoast's meta description is the page's own or its template's, never a text of the page
+  const description = stripAllTags(replaceVars((post && facts?.meta[META.description]) || descriptions[kind] || '', vars)).trim();
   if (blogPublic === '0') (noindex = true), (nofollow = true);
   const robots: Record<string, string> = { index: noindex ? 'noindex' : 'index', follow: nofollow ? 'nofollow' : 'follow', ...(noindex ? {} : INDEXABLE_ROBOTS) };
   // a page that asks not to be indexed names no canonical URL (Yoast's canonical presenter)
   if (noindex) canonical = undefined;
   const url = canonical ?? target.url;
 
-  if (publisher.node) graph.push(publisher.node);
   const website = {
     '@type': 'WebSite',
     '@id': websiteId,
@@ -274,13 +325,14 @@ export async function present(store: Store, site: Site, target: Target): Promise
     potentialAction: [{ '@type': 'SearchAction', target: { '@type': 'EntryPoint', urlTemplate: `${site.home}/?s={search_term_string}` }, 'query-input': { '@type': 'PropertyValueSpecification', valueRequired: true, valueName: 'search_term_string' } }],
     inLanguage: LANGUAGE,
   };
+  const image = images[0];
   if (target.kind !== '404') {
     const webpageId = url;
     const breadcrumbId = `${url}#breadcrumb`;
     const webpage: Record<string, unknown> = { '@type': pageType, '@id': webpageId, url, name: title, isPartOf: { '@id': websiteId } };
-    if (image) webpage.primaryImageOfPage = { '@id': `${url}#primaryimage` };
-    if (post) Object.assign(webpage, { datePublished: isoDate(post.date_gmt), dateModified: isoDate(post.modified_gmt) });
     if (target.kind === 'post' && target.isFront && publisher.id) webpage.about = { '@id': publisher.id };
+    if (image) Object.assign(webpage, { primaryImageOfPage: { '@id': `${url}#primaryimage` }, image: { '@id': `${url}#primaryimage` }, thumbnailUrl: image.url });
+    if (post) Object.assign(webpage, { datePublished: isoDate(post.date_gmt), dateModified: isoDate(post.modified_gmt) });
     if (description) webpage.description = description;
     Object.assign(webpage, { breadcrumb: { '@id': breadcrumbId }, inLanguage: LANGUAGE, potentialAction: [{ '@type': 'ReadAction', target: [url] }] });
     if (post?.type === 'post' && facts && target.kind === 'post' && !target.isFront) {
@@ -294,27 +346,33 @@ export async function present(store: Store, site: Site, target: Target): Promise
         dateModified: isoDate(post.modified_gmt),
         mainEntityOfPage: { '@id': webpageId },
         wordCount: facts.text.words.length,
+        commentCount: post.comment_count,
         ...(publisher.id ? { publisher: { '@id': publisher.id } } : {}),
-        ...(image ? { image: { '@id': `${url}#primaryimage` }, thumbnailUrl: image } : {}),
+        ...(image ? { image: { '@id': `${url}#primaryimage` }, thumbnailUrl: image.url } : {}),
         ...(facts.tags.length ? { keywords: facts.tags } : {}),
         ...(facts.categories.length ? { articleSection: facts.categories.map((c) => c.name) } : {}),
         inLanguage: LANGUAGE,
+        // an invitation to comment while comments are open
+        ...(post.comment_status === 'open' ? { potentialAction: [{ '@type': 'CommentAction', name: 'Comment', target: [`${url}#respond`] }] } : {}),
       };
       graph.push(articleNode);
     }
     graph.push(webpage);
-    if (image) graph.push({ '@type': 'ImageObject', inLanguage: LANGUAGE, '@id': `${url}#primaryimage`, url: image, contentUrl: image });
+    if (image)
+      graph.push({ '@type': 'ImageObject', inLanguage: LANGUAGE, '@id': `${url}#primaryimage`, url: image.url, contentUrl: image.url, ...(image.width ? { width: image.width } : {}), ...(image.height ? { height: image.height } : {}) });
     graph.push({
       '@type': 'BreadcrumbList',
       '@id': breadcrumbId,
       itemListElement: crumbs.map((c, i) => ({ '@type': 'ListItem', position: i + 1, name: c.name, ...(c.url && i < crumbs.length - 1 ? { item: c.url } : {}) })),
     });
   }
+  // Yoast's order: the page's pieces, then the WebSite, the site's organisation or person, and the author
   graph.push(website);
+  if (publisher.node) graph.push(publisher.node);
   if (post?.type === 'post' && facts?.author && target.kind === 'post' && !target.isFront && personId(site, facts.author) !== publisher.id) graph.push(personNode(site, facts.author));
 
   ogTitle ??= title;
-  ogDescription ??= description;
+  ogDescription ??= description || stripAllTags(ogFallbackDescription).trim();
   if (publisher.handleB) twitter.site = publisher.handleB;
   return {
     status: target.kind === '404' ? 404 : 200,
@@ -322,7 +380,7 @@ export async function present(store: Store, site: Site, target: Target): Promise
     description,
     robots,
     canonical,
-    og: { locale: LOCALE, type: ogType, title: ogTitle, description: ogDescription, url, site_name: site.info.name, ...(image ? { image } : {}) },
+    og: { locale: LOCALE, type: ogType, title: ogTitle, description: ogDescription, url, site_name: site.info.name, images },
     article,
     author,
     twitter,
@@ -335,15 +393,19 @@ export function headMeta(p: Presentation): HeadMeta {
   return { title: p.title, description: p.description, canonical: p.canonical, robots: Object.values(p.robots).join(', ') };
 }
 
-const IMAGE_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', avif: 'image/avif', svg: 'image/svg+xml' };
-
-function imageType(url: string): string | undefined {
-  const ext = /\.([a-z0-9]+)(?:[?#]|$)/i.exec(url)?.[1]?.toLowerCase();
-  return ext ? IMAGE_TYPES[ext] : undefined;
+/**
+ * The head as Yoast's presenters give it, in their order, each one's key with `:`, space and `-`
+ * made `_` (Meta::get_head's `json`): a presenter with nothing to say is left out.
+ */
+export function headJson(p: Presentation): Record<string, unknown> {
+  const all = headJsonOfAll(p);
+  return p.status === 404 ? Object.fromEntries(Object.entries(all).filter(([k]) => ERROR_PAGE_KEYS.includes(k))) : all;
 }
 
-/** get_head's `json`: the presenters' keys (`:`, space and `-` as `_`), empty values left out. */
-export function headJson(p: Presentation): Record<string, unknown> {
+/** Yoast's presenters of an error page: title, description, robots, og:locale, og:title, og:site_name and the schema. */
+const ERROR_PAGE_KEYS = ['title', 'description', 'robots', 'og_locale', 'og_title', 'og_site_name', 'schema'];
+
+function headJsonOfAll(p: Presentation): Record<string, unknown> {
   const out: Record<string, unknown> = {
     title: p.title,
     description: p.description,
@@ -358,56 +420,81 @@ export function headJson(p: Presentation): Record<string, unknown> {
     article_publisher: p.article.publisher,
     article_published_time: p.article.published_time,
     article_modified_time: p.article.modified_time,
-    og_image: p.og.image ? [{ url: p.og.image, ...(imageType(p.og.image) ? { type: imageType(p.og.image) } : {}) }] : undefined,
+    og_image: p.og.images.length ? p.og.images : undefined,
     author: p.author,
     twitter_card: p.twitter.card,
     twitter_title: p.twitter.title,
     twitter_description: p.twitter.description,
     twitter_image: p.twitter.image,
     twitter_site: p.twitter.site,
-    twitter_misc: p.twitter.misc,
+    twitter_misc: p.twitter.misc && Object.keys(p.twitter.misc).length ? p.twitter.misc : undefined,
     schema: p.schema,
   };
   for (const [k, v] of Object.entries(out)) if (v === undefined || v === '') delete out[k];
   return out;
 }
 
-const meta = (attr: 'name' | 'property', key: string, value: string | undefined) => (value ? `<meta ${attr}="${key}" content="${escapeAttr(value)}" />\n` : '');
+/** The debug markers around the head; the plugin names itself, where Yoast says "Yoast SEO plugin". */
+const PRODUCT = 'SEO plugin';
+const MARKER_OPEN = (version: string) => `<!-- This site is optimized with the ${PRODUCT} v${version} -->`;
+const MARKER_CLOSE = `<!-- / ${PRODUCT}. -->`;
+/** What Yoast's meta description presenter says to an SEO manager when a page has no description. */
+export const NO_DESCRIPTION_NOTICE =
+  '<!-- Admin only notice: this page does not show a meta description because it does not have one, either write it for this page specifically or go into the [SEO - Settings] menu and set up a template. -->';
+
+const metaTag = (attr: 'name' | 'property', key: string, value: string | undefined) => (value ? `<meta ${attr}="${key}" content="${escapeAttr(value)}" />` : '');
 
 /** JSON inside <script>: `<` escaped so no text in it can close the element. */
 const scriptJson = (data: unknown) => JSON.stringify(data).replace(/</g, '\\u003c');
 
-/**
- * The head's HTML as get_head answers it; `withThemeTags: false` leaves out the title, description,
- * robots and canonical, which the rendered site's theme prints from headMeta.
- */
-export function headHtml(p: Presentation, withThemeTags: boolean): string {
-  let html = '<!-- SEO meta tags (seo plugin) -->\n';
-  if (withThemeTags) {
-    html += `<title>${escapeHtml(p.title)}</title>\n`;
-    html += meta('name', 'description', p.description);
-    html += meta('name', 'robots', Object.values(p.robots).join(', '));
-    if (p.canonical) html += `<link rel="canonical" href="${escapeAttr(p.canonical)}" />\n`;
+export interface HeadHtmlOptions {
+  /** The plugin's version, in the opening marker. */
+  version: string;
+  /** With the title, description, robots and canonical (off: the rendered site's theme prints them, from headMeta). */
+  withThemeTags: boolean;
+  /** The viewer may manage the SEO settings: a page without a description says so in a comment, as Yoast tells them. */
+  seoManager: boolean;
+}
+
+/** The head's HTML as Yoast's presenters print it (Meta::get_head's `html`): one presenter a line, between the markers. */
+export function headHtml(p: Presentation, o: HeadHtmlOptions): string {
+  const lines: string[] = [MARKER_OPEN(o.version)];
+  if (o.withThemeTags) {
+    lines.push(`<title>${escapeHtml(p.title)}</title>`);
+    lines.push(p.description ? metaTag('name', 'description', p.description) : o.seoManager ? NO_DESCRIPTION_NOTICE : '');
+    lines.push(metaTag('name', 'robots', Object.values(p.robots).join(', ')));
+    if (p.canonical) lines.push(`<link rel="canonical" href="${escapeAttr(p.canonical)}" />`);
   }
-  html += meta('property', 'og:locale', p.og.locale);
-  html += meta('property', 'og:type', p.og.type);
-  html += meta('property', 'og:title', p.og.title);
-  html += meta('property', 'og:description', p.og.description);
-  html += meta('property', 'og:url', p.og.url);
-  html += meta('property', 'og:site_name', p.og.site_name);
-  html += meta('property', 'article:publisher', p.article.publisher);
-  html += meta('property', 'article:published_time', p.article.published_time);
-  html += meta('property', 'article:modified_time', p.article.modified_time);
-  html += meta('property', 'og:image', p.og.image);
-  html += meta('name', 'author', p.author);
-  html += meta('name', 'twitter:card', p.twitter.card);
-  html += meta('name', 'twitter:title', p.twitter.title);
-  html += meta('name', 'twitter:description', p.twitter.description);
-  html += meta('name', 'twitter:image', p.twitter.image);
-  html += meta('name', 'twitter:site', p.twitter.site);
-  Object.entries(p.twitter.misc ?? {}).forEach(([label, data], i) => {
-    html += meta('name', `twitter:label${i + 1}`, label) + meta('name', `twitter:data${i + 1}`, data);
-  });
-  html += `<script type="application/ld+json" class="seo-schema-graph">${scriptJson(p.schema)}</script>\n`;
-  return `${html}<!-- / SEO meta tags -->\n`;
+  if (p.status === 404) lines.push(metaTag('property', 'og:locale', p.og.locale), metaTag('property', 'og:title', p.og.title), metaTag('property', 'og:site_name', p.og.site_name));
+  else lines.push(...socialTags(p));
+  lines.push(`<script type="application/ld+json" class="yoast-schema-graph">${scriptJson(p.schema)}</script>`, MARKER_CLOSE);
+  return lines.filter((l) => l !== '').join('\n');
+}
+
+/** Open Graph, the article's times, the author and X (Twitter) tags, in the presenters' order. */
+function socialTags(p: Presentation): string[] {
+  return [
+    metaTag('property', 'og:locale', p.og.locale),
+    metaTag('property', 'og:type', p.og.type),
+    metaTag('property', 'og:title', p.og.title),
+    metaTag('property', 'og:description', p.og.description),
+    metaTag('property', 'og:url', p.og.url),
+    metaTag('property', 'og:site_name', p.og.site_name),
+    metaTag('property', 'article:publisher', p.article.publisher),
+    metaTag('property', 'article:published_time', p.article.published_time),
+    metaTag('property', 'article:modified_time', p.article.modified_time),
+    // each image, its width, height and type on lines of their own after it
+    p.og.images
+      .map((i) => [metaTag('property', 'og:image', i.url), ...(['width', 'height', 'type'] as const).filter((k) => i[k]).map((k) => metaTag('property', `og:image:${k}`, String(i[k])))].join('\n\t'))
+      .join(''),
+    metaTag('name', 'author', p.author),
+    metaTag('name', 'twitter:card', p.twitter.card),
+    metaTag('name', 'twitter:title', p.twitter.title),
+    metaTag('name', 'twitter:description', p.twitter.description),
+    metaTag('name', 'twitter:image', p.twitter.image),
+    metaTag('name', 'twitter:site', p.twitter.site),
+    Object.entries(p.twitter.misc ?? {})
+      .flatMap(([label, data], i) => [metaTag('name', `twitter:label${i + 1}`, label), metaTag('name', `twitter:data${i + 1}`, data)])
+      .join('\n\t'),
+  ];
 }

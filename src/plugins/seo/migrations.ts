@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 import { addIdColumn } from '../../store/portable.ts';
+import { META_KEYS } from './settings.ts';
 
 /**
  * The plugin's tables, written once for SQLite and PostgreSQL:
@@ -101,4 +102,17 @@ const createRemoteTables: Migration = {
   },
 };
 
-export const migrations: Record<string, Migration> = { '001-indexables-links-cache': createTables, '002-remote-integrations': createRemoteTables };
+/**
+ * The posts' SEO meta under Yoast's own keys (`_yoast_wpseo_title`...), which earlier versions
+ * kept as `_seo_title`...: a site's data lines up with a Yoast site's, in exports and imports.
+ */
+const yoastMetaKeys: Migration = {
+  async up(db: Kysely<any>) {
+    for (const key of META_KEYS) {
+      const earlier = key.replace(/^_yoast_wpseo_/, '_seo_');
+      await db.updateTable('post_meta').set({ key }).where('key', '=', earlier).execute();
+    }
+  },
+};
+
+export const migrations: Record<string, Migration> = { '001-indexables-links-cache': createTables, '002-remote-integrations': createRemoteTables, '003-yoast-meta-keys': yoastMetaKeys };

@@ -4,8 +4,9 @@ import { registerSeoCommands } from './cli.ts';
 import { indexInBackground } from './indexing.ts';
 import { migrations } from './migrations.ts';
 import { SeoRepo, type SeoTables } from './repo.ts';
-import { POST_META, SETTINGS } from './settings.ts';
+import { PLUGIN_VERSION, POST_META, SETTINGS } from './settings.ts';
 import { seoSiteHooks } from './site.ts';
+import { headFields } from './rest-fields.ts';
 
 /**
  * SEO (Yoast SEO's role), served at seo/v1 (spec/namespaces/seo.yaml): indexables of every post,
@@ -18,7 +19,7 @@ import { seoSiteHooks } from './site.ts';
 export const seo: PluginDefinition<SeoRepo> = definePlugin({
   name: 'seo',
   title: 'SEO',
-  version: '28.4.0',
+  version: PLUGIN_VERSION,
   description: 'Indexables, SEO and readability analysis, link counts, the head of every page with its schema.org graph, and the site’s search appearance settings.',
   namespaces: ['seo/v1'],
   migrations,
@@ -29,6 +30,7 @@ export const seo: PluginDefinition<SeoRepo> = definePlugin({
     editor: ['wpseo_bulk_edit'],
   },
   postMeta: POST_META,
+  restFields: [headFields],
   site: seoSiteHooks(),
   async onContentChange(event, store) {
     const repo = store.plugin(seo);

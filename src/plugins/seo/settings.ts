@@ -4,54 +4,52 @@ import type { Store } from '../../store/index.ts';
 
 /**
  * The plugin's settings (options, Yoast's wpseo / wpseo_titles / wpseo_social arrays as separate
- * options) and its registered post meta (Yoast's _yoast_wpseo_* keys, here `_seo_*`).
+ * options) and its registered post meta (Yoast's _yoast_wpseo_* keys).
  */
 
-/** Post meta keys: the SEO fields of a post, edited through cms/v2 posts' `seo_meta` field. */
+/** The plugin's version (Yoast SEO's it follows), in its definition and in the head's opening marker. */
+export const PLUGIN_VERSION = '28.4.0';
+
+/** Post meta keys: the SEO fields of a post, Yoast's own keys, shown and written in a post's `meta`. */
 export const META = {
-  focusKeyphrase: '_seo_focuskw',
-  title: '_seo_title',
-  description: '_seo_metadesc',
-  noindex: '_seo_meta-robots-noindex',
-  nofollow: '_seo_meta-robots-nofollow',
-  canonical: '_seo_canonical',
-  cornerstone: '_seo_is_cornerstone',
-  breadcrumbTitle: '_seo_bctitle',
-  ogTitle: '_seo_opengraph-title',
-  ogDescription: '_seo_opengraph-description',
-  ogImage: '_seo_opengraph-image',
-  twitterTitle: '_seo_twitter-title',
-  twitterDescription: '_seo_twitter-description',
-  twitterImage: '_seo_twitter-image',
+  focusKeyphrase: '_yoast_wpseo_focuskw',
+  title: '_yoast_wpseo_title',
+  description: '_yoast_wpseo_metadesc',
+  noindex: '_yoast_wpseo_meta-robots-noindex',
+  nofollow: '_yoast_wpseo_meta-robots-nofollow',
+  canonical: '_yoast_wpseo_canonical',
+  cornerstone: '_yoast_wpseo_is_cornerstone',
+  breadcrumbTitle: '_yoast_wpseo_bctitle',
+  ogTitle: '_yoast_wpseo_opengraph-title',
+  ogDescription: '_yoast_wpseo_opengraph-description',
+  ogImage: '_yoast_wpseo_opengraph-image',
+  twitterTitle: '_yoast_wpseo_twitter-title',
+  twitterDescription: '_yoast_wpseo_twitter-description',
+  twitterImage: '_yoast_wpseo_twitter-image',
 } as const;
 
 export const META_KEYS: string[] = Object.values(META);
 
 const text = (description: string) => ({ type: 'string', description, default: '' });
 const POST_TYPES = ['post', 'page'];
-/**
- * The posts' REST field the keys are read and written through: protected meta stays out of
- * WordPress's `meta`, and Yoast, too, exposes its data through fields of its own.
- */
-export const REST_FIELD = 'seo_meta';
 /** Robots and canonical overrides are Yoast's "advanced" fields: their own capability, as the plugin has it. */
 const ADVANCED = 'wpseo_edit_advanced_metadata';
 
 export const POST_META: RegisteredMeta[] = [
-  { key: META.focusKeyphrase, postTypes: POST_TYPES, schema: text('The focus keyphrase the post is analysed for.'), writeCap: 'edit_posts', restField: REST_FIELD },
-  { key: META.title, postTypes: POST_TYPES, schema: text('The SEO title; replacement variables (%%title%%, %%sep%%, %%sitename%%...) allowed. Empty: the title template.'), writeCap: 'edit_posts', restField: REST_FIELD },
-  { key: META.description, postTypes: POST_TYPES, schema: text('The meta description; replacement variables allowed. Empty: the description template.'), writeCap: 'edit_posts', restField: REST_FIELD },
-  { key: META.noindex, postTypes: POST_TYPES, schema: { type: 'integer', enum: [0, 1, 2], default: 0, description: '0: the post type default, 1: noindex, 2: index.' }, writeCap: ADVANCED, restField: REST_FIELD },
-  { key: META.nofollow, postTypes: POST_TYPES, schema: { type: 'boolean', default: false, description: 'Ask search engines not to follow the links of the post.' }, writeCap: ADVANCED, restField: REST_FIELD },
-  { key: META.canonical, postTypes: POST_TYPES, schema: { type: 'string', format: 'uri', default: '', description: 'The canonical URL, when not the permalink.' }, writeCap: ADVANCED, restField: REST_FIELD },
-  { key: META.cornerstone, postTypes: POST_TYPES, schema: { type: 'boolean', default: false, description: 'Cornerstone content.' }, writeCap: 'edit_posts', restField: REST_FIELD },
-  { key: META.breadcrumbTitle, postTypes: POST_TYPES, schema: text('The title in breadcrumbs. Empty: the post title.'), writeCap: 'edit_posts', restField: REST_FIELD },
-  { key: META.ogTitle, postTypes: POST_TYPES, schema: text('The Open Graph title. Empty: the SEO title.'), writeCap: 'edit_posts', restField: REST_FIELD },
-  { key: META.ogDescription, postTypes: POST_TYPES, schema: text('The Open Graph description. Empty: the meta description.'), writeCap: 'edit_posts', restField: REST_FIELD },
-  { key: META.ogImage, postTypes: POST_TYPES, schema: { type: 'string', format: 'uri', default: '', description: 'The Open Graph image URL. Empty: the first image of the content.' }, writeCap: 'edit_posts', restField: REST_FIELD },
-  { key: META.twitterTitle, postTypes: POST_TYPES, schema: text('The X (Twitter) title. Empty: the Open Graph title.'), writeCap: 'edit_posts', restField: REST_FIELD },
-  { key: META.twitterDescription, postTypes: POST_TYPES, schema: text('The X (Twitter) description. Empty: the Open Graph description.'), writeCap: 'edit_posts', restField: REST_FIELD },
-  { key: META.twitterImage, postTypes: POST_TYPES, schema: { type: 'string', format: 'uri', default: '', description: 'The X (Twitter) image URL. Empty: the Open Graph image.' }, writeCap: 'edit_posts', restField: REST_FIELD },
+  { key: META.focusKeyphrase, postTypes: POST_TYPES, schema: text('The focus keyphrase the post is analysed for.'), writeCap: 'edit_posts' },
+  { key: META.title, postTypes: POST_TYPES, schema: text('The SEO title; replacement variables (%%title%%, %%sep%%, %%sitename%%...) allowed. Empty: the title template.'), writeCap: 'edit_posts' },
+  { key: META.description, postTypes: POST_TYPES, schema: text('The meta description; replacement variables allowed. Empty: the description template.'), writeCap: 'edit_posts' },
+  { key: META.noindex, postTypes: POST_TYPES, schema: { type: 'integer', enum: [0, 1, 2], default: 0, description: '0: the post type default, 1: noindex, 2: index.' }, writeCap: ADVANCED },
+  { key: META.nofollow, postTypes: POST_TYPES, schema: { type: 'boolean', default: false, description: 'Ask search engines not to follow the links of the post.' }, writeCap: ADVANCED },
+  { key: META.canonical, postTypes: POST_TYPES, schema: { type: 'string', format: 'uri', default: '', description: 'The canonical URL, when not the permalink.' }, writeCap: ADVANCED },
+  { key: META.cornerstone, postTypes: POST_TYPES, schema: { type: 'boolean', default: false, description: 'Cornerstone content.' }, writeCap: 'edit_posts' },
+  { key: META.breadcrumbTitle, postTypes: POST_TYPES, schema: text('The title in breadcrumbs. Empty: the post title.'), writeCap: 'edit_posts' },
+  { key: META.ogTitle, postTypes: POST_TYPES, schema: text('The Open Graph title. Empty: the SEO title.'), writeCap: 'edit_posts' },
+  { key: META.ogDescription, postTypes: POST_TYPES, schema: text('The Open Graph description. Empty: the meta description.'), writeCap: 'edit_posts' },
+  { key: META.ogImage, postTypes: POST_TYPES, schema: { type: 'string', format: 'uri', default: '', description: 'The Open Graph image URL. Empty: the first image of the content.' }, writeCap: 'edit_posts' },
+  { key: META.twitterTitle, postTypes: POST_TYPES, schema: text('The X (Twitter) title. Empty: the Open Graph title.'), writeCap: 'edit_posts' },
+  { key: META.twitterDescription, postTypes: POST_TYPES, schema: text('The X (Twitter) description. Empty: the Open Graph description.'), writeCap: 'edit_posts' },
+  { key: META.twitterImage, postTypes: POST_TYPES, schema: { type: 'string', format: 'uri', default: '', description: 'The X (Twitter) image URL. Empty: the Open Graph image.' }, writeCap: 'edit_posts' },
 ];
 
 /** What a page kind's title and description default to (Yoast's wpseo_titles `title-*` and `metadesc-*`). */

@@ -1,5 +1,6 @@
 import type { PageContext, SiteHooks } from '../../core/site.ts';
 import { headHtml, headMeta, present, type Presentation } from './head.ts';
+import { PLUGIN_VERSION } from './settings.ts';
 import { pageTarget } from './targets.ts';
 
 /**
@@ -20,11 +21,14 @@ export function seoSiteHooks(): SiteHooks {
   return {
     async headMeta(meta, ctx) {
       const p = await presentationOf(ctx);
-      return p ? headMeta(p) : meta;
+      if (!p) return meta;
+      // a page without an SEO description keeps the theme's, where Yoast's head would print none
+      const own = headMeta(p);
+      return own.description ? own : { ...own, description: meta.description };
     },
     async head(ctx) {
       const p = await presentationOf(ctx);
-      return p ? headHtml(p, false) : '';
+      return p ? `${headHtml(p, { version: PLUGIN_VERSION, withThemeTags: false, seoManager: false })}\n` : '';
     },
   };
 }

@@ -5,7 +5,8 @@ import type { PostRow } from '../../store/posts.ts';
 import type { TermRow } from '../../store/terms.ts';
 import type { UserRow } from '../../store/users.ts';
 import { planList } from '../../site/archives.ts';
-import { pagedPermalink, permalink, type PermalinkTarget } from '../../core/permalinks.ts';
+import { authorPermalink, pagedPermalink, permalink, termLink, type PermalinkTarget } from '../../core/permalinks.ts';
+import type { RestFieldObject } from '../../core/site.ts';
 import { parseSiteRequest, type DateVars, type ListVars } from '../../site/request.ts';
 
 /**
@@ -33,7 +34,7 @@ export async function postPermalink(store: Store, site: Site, post: PostRow): Pr
   return permalink(site, { id: post.id, type: post.type, slug: post.slug, status: post.status, date: post.date, parentPath });
 }
 
-async function postTarget(store: Store, site: Site, post: PostRow, paged: number): Promise<Target> {
+export async function postTarget(store: Store, site: Site, post: PostRow, paged: number): Promise<Target> {
   const base = await postPermalink(store, site, post);
   const isPostsPage = site.info.show_on_front === 'page' && post.id === site.info.page_for_posts;
   return { kind: 'post', post, url: isPostsPage ? pagedPermalink(site, base, paged) : base, paged: isPostsPage ? paged : 1, isFront: base === `${site.home}/`, isPostsPage };
@@ -127,4 +128,25 @@ export async function pageTarget(ctx: PageContext): Promise<Target | null> {
     if (post) return { ...(await postTarget(store, site, post, 1)), url: ctx.url };
   }
   return resolveUrl(store, site, ctx.url);
+}
+
+/**
+ * What the head of a REST object is about (Yoast's Meta_Surface for_post, for_term, for_author and
+ * for_posts_page): a post at its permalink, a term's or author's archive, and for the `post` type
+ * the posts page (the blog). Null where Yoast gives no head: an auto-draft, another type.
+ */
+export async function objectTarget(store: Store, site: Site, object: RestFieldObject): Promise<Target | null> {
+  switch (object.kind) {
+    case 'post':
+      return object.post.status === 'auto-draft' ? null : postTarget(store, site, object.post, 1);
+    case 'term':
+      return { kind: 'term', term: object.term, taxonomy: object.taxonomy, url: await termLink(store, site, object.taxonomy, object.term), paged: 1 };
+    case 'user':
+      return { kind: 'author', user: object.user, url: authorPermalink(site, object.user), paged: 1 };
+    case 'type': {
+      if (object.type.slug !== 'post') return null;
+      const postsPage = site.info.show_on_front === 'page' && site.info.page_on_front ? await store.posts.get(site.info.page_for_posts) : undefined;
+      return postsPage ? postTarget(store, site, postsPage, 1) : { kind: 'home', url: `${site.home}/`, paged: 1 };
+    }
+  }
 }

@@ -15,18 +15,18 @@ describe('SEO and readability analysis of real texts', () => {
   let indexed: Map<number, Obj>;
 
   test('the post meta of the analysis is edited through cms/v2 posts, typed and checked', async () => {
-    const p = await createPost(site, site.admin, { title: 'Meta round trip', seo_meta: { _seo_focuskw: 'tea', _seo_title: '%%title%% | Tea', '_seo_meta-robots-noindex': 1, _seo_is_cornerstone: true } });
-    assert.equal(p.seo_meta._seo_focuskw, 'tea');
-    assert.equal(p.seo_meta._seo_title, '%%title%% | Tea');
-    assert.equal(p.seo_meta['_seo_meta-robots-noindex'], 1);
-    assert.equal(p.seo_meta._seo_is_cornerstone, true);
-    assert.equal(p.seo_meta._seo_metadesc, '', 'unset keys show their default');
-    const bad = await site.call(`cms/v2/posts/${p.id}`, { json: { seo_meta: { '_seo_meta-robots-noindex': 7 } }, auth: site.admin });
+    const p = await createPost(site, site.admin, { title: 'Meta round trip', meta: { _yoast_wpseo_focuskw: 'tea', _yoast_wpseo_title: '%%title%% | Tea', '_yoast_wpseo_meta-robots-noindex': 1, _yoast_wpseo_is_cornerstone: true } });
+    assert.equal(p.meta._yoast_wpseo_focuskw, 'tea');
+    assert.equal(p.meta._yoast_wpseo_title, '%%title%% | Tea');
+    assert.equal(p.meta['_yoast_wpseo_meta-robots-noindex'], 1);
+    assert.equal(p.meta._yoast_wpseo_is_cornerstone, true);
+    assert.equal(p.meta._yoast_wpseo_metadesc, '', 'unset keys show their default');
+    const bad = await site.call(`cms/v2/posts/${p.id}`, { json: { meta: { '_yoast_wpseo_meta-robots-noindex': 7 } }, auth: site.admin });
     assert.equal(bad.status, 400);
     const author = await userAuth(site, 'author');
-    const own = await createPost(site, author.auth, { title: 'Mine', seo_meta: { _seo_focuskw: 'mine' } });
-    assert.equal(own.seo_meta._seo_focuskw, 'mine', 'an author sets the keyphrase of their post');
-    const advanced = await site.call(`cms/v2/posts/${own.id}`, { json: { seo_meta: { _seo_canonical: 'https://example.org/' } }, auth: author.auth });
+    const own = await createPost(site, author.auth, { title: 'Mine', meta: { _yoast_wpseo_focuskw: 'mine' } });
+    assert.equal(own.meta._yoast_wpseo_focuskw, 'mine', 'an author sets the keyphrase of their post');
+    const advanced = await site.call(`cms/v2/posts/${own.id}`, { json: { meta: { _yoast_wpseo_canonical: 'https://example.org/' } }, auth: author.auth });
     assert.equal(advanced.status, 403, 'the canonical URL needs wpseo_edit_advanced_metadata');
     await site.call(`cms/v2/posts/${p.id}?force=true`, { method: 'DELETE', auth: site.admin });
     await site.call(`cms/v2/posts/${own.id}?force=true`, { method: 'DELETE', auth: site.admin });
@@ -35,9 +35,9 @@ describe('SEO and readability analysis of real texts', () => {
   test('indexing analyses every text', async () => {
     for (const c of [...SEO_CASES, ...READABILITY_CASES]) {
       const meta: Obj = {};
-      if (c.keyphrase) meta._seo_focuskw = c.keyphrase;
-      if (c.metaDescription) meta._seo_metadesc = c.metaDescription;
-      const p = await createPost(site, site.admin, { title: c.title, content: c.content, ...(c.slug ? { slug: c.slug } : {}), seo_meta: meta });
+      if (c.keyphrase) meta._yoast_wpseo_focuskw = c.keyphrase;
+      if (c.metaDescription) meta._yoast_wpseo_metadesc = c.metaDescription;
+      const p = await createPost(site, site.admin, { title: c.title, content: c.content, ...(c.slug ? { slug: c.slug } : {}), meta: meta });
       created.set(c, p.id);
     }
     const { objects } = await indexAll(site, site.admin, 'indexing/posts');
@@ -83,10 +83,10 @@ describe('SEO and readability analysis of real texts', () => {
     const good = await createPost(site, site.admin, {
       title: 'Green tea at home',
       slug: 'green-tea-at-home',
-      seo_meta: { _seo_focuskw: 'green tea', _seo_metadesc: 'We walk to the park and see a big oak by the lake, with my dog on warm days, and we take green tea in a flask to share there.' },
+      meta: { _yoast_wpseo_focuskw: 'green tea', _yoast_wpseo_metadesc: 'We walk to the park and see a big oak by the lake, with my dog on warm days, and we take green tea in a flask to share there.' },
       content: `<p>Green tea is what we take along. However we walk to the park.</p>\n<h2>Green tea in a flask</h2>\n${body(150)}\n<p><a href="/">Home</a> and <a href="https://example.org/">more</a>. <img src="/t.png" alt="green tea"></p>\n<h2>Why green tea</h2>\n${body(150)}\n<p>Green tea again. Green tea once more.</p>`,
     });
-    const bad = await createPost(site, site.admin, { title: 'Short', seo_meta: { _seo_focuskw: 'green tea' }, content: '<p>Short.</p>' });
+    const bad = await createPost(site, site.admin, { title: 'Short', meta: { _yoast_wpseo_focuskw: 'green tea' }, content: '<p>Short.</p>' });
     const empty = await createPost(site, site.admin, { title: 'Empty', content: '' });
     const { objects } = await indexAll(site, site.admin, 'indexing/posts');
     const score = (id: number) => objects.find((o) => o.object_id === id)!;

@@ -149,7 +149,7 @@ describe('configuration and state routes', () => {
   test('import/{plugin}/{type}: another plugin’s post meta into this one’s fields, batch by batch; cleanup removes it', async () => {
     const store = site.app.store;
     const a = await createPost(site, site.admin, { title: 'Imported' });
-    const b = await createPost(site, site.admin, { title: 'Has its own', seo_meta: { _seo_title: 'Mine' } });
+    const b = await createPost(site, site.admin, { title: 'Has its own', meta: { _yoast_wpseo_title: 'Mine' } });
     await store.posts.meta.set(a.id, 'rank_math_focus_keyword', 'green tea,black tea');
     await store.posts.meta.set(a.id, 'rank_math_title', '%title% %sep% %sitename%');
     await store.posts.meta.set(a.id, 'rank_math_robots', 'a:2:{i:0;s:7:"noindex";i:1;s:8:"nofollow";}');
@@ -158,20 +158,20 @@ describe('configuration and state routes', () => {
     const first = await post(site, 'import/rank-math/posts', site.admin);
     assert.equal(first.next_url, false);
     assert.deepEqual(first.objects, [
-      { post_id: a.id, imported: { _seo_focuskw: 'green tea', _seo_title: '%%title%% %%sep%% %%sitename%%', '_seo_meta-robots-noindex': '1', '_seo_meta-robots-nofollow': 'true', _seo_is_cornerstone: 'true' } },
+      { post_id: a.id, imported: { _yoast_wpseo_focuskw: 'green tea', _yoast_wpseo_title: '%%title%% %%sep%% %%sitename%%', '_yoast_wpseo_meta-robots-noindex': '1', '_yoast_wpseo_meta-robots-nofollow': 'true', _yoast_wpseo_is_cornerstone: 'true' } },
       { post_id: b.id, imported: {} },
     ]);
     const shown = (await (await site.call(`cms/v2/posts/${a.id}?context=edit`, { auth: site.admin })).json()) as Obj;
-    assert.equal(shown.seo_meta._seo_focuskw, 'green tea');
-    assert.equal(shown.seo_meta['_seo_meta-robots-noindex'], 1);
-    assert.equal(shown.seo_meta._seo_is_cornerstone, true);
-    assert.equal(await store.posts.meta.get(b.id, '_seo_title'), 'Mine', 'what this plugin has wins');
+    assert.equal(shown.meta._yoast_wpseo_focuskw, 'green tea');
+    assert.equal(shown.meta['_yoast_wpseo_meta-robots-noindex'], 1);
+    assert.equal(shown.meta._yoast_wpseo_is_cornerstone, true);
+    assert.equal(await store.posts.meta.get(b.id, '_yoast_wpseo_title'), 'Mine', 'what this plugin has wins');
     assert.deepEqual(await post(site, 'import/rank-math/posts', site.admin), { objects: [], next_url: false }, 'a second call resumes after the last post');
 
     const cleaned = await post(site, 'import/rank-math/cleanup', site.admin);
     assert.deepEqual(cleaned.objects.map((o: Obj) => o.post_id), [a.id, b.id]);
     assert.equal(await store.posts.meta.get(a.id, 'rank_math_title'), undefined);
-    assert.equal(await store.posts.meta.get(a.id, '_seo_focuskw'), 'green tea');
+    assert.equal(await store.posts.meta.get(a.id, '_yoast_wpseo_focuskw'), 'green tea');
     await assertError(await call('POST', 'import/no-such-plugin/posts'), 404, 'rest_no_route');
     await assertError(await call('POST', 'import/rank-math/everything'), 404, 'rest_no_route');
   });
@@ -185,15 +185,15 @@ describe('configuration and state routes', () => {
     const second = await post(site, 'import/seopress/posts', site.admin);
     assert.equal(second.objects.length, 5);
     assert.equal(second.next_url, false);
-    assert.equal(await site.app.store.posts.meta.get(ids[29], '_seo_metadesc'), 'About %%title%%');
+    assert.equal(await site.app.store.posts.meta.get(ids[29], '_yoast_wpseo_metadesc'), 'About %%title%%');
   });
 
   test('meta/search, available_posts and file_size read the site’s content', async () => {
-    const p = await createPost(site, site.admin, { title: 'Searchable', seo_meta: { _seo_focuskw: 'tea' } });
+    const p = await createPost(site, site.admin, { title: 'Searchable', meta: { _yoast_wpseo_focuskw: 'tea' } });
     await site.app.store.posts.meta.set(p.id, 'color', 'green');
     await site.app.store.posts.meta.set(p.id, 'colour_list', 'a:1:{i:0;s:3:"red";}');
     assert.deepEqual((await getJson(site, `${NS}/meta/search?post_id=${p.id}`, { auth: site.admin })).body, { meta: [{ key: 'color', value: 'green' }] }, 'hidden and serialised values left out');
-    assert.deepEqual((await getJson(site, `${NS}/meta/search?post_id=${p.id}&query=_seo_f`, { auth: site.admin })).body, { meta: [{ key: '_seo_focuskw', value: 'tea' }] });
+    assert.deepEqual((await getJson(site, `${NS}/meta/search?post_id=${p.id}&query=_yoast_wpseo_f`, { auth: site.admin })).body, { meta: [{ key: '_yoast_wpseo_focuskw', value: 'tea' }] });
     await assertError(await call('GET', 'meta/search'), 400, 'rest_missing_callback_param');
     await assertError(await call('GET', 'meta/search?post_id=x'), 400, 'rest_invalid_param');
     await assertError(await call('GET', 'meta/search?post_id=999999'), 404, 'rest_post_invalid_id');

@@ -7,7 +7,7 @@ const headOf = (server: TestServer, url: string) => getJson(server, `${NS}/get_h
 
 /** The JSON-LD graph in a page or a head's HTML. */
 function graphIn(html: string): Obj {
-  const m = /<script type="application\/ld\+json" class="seo-schema-graph">([\s\S]*?)<\/script>/.exec(html);
+  const m = /<script type="application\/ld\+json" class="yoast-schema-graph">([\s\S]*?)<\/script>/.exec(html);
   assert.ok(m, 'the head holds the schema graph');
   return JSON.parse(m[1]) as Obj;
 }
@@ -38,18 +38,18 @@ describe('the head: get_head and the rendered pages', () => {
     assert.equal(body.status, 200);
     const j = body.json as Obj;
     assert.equal(j.title, `Brewing green tea – ${name}`);
-    assert.equal(j.description, 'How to brew it.');
+    assert.equal(j.description, undefined, 'no description of its own and no template: Yoast prints none');
     assert.deepEqual(j.robots, { index: 'index', follow: 'follow', 'max-snippet': 'max-snippet:-1', 'max-image-preview': 'max-image-preview:large', 'max-video-preview': 'max-video-preview:-1' });
     assert.equal(j.canonical, article.link);
     assert.equal(j.og_locale, 'en_US');
     assert.equal(j.og_type, 'article');
     assert.equal(j.og_title, j.title);
-    assert.equal(j.og_description, j.description);
+    assert.equal(j.og_description, 'How to brew it.', 'Open Graph falls back to the excerpt');
     assert.equal(j.og_url, article.link);
     assert.equal(j.og_site_name, name);
     assert.equal(j.article_publisher, 'https://facebook.example/teaco');
     assert.equal(j.article_published_time, `${article.date_gmt}+00:00`);
-    assert.deepEqual(j.og_image, [{ url: `${site.home}/wp-content/uploads/cup.jpg`, type: 'image/jpeg' }]);
+    assert.deepEqual(j.og_image, [{ url: `${site.home}/wp-content/uploads/cup.jpg` }], 'an image that is no attachment: its URL alone');
     assert.equal(j.author, 'admin');
     assert.equal(j.twitter_card, 'summary_large_image');
     assert.equal(j.twitter_site, '@teaco');
@@ -93,7 +93,7 @@ describe('the head: get_head and the rendered pages', () => {
     const { body } = await headOf(site, article.link);
     const j = body.json as Obj;
     assert.equal(attr(html, /<title>([^<]*)<\/title>/), j.title);
-    assert.equal(attr(html, /<meta name="description" content="([^"]*)"/), j.description);
+    assert.equal(attr(html, /<meta property="og:description" content="([^"]*)"/), j.og_description);
     assert.equal(attr(html, /<meta name="robots" content="([^"]*)"/), Object.values(j.robots).join(', '));
     assert.equal(attr(html, /<link rel="canonical" href="([^"]*)"/), j.canonical);
     assert.equal(attr(html, /<meta property="og:title" content="([^"]*)"/), j.og_title);
@@ -163,7 +163,7 @@ describe('the head: get_head and the rendered pages', () => {
   test("a post's own SEO title, description, noindex and canonical win, in get_head and on the page", async () => {
     const own = await createPost(site, site.admin, {
       title: 'Plain title',
-      seo_meta: { _seo_title: 'Custom %%sep%% %%sitename%%', _seo_metadesc: 'About %%title%%.', _seo_canonical: 'https://example.org/original/', '_seo_opengraph-title': 'Shared title', '_seo_twitter-title': 'Tweeted title' },
+      meta: { _yoast_wpseo_title: 'Custom %%sep%% %%sitename%%', _yoast_wpseo_metadesc: 'About %%title%%.', _yoast_wpseo_canonical: 'https://example.org/original/', '_yoast_wpseo_opengraph-title': 'Shared title', '_yoast_wpseo_twitter-title': 'Tweeted title' },
     });
     const j = (await headOf(site, own.link)).body.json as Obj;
     assert.equal(j.title, `Custom – ${name}`);
@@ -175,7 +175,7 @@ describe('the head: get_head and the rendered pages', () => {
     assert.equal(attr(html, /<title>([^<]*)<\/title>/), `Custom – ${name}`);
     assert.equal(attr(html, /<link rel="canonical" href="([^"]*)"/), 'https://example.org/original/');
 
-    await site.call(`cms/v2/posts/${own.id}`, { json: { seo_meta: { '_seo_meta-robots-noindex': 1, '_seo_meta-robots-nofollow': true } }, auth: site.admin });
+    await site.call(`cms/v2/posts/${own.id}`, { json: { meta: { '_yoast_wpseo_meta-robots-noindex': 1, '_yoast_wpseo_meta-robots-nofollow': true } }, auth: site.admin });
     const hidden = (await headOf(site, own.link)).body.json as Obj;
     assert.deepEqual(hidden.robots, { index: 'noindex', follow: 'nofollow' });
     assert.equal(hidden.canonical, undefined, 'a noindex page names no canonical URL');
@@ -210,7 +210,7 @@ describe('the head: get_head and the rendered pages', () => {
       assert.equal(webpage['@id'], `${site.home}/`);
       assert.deepEqual(webpage.about, { '@id': `${site.home}/#organization` });
       assert.equal(j.og_type, 'website');
-      assert.equal(j.description, 'Hello.');
+      assert.equal(j.og_description, 'Hello.');
     } finally {
       await site.call('cms/v2/settings', { json: { show_on_front: 'posts', page_on_front: 0 }, auth: site.admin });
     }

@@ -47,7 +47,7 @@ describe('time_based_seo_metrics', () => {
   let score: number | null;
 
   test('organic sessions daily and compared, and the top pages, from page views of the rendered site', async () => {
-    post = await createPost(site, site.admin, { title: 'Brewing green tea', content: '<p>Green tea wants water at 80 degrees. Brew green tea for two minutes.</p>', seo_meta: { _seo_focuskw: 'green tea' } });
+    post = await createPost(site, site.admin, { title: 'Brewing green tea', content: '<p>Green tea wants water at 80 degrees. Brew green tea for two minutes.</p>', meta: { _yoast_wpseo_focuskw: 'green tea' } });
     const { objects } = await indexAll(site, site.admin, 'indexing/posts');
     score = objects.find((o) => o.object_id === post.id)!.primary_focus_keyword_score;
 

@@ -113,9 +113,9 @@ describe('rank-tracker/*', () => {
     assert.equal(wincher.hits(/keywords\/bulk/), bulk);
     await ok(await call(site, 'rank-tracker/keyphrases/track', author.auth, { keyphrases: 'oolong' }));
 
-    await createPost(site, site.admin, { title: 'Green tea', content: '<p>About green tea.</p>', seo_meta: { _seo_focuskw: 'Matcha' } });
-    await createPost(site, site.admin, { title: 'Oolong', content: '<p>About oolong.</p>', seo_meta: { _seo_focuskw: 'oolong' } });
-    await createPost(site, site.admin, { title: 'Chai', content: '<p>About chai.</p>', seo_meta: { _seo_focuskw: 'chai' } });
+    await createPost(site, site.admin, { title: 'Green tea', content: '<p>About green tea.</p>', meta: { _yoast_wpseo_focuskw: 'Matcha' } });
+    await createPost(site, site.admin, { title: 'Oolong', content: '<p>About oolong.</p>', meta: { _yoast_wpseo_focuskw: 'oolong' } });
+    await createPost(site, site.admin, { title: 'Chai', content: '<p>About chai.</p>', meta: { _yoast_wpseo_focuskw: 'chai' } });
     await indexAll(site, site.admin, 'indexing/posts');
     const all = await ok(await call(site, 'rank-tracker/keyphrases', author.auth, {}));
     assert.deepEqual(JSON.parse(wincher.seen.at(-1)!.body), { keywords: ['chai', 'matcha', 'oolong'], url: null, start_at: null });

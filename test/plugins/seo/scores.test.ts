@@ -9,14 +9,14 @@ describe('statistics and the score dashboards', () => {
   const posts: Record<string, Obj> = {};
   const site = useServer({}, async (s) => {
     const cat = (await (await s.call('cms/v2/categories', { json: { name: 'Dash' }, auth: s.admin })).json()) as Obj;
-    const good = { _seo_focuskw: 'green tea', _seo_metadesc: 'We walk to the park and see a big oak by the lake, with my dog on warm days, and we take green tea in a flask to share there.' };
+    const good = { _yoast_wpseo_focuskw: 'green tea', _yoast_wpseo_metadesc: 'We walk to the park and see a big oak by the lake, with my dog on warm days, and we take green tea in a flask to share there.' };
     const goodText = `<p>Green tea is what we take. However we walk on.</p>\n<h2>Green tea in a flask</h2>\n${body(150)}\n<p><a href="/">Home</a> and <a href="https://example.org/">more</a>. <img src="/t.png" alt="green tea"></p>\n<h2>Why green tea</h2>\n${body(150)}\n<p>Green tea again. Green tea once more.</p>`;
-    posts.good = await createPost(s, s.admin, { title: 'Green tea at home', slug: 'green-tea-at-home', content: goodText, seo_meta: good, categories: [cat.id] });
-    posts.bad = await createPost(s, s.admin, { title: 'Short', content: '<p>Short.</p>', seo_meta: { _seo_focuskw: 'green tea' } });
+    posts.good = await createPost(s, s.admin, { title: 'Green tea at home', slug: 'green-tea-at-home', content: goodText, meta: good, categories: [cat.id] });
+    posts.bad = await createPost(s, s.admin, { title: 'Short', content: '<p>Short.</p>', meta: { _yoast_wpseo_focuskw: 'green tea' } });
     posts.none = await createPost(s, s.admin, { title: 'No keyphrase', content: goodText, categories: [cat.id] });
-    posts.hidden = await createPost(s, s.admin, { title: 'Hidden', content: '<p>Hidden.</p>', seo_meta: { _seo_focuskw: 'tea', '_seo_meta-robots-noindex': 1 } });
+    posts.hidden = await createPost(s, s.admin, { title: 'Hidden', content: '<p>Hidden.</p>', meta: { _yoast_wpseo_focuskw: 'tea', '_yoast_wpseo_meta-robots-noindex': 1 } });
     const author = await userAuth(s, 'author');
-    posts.authors = await createPost(s, author.auth, { title: 'By an author', content: '<p>Mine.</p>', seo_meta: { _seo_focuskw: 'mine' } });
+    posts.authors = await createPost(s, author.auth, { title: 'By an author', content: '<p>Mine.</p>', meta: { _yoast_wpseo_focuskw: 'mine' } });
     posts.authorAuth = { auth: author.auth };
     posts.category = cat;
     await indexAll(s, s.admin, 'indexing/posts');

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../../core/context.ts';
 import { invalidParam, RestResponse, sanitizeUrl } from '../../../engine/index.ts';
 import { headHtml, headJson, present } from '../head.ts';
-import { OPTION } from '../settings.ts';
+import { OPTION, PLUGIN_VERSION } from '../settings.ts';
 import { resolveUrl } from '../targets.ts';
 
 /**
@@ -16,5 +16,6 @@ export async function getHead(ctx: Ctx<'seo:head.getHead'>) {
   const url = typeof raw === 'string' ? sanitizeUrl(raw) : '';
   if (!url || !/^https?:/i.test(url)) throw invalidParam('url', 'url is not a valid URL.');
   const p = await present(ctx.store, ctx.site, await resolveUrl(ctx.store, ctx.site, url));
-  return new RestResponse({ html: headHtml(p, true), json: headJson(p), status: p.status }, p.status);
+  const html = headHtml(p, { version: PLUGIN_VERSION, withThemeTags: true, seoManager: ctx.can('wpseo_manage_options') });
+  return new RestResponse({ html, json: headJson(p), status: p.status }, p.status);
 }
