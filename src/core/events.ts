@@ -2,7 +2,7 @@ import type { Logger } from '../engine/types.ts';
 import type { Store } from '../store/index.ts';
 import type { ContentEvent, Site } from './site.ts';
 import { menusAfterChange } from './menus.ts';
-import { siteIconAfterChange } from './site-icon.ts';
+import { siteIconId } from './site-icon.ts';
 
 /**
  * Tells the active plugins about a change to stored content, after it is made: each listener runs
@@ -27,4 +27,11 @@ export async function contentChanged(on: { store: Store; site: Site; log: Logger
     }
   }
   on.site.scheduler?.contentChanged(event);
+}
+
+/** WP_Site_Icon::delete_attachment_data: the icon's attachment deleted, the site has no icon (the index and the pages follow). */
+export async function siteIconAfterChange(store: Store, site: Site, event: ContentEvent): Promise<void> {
+  if (event.type !== 'postDeleted' || event.postType !== 'attachment' || event.postId !== (await siteIconId(store))) return;
+  await store.options.delete('site_icon');
+  await site.optionsChanged();
 }

@@ -1,5 +1,4 @@
 import type { Store } from '../store/index.ts';
-import type { ContentEvent, Site } from './site.ts';
 import { attachmentImageSrc, attachmentImageUrlAt } from './attachment-image.ts';
 import { themeMods } from './theme-mods.ts';
 
@@ -47,11 +46,4 @@ export async function siteIconTags(store: Store, escapeUrl: (url: string) => str
     if (url) out += `${tag(escapeUrl(url))}\n`;
   }
   return out;
-}
-
-/** WP_Site_Icon::delete_attachment_data: the icon's attachment deleted, the site has no icon (the index and the pages follow). */
-export async function siteIconAfterChange(store: Store, site: Site, event: ContentEvent): Promise<void> {
-  if (event.type !== 'postDeleted' || event.postType !== 'attachment' || event.postId !== (await siteIconId(store))) return;
-  await store.options.delete('site_icon');
-  await site.optionsChanged();
 }

@@ -4,7 +4,7 @@ import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
 import { ImportRepo } from '../store/imports.ts';
-import { fillDates, siteClock, type SiteClock } from '../store/posts.ts';
+import { fillDates, siteClock, type SiteClock } from '../store/site-clock.ts';
 import { MENU_ITEM_TYPE, MENU_TAXONOMY, saveMenuItem } from '../core/menus.ts';
 import { IMPORT_SOURCE, type MediaLibrary } from '../core/media.ts';
 import { TEMPLATE_META } from '../core/templates.ts';

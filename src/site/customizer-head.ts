@@ -1,7 +1,7 @@
 import { customCss } from '../core/custom-css.ts';
 import { siteIconTags } from '../core/site-icon.ts';
 import type { Store } from '../store/index.ts';
-import { escapeAttr, stripTagMarkup } from './format.ts';
+import { escapeAttr, stripTagMarkup } from '../format/format.ts';
 
 /**
  * What the Customizer's site identity and Additional CSS put at the end of every page's `<head>`:

@@ -17,7 +17,8 @@ import { userAuth } from '../helpers/auth.ts';
  */
 const server = useServer();
 
-const REFERENCE = resolve(import.meta.dirname, '../../../shared/reference/wordpress-6.1/index.json');
+// WordPress 6.1.9's index (test/fixtures/wordpress-6.1, its README names the source)
+const REFERENCE = resolve(import.meta.dirname, '../fixtures/wordpress-6.1/index.json');
 const wpRoutes = Object.keys((JSON.parse(readFileSync(REFERENCE, 'utf8')) as { routes: Record<string, unknown> }).routes);
 
 const ALL = 'GET, POST, PUT, PATCH, DELETE';

@@ -15,7 +15,8 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['store'],
   ['auth', 'net'],
   ['core'],
-  ['site'],
+  // the rendered site; the importer (WXR files, a live site) that writes content through the core
+  ['site', 'import'],
   ['handlers', 'plugins', 'admin'],
   // the application (the server assembled), then the command line that starts it
   ['app.ts'],

@@ -1,4 +1,4 @@
-import { missingObject } from '../../engine/errors.ts';
+import { missingObject } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { cap } from '../../core/content-types.ts';
 import { POST_STATUSES, postStatus, type PostStatusInfo } from '../../core/post-statuses.ts';
