@@ -19,8 +19,8 @@ export const QUICK = [
   'test/net/addresses.test.ts',
   'test/net/fetch-errors.test.ts',
   'test/net/guarded-fetch.test.ts',
-  'test/site/format.test.ts',
-  'test/site/kses.test.ts',
+  'test/format/format.test.ts',
+  'test/format/kses.test.ts',
   'test/store/read-cache.test.ts',
 ];
 
@@ -76,7 +76,7 @@ export const SQLITE_ONLY = [
   ['test/auth/wpapi-client.test.ts', 'the wpapi client library against the index'],
   ['test/auth/wpapi-wp-json.test.ts', 'the wpapi client library at /wp-json/'],
   ['test/site/comments-browser.test.ts', 'the comment form in a browser'],
-  ['test/site/formatting.test.ts', 'WordPress’s formatting of content'],
+  ['test/format/formatting.test.ts', 'WordPress’s formatting of content'],
   ['test/site/rest-links.test.ts', 'the REST links of the site’s pages'],
   ['test/site/theme.test.ts', 'the theme in a browser'],
   ['test/cli', 'the CLI’s own behaviour: commands, docs, types, serve, watch, init, the walk-through'],
