@@ -58,6 +58,7 @@ export const ON_POSTGRES = [
   ['test/plugins/seo', 'indexables are built, stored and queried'],
   ['test/plugins/site-analytics', 'page views are counted in the store'],
   ['test/plugins/site-health', 'the health checks write to and measure the database'],
+  ['test/import', 'a WordPress export is written into the store in transactions, resumed and counted'],
 ];
 
 /**
@@ -99,6 +100,9 @@ export const SQLITE_ONLY = [
   ['test/plugins/mail-connectors', 'remote mail providers (local fakes)'],
   ['test/plugins/oembed', 'remote oEmbed providers (local fakes)'],
   ['test/plugins/vectors', 'SVG files'],
+  ['test/core/decode-and-clamp.test.ts', 'reads the sources and runs two pure helpers (it imports the server helper for the checkout’s path); starts nothing'],
+  ['test/scripts/services.test.ts', 'runs a test file of its own to see a missing service reported; starts no server'],
+  ['test/site/site-icon.test.ts', 'the icon’s tags and the index, from options and an upload'],
 ];
 
 /** The entry of a list that names a file most specifically, or undefined. */
