@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
+import { decodePercent } from '../engine/url-decoding.ts';
 import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
 import { ImportRepo } from '../store/imports.ts';
@@ -723,12 +724,14 @@ export class WxrImporter {
  * `/2008/06/name.jpg`), kept inside the folder.
  */
 export function localUpload(uploadsDir: string, url: string): string | undefined {
-  let path: string;
+  let pathname: string;
   try {
-    path = decodeURIComponent(new URL(url).pathname);
+    pathname = new URL(url).pathname;
   } catch {
     return undefined;
   }
+  const path = decodePercent(pathname);
+  if (path === null) return undefined;
   const at = path.indexOf('/uploads/');
   const root = resolve(uploadsDir);
   const file = resolve(root, at < 0 ? path.replace(/^\/+/, '') : path.slice(at + '/uploads/'.length));
