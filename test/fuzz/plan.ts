@@ -1,6 +1,7 @@
 import type { TestServer } from '../helpers/server.ts';
 import {
   fillPath,
+  fuzzAgent,
   HOSTILE_BODIES,
   HOSTILE_MARKUP_SHAPES,
   HOSTILE_MARKUP_URLS,
@@ -136,9 +137,14 @@ function withParams(r: FuzzRequest, params: Record<string, unknown>): FuzzReques
 export async function fuzzRoutes(server: TestServer, routes: IndexedRoute[], callers: Caller[], paths: PathValues, words: string[]): Promise<{ sent: number; problems: string[] }> {
   const requests = callers.flatMap((c) => routes.flatMap((r) => requestsFor(r, c, paths, words)));
   const problems: string[] = [];
-  await pool(requests, CONCURRENCY, async (r) => {
-    const problem = await problemWith(server, r);
-    if (problem) problems.push(problem);
-  });
+  const agent = fuzzAgent();
+  try {
+    await pool(requests, CONCURRENCY, async (r) => {
+      const problem = await problemWith(server, r, agent);
+      if (problem) problems.push(problem);
+    });
+  } finally {
+    await agent.close();
+  }
   return { sent: requests.length, problems };
 }

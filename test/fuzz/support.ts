@@ -307,22 +307,27 @@ const REQUEST_TIMEOUT_MS = 30_000;
  * The fuzz's own connections, never kept idle for long: a connection the server closes after its
  * 5 s keep-alive while the client picks it for the next request fails that request on the client's
  * side ("fetch failed", the server never saw it), which a loaded machine made happen between the
- * fuzz's set-up and its first requests. Kept 1 s, a connection is dropped well before that.
+ * fuzz's set-up and its first requests. Kept 1 s, a connection is dropped well before that; and
+ * each run of the fuzz has its own, closed at its end, so that none lies idle between runs (on a
+ * loaded machine the 1 s timer itself can come late: every first request of a run was reset).
  */
-const FUZZ_AGENT = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 });
+export const fuzzAgent = () => new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 });
+
+/** The connections of a caller that sends a few requests of its own (not a run of the fuzz). */
+const SHARED_AGENT = fuzzAgent();
 
 /**
  * Sends one request and returns what is wrong with the answer, if anything: a 5xx, an error body
  * not in WordPress's shape (`{code, message, data: {status}}` with the HTTP status), or no answer.
  */
-export async function problemWith(server: TestServer, r: FuzzRequest): Promise<string | null> {
+export async function problemWith(server: TestServer, r: FuzzRequest, agent: Agent = SHARED_AGENT): Promise<string | null> {
   const headers: Record<string, string> = { ...r.headers };
   if (r.auth) headers.authorization = r.auth;
   if (r.type) headers['content-type'] = r.type;
   let res: Response;
   let text: string;
   try {
-    res = await fetch(server.api + r.path, { method: r.method, headers, body: r.body as string | Uint8Array | undefined, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), dispatcher: FUZZ_AGENT });
+    res = await fetch(server.api + r.path, { method: r.method, headers, body: r.body as string | Uint8Array | undefined, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), dispatcher: agent });
     text = await res.text();
   } catch (e) {
     const cause = (e as Error).cause as { code?: string; message?: string } | undefined;
