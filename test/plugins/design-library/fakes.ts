@@ -134,7 +134,7 @@ export class KadenceServices {
           ],
         },
       });
-    if (p === `/base/site1${base}widgets`) return json(200, { 'footer-1': { 'block-2': { content: '<p>Redwood Dental, since 1990</p>' } } });
+    if (p === `/base/site1${base}widgets`) return json(200, { 'sidebar-1': { 'block-3': { content: '<p>Redwood Dental opens at eight</p>' } }, 'footer-1': { 'block-2': { content: '<p>Redwood Dental, since 1990</p>' } } });
     if (p === `/base/site1${base}settings`)
       return json(200, { mods: { accent: '#336699', nav_menu_locations: { primary: 901 } }, wp_css: '.site-title a{color:#336699}', options: { posts_per_page: 7, blogdescription: 'Smiles for everyone', siteurl: 'http://evil.example' } });
     if (p === '/credits/get-remaining') return json(200, r.query.get('key') === 'LICENSE-KEY-123' ? 1500 : 0);

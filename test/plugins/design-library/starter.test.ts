@@ -199,9 +199,17 @@ describe('designkit-starter-library/v1 (Variant B)', () => {
     assert.match(header, new RegExp(`<a href="${homePage.link}"[^>]*>Home</a>`));
     assert.match(header, new RegExp(`<a href="${pages.body[1].link}"[^>]*>About</a><ul class="sub-menu"><li[^>]*><a href="https://demo\\.example/team/"[^>]*>Team</a>`));
 
+    // the default theme has one widget area, sidebar-1: the starter's footer widgets could show nowhere
     const widgets = await call('install-widgets?key=site1&context=Acme', {});
-    assert.deepEqual(widgets.body, { sidebars: { 'footer-1': 1 } });
+    assert.deepEqual(widgets.body, { sidebars: { 'sidebar-1': 1 }, inactive: { 'footer-1': 1 } });
     assert.match(String(await site.app.store.options.get('widget_block')), /Acme Dental, since 1990/);
+    const areas = JSON.parse(String(await site.app.store.options.get('sidebars_widgets')));
+    assert.deepEqual(areas['sidebar-1'], ['block-3']);
+    assert.ok(areas.wp_inactive_widgets.includes('block-2'), JSON.stringify(areas));
+    // and on the site: the sidebar shows the starter's widget, with the site's name in it
+    const withWidgets = await (await fetch(`${site.home}/`)).text();
+    assert.match(withWidgets, /<p>Acme Dental opens at eight<\/p>/);
+    assert.doesNotMatch(withWidgets, /since 1990/);
 
     const settings = await call('install-settings?key=site1', {});
     assert.deepEqual(settings.body, { applied: ['theme_mods_default', 'custom_css', 'posts_per_page', 'blogdescription'], skipped: ['theme_mods_default.nav_menu_locations', 'siteurl'] });
@@ -323,7 +331,7 @@ describe('designkit-starter-library/v1 (Variant B)', () => {
     await o.set('widget_block', 'null');
     const widgets = await call('install-widgets?key=site1&context=Acme', {});
     assert.equal(widgets.status, 200, JSON.stringify(widgets.body));
-    assert.deepEqual(widgets.body, { sidebars: { 'footer-1': 1 } });
+    assert.deepEqual(widgets.body, { sidebars: { 'sidebar-1': 1 }, inactive: { 'footer-1': 1 } });
     assert.match(String(await o.get('widget_block')), /Acme Dental, since 1990/);
   });
 });

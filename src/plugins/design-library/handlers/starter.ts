@@ -6,6 +6,7 @@ import { create, createItems, itemsOf, recordOption, setOption, undoImports, wit
 import { changeMenuLocations, MENU_LOCATIONS } from '../../../core/menus.ts';
 import { changeThemeMods, parseObject, THEME_MODS_OPTION } from '../../../core/theme-mods.ts';
 import { updateCustomCss } from '../../../core/custom-css.ts';
+import { INACTIVE_SIDEBAR, SIDEBARS } from '../../../core/widgets.ts';
 
 /**
  * The starter library's own routes (Kadence Starter Templates): its catalogues, and importing a
@@ -220,7 +221,9 @@ export async function installNavigation(ctx: Ctx<'design-library:starter.install
 /**
  * POST install-widgets: the starter's widgets (`key`: its site; {sidebar: {"<type>-<n>": settings}})
  * stored as WordPress keeps them (sidebars_widgets, widget_<type>), `context` (the site's name)
- * replacing the demo's placeholder names in their text.
+ * replacing the demo's placeholder names in their text. A starter's widget area that the active
+ * theme does not register would show nothing: its widgets go to the inactive widgets, as
+ * WordPress's retrieve_widgets moves them, and the answer says so (`inactive`).
  */
 export async function installWidgets(ctx: Ctx<'design-library:starter.installWidgets'>) {
   const call = await libraryCall(ctx);
@@ -240,15 +243,20 @@ export async function installWidgets(ctx: Ctx<'design-library:starter.installWid
       placement[sidebar].push(instance);
     }
   }
+  const registered = new Set(SIDEBARS.map((s) => s.id));
+  const shown = Object.fromEntries(Object.entries(placement).filter(([sidebar]) => registered.has(sidebar)));
+  const unshown = Object.fromEntries(Object.entries(placement).filter(([sidebar]) => !registered.has(sidebar)));
   const existing = parseObject(await ctx.store.options.get('sidebars_widgets'));
   // what the sidebars held before is kept, as inactive widgets (the real plugin moves them there too)
-  const inactive = Object.entries(existing).flatMap(([k, v]) => (k in placement && Array.isArray(v) ? (v as string[]) : []));
-  await setOption(call, 'sidebars_widgets', JSON.stringify({ ...existing, ...placement, wp_inactive_widgets: [...(Array.isArray(existing.wp_inactive_widgets) ? existing.wp_inactive_widgets : []), ...inactive] }));
+  const replaced = Object.entries(existing).flatMap(([k, v]) => (k in shown && Array.isArray(v) ? (v as string[]) : []));
+  const inactiveBefore = Array.isArray(existing[INACTIVE_SIDEBAR]) ? (existing[INACTIVE_SIDEBAR] as string[]) : [];
+  await setOption(call, 'sidebars_widgets', JSON.stringify({ ...existing, ...shown, [INACTIVE_SIDEBAR]: [...inactiveBefore, ...replaced, ...Object.values(unshown).flat()] }));
   for (const [type, instances] of Object.entries(byType)) {
     const before = parseObject(await ctx.store.options.get(`widget_${type}`));
     await setOption(call, `widget_${type}`, JSON.stringify({ ...before, ...instances }));
   }
-  return { sidebars: Object.fromEntries(Object.entries(placement).map(([k, v]) => [k, v.length])) };
+  const counts = (sidebars: Record<string, string[]>) => Object.fromEntries(Object.entries(sidebars).map(([k, v]) => [k, v.length]));
+  return { sidebars: counts(shown), inactive: counts(unshown) };
 }
 
 /** Site options a starter's settings may set: reading and media settings, not the site's identity or addresses. */
