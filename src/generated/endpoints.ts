@@ -345,7 +345,7 @@ export interface HandlerArgs {
     /** Unique registered name for the block. */
     name: string;
     /** Scope under which the request is made; determines fields present in response. */
-    context?: 'edit' | null;
+    context: 'edit';
     /** Attributes for the block. */
     attributes: Record<string, unknown>;
     /** ID of the post context. */
