@@ -30,9 +30,11 @@ export interface ExtraNamespace {
   handlers?: string;
 }
 
-/** `toDir` becomes `fromDir`'s spec with other plugin folders and more namespace files. Returns `toDir`. */
-export function composeSpec(fromDir: string, toDir: string, o: { plugins?: string[]; extraNamespaces?: ExtraNamespace[] } = {}): string {
+/** `toDir` becomes `fromDir`'s spec with other plugin folders, more namespace files and field groups (`fields/*.yaml`). Returns `toDir`. */
+export function composeSpec(fromDir: string, toDir: string, o: { plugins?: string[]; extraNamespaces?: ExtraNamespace[]; fields?: string[] } = {}): string {
   mkdirSync(join(toDir, 'namespaces'), { recursive: true });
+  if (o.fields?.length) mkdirSync(join(toDir, 'fields'), { recursive: true });
+  for (const file of o.fields ?? []) writeFileSync(join(toDir, 'fields', file.split('/').pop()!), readFileSync(file, 'utf8'));
   writeFileSync(join(toDir, 'site.yaml'), siteYamlCopy(fromDir, { plugins: o.plugins }));
   const nsDir = join(fromDir, 'namespaces');
   for (const f of readdirSync(nsDir).filter((n) => n.endsWith('.yaml'))) writeFileSync(join(toDir, 'namespaces', f), namespaceYamlCopy(join(nsDir, f)));

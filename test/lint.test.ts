@@ -44,13 +44,15 @@ const cases: Record<string, Expected> = {
       [demoYaml('arg-typed-enum'), 13, 'enum value "asc" is listed twice'],
     ],
   },
-  // `per_page: "20"` coerces as a query string would, and `default: null` is ignored: both pass.
+  // `per_page: "20"` coerces as a query string would, and `default: null` is ignored: both pass; so
+  // does `context`, whose default its enum refuses as it says (refused_default), but not `status`.
   'arg-default-valid': {
     rule: 'arg-default-valid',
     severity: 'error',
     at: [
       [demoYaml('arg-default-valid'), 14, 'page must be less than or equal to 100'],
       [demoYaml('arg-default-valid'), 18, 'order is not one of asc and desc'],
+      [demoYaml('arg-default-valid'), 30, 'default "draft" is marked refused_default, but its own validation accepts it'],
     ],
   },
   'arg-min-max-order': {

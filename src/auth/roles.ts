@@ -22,22 +22,36 @@ const NONE: ReadonlySet<string> = new Set();
 /** Capabilities granted to roles beyond WordPress's defaults, as plugins add them (role → capabilities). */
 export type Grants = Readonly<Record<string, readonly string[]>>;
 
+/** Meta capabilities as map_meta_cap maps them: each to the primitive capability it requires. */
+export type MetaCapabilities = Readonly<Record<string, string>>;
+
 /**
- * Each role's full capability set: WordPress's default roles (roles.json), plus what the active
- * plugins grant. Resolved once per change of the grants, never per request.
+ * Each role's capabilities: the primitive ones it stores (WordPress's default roles in roles.json,
+ * plus what the active plugins grant), and the meta capabilities the active plugins map onto those
+ * (map_meta_cap), which a role holds but never stores. Resolved once per change of the plugins,
+ * never per request.
  */
 export class Roles {
+  private readonly stored: ReadonlyMap<string, ReadonlySet<string>>;
   private readonly caps: ReadonlyMap<string, ReadonlySet<string>>;
 
-  constructor(grants: readonly Grants[] = []) {
-    const caps = new Map(Object.keys(data.roles).map((role) => [role, resolve(role)]));
-    for (const g of grants) for (const [role, added] of Object.entries(g)) for (const c of added) caps.get(role)?.add(c);
-    this.caps = caps;
+  constructor(grants: readonly Grants[] = [], mapped: readonly MetaCapabilities[] = []) {
+    const stored = new Map(Object.keys(data.roles).map((role) => [role, resolve(role)]));
+    for (const g of grants) for (const [role, added] of Object.entries(g)) for (const c of added) stored.get(role)?.add(c);
+    this.stored = stored;
+    this.caps = new Map(
+      [...stored].map(([role, own]) => [role, new Set([...own, ...mapped.flatMap((m) => Object.entries(m).filter(([, primitive]) => own.has(primitive)).map(([meta]) => meta))])]),
+    );
   }
 
-  /** The capabilities of a role; an unknown role (a removed one) has none, as in WordPress. */
+  /** What a role may do (stored and mapped); an unknown role (a removed one) has none, as in WordPress. */
   capabilitiesOf(role: string): ReadonlySet<string> {
     return this.caps.get(role) ?? NONE;
+  }
+
+  /** The primitive capabilities a role stores (WP_Role::$capabilities), without the mapped ones. */
+  storedCapabilitiesOf(role: string): ReadonlySet<string> {
+    return this.stored.get(role) ?? NONE;
   }
 }
 

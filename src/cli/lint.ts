@@ -13,8 +13,8 @@ export async function corePermissionNames(spec: Spec): Promise<PermissionNames |
   if (spec.settings.core === false) return null;
   // the CMS's modules are loaded only for a spec served with it
   const [{ Roles, ROLES }, { discoverPlugins, pluginDirs }] = await Promise.all([import('../auth/roles.ts'), import('../core/plugins.ts')]);
-  const grants = (await discoverPlugins(pluginDirs(spec))).flatMap((p) => (p.def?.capabilities ? [p.def.capabilities] : []));
-  const roles = new Roles(grants);
+  const plugins = await discoverPlugins(pluginDirs(spec));
+  const roles = new Roles(plugins.flatMap((p) => (p.def?.capabilities ? [p.def.capabilities] : [])), plugins.flatMap((p) => (p.def?.metaCapabilities ? [p.def.metaCapabilities] : [])));
   return { capabilities: new Set(ROLES.flatMap((role) => [...roles.capabilitiesOf(role)])), roles: new Set(ROLES) };
 }
 

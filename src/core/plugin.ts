@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Kysely, Migration } from 'kysely';
-import type { Grants } from '../auth/roles.ts';
+import type { Grants, MetaCapabilities } from '../auth/roles.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Mount } from '../engine/server.ts';
 import type { Spec } from '../engine/spec.ts';
@@ -109,6 +109,8 @@ export interface PluginDefinition<R = unknown> {
   settings?: Readonly<Record<string, string>>;
   /** Capabilities it grants to roles (role → capabilities), while active. */
   capabilities?: Grants;
+  /** Meta capabilities it maps (map_meta_cap), while active: held through the primitive one named, never stored on a role. */
+  metaCapabilities?: MetaCapabilities;
   /** Post types and taxonomies it registers, while active. */
   postTypes?: readonly PostTypeInfo[];
   taxonomies?: readonly TaxonomyInfo[];

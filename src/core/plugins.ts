@@ -304,7 +304,7 @@ export class PluginRegistry implements PluginControl {
       }
     for (const d of active) if (d.mounts && !this.mounted.has(d.name)) this.mounted.set(d.name, d.mounts(this.engine));
     this.mountList = [...this.mounted.values()].flat();
-    this.site.roles = new Roles(active.flatMap((d) => (d.capabilities ? [d.capabilities] : [])));
+    this.site.roles = new Roles(active.flatMap((d) => (d.capabilities ? [d.capabilities] : [])), active.flatMap((d) => (d.metaCapabilities ? [d.metaCapabilities] : [])));
     this.site.blocks = new BlockRegistry([CORE_BLOCKS, ...active.map((d) => ({ owner: d.name, blocks: d.blocks, patterns: d.patterns, patternCategories: d.patternCategories }))], this.log);
   }
 

@@ -15,6 +15,7 @@ export function toAjvSchema(arg: ArgDescriptor): Record<string, unknown> {
       case 'default':
       case 'description':
       case 'index':
+      case 'refused_default':
         break;
       case 'format':
         if (v !== 'uri' && v !== 'text-field' && v !== 'textarea-field') out.format = v;

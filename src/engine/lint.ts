@@ -251,7 +251,7 @@ const BOUND_PAIRS = [
 
 function checkArg(name: string, arg: ArgDescriptor, at: SourcePos, report: Report, compiled: Map<string, [string, string] | null>): void {
   for (const key of Object.keys(arg))
-    if (!INDEX_KEYWORDS.has(key) && key !== 'required' && key !== 'validate' && key !== 'index' && key !== 'unread') report(at, 'arg-keyword-allowed', `arg '${name}': '${key}' is not a keyword WordPress shows in the index, so it vanishes from it`, 'warning');
+    if (!INDEX_KEYWORDS.has(key) && key !== 'required' && key !== 'validate' && key !== 'index' && key !== 'unread' && key !== 'refused_default') report(at, 'arg-keyword-allowed', `arg '${name}': '${key}' is not a keyword WordPress shows in the index, so it vanishes from it`, 'warning');
 
   let errors = 0;
   const counted: Report = (pos, rule, message) => (errors++, report(pos, rule, message));
@@ -303,8 +303,9 @@ function compiledArgProblem(name: string, arg: ArgDescriptor): [string, string] 
   if (arg.default === undefined || arg.default === null) return null;
   try {
     compiled.apply({ [name]: structuredClone(arg.default) });
-    return null;
+    return arg.refused_default === true ? ['arg-default-valid', `arg '${name}': default ${JSON.stringify(arg.default)} is marked refused_default, but its own validation accepts it`] : null;
   } catch (e) {
+    if (arg.refused_default === true && e instanceof RestError) return null;
     if (!(e instanceof RestError)) throw e;
     const why = (e.data?.params as Record<string, string> | undefined)?.[name] ?? e.message;
     return ['arg-default-valid', `arg '${name}': default ${JSON.stringify(arg.default)} is invalid: ${why}`];

@@ -345,7 +345,7 @@ export interface HandlerArgs {
     /** Unique registered name for the block. */
     name: string;
     /** Scope under which the request is made; determines fields present in response. */
-    context?: 'edit' | null;
+    context: 'edit';
     /** Attributes for the block. */
     attributes: Record<string, unknown>;
     /** ID of the post context. */
@@ -1184,7 +1184,7 @@ export interface HandlerArgs {
     /** Limit results to those matching a string. */
     search?: string | null;
     /** Limit results to items of an object type. */
-    type: 'post' | 'term';
+    type: 'post' | 'term' | 'post-format';
     /** Limit results to items of one or more object subtypes. */
     subtype: Array<'post' | 'page' | 'category' | 'post_tag' | 'any'>;
     /** Ensure result set excludes specific IDs. */
@@ -4379,7 +4379,7 @@ export interface HandlerResults {
   'cms-v2:revisions.getRevision': unknown;
   'cms-v2:revisions.listRevisions': unknown;
   'cms-v2:search.search': Array<{
-    id?: number;
+    id?: number | string;
     title?: string;
     url?: string;
     type?: string;
@@ -4863,7 +4863,7 @@ export interface EndpointResults {
   'GET /cms/v2/posts/{parent}/revisions': Resources['cms/v2:post-revision'][];
   'GET /cms/v2/posts/{parent}/revisions/{id}': Resources['cms/v2:post-revision'];
   'GET /cms/v2/search': Array<{
-    id?: number;
+    id?: number | string;
     title?: string;
     url?: string;
     type?: string;

@@ -476,6 +476,15 @@ export class PostsRepo {
     return q.orderBy('date', 'desc').orderBy('id', 'desc').executeTakeFirst();
   }
 
+  /**
+   * The post formats some post carries, other than `standard` (in WordPress the formats that have a
+   * `post-format-*` term; set_post_format never makes one for `standard`).
+   */
+  async formatsInUse(): Promise<string[]> {
+    const rows = await this.db.selectFrom('posts').select('format').distinct().where('format', '!=', 'standard').where('format', '!=', '').execute();
+    return rows.map((r) => r.format);
+  }
+
   /** Posts per status of one type (wp_count_posts). */
   async countByStatus(type: string): Promise<Record<string, number>> {
     const rows = await this.db

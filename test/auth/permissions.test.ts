@@ -236,7 +236,12 @@ function sample(d: ArgDescriptor): unknown {
 
 function requiredArgs(args: Record<string, ArgDescriptor>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, d] of Object.entries(args)) if ((d as Record<string, unknown>).required === true) out[name] = sample(d);
+  for (const [name, d] of Object.entries(args)) {
+    const a = d as Record<string, unknown>;
+    if (a.required === true) out[name] = sample(d);
+    // a default the arg's own validation refuses (block-renderer's context) makes the arg required in effect
+    else if (a.refused_default === true) out[name] = sample({ ...a, default: undefined });
+  }
   return out;
 }
 

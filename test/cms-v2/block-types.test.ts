@@ -57,8 +57,8 @@ describe('cms/v2 blocks: WP_REST_Block_Types_Controller, block renderer, block p
           methods: ['GET', 'POST'],
           args: {
             name: { description: 'Unique registered name for the block.', type: 'string', required: false },
-            // WordPress shows `default: view` here, which its enum refuses; the spec cannot hold it (see cms-v2.blocks.yaml)
-            context: { description: CONTEXT.description, type: 'string', enum: ['edit'], required: false },
+            // WordPress 6.1 shows `default: view` here, which its own enum refuses
+            context: { description: CONTEXT.description, type: 'string', enum: ['edit'], default: 'view', required: false },
             attributes: { description: 'Attributes for the block.', type: 'object', default: [], required: false },
             post_id: { description: 'ID of the post context.', type: 'integer', required: false },
           },
@@ -216,9 +216,10 @@ describe('cms/v2 blocks: WP_REST_Block_Types_Controller, block renderer, block p
   });
 
   describe('block-renderer', () => {
-    it('takes context=edit only: without it, the default (view) fails the enum', async () => {
-      for (const path of ['cms/v2/block-renderer/core/archives', 'cms/v2/block-renderer/core/archives?context=view']) {
-        const res = await site.call(path, { auth: site.admin });
+    it('takes context=edit only: without it, the default (view) fails the enum, before any permission check', async () => {
+      // WP_REST_Server::dispatch validates the args (defaults included) before respond_to_request checks permission
+      for (const [path, auth] of [['cms/v2/block-renderer/core/archives', site.admin], ['cms/v2/block-renderer/core/archives?context=view', site.admin], ['cms/v2/block-renderer/core/archives', undefined]] as const) {
+        const res = await site.call(path, { auth });
         assert.equal(res.status, 400, path);
         assert.deepEqual(await res.json(), {
           code: 'rest_invalid_param',

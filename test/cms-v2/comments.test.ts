@@ -283,6 +283,24 @@ describe('cms/v2 comments: reading', () => {
     assert.deepEqual(shown._links.replies, [{ embeddable: true, href: `${server.api}cms/v2/comments?post=${p.id}` }]);
     assert.deepEqual(shown._embedded.replies[0].map((r: Obj) => r.id), [c.id]);
   });
+
+  it('embeds replies with _embed=1 at /wp-json/ as WordPress 6.1 does: one list per link, each comment in embed context', async () => {
+    const p = await post({ title: 'Embedded at wp-json', status: 'publish' });
+    const first = await comment({ post: p.id, content: fresh() });
+    const second = await comment({ post: p.id, content: fresh() });
+    const quiet = await post({ title: 'No comments yet', status: 'publish' });
+    const wp = async (path: string) => (await (await fetch(`${server.home}/wp-json/wp/v2/${path}`)).json()) as Obj;
+    const shown = await wp(`posts/${p.id}?_embed=1`);
+    // WP_REST_Server::embed_links dispatches GET comments?post=N with context=embed: the newest first
+    const [replies] = shown._embedded.replies as Obj[][];
+    assert.deepEqual(replies.map((r) => r.id), [second.id, first.id]);
+    assert.deepEqual(replies, await wp(`comments?post=${p.id}&context=embed`));
+    // the fields whose schema context includes embed, in the order prepare_item_for_response sets them
+    assert.deepEqual(Object.keys(replies[0]), ['id', 'parent', 'author', 'author_name', 'author_url', 'date', 'content', 'link', 'type', 'author_avatar_urls', '_links']);
+    assert.deepEqual(Object.keys(replies[0].content), ['rendered']);
+    // a post without comments: the embed is empty, and embed_links leaves an all-empty rel out
+    assert.equal('replies' in ((await wp(`posts/${quiet.id}?_embed=1`))._embedded ?? {}), false);
+  });
 });
 
 describe('cms/v2 comments: moderating', () => {

@@ -52,10 +52,6 @@ const EXCEPTIONS: Record<string, string> = {
   // installing a plugin from the WordPress.org directory and deleting a plugin's files: plugins here ship with the site
   'POST /cms/v2/plugins': 'no plugin installer',
   'DELETE /cms/v2/plugins/(?P<plugin>[^.\\/]+(?:\\/[^.\\/]+)?)': 'no plugin installer',
-  // WP_REST_Post_Format_Search_Handler: post formats are not terms on this site, so there is nothing to search
-  'GET /cms/v2/search type': 'no post-format search handler',
-  // WordPress shows default "view" beside enum [edit] and refuses its own default; the handler gives that 400
-  'GET,POST /cms/v2/block-renderer/(?P<name>[a-z0-9-]+/[a-z0-9-]+) context': 'a default its enum refuses',
 };
 
 describe('cms/v2 against WordPress 6.1: args in the index, OPTIONS schemas', () => {

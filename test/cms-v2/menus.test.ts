@@ -146,8 +146,16 @@ describe('menu-items (WP_REST_Menu_Items_Controller)', () => {
       collection: [{ href: api('menu-items') }],
       about: [{ href: api('types/nav_menu_item') }],
       'wp:term': [{ taxonomy: 'nav_menu', embeddable: true, href: api(`menus?post=${cid}`) }],
+      // get_available_actions in edit context (a create answers in edit): nav_menu_item's caps and
+      // nav_menu's are edit_theme_options, the flat taxonomy's create is its assign_terms
+      'wp:action-publish': [{ href: api(`menu-items/${cid}`) }],
+      'wp:action-unfiltered-html': [{ href: api(`menu-items/${cid}`) }],
+      'wp:action-create-menus': [{ href: api(`menu-items/${cid}`) }],
+      'wp:action-assign-menus': [{ href: api(`menu-items/${cid}`) }],
       curies: [{ name: 'wp', href: 'https://api.w.org/{rel}', templated: true }],
     });
+    // view context has no actions
+    assert.deepEqual(Object.keys((await admin(`cms/v2/menu-items/${cid}`)).body._links), ['self', 'collection', 'about', 'wp:term', 'curies']);
 
     const page = await admin('cms/v2/menu-items', 'POST', { type: 'post_type', object_id: w.page!.id, menus: menu.id, parent: cid, menu_order: 2 });
     assert.equal(page.status, 201, JSON.stringify(page.body));
@@ -156,6 +164,7 @@ describe('menu-items (WP_REST_Menu_Items_Controller)', () => {
       { title: { raw: 'About us', rendered: 'About us' }, url: w.page!.link, type: 'post_type', type_label: 'Page', object: 'page', object_id: w.page!.id, parent: cid, menu_order: 2, classes: [''], xfn: [''] },
     );
     assert.deepEqual(page.body._links['wp:menu-item-object'], [{ href: api(`pages/${w.page!.id}`), post_type: 'page', embeddable: true }]);
+    assert.deepEqual(Object.keys(page.body._links), ['self', 'collection', 'about', 'wp:term', 'wp:menu-item-object', 'wp:action-publish', 'wp:action-unfiltered-html', 'wp:action-create-menus', 'wp:action-assign-menus', 'curies']);
 
     const term = await admin('cms/v2/menu-items', 'POST', { type: 'taxonomy', object_id: w.category!.id, title: 'Learn', menus: menu.id, menu_order: 3 });
     assert.deepEqual({ title: term.body.title.raw, url: term.body.url, object: term.body.object, type_label: term.body.type_label }, { title: 'Learn', url: w.category!.link, object: 'category', type_label: 'Category' });

@@ -61,3 +61,45 @@ describe('search results field for field (WordPress 6.1)', () => {
     });
   });
 });
+
+/**
+ * GET /wp/v2/search?type=post-format as WordPress 6.1 answers it: WP_REST_Post_Format_Search_Handler
+ * walks get_post_format_strings in its order, keeps the formats whose slug or name holds the text
+ * (stripos) and that have a link (get_post_format_link: only a format some post was given has its
+ * `post-format-*` term, never `standard`), and answers each with its slug as `id`, its name, its
+ * archive (`/type/{slug}/`, `?post_format={slug}` with plain permalinks), `type` `post-format`,
+ * no `subtype` and no `_links`.
+ */
+describe('post-format search (WordPress 6.1)', () => {
+  const site = useServer({}, async (s) => {
+    for (const format of ['video', 'aside', 'standard', 'aside'])
+      assert.equal((await s.call('cms/v2/posts', { method: 'POST', json: { title: `A ${format} post`, status: 'publish', format }, auth: s.admin })).status, 201);
+  });
+  const home = () => new URL(site.api).origin;
+
+  it('answers the formats in use, in WordPress order, without subtype or links', async () => {
+    const res = await site.call('cms/v2/search?type=post-format');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('x-wp-total'), '2');
+    const body = await res.json();
+    const link = (slug: string) => `${home()}/type/${slug}/`; // the site's default permalink structure is pretty
+    assert.deepEqual(body, [
+      { id: 'aside', title: 'Aside', url: link('aside'), type: 'post-format' },
+      { id: 'video', title: 'Video', url: link('video'), type: 'post-format' },
+    ]);
+  });
+
+  it('matches the text in the slug or the name, case-blind, and pages', async () => {
+    assert.deepEqual((await (await site.call('cms/v2/search?type=post-format&search=VID')).json()).map((r: Obj) => r.id), ['video']);
+    assert.deepEqual((await (await site.call('cms/v2/search?type=post-format&search=standard')).json()), []);
+    const second = await site.call('cms/v2/search?type=post-format&per_page=1&page=2');
+    assert.equal(second.headers.get('x-wp-totalpages'), '2');
+    assert.deepEqual((await second.json()).map((r: Obj) => r.id), ['video']);
+  });
+
+  it('refuses a type no handler serves', async () => {
+    const res = await site.call('cms/v2/search?type=format');
+    assert.equal(res.status, 400);
+    assert.equal(((await res.json()) as Obj).data.params.type, 'type is not one of post, term, and post-format.');
+  });
+});

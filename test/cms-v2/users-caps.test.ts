@@ -63,3 +63,24 @@ describe('users capabilities field for field (WordPress 6.1 roles)', () => {
     assert.deepEqual(await roles('capabilities=level_0'), ['administrator', 'author', 'contributor', 'editor', 'subscriber']);
   });
 });
+
+/**
+ * A meta capability (map_meta_cap's view_site_health_checks, which WordPress 6.1 maps to
+ * install_plugins) is never stored on a role, so `capabilities` (allcaps) does not list it; it still
+ * opens its routes to whoever holds the primitive capability.
+ */
+describe('users capabilities with the plugins on: primitive capabilities only', () => {
+  const site = useServer();
+  const me = async (auth: string) => (await (await site.call('cms/v2/users/me?context=edit', { auth })).json()) as Obj;
+
+  it('lists no mapped meta capability, and the mapping still decides', async () => {
+    const admin = await me(site.admin);
+    assert.equal(admin.capabilities.install_plugins, true);
+    assert.equal('view_site_health_checks' in admin.capabilities, false);
+    assert.equal((await site.call('cms-site-health/v1/tests/background-updates', { auth: site.admin })).status, 200);
+    const editor = await userAuth(site, 'editor');
+    const refused = await site.call('cms-site-health/v1/tests/background-updates', { auth: editor.auth });
+    assert.equal(refused.status, 403);
+    assert.equal(((await refused.json()) as Obj).code, 'rest_forbidden');
+  });
+});

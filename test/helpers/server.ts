@@ -58,8 +58,8 @@ export interface StartOptions {
   cacheUrl?: string;
   /** The SMTP server the site's mail goes through (`serve --smtp`); default: written to the log. */
   smtp?: string;
-  /** Serve the real spec with these plugin folders instead of its own, and these extra namespace files. */
-  compose?: { plugins: string[]; extraNamespaces?: ExtraNamespace[] };
+  /** Serve the real spec with these plugin folders instead of its own, these extra namespace files and these field group files. */
+  compose?: { plugins?: string[]; extraNamespaces?: ExtraNamespace[]; fields?: string[] };
 }
 
 export const basicAuth = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;

@@ -1,4 +1,3 @@
-import { invalidParams } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { canEdit } from '../../core/post-access.ts';
 import { denied } from '../../core/rest.ts';
@@ -9,8 +8,6 @@ import { permalink } from '../../core/permalinks.ts';
  * through the renderer the site uses, optionally as on a post (`post_id`) the user may edit.
  */
 export async function renderBlock(ctx: Ctx<'cms-v2:block-renderer.renderBlock'>) {
-  // WordPress's default context, `view`, fails the arg's own enum: only context=edit is answered
-  if (ctx.args.context === undefined) throw invalidParams(new Map([['context', { code: 'rest_not_in_enum', message: 'context is not edit.', data: null }]]));
   const postId = typeof ctx.args.post_id === 'number' ? ctx.args.post_id : 0;
   const post = postId > 0 ? await ctx.store.posts.get(postId) : undefined;
   if (postId > 0) {

@@ -6,6 +6,7 @@ import type { PostRow } from '../../store/posts.ts';
 import { cap, type PostTypeInfo } from '../../core/content-types.ts';
 import { canEdit, canRead } from '../../core/post-access.ts';
 import { contentChanged } from '../../core/events.ts';
+import { availableActions } from '../../core/post-links.ts';
 import { metaOfPosts, writeRequestMeta } from '../../core/post-meta.ts';
 import { BLANK_MENU_ITEM, dataOfItem, MENU_TAXONOMY, sanitizeHtmlClass, sanitizeKey, saveMenuItem, setupMenuItems, type MenuItem, type MenuItemData } from '../../core/menus.ts';
 import { listQueryOf, menuOrderFilter, queryPosts, rawText, statusesFor, taxQueryOf, typeFilters } from '../../core/post-list.ts';
@@ -53,14 +54,15 @@ async function prepareItems(ctx: Ctx, posts: PostRow[], context: Context): Promi
       menus: item.menuId,
     };
     const out = pick(data, FIELDS[context]);
-    out._links = itemLinks(ctx, item);
+    out._links = itemLinks(ctx, item, context);
     return out;
   });
 }
 
-function itemLinks(ctx: Ctx, item: MenuItem): Record<string, unknown> {
+function itemLinks(ctx: Ctx, item: MenuItem, context: Context): Record<string, unknown> {
+  const self = nsUrl(ctx, `menu-items/${item.post.id}`);
   const links: Record<string, unknown> = {
-    self: [{ href: nsUrl(ctx, `menu-items/${item.post.id}`) }],
+    self: [{ href: self }],
     collection: [{ href: nsUrl(ctx, 'menu-items') }],
     about: [{ href: nsUrl(ctx, 'types/nav_menu_item') }],
     'wp:term': [{ taxonomy: MENU_TAXONOMY, embeddable: true, href: nsUrl(ctx, `menus?post=${item.post.id}`) }],
@@ -71,6 +73,9 @@ function itemLinks(ctx: Ctx, item: MenuItem): Record<string, unknown> {
       item.type === 'post_type' ? ctx.site.types.postType(item.object)?.restBase : item.type === 'taxonomy' ? ctx.site.types.taxonomy(item.object)?.restBase : undefined;
     if (base) links['wp:menu-item-object'] = [{ href: nsUrl(ctx, `${base}/${item.objectId}`), [item.type]: item.object, embeddable: true }];
   }
+  // prepare_item_for_response adds get_available_actions after the links, each pointing at the item
+  const type = ctx.site.types.postType('nav_menu_item')!;
+  for (const rel of availableActions(ctx, type, context)) links[rel] = [{ href: self }];
   links.curies = CURIES;
   return links;
 }

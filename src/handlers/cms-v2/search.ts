@@ -2,10 +2,14 @@ import type { Ctx } from '../../core/context.ts';
 import { permalink } from '../../core/permalinks.ts';
 import { readablePost } from '../../core/post-access.ts';
 import { collection, contextOf, nsUrl, pageOf, pick } from '../../core/rest.ts';
-import { termLink } from '../../core/permalinks.ts';
+import { termLink, termPermalink } from '../../core/permalinks.ts';
 
 const POST_SUBTYPES = ['post', 'page'];
 const TERM_SUBTYPES = ['category', 'post_tag'];
+/** get_post_format_strings (6.1), in its order: the formats the post-format search walks. */
+const POST_FORMAT_NAMES: Record<string, string> = { standard: 'Standard', aside: 'Aside', chat: 'Chat', gallery: 'Gallery', link: 'Link', image: 'Image', quote: 'Quote', status: 'Status', video: 'Video', audio: 'Audio' };
+/** The post_format taxonomy's archive: `/type/{format}/`, plain `?post_format={format}` (_post_format_link). */
+const POST_FORMAT_ARCHIVE = { archiveBase: 'type', plainVar: { name: 'post_format', byId: false } };
 const FIELDS = { view: ['id', 'title', 'url', 'type', 'subtype'], edit: ['id', 'title', 'url', 'type', 'subtype'], embed: ['id', 'title', 'url', 'type', 'subtype'] };
 
 /** The search handler's subtypes that the request asks for (`any` is all of them). */
@@ -21,7 +25,16 @@ export async function search(ctx: Ctx<'cms-v2:search.search'>) {
   const list = (v: unknown) => (Array.isArray(v) && v.length ? (v as never[]) : undefined);
   const items: Record<string, unknown>[] = [];
   let total = 0;
-  if (ctx.args.type === 'term') {
+  if (ctx.args.type === 'post-format') {
+    // WP_REST_Post_Format_Search_Handler: the formats whose name or slug holds the text (case-blind)
+    // and that have a link, i.e. a term, i.e. some post carries them; no subtypes and no _links
+    const inUse = new Set(await ctx.store.posts.formatsInUse());
+    const text = String(ctx.args.search ?? '').toLowerCase();
+    const found = Object.entries(POST_FORMAT_NAMES).filter(([slug, name]) => inUse.has(slug) && (!text || slug.includes(text) || name.toLowerCase().includes(text)));
+    total = found.length;
+    for (const [slug, name] of found.slice(page.offset, page.offset + page.perPage))
+      items.push(pick({ id: slug, title: name, url: termPermalink(ctx.site, POST_FORMAT_ARCHIVE, { id: 0, slug }), type: 'post-format' }, FIELDS[context]));
+  } else if (ctx.args.type === 'term') {
     // one ordered list over several taxonomies: take each one's first offset+limit, merge by name
     const wanted = page.offset + page.perPage;
     const rows = [];

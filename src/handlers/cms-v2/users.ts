@@ -40,7 +40,8 @@ function storedPreferences(raw: string | undefined): unknown {
 async function prepareUser(ctx: Ctx, user: UserRow, context: Context): Promise<Record<string, unknown>> {
   const meta = async (key: string) => (await ctx.store.users.meta.get(user.id, key)) ?? '';
   const edit = context === 'edit';
-  const caps = Object.fromEntries([...ctx.site.roles.capabilitiesOf(user.role)].map((c) => [c, true]));
+  // WP_User::$allcaps: what the role stores; the meta capabilities mapped onto it are not listed
+  const caps = Object.fromEntries([...ctx.site.roles.storedCapabilitiesOf(user.role)].map((c) => [c, true]));
   const data: Record<string, unknown> = {
     id: user.id,
     username: user.login,

@@ -14,8 +14,8 @@ export const siteHealth: PluginDefinition = definePlugin({
   description: 'Tests that the site can reach itself and the services its plugins use, that its database is sound, and how big it is.',
   author: 'cms-spec',
   namespaces: ['cms-site-health/v1'],
-  // WordPress maps view_site_health_checks to install_plugins: administrators
-  capabilities: { administrator: ['view_site_health_checks'] },
+  // WordPress's map_meta_cap maps view_site_health_checks to install_plugins (administrators)
+  metaCapabilities: { view_site_health_checks: 'install_plugins' },
   cli: doctorCommand,
 });
 

@@ -13,6 +13,8 @@ const ARGS: Arg[] = [
   ['field', 'string'], ['custom', 'string'], ['para', 'string'], ['force_string', 'boolean', false], ['ignore_source', 'boolean', false], ['before', 'string'], ['after', 'string'],
   ['fallback', 'string'], ['current', 'string'], ['relcustom', 'string'], ['relate', 'string'], ['useRepeaterContext', 'boolean', false], ['repeaterRow', 'string'],
 ];
+/** The field group these tests read (a site declares its own under spec/fields; this one is the tests'). */
+const BOOK_DETAILS = new URL('../../fixtures/fields/book-details.yaml', import.meta.url).pathname;
 const GET_ROUTES = ['render', 'image_render', 'image_data', 'gallery_data', 'custom_fields', 'link_label', 'input_label', 'list_data', 'html_data', 'repeaters', 'repeater_data'];
 
 async function seed(site: ServerFixture): Promise<void> {
@@ -53,7 +55,7 @@ async function seed(site: ServerFixture): Promise<void> {
 }
 
 describe('kbp-dynamic/v1 on posts with fields and repeaters', () => {
-  const site = useServer({}, seed);
+  const site = useServer({ compose: { fields: [BOOK_DETAILS] } }, seed);
   const get = async (route: string, params: Obj, auth: string = site.admin) => {
     const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
     const res = await site.call(`${NS}/${route}?${qs}`, { auth });
