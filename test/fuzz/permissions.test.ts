@@ -58,7 +58,8 @@ for (const variant of ['A', 'B'] as Variant[]) {
       const path = fillPath(route.key, paths).replace(/^\//, '');
       const args = Object.fromEntries(
         Object.entries(endpoint.args as Record<string, ArgInfo>)
-          .filter(([name, a]) => a.required || name === 'force' || name === 'title' || name === 'name')
+          // an arg whose default its own check refuses (block-renderer's context) is required in effect
+          .filter(([name, a]) => a.required || (a as { refused_default?: boolean }).refused_default || name === 'force' || name === 'title' || name === 'name')
           .map(([name, a]) => [name, name === 'force' ? true : validValue(a)]),
       );
       const before = await storedState(server, admin, variant);
