@@ -350,15 +350,12 @@ async function activate(ctx: Ctx, names: string[]) {
   return { success: true, activated, already_active: active };
 }
 
-/** GET install-plugins: the starter's plugins (`plugins[]`) made active; `key` kept as the last import's. */
+/** GET install-plugins: the starter's plugins (`plugins[]`) made active. */
 export async function installPlugins(ctx: Ctx<'design-library:starter.installPlugins'>) {
   const plugins = Array.isArray(ctx.args.plugins) ? ctx.args.plugins : [];
   // kb_design_library_missing_params's other wording
   if (!plugins.length) throw new RestError('kb_design_library_missing_params', 'Name the plugins to install (plugins[]=…).', 400, { params: ['plugins'] });
-  const result = await activate(ctx, plugins);
-  const key = text(ctx.args.key);
-  if (key) await ctx.store.options.set('design_library_last_import', key);
-  return result;
+  return activate(ctx, plugins);
 }
 
 /** GET install-plugin: one plugin (`plugin`) made active. */
