@@ -1,4 +1,5 @@
 import type { Store } from '../store/index.ts';
+import { storedObject } from '../store/stored-json.ts';
 import { STYLESHEET } from './active-theme.ts';
 
 /**
@@ -12,12 +13,7 @@ export const THEME_MODS_OPTION = `theme_mods_${STYLESHEET}`;
 
 /** Values WordPress keeps serialised are kept as JSON here; a value that is not an object reads as empty. */
 export function parseObject(stored: string | undefined): Record<string, unknown> {
-  try {
-    const v: unknown = stored ? JSON.parse(stored) : {};
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
+  return storedObject(stored) ?? {};
 }
 
 /** get_theme_mods: every mod of the active theme. */

@@ -5,6 +5,7 @@ import { fillDates, siteClock } from './site-clock.ts';
 import { atomically, matchesText } from './transact.ts';
 import { orderOfIds } from './terms.ts';
 import { sqlBound } from './sql-bound.ts';
+import { storedObject } from './stored-json.ts';
 
 export type CommentRow = Selectable<CommentsTable>;
 
@@ -44,16 +45,6 @@ const SEARCHED = ['author_name', 'author_email', 'author_url', 'author_ip', 'con
 
 /** Where wp_trash_post_comments keeps each comment's status (here as JSON, `{"id": "approved"}`). */
 const COMMENTS_STATUS_KEY = '_wp_trash_meta_comments_status';
-
-/** The comment statuses kept when a post was trashed; null when none are, or what is kept is not a JSON object (an import may hold PHP's serialization). */
-function keptStatuses(stored: string | undefined): Record<string, string> | null {
-  try {
-    const value: unknown = stored ? JSON.parse(stored) : null;
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, string>) : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Comments (wp_comments) and their meta; each write keeps the post's comment_count (approved comments only). */
 export class CommentsRepo {
@@ -240,7 +231,8 @@ export class CommentsRepo {
   async untrashOfPost(postId: number): Promise<void> {
     await atomically(this.db, async (db) => {
       const meta = new MetaRepo(db, 'post_meta');
-      const kept = keptStatuses(await meta.get(postId, COMMENTS_STATUS_KEY));
+      // null when none are kept, or what is kept is not a JSON object (an import may hold PHP's serialization)
+      const kept = storedObject(await meta.get(postId, COMMENTS_STATUS_KEY)) as Record<string, string> | null;
       if (!kept) return;
       const byStatus = new Map<string, number[]>();
       for (const [id, approved] of Object.entries(kept)) {

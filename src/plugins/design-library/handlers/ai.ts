@@ -3,6 +3,7 @@ import { RestError } from '../../../engine/index.ts';
 import { OutboundError, OutboundStatusError } from '../../../net/errors.ts';
 import contexts from '../ai-contexts.json' with { type: 'json' };
 import { libraryCall, requireLicense, type LibraryCall } from '../calls.ts';
+import { storedObject } from '../../../store/stored-json.ts';
 import type { AiJob } from '../repo.ts';
 
 /**
@@ -27,16 +28,10 @@ const view = (j: AiJob): JobView => ({ context: j.context, state: j.state, job_i
 
 /** The business profile the content is written for, in the service's terms; refused clearly when there is none. */
 async function profileBody(call: LibraryCall): Promise<Record<string, string>> {
-  let p: Record<string, unknown> = {};
-  try {
-    const stored: unknown = call.settings.profile ? JSON.parse(call.settings.profile) : {};
-    // not a JSON object (`null`, a list): as good as none
-    if (stored && typeof stored === 'object') p = stored as Record<string, unknown>;
-  } catch {
-    // not JSON: as good as none
-  }
+  // not a JSON object (not JSON, `null`, a list): as good as none
+  const p = storedObject(call.settings.profile) ?? {};
   const s = (k: string) => (typeof p[k] === 'string' ? (p[k] as string) : '');
-  if (!p || typeof p !== 'object' || !s('companyName'))
+  if (!s('companyName'))
     throw call.ctx.fail('kb_design_library_no_profile');
   const specific = s('industrySpecific');
   const industry = specific && specific !== 'Other' ? specific : (specific === 'Other' || s('industry') === 'Other') && s('industryOther') ? s('industryOther') : s('industry');
