@@ -11,8 +11,14 @@ export function atomically<D, T>(db: Kysely<D>, fn: (db: Kysely<D>) => Promise<T
   return db.isTransaction ? fn(db) : inTransaction(db, fn);
 }
 
-/** PostgreSQL's "deadlock detected" and "could not serialize access": the transaction is undone, and running it again is the cure. */
-const RETRYABLE = new Set(['40P01', '40001']);
+/**
+ * PostgreSQL's "deadlock detected", "could not serialize access" and "duplicate key": the
+ * transaction is undone, and running it again is the cure. A duplicate key in a transaction that
+ * looked first (a login, a slug) means a concurrent one inserted the same key between the look and
+ * the insert; run again, the look sees it and answers as it would have (`existing_user_login`).
+ * SQLite's writers take turns, so the look and the insert are never split there.
+ */
+const RETRYABLE = new Set(['40P01', '40001', '23505']);
 const ATTEMPTS = 5;
 
 /**

@@ -114,6 +114,17 @@ describe('cms/v2/users: creating, editing and deleting accounts (WP_REST_Users_C
     assert.equal(await site.app.store.users.byLogin('longslug'), undefined);
   });
 
+  it('creates one account when several clients ask for the same login at once; the others are told it exists', async () => {
+    // on PostgreSQL the look for the login and the insert are two statements: a concurrent create
+    // slips between them now and then (a round in five here), and the loser must still get
+    // WordPress's 400, not a 500; rounds make the race near certain to happen
+    for (let round = 0; round < 15; round++) {
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => post('cms/v2/users', { username: `racer${round}`, email: `racer${round}-${i}@example.test`, password: 'pw' }, site.admin)));
+      assert.deepEqual(answers.map((r) => r.status).sort(), [201, 400, 400, 400, 400, 400], `round ${round}`);
+      for (const r of answers.filter((a) => a.status === 400)) assert.equal(((await r.json()) as Obj).code, 'existing_user_login');
+    }
+  });
+
   describe('editing', () => {
     let subscriber: TestUser;
     let editor: TestUser;
