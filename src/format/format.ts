@@ -46,7 +46,7 @@ const AUTOP = {
 };
 
 /** wp_replace_in_html_tags with one needle: replaces only inside tags and comments, never in text. */
-function replaceInTags(html: string, needle: string, replacement: string): string {
+export function replaceInTags(html: string, needle: string, replacement: string): string {
   const parts = html.split(HTML_SPLIT);
   for (let i = 1; i < parts.length; i += 2) if (parts[i].includes(needle)) parts[i] = parts[i].split(needle).join(replacement);
   return parts.join('');

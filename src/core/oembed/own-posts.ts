@@ -1,17 +1,15 @@
-import { randomInt } from 'node:crypto';
-import { noteUnrepeatable } from '../../store/table-versions.ts';
-import type { Site } from '../../core/site.ts';
+import type { Site } from '../site.ts';
 import type { Store } from '../../store/index.ts';
 import type { PostRow } from '../../store/posts.ts';
 import { escapeAttr, escapeHtml } from '../../format/format.ts';
-import { parsePermalink, permalink } from '../../core/permalinks.ts';
+import { parsePermalink, permalink } from '../permalinks.ts';
+import { embedSecret } from './result.ts';
 
 /** The post types that have an embed view. */
 const EMBEDDABLE_TYPES = ['post', 'page'];
 const MIN_WIDTH = 200;
 const MAX_WIDTH = 600;
 const MIN_HEIGHT = 200;
-const SECRET_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const LEADING_INT = /^\s*[+-]?\d+/;
 
 /** PHP's absint: the leading integer of the value, made positive; 0 for anything else. */
@@ -19,14 +17,6 @@ export function absint(v: unknown): number {
   if (typeof v === 'number') return Number.isFinite(v) ? Math.abs(Math.trunc(v)) : 0;
   const m = LEADING_INT.exec(String(v ?? ''));
   return m ? Math.abs(Number(m[0])) : 0;
-}
-
-/** wp_generate_password(10, false): the secret that pairs an embed iframe with its blockquote, new in every answer (so none is kept). */
-function embedSecret(): string {
-  noteUnrepeatable();
-  let s = '';
-  for (let i = 0; i < 10; i++) s += SECRET_CHARS[randomInt(SECRET_CHARS.length)];
-  return s;
 }
 
 /** url_to_postid for embeddable content: the published post or page a URL of this site shows. */

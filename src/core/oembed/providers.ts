@@ -29,7 +29,7 @@ function compile(entries: unknown, source: string): Provider[] {
   });
 }
 
-const builtInProviders = compile(builtIn, 'src/plugins/oembed/providers.json');
+const builtInProviders = compile(builtIn, 'src/core/oembed/providers.json');
 const extraProviders = new Map<string, Provider[]>();
 
 function providers(): Provider[] {
