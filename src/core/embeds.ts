@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { config } from '../config.ts';
 import { escapeHtml, replaceInTags } from '../format/format.ts';
 import { escUrl } from '../format/esc-url.ts';
-import type { PageContext } from './site.ts';
+import type { ContentEvent, PageContext, Site } from './site.ts';
+import type { Store } from '../store/index.ts';
 import { doEmbedShortcode, type ShortcodeAttributes } from './embed-shortcode.ts';
 import { fetchOEmbed } from './oembed/fetch.ts';
 import { localEmbedData, postForUrl } from './oembed/own-posts.ts';
@@ -209,4 +210,18 @@ export async function autoembed(content: string, run: EmbedRun): Promise<string>
 export async function embedContent(content: string, ctx: PageContext): Promise<string> {
   const run: EmbedRun = { ctx, usecache: true };
   return autoembed(await runEmbedShortcode(content, run), run);
+}
+
+/**
+ * WP_Embed::cache_oembed, run after a post of a type with an editing screen is saved (WordPress's
+ * editor asks for it right after a save): the post's embeds looked up with the cache used only for
+ * answers younger than the TTL, so an older answer, or a URL that gave nothing, is asked again. A
+ * failure leaves an answer kept before in place.
+ */
+export async function refreshPostEmbeds(store: Store, site: Site, event: ContentEvent): Promise<void> {
+  if (event.type !== 'postSaved' || site.types.postType(event.postType)?.showUi === false) return;
+  const post = await store.posts.get(event.postId);
+  if (!post?.content) return;
+  const run: EmbedRun = { ctx: { store, site, kind: 'post', postId: post.id, url: '' }, usecache: false };
+  await autoembed(await runEmbedShortcode(post.content, run), run);
 }
