@@ -180,13 +180,19 @@ http://192.168.0.1/alone</p>
 
   it('renders from the post meta afterwards, without asking the provider again, whatever its age', async () => {
     const hits = provider.hitsOf('/oembed');
+    const anonymous = async () => (await server.json(`cms/v2/posts/${classicId}`, { auth: undefined })).content.rendered;
     const first = await rendered(classicId);
+    assert.equal(await anonymous(), first);
     const video = cacheKey(`${provider.base}/videos/1`);
     // older than oembed_ttl (a day): a rendering still serves it (WP_Embed::$usecache), only a save refreshes it
     await server.app.store.posts.meta.set(classicId, `_oembed_${video}`, '<p>an old answer</p>');
     await server.app.store.posts.meta.set(classicId, `_oembed_time_${video}`, String(Math.floor(Date.now() / 1000) - 2 * 86400));
+    // a rendering with an embed reads the meta every time (it is never kept, src/core/kept-renderings.ts),
+    // and an anonymous answer that read it is stale once the meta is written: no rendering made before
+    // an answer was cached, or refreshed, outlives it
     const second = await rendered(classicId);
     assert.equal(second, first.replace(/<p><iframe loading="lazy" title="A test video"[^\n]*width="500"[^\n]*\n/, '<p>an old answer</p>\n'));
+    assert.equal(await anonymous(), second);
     assert.equal(provider.hitsOf('/oembed'), hits);
   });
 
