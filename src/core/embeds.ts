@@ -70,7 +70,7 @@ function phpSerialize(attrs: EmbedAttributes): string {
 }
 
 /** The suffix of the two meta keys: md5( $url . serialize( $attr ) ). */
-export const embedCacheKey = (url: string, attrs: EmbedAttributes) =>
+const embedCacheKey = (url: string, attrs: EmbedAttributes) =>
   createHash('md5')
     .update(url + phpSerialize(attrs))
     .digest('hex');
@@ -114,7 +114,7 @@ async function oembedGet(url: string, attrs: EmbedAttributes, { ctx }: EmbedRun)
   if (own) return oembedHtml(await localEmbedData(ctx.store, ctx.site, own, phpInt(attrs.get('width'))), url, trusted);
   let answer;
   try {
-    answer = await fetchOEmbed({ url, maxwidth: phpInt(attrs.get('width')), maxheight: phpInt(attrs.get('height')), discover: true });
+    answer = await fetchOEmbed({ url, maxwidth: phpInt(attrs.get('width')), maxheight: phpInt(attrs.get('height')), discover: true, home: ctx.site.home });
   } catch {
     // WP_oEmbed::get_data: a request that fails is no embed
     return false;

@@ -11,6 +11,8 @@ export interface OEmbedRequest {
   /** 0 leaves `maxheight` out of the provider's request. */
   maxheight: number;
   discover: boolean;
+  /** The site's address, which a provider may ask to be told (`{home}` in its endpoint). */
+  home: string;
 }
 
 export type OEmbedData = Record<string, unknown>;
@@ -33,7 +35,7 @@ const ACCEPT: Record<'json' | 'xml', string> = { json: 'application/json', xml: 
 export async function fetchOEmbed(req: OEmbedRequest): Promise<OEmbedAnswer | null> {
   const maxBytes = config().oembed.maxBytes;
   const sanctioned = providerEndpoint(req.url);
-  const endpoint = sanctioned ? { url: sanctioned, format: 'json' as const } : req.discover ? await discoverEndpoint(req.url, maxBytes) : null;
+  const endpoint = sanctioned ? { url: sanctioned.replace('{home}', encodeURIComponent(req.home)), format: 'json' as const } : req.discover ? await discoverEndpoint(req.url, maxBytes) : null;
   if (!endpoint) return null;
   let data = await fetchFormat(endpoint.url, endpoint.format, req, maxBytes);
   // WP_oEmbed::fetch: a provider without JSON says 501 Not Implemented, and is asked for XML

@@ -17,6 +17,8 @@ export function embedSecret(): string {
 const NUMERIC = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?\s*$/i;
 const isNumeric = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && NUMERIC.test(v));
 const nonEmptyString = (v: unknown): v is string => typeof v === 'string' && v !== '' && v !== '0';
+/** PHP's empty() of a decoded JSON or XML value. */
+const phpEmpty = (v: unknown) => !v || v === '0' || (Array.isArray(v) && v.length === 0);
 /** esc_attr of a value PHP prints: numbers as written. */
 const attrOf = (v: unknown) => escapeAttr(String(v));
 
@@ -40,7 +42,7 @@ export function oembedHtml(data: OEmbedData, url: string, trusted: boolean): str
 function dataToHtml(data: OEmbedData, url: string): string | false {
   switch (data.type) {
     case 'photo': {
-      if (!nonEmptyString(data.url) || !data.width || !data.height || !isNumeric(data.width) || !isNumeric(data.height)) return false;
+      if (!nonEmptyString(data.url) || phpEmpty(data.width) || phpEmpty(data.height) || !isNumeric(data.width) || !isNumeric(data.height)) return false;
       const title = nonEmptyString(data.title) ? data.title : '';
       return `<a href="${escUrl(url)}"><img src="${escUrl(data.url)}" alt="${escapeAttr(title)}" width="${attrOf(data.width)}" height="${attrOf(data.height)}" /></a>`;
     }

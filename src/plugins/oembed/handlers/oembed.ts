@@ -57,7 +57,7 @@ export async function proxy(ctx: Ctx<'oembed:oembed.proxy'>): Promise<unknown> {
   return keptAnswer(ctx, cache, key, { seconds: config().oembed.cacheTtlSeconds, reload: true }, async () => {
     let answer;
     try {
-      answer = await fetchOEmbed({ url, maxwidth, maxheight, discover });
+      answer = await fetchOEmbed({ url, maxwidth, maxheight, discover, home: ctx.site.home });
     } catch (e) {
       throw outboundFailure(ctx, e);
     }
