@@ -213,6 +213,36 @@ http://192.168.0.1/alone</p>
     assert.equal(await meta(classicId, `_oembed_${cacheKey(`${provider.base}/gone/1`)}`), '{{unknown}}');
   });
 
+  it('leaves hostile and broken URLs as WordPress 6.1 does: escaped, linked by [embed] only to what esc_url keeps', async () => {
+    const content = `[embed width="1e300" height="NaN"]http://127.0.0.1:9/%E0[/embed]
+
+[embed]javascript:alert(1)[/embed]
+
+[embed][/embed]
+
+https://
+
+[embed]http://192.168.0.1/a b[/embed]
+
+http://192.168.0.1/x?y=<script>
+
+[embed]http://192.168.0.1/"onmouseover="x[/embed]
+
+http://192.168.0.1/&#039;x`;
+    const id = (await create({ title: 'Hostile embeds', content })).id;
+    assert.equal(
+      await rendered(id),
+      `<p><a href="http://127.0.0.1:9/%E0">http://127.0.0.1:9/%E0</a></p>
+<p><a href="">javascript:alert(1)</a></p>
+<p>https://</p>
+<p><a href="http://192.168.0.1/a%20b">http://192.168.0.1/a b</a></p>
+<p>http://192.168.0.1/x?y=<script></p>
+<p><a href="http://192.168.0.1/onmouseover=x">http://192.168.0.1/&quot;onmouseover=&quot;x</a></p>
+<p>http://192.168.0.1/&#039;x</p>
+`,
+    );
+  });
+
   it('embeds core/embed blocks and this site’s own posts as the wp-embedded-content card', async () => {
     const own = await create({ title: 'Embedded post', content: 'Shown elsewhere.' });
     const link = own.link as string;
