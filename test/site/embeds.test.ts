@@ -89,6 +89,8 @@ before(async () => {
       { name: 'Test photos', pattern: `${host}/photos/.*`, endpoint: `${provider.base}/photo-oembed` },
       { name: 'Test links', pattern: `${host}/links/.*`, endpoint: `${provider.base}/link-oembed` },
       { name: 'Gone', pattern: `${host}/gone/.*`, endpoint: `${provider.base}/missing` },
+      // YouTube's watch URLs answered here (WordPress's harness answered www.youtube.com/oembed the same way)
+      { name: 'YouTube here', pattern: 'https?://youtube\\.com/watch.*', endpoint: `${provider.base}/oembed` },
     ]),
   );
   // the provider is on the loopback: allowed, as the oembed plugin's tests allow it; 192.168.0.1 stays refused
@@ -241,6 +243,15 @@ http://192.168.0.1/&#039;x`;
 <p>http://192.168.0.1/&#039;x</p>
 `,
     );
+  });
+
+  it('embeds a YouTube embed URL as its watch URL, at the default size whatever the [embed] says (wp_embed_handler_youtube)', async () => {
+    const hits = provider.hitsOf('/oembed');
+    const id = (await create({ title: 'YouTube', content: 'Watch:\n\nhttps://www.youtube.com/embed/abc123\n\n[embed width="320"]https://www.youtube.com/embed/abc123[/embed]\n' })).id;
+    const iframe = '<iframe loading="lazy" title="A test video" src="https://video.example/embed/1" width="500" height="180"frameborder="0" allowfullscreen></iframe>';
+    assert.equal(await rendered(id), `<p>Watch:</p>\n<p>${iframe}</p>\n<p>${iframe}</p>\n`);
+    assert.equal(provider.hitsOf('/oembed'), hits + 1, 'one answer, kept under the watch URL');
+    assert.match((await meta(id, `_oembed_${cacheKey('https://youtube.com/watch?v=abc123')}`))!, /^<iframe title="A test video"/);
   });
 
   it('embeds core/embed blocks and this site’s own posts as the wp-embedded-content card', async () => {
