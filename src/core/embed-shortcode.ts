@@ -7,8 +7,15 @@
 /** Shortcode attributes as shortcode_parse_atts returns them: lower-cased names, and positional values under 0, 1… */
 export type ShortcodeAttributes = Map<string | number, string>;
 
-/** get_shortcode_regex(['embed']), its possessive quantifiers made plain (JavaScript has none; what they match is the same). */
-const EMBED_SHORTCODE = /\[(\[?)(embed)(?![\w-])([^\]/]*(?:\/(?!\])[^\]/]*)*?)(?:(\/)\]|\](?:([^[]*(?:\[(?!\/\2\])[^[]*)*)\[\/\2\])?)(\]?)/g;
+/**
+ * get_shortcode_regex(['embed']) taken in two steps, so that no text makes it slow (PCRE stops a
+ * runaway match at its backtracking limit; JavaScript has none): the opening tag, `[embed` then
+ * its attributes up to the first `]` (`/]` closing it), then, for an enclosing one, everything up
+ * to the first `[/embed]`, which is what the regex's content group matches.
+ */
+const EMBED_OPENING = /\[(\[?)embed(?![\w-])/g;
+const EMBED_ATTRIBUTES = /([^\]/]*(?:\/(?!\])[^\]/]*)*?)(\/?)\]/y;
+const EMBED_CLOSING = '[/embed]';
 const HAS_EMBED_TAG = /\[embed(?![^<>&/[\]\x00-\x20=])/;
 // wp_html_split's markup: comments, CDATA sections and tags
 const MARKUP = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<[^>]*>?/g;
@@ -63,11 +70,32 @@ export async function doEmbedShortcode(content: string, render: EmbedShortcodeHa
   const escaped = content.replace(MARKUP, (tag) => (tag.includes('[') || tag.includes(']') ? tag.split('[').join('&#91;').split(']').join('&#93;') : tag));
   let out = '';
   let last = 0;
-  for (const m of escaped.matchAll(EMBED_SHORTCODE)) {
-    out += escaped.slice(last, m.index);
-    last = m.index! + m[0].length;
-    if (m[1] === '[' && m[6] === ']') out += m[0].slice(1, -1);
-    else out += m[1] + (await render(parseShortcodeAttributes(m[3]), m[5] ?? '')) + m[6];
+  const lastBracket = escaped.lastIndexOf(']');
+  const lastClosing = escaped.lastIndexOf(EMBED_CLOSING);
+  EMBED_OPENING.lastIndex = 0;
+  for (let open = EMBED_OPENING.exec(escaped); open; open = EMBED_OPENING.exec(escaped)) {
+    const start = open.index;
+    const afterName = start + open[0].length;
+    // no `]` left: this opening and every later one are text
+    if (afterName > lastBracket) break;
+    EMBED_ATTRIBUTES.lastIndex = afterName;
+    const tag = EMBED_ATTRIBUTES.exec(escaped);
+    if (!tag) continue;
+    let end = EMBED_ATTRIBUTES.lastIndex;
+    let url = '';
+    if (!tag[2] && end <= lastClosing) {
+      const closing = escaped.indexOf(EMBED_CLOSING, end);
+      url = escaped.slice(end, closing);
+      end = closing + EMBED_CLOSING.length;
+    }
+    const outer = open[1] === '[' ? '[' : '';
+    const trailing = escaped[end] === ']' ? ']' : '';
+    end += trailing.length;
+    out += escaped.slice(last, start);
+    // `[[embed]]` is the shortcode written out, not run
+    out += outer && trailing ? escaped.slice(start + 1, end - 1) : outer + (await render(parseShortcodeAttributes(tag[1]), url)) + trailing;
+    last = end;
+    EMBED_OPENING.lastIndex = end;
   }
   out += escaped.slice(last);
   return out.replace(ESCAPED_BRACKET, (e) => (e === '&#91;' ? '[' : ']'));

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { config } from '../config.ts';
-import { escapeHtml, replaceInTags } from '../format/format.ts';
+import { escapeHtml, htmlSplit, replaceInTags } from '../format/format.ts';
 import { escUrl } from '../format/esc-url.ts';
 import type { ContentEvent, PageContext, Site } from './site.ts';
 import type { Store } from '../store/index.ts';
@@ -176,32 +176,33 @@ export function runEmbedShortcode(content: string, run: EmbedRun): Promise<strin
 
 const LINE_BREAK_MARK = '<!-- wp-line-break -->';
 const ANY_URL = /(^|[ \t\n\x0B\f\r]|>)https?:\/\//i;
-const URL_ON_ITS_LINE = /^([ \t\n\x0B\f\r]*)(https?:\/\/[^ \t\n\x0B\f\r<>"]+)([ \t\n\x0B\f\r]*)$/gim;
-const URL_IN_ITS_PARAGRAPH = /(<p(?: [^>]*)?>[ \t\n\x0B\f\r]*)(https?:\/\/[^ \t\n\x0B\f\r<>"]+)([ \t\n\x0B\f\r]*<\/p>)/gi;
+// PCRE's \s (vertical tab included) and the URL autoembed takes: up to a space, `<`, `>` or `"`
+const URL_ALONE = /^([ \t\n\x0B\f\r]*)(https?:\/\/[^ \t\n\x0B\f\r<>"]+)([ \t\n\x0B\f\r]*)$/i;
+const PARAGRAPH_OPEN = /^<p(?: [^>]*)?>$/i;
+const PARAGRAPH_CLOSE = /^<\/p>$/i;
 
-/** preg_replace_callback with a callback that waits: the matches replaced in order, one at a time. */
-async function replaceEach(text: string, pattern: RegExp, replace: (m: RegExpMatchArray) => Promise<string>): Promise<string> {
-  let out = '';
-  let last = 0;
-  for (const m of text.matchAll(pattern)) {
-    out += text.slice(last, m.index) + (await replace(m));
-    last = m.index! + m[0].length;
-  }
-  return out + text.slice(last);
+/** WP_Embed::autoembed_callback: the URL embedded, or left as written, its surrounding space kept. */
+async function embedAlone(text: string, run: EmbedRun): Promise<string> {
+  const m = URL_ALONE.exec(text);
+  return m ? m[1] + (await embedShortcode(new Map(), m[2], run, false)) + m[3] : text;
 }
 
-/** WP_Embed::autoembed_callback: the URL embedded, or left as written. */
-const embedMatch = (run: EmbedRun) => async (m: RegExpMatchArray) => m[1] + (await embedShortcode(new Map(), m[2], run, false)) + m[3];
-
 /**
- * WP_Embed::autoembed: every URL alone on its line (the line breaks inside tags set aside first)
- * or alone in its paragraph is embedded.
+ * WP_Embed::autoembed: every URL alone on its line (the line breaks inside tags set aside first),
+ * then every URL alone in its paragraph, is embedded. WordPress's two regexes (`^\s*URL\s*$` on each
+ * line, `<p…>\s*URL\s*</p>`) are applied to each line and to each paragraph's text, which matches
+ * the same and stays linear in the content's length, whatever it holds.
  */
 export async function autoembed(content: string, run: EmbedRun): Promise<string> {
   let html = replaceInTags(content, '\n', LINE_BREAK_MARK);
   if (ANY_URL.test(html)) {
-    html = await replaceEach(html, URL_ON_ITS_LINE, embedMatch(run));
-    html = await replaceEach(html, URL_IN_ITS_PARAGRAPH, embedMatch(run));
+    const lines = html.split('\n');
+    for (let i = 0; i < lines.length; i++) if (lines[i].includes('://')) lines[i] = await embedAlone(lines[i], run);
+    const parts = htmlSplit(lines.join('\n'));
+    for (let i = 1; i + 2 < parts.length; i += 2) {
+      if (PARAGRAPH_OPEN.test(parts[i]) && PARAGRAPH_CLOSE.test(parts[i + 2]) && parts[i + 1].includes('://')) parts[i + 1] = await embedAlone(parts[i + 1], run);
+    }
+    html = parts.join('');
   }
   return html.split(LINE_BREAK_MARK).join('\n');
 }

@@ -92,18 +92,23 @@ function hair(attrs: string): Map<string, HairAttribute> {
   return out;
 }
 
-const FIRST_IFRAME = /<iframe([^>]*)>/i;
+/** preg_match('`<iframe([^>]*)>`i'): the first iframe tag, its whole text and its attributes; a later one can close no sooner. */
+function firstIframe(html: string): { tag: string; attrs: string } | null {
+  const open = html.toLowerCase().indexOf('<iframe');
+  const end = open < 0 ? -1 : html.indexOf('>', open);
+  return end < 0 ? null : { tag: html.slice(open, end + 1), attrs: html.slice(open + '<iframe'.length, end) };
+}
 const IFRAME_START = /<iframe /gi;
 
 /** wp_filter_oembed_iframe_title_attribute: the iframe's own title, else the answer's, written first on every iframe. */
 function withIframeTitle(html: string, data: OEmbedData): string {
   let title = nonEmptyString(data.title) ? data.title : '';
-  const iframe = FIRST_IFRAME.exec(html);
+  const iframe = firstIframe(html);
   let attrs: Map<string, HairAttribute> | undefined;
   if (iframe) {
     attrs = new Map();
     // names written in capitals count as their lower-case selves, unless that is there too
-    const found = hair(iframe[1]);
+    const found = hair(iframe.attrs);
     for (const [name, a] of found) {
       const lower = name.toLowerCase();
       attrs.set(lower !== name && !found.has(lower) ? lower : name, a);
@@ -115,7 +120,7 @@ function withIframeTitle(html: string, data: OEmbedData): string {
   let out = html;
   if (iframe && attrs && own) {
     attrs.delete('title');
-    out = out.split(iframe[0]).join(`<iframe ${[...attrs.values()].map((a) => a.whole).join(' ').trim()}>`);
+    out = out.split(iframe.tag).join(`<iframe ${[...attrs.values()].map((a) => a.whole).join(' ').trim()}>`);
   }
   return out.replace(IFRAME_START, `<iframe title="${escapeAttr(title)}" `);
 }
@@ -156,8 +161,46 @@ function ksesWith(html: string, allowed: AllowedHtml): string {
   });
 }
 
-const BLOCKQUOTE_THEN_IFRAME = /^(<blockquote>[\s\S]*?<\/blockquote>)?[\s\S]*(<iframe[\s\S]*?><\/iframe>)/;
-const SRC = / src=(['"])(.*?)\1/;
+const BLOCKQUOTE_OPEN = '<blockquote>';
+const BLOCKQUOTE_CLOSE = '</blockquote>';
+const IFRAME_OPEN = '<iframe';
+const IFRAME_CLOSE = '></iframe>';
+
+/**
+ * preg_match('|(<blockquote>.*?</blockquote>)?.*(<iframe.*?></iframe>)|ms'): the last `<iframe`
+ * that a `></iframe>` follows, to that end, and the blockquote that opens the markup when it
+ * closes before that iframe; found with string searches, so a provider's answer cannot make it slow.
+ */
+function blockquoteThenIframe(html: string): { blockquote: string; iframe: string } | null {
+  const lastClose = html.lastIndexOf(IFRAME_CLOSE);
+  if (lastClose < 0) return null;
+  const start = html.lastIndexOf(IFRAME_OPEN, lastClose - IFRAME_OPEN.length);
+  if (start < 0) return null;
+  const iframe = html.slice(start, html.indexOf(IFRAME_CLOSE, start + IFRAME_OPEN.length) + IFRAME_CLOSE.length);
+  const quoteEnd = html.startsWith(BLOCKQUOTE_OPEN) ? html.indexOf(BLOCKQUOTE_CLOSE, BLOCKQUOTE_OPEN.length) + BLOCKQUOTE_CLOSE.length : -1;
+  return { blockquote: quoteEnd > 0 && quoteEnd <= start ? html.slice(0, quoteEnd) : '', iframe };
+}
+
+/** preg_match('/ src=([\'"])(.*?)\1/'): the first ` src=` whose quoted value closes on its line; a search that only moves forward. */
+function firstSrc(html: string): { whole: string; quote: string; value: string } | null {
+  const next = { '"': -1, "'": -1, '\n': -1 } as Record<string, number>;
+  const after = (c: string, from: number) => {
+    if (next[c] !== Infinity && next[c] < from) {
+      const i = html.indexOf(c, from);
+      next[c] = i < 0 ? Infinity : i;
+    }
+    return next[c];
+  };
+  for (let at = html.indexOf(' src='); at >= 0; at = html.indexOf(' src=', at + 1)) {
+    const quote = html[at + 5];
+    if (quote !== '"' && quote !== "'") continue;
+    const close = after(quote, at + 6);
+    if (close === Infinity) continue;
+    if (after('\n', at + 6) < close) continue;
+    return { whole: html.slice(at, close + 1), quote, value: html.slice(at + 6, close) };
+  }
+  return null;
+}
 
 /**
  * wp_filter_oembed_result for markup from a provider that was only discovered: cut down to a
@@ -166,15 +209,14 @@ const SRC = / src=(['"])(.*?)\1/;
  * (WordPress's value) when no iframe is left to show.
  */
 function filterUntrusted(result: string): string | false {
-  let html = ksesWith(result, EMBED_TAGS);
-  const content = BLOCKQUOTE_THEN_IFRAME.exec(html);
-  if (!content?.[2]) return false;
-  const blockquote = content[1] ?? '';
-  html = blockquote + content[2];
-  const src = SRC.exec(html);
+  const content = blockquoteThenIframe(ksesWith(result, EMBED_TAGS));
+  if (!content) return false;
+  const { blockquote } = content;
+  let html = blockquote + content.iframe;
+  const src = firstSrc(html);
   if (src) {
     const secret = embedSecret();
-    const [whole, q, value] = src;
+    const { whole, quote: q, value } = src;
     html = html.split(whole).join(` src=${q}${escUrl(`${value}#?secret=${secret}`)}${q} data-secret=${q}${secret}${q}`);
     html = html.split('<blockquote').join(`<blockquote data-secret="${secret}"`);
   }
@@ -186,12 +228,23 @@ function filterUntrusted(result: string): string | false {
   return html.replace(/<iframe/gi, '<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted"');
 }
 
-const PRE_ELEMENT = /<pre[^>]*>[\s\S]+?<\/pre>/gi;
-
-/** WP_oEmbed::_strip_newlines: line breaks go (wpautop would break the markup apart), but not inside `<pre>`. */
+/**
+ * WP_oEmbed::_strip_newlines: line breaks go (wpautop would break the markup apart), but not inside
+ * `<pre>` (each `<pre…>` to the first `</pre>` after it, at least one character between, as its
+ * `#(<pre[^>]*>.+?</pre>)#i` finds them).
+ */
 function stripNewlines(html: string): string {
   if (!html.includes('\n')) return html;
-  const pres: string[] = [];
-  const held = html.replace(PRE_ELEMENT, (pre) => `\u0000${pres.push(pre) - 1}\u0000`);
-  return held.replace(/\r?\n/g, '').replace(/\u0000(\d+)\u0000/g, (_m, i: string) => pres[Number(i)]);
+  const lower = html.toLowerCase();
+  const strip = (text: string) => text.replace(/\r?\n/g, '');
+  let out = '';
+  let last = 0;
+  for (let open = lower.indexOf('<pre'); open >= 0; open = lower.indexOf('<pre', last)) {
+    const tagEnd = lower.indexOf('>', open);
+    const close = tagEnd < 0 ? -1 : lower.indexOf('</pre>', tagEnd + 2);
+    if (close < 0) break;
+    out += strip(html.slice(last, open)) + html.slice(open, close + '</pre>'.length);
+    last = close + '</pre>'.length;
+  }
+  return out + strip(html.slice(last));
 }
