@@ -176,6 +176,7 @@ export function runEmbedShortcode(content: string, run: EmbedRun): Promise<strin
 
 const LINE_BREAK_MARK = '<!-- wp-line-break -->';
 const ANY_URL = /(^|[ \t\n\x0B\f\r]|>)https?:\/\//i;
+const HTTP_URL = /https?:\/\//i;
 // PCRE's \s (vertical tab included) and the URL autoembed takes: up to a space, `<`, `>` or `"`
 const URL_ALONE = /^([ \t\n\x0B\f\r]*)(https?:\/\/[^ \t\n\x0B\f\r<>"]+)([ \t\n\x0B\f\r]*)$/i;
 const PARAGRAPH_OPEN = /^<p(?: [^>]*)?>$/i;
@@ -194,6 +195,8 @@ async function embedAlone(text: string, run: EmbedRun): Promise<string> {
  * the same and stays linear in the content's length, whatever it holds.
  */
 export async function autoembed(content: string, run: EmbedRun): Promise<string> {
+  // nothing to embed and no mark to turn back into a line break: the content as it is, unsplit
+  if (!HTTP_URL.test(content) && !content.includes(LINE_BREAK_MARK)) return content;
   let html = replaceInTags(content, '\n', LINE_BREAK_MARK);
   if (ANY_URL.test(html)) {
     const lines = html.split('\n');
@@ -207,7 +210,11 @@ export async function autoembed(content: string, run: EmbedRun): Promise<string>
   return html.split(LINE_BREAK_MARK).join('\n');
 }
 
-/** the_content at priority 8: WP_Embed::run_shortcode, then WP_Embed::autoembed (added in that order). */
+/**
+ * the_content at priority 8: WP_Embed::run_shortcode, then WP_Embed::autoembed (added in that
+ * order); what core/block's renderer does to a reusable block's content too (core/template-part's
+ * runs `autoembed` alone).
+ */
 export async function embedContent(content: string, ctx: PageContext): Promise<string> {
   const run: EmbedRun = { ctx, usecache: true };
   return autoembed(await runEmbedShortcode(content, run), run);
