@@ -137,6 +137,8 @@ export async function embedShortcode(raw: ShortcodeAttributes, content: string, 
   if (handled !== false) return handled;
 
   const { ctx } = run;
+  // what oEmbed answers depends on the post's meta and on other sites: a rendering holding it is not kept
+  if (ctx.trace) ctx.trace.volatile = true;
   const postId = ctx.postId;
   const suffix = embedCacheKey(url, attrs);
   const key = `_oembed_${suffix}`;
