@@ -1,6 +1,7 @@
 import type { Site } from '../site.ts';
 import type { Store } from '../../store/index.ts';
 import type { PostRow } from '../../store/posts.ts';
+import { storedObject } from '../../store/stored-json.ts';
 import { escapeAttr, escapeHtml } from '../../format/format.ts';
 import { parsePermalink, permalink } from '../permalinks.ts';
 import { embedSecret } from './result.ts';
@@ -102,14 +103,10 @@ async function featuredImage(store: Store, postId: number, maxWidth: number): Pr
   if (!id) return null;
   const attachment = await store.posts.get(id);
   if (!attachment || attachment.type !== 'attachment' || !attachment.mime_type.startsWith('image/') || !attachment.guid) return null;
-  let size: { width?: unknown; height?: unknown } = {};
-  try {
-    size = JSON.parse((await store.posts.meta.get(id, '_wp_attachment_metadata')) ?? '{}');
-  } catch {
-    // metadata this server cannot read: the size stays unknown
-  }
-  const w = absint(size.width);
-  const h = absint(size.height);
+  // metadata this server cannot read leaves the size unknown
+  const size = storedObject(await store.posts.meta.get(id, '_wp_attachment_metadata'));
+  const w = absint(size?.width);
+  const h = absint(size?.height);
   if (!w || !h) return null;
   const scale = Math.min(1, maxWidth / w);
   return { url: attachment.guid, width: Math.round(w * scale), height: Math.round(h * scale) };
