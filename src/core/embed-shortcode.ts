@@ -72,8 +72,9 @@ export async function doEmbedShortcode(content: string, render: EmbedShortcodeHa
   let last = 0;
   const lastBracket = escaped.lastIndexOf(']');
   const lastClosing = escaped.lastIndexOf(EMBED_CLOSING);
-  EMBED_OPENING.lastIndex = 0;
-  for (let open = EMBED_OPENING.exec(escaped); open; open = EMBED_OPENING.exec(escaped)) {
+  // a search of its own: renderings run concurrently, each waiting on its embeds
+  const openings = new RegExp(EMBED_OPENING);
+  for (let open = openings.exec(escaped); open; open = openings.exec(escaped)) {
     const start = open.index;
     const afterName = start + open[0].length;
     // no `]` left: this opening and every later one are text
@@ -95,7 +96,7 @@ export async function doEmbedShortcode(content: string, render: EmbedShortcodeHa
     // `[[embed]]` is the shortcode written out, not run
     out += outer && trailing ? escaped.slice(start + 1, end - 1) : outer + (await render(parseShortcodeAttributes(tag[1]), url)) + trailing;
     last = end;
-    EMBED_OPENING.lastIndex = end;
+    openings.lastIndex = end;
   }
   out += escaped.slice(last);
   return out.replace(ESCAPED_BRACKET, (e) => (e === '&#91;' ? '[' : ']'));
