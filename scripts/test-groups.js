@@ -21,6 +21,7 @@ export const QUICK = [
   'test/net/guarded-fetch.test.ts',
   'test/format/format.test.ts',
   'test/format/kses.test.ts',
+  'test/format/esc-url.test.ts',
   'test/store/read-cache.test.ts',
 ];
 
@@ -42,6 +43,7 @@ export const ON_POSTGRES = [
   ['test/site/feeds.test.ts', 'feeds query the newest posts and comments'],
   ['test/site/hierarchy.test.ts', 'the template hierarchy looks posts, terms and authors up'],
   ['test/site/kept-renderings.test.ts', 'rendered content is kept in the store and invalidated'],
+  ['test/site/embeds.test.ts', 'embed answers are cached in post meta and refreshed on save'],
   ['test/site/pages.test.ts', 'pages query posts, terms and paging'],
   ['test/site/sitemap-xml.test.ts', 'sitemaps page through every public object'],
   ['test/cli/content-commands.test.ts', 'the CLI writes and reads content on a database'],

@@ -13,7 +13,8 @@
  * | CMS_SPEC_OUTBOUND_MAX_BYTES     | 1048576  | largest response body an outbound request accepts                    |
  * | CMS_SPEC_OEMBED_MAX_BYTES       | 153600   | largest oEmbed provider answer or page read for discovery (WP: 150 KB)|
  * | CMS_SPEC_OEMBED_CACHE_TTL       | 86400    | seconds a proxied oEmbed answer stays cached (WP: DAY_IN_SECONDS)     |
- * | CMS_SPEC_OEMBED_PROVIDERS       | (none)   | path of a JSON provider list, same format as src/oembed/providers.json,|
+ * |                                 |          | and an embed's answer in post meta is fresh (oembed_ttl, the same)    |
+ * | CMS_SPEC_OEMBED_PROVIDERS       | (none)   | path of a JSON provider list, same format as src/core/oembed/providers.json,|
  * |                                 |          | tried before the built-in list                                         |
  * | CMS_SPEC_SECRET_KEY             | (none)   | at least 32 characters: the key stored secrets (plugins' OAuth tokens)|
  * |                                 |          | are sealed with, kept out of the database so that a copy of it alone  |

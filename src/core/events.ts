@@ -3,6 +3,7 @@ import type { Store } from '../store/index.ts';
 import type { ContentEvent, Site } from './site.ts';
 import { menusAfterChange } from './menus.ts';
 import { siteIconId } from './site-icon.ts';
+import { refreshPostEmbeds } from './embeds.ts';
 
 /**
  * Tells the active plugins about a change to stored content, after it is made: each listener runs
@@ -11,8 +12,9 @@ import { siteIconId } from './site-icon.ts';
  * scheduler is told last, so a post scheduled or rescheduled is published at its new time.
  */
 export async function contentChanged(on: { store: Store; site: Site; log: Logger }, event: ContentEvent): Promise<void> {
-  // the core's own reactions first: menus follow the pages, posts and terms they link to; the site icon goes with its image
-  for (const [what, react] of [['menus', menusAfterChange], ['the site icon', siteIconAfterChange]] as const) {
+  // the core's own reactions first: menus follow the pages, posts and terms they link to; the site
+  // icon goes with its image; a saved post's embeds are asked again where their answers are old
+  for (const [what, react] of [['menus', menusAfterChange], ['the site icon', siteIconAfterChange], ['embeds', refreshPostEmbeds]] as const) {
     try {
       await react(on.store, on.site, event);
     } catch (e) {

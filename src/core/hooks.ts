@@ -4,6 +4,7 @@ import { hasBlocks } from './blocks.ts';
 import { capitalPDangit, convertChars, convertSmilies, shortcodeUnautop, trimWords, wpautop, wptexturize } from '../format/format.ts';
 import { filterContentTags } from './content-tags.ts';
 import { keptRenderings } from './kept-renderings.ts';
+import { embedContent } from './embeds.ts';
 
 // A plugin hook that throws is logged and skipped, so one broken plugin does not take the page down.
 function reportFailure(log: Logger, ext: NamedSiteHooks, hook: string, e: unknown): void {
@@ -35,7 +36,9 @@ function replaceInsecureHomeUrl(html: string, site: Site): string {
 }
 
 /**
- * the_content: WordPress 6.1's filters in their priority order (default-filters.php): do_blocks (9);
+ * the_content: WordPress 6.1's filters in their priority order (default-filters.php): WP_Embed's
+ * run_shortcode and autoembed (8; an embed reads its answer from the post's meta, so a rendering
+ * with one is never kept: an answer cached or refreshed later is what the next rendering shows); do_blocks (9);
  * wptexturize, wpautop (unhooked by do_blocks for block content), shortcode_unautop,
  * wp_filter_content_tags and wp_replace_insecure_home_url (10); capital_P_dangit and do_shortcode
  * (11), where the active plugins' content filters render their shortcodes, in order;
@@ -48,7 +51,7 @@ export function theContent(raw: string, ctx: PageContext, log: Logger): Promise<
 async function filterContent(raw: string, ctx: PageContext, log: Logger): Promise<string> {
   const { site } = ctx;
   const shortcodes = shortcodesOf(site);
-  let html = await site.blocks.render(raw, ctx);
+  let html = await site.blocks.render(await embedContent(raw, ctx), ctx);
   html = wptexturize(html, shortcodes);
   if (!hasBlocks(raw)) html = wpautop(html);
   html = shortcodeUnautop(html, shortcodes);

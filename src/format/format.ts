@@ -45,8 +45,11 @@ const AUTOP = {
   wpnl: / <!-- wpnl --> |<!-- wpnl -->/g,
 };
 
+/** wp_html_split: text, then a tag, comment or CDATA section, alternately (odd indexes are markup). */
+export const htmlSplit = (html: string): string[] => html.split(HTML_SPLIT);
+
 /** wp_replace_in_html_tags with one needle: replaces only inside tags and comments, never in text. */
-function replaceInTags(html: string, needle: string, replacement: string): string {
+export function replaceInTags(html: string, needle: string, replacement: string): string {
   const parts = html.split(HTML_SPLIT);
   for (let i = 1; i < parts.length; i += 2) if (parts[i].includes(needle)) parts[i] = parts[i].split(needle).join(replacement);
   return parts.join('');

@@ -1,7 +1,7 @@
 import { definePlugin, type PluginDefinition } from '../../core/plugin.ts';
 import { oembedDiscoveryLinks } from './discovery-links.ts';
 import { migrations } from './migrations.ts';
-import { providerHosts } from './providers.ts';
+import { providerHosts } from '../../core/oembed/providers.ts';
 import type { ExpiringCache } from '../../store/expiring-cache.ts';
 import { oembedCache } from './repo.ts';
 

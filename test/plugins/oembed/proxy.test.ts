@@ -121,6 +121,8 @@ describe('oembed/1.0/proxy with the provider allowed', () => {
     const body = await res.json();
     assert.equal(body.title, 'A test video');
     assert.equal(body.type, 'video');
+    // a listed provider's markup is trusted: only the iframe's title is added (wp_filter_oembed_iframe_title_attribute)
+    assert.equal(body.html, '<iframe title="A test video" src="https://video.example/embed/1"></iframe>');
     assert.equal(body.width, 320);
     assert.equal(provider.hitsOf('/oembed'), before + 1);
     assert.equal(provider.lastQuery.get('url'), `${provider.base}/videos/1`);
@@ -148,7 +150,12 @@ describe('oembed/1.0/proxy with the provider allowed', () => {
     assert.equal(body.title, 'An article');
     assert.equal(provider.lastQuery.get('url'), `${provider.base}/article`);
     assert.doesNotMatch(body.html, /<script|onload|alert/);
-    assert.equal(body.html, '<blockquote><a href="https://blog.example/article">An article</a></blockquote><iframe sandbox="allow-scripts" security="restricted" src="https://blog.example/embed"></iframe>');
+    // WordPress 6.1.9's WP_oEmbed::data2html of this answer for an unlisted URL (wp_filter_oembed_iframe_title_attribute, then wp_filter_oembed_result)
+    const secret = /data-secret="([A-Za-z0-9]{10})"/.exec(body.html)?.[1];
+    assert.equal(
+      body.html,
+      `<blockquote class="wp-embedded-content" data-secret="${secret}"><a href="https://blog.example/article">An article</a></blockquote><iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted" style="position: absolute; clip: rect(1px, 1px, 1px, 1px);" title="An article" src="https://blog.example/embed#?secret=${secret}" data-secret="${secret}"></iframe>`,
+    );
   });
 
   it('does not discover with discover=false', async () => {

@@ -5,9 +5,10 @@ import { oembed } from '../plugin.ts';
 import { config } from '../../../config.ts';
 import { outboundRestError } from '../../../net/errors.ts';
 import { keptAnswer } from '../../../net/kept.ts';
-import { absint, localEmbedData, postForUrl } from '../local.ts';
-import { fetchRemoteEmbed } from '../remote.ts';
-import { toOEmbedXml } from '../xml.ts';
+import { absint, localEmbedData, postForUrl } from '../../../core/oembed/own-posts.ts';
+import { fetchOEmbed } from '../../../core/oembed/fetch.ts';
+import { oembedHtml } from '../../../core/oembed/result.ts';
+import { toOEmbedXml } from '../../../core/oembed/xml.ts';
 
 const XML_CONTENT_TYPE = 'text/xml; charset=UTF-8';
 
@@ -54,14 +55,15 @@ export async function proxy(ctx: Ctx<'oembed:oembed.proxy'>): Promise<unknown> {
 
   // `reload`: the fresh entry was looked for above, before this site's own posts
   return keptAnswer(ctx, cache, key, { seconds: config().oembed.cacheTtlSeconds, reload: true }, async () => {
-    let data;
+    let answer;
     try {
-      data = await fetchRemoteEmbed({ url, maxwidth, maxheight, discover });
+      answer = await fetchOEmbed({ url, maxwidth, maxheight, discover, home: ctx.site.home });
     } catch (e) {
       throw outboundFailure(ctx, e);
     }
-    if (!data) throw ctx.fail('oembed_invalid_url');
-    return data;
+    if (!answer) throw ctx.fail('oembed_invalid_url');
+    // get_proxy_item: the answer's html is what WP_oEmbed::data2html and its filters make of it
+    return { ...answer.data, html: oembedHtml(answer.data, url, answer.trusted) };
   });
 }
 

@@ -1,17 +1,16 @@
-import { randomInt } from 'node:crypto';
-import { noteUnrepeatable } from '../../store/table-versions.ts';
-import type { Site } from '../../core/site.ts';
+import type { Site } from '../site.ts';
 import type { Store } from '../../store/index.ts';
 import type { PostRow } from '../../store/posts.ts';
+import { storedObject } from '../../store/stored-json.ts';
 import { escapeAttr, escapeHtml } from '../../format/format.ts';
-import { parsePermalink, permalink } from '../../core/permalinks.ts';
+import { parsePermalink, permalink } from '../permalinks.ts';
+import { embedSecret } from './result.ts';
 
 /** The post types that have an embed view. */
 const EMBEDDABLE_TYPES = ['post', 'page'];
 const MIN_WIDTH = 200;
 const MAX_WIDTH = 600;
 const MIN_HEIGHT = 200;
-const SECRET_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const LEADING_INT = /^\s*[+-]?\d+/;
 
 /** PHP's absint: the leading integer of the value, made positive; 0 for anything else. */
@@ -19,14 +18,6 @@ export function absint(v: unknown): number {
   if (typeof v === 'number') return Number.isFinite(v) ? Math.abs(Math.trunc(v)) : 0;
   const m = LEADING_INT.exec(String(v ?? ''));
   return m ? Math.abs(Number(m[0])) : 0;
-}
-
-/** wp_generate_password(10, false): the secret that pairs an embed iframe with its blockquote, new in every answer (so none is kept). */
-function embedSecret(): string {
-  noteUnrepeatable();
-  let s = '';
-  for (let i = 0; i < 10; i++) s += SECRET_CHARS[randomInt(SECRET_CHARS.length)];
-  return s;
 }
 
 /** url_to_postid for embeddable content: the published post or page a URL of this site shows. */
@@ -112,14 +103,10 @@ async function featuredImage(store: Store, postId: number, maxWidth: number): Pr
   if (!id) return null;
   const attachment = await store.posts.get(id);
   if (!attachment || attachment.type !== 'attachment' || !attachment.mime_type.startsWith('image/') || !attachment.guid) return null;
-  let size: { width?: unknown; height?: unknown } = {};
-  try {
-    size = JSON.parse((await store.posts.meta.get(id, '_wp_attachment_metadata')) ?? '{}');
-  } catch {
-    // metadata this server cannot read: the size stays unknown
-  }
-  const w = absint(size.width);
-  const h = absint(size.height);
+  // metadata this server cannot read leaves the size unknown
+  const size = storedObject(await store.posts.meta.get(id, '_wp_attachment_metadata'));
+  const w = absint(size?.width);
+  const h = absint(size?.height);
   if (!w || !h) return null;
   const scale = Math.min(1, maxWidth / w);
   return { url: attachment.guid, width: Math.round(w * scale), height: Math.round(h * scale) };

@@ -11,7 +11,7 @@ export interface ProviderEntry {
   name: string;
   /** A case-insensitive regular expression matched against the start of the URL. */
   pattern: string;
-  /** The endpoint; `{format}` stands for the format asked for (always json here). */
+  /** The endpoint; `{format}` stands for the format asked for (always json here), `{home}` for the site's address (VideoPress's `for`). */
   endpoint: string;
 }
 
@@ -29,7 +29,7 @@ function compile(entries: unknown, source: string): Provider[] {
   });
 }
 
-const builtInProviders = compile(builtIn, 'src/plugins/oembed/providers.json');
+const builtInProviders = compile(builtIn, 'src/core/oembed/providers.json');
 const extraProviders = new Map<string, Provider[]>();
 
 function providers(): Provider[] {
