@@ -4,20 +4,12 @@ import { hasBlocks } from './blocks.ts';
 import { capitalPDangit, convertChars, convertSmilies, shortcodeUnautop, trimWords, wpautop, wptexturize } from '../format/format.ts';
 import { filterContentTags } from './content-tags.ts';
 import { keptRenderings } from './kept-renderings.ts';
+import { renderShortcodes, shortcodeNames } from './shortcodes/registry.ts';
 
 // A plugin hook that throws is logged and skipped, so one broken plugin does not take the page down.
 function reportFailure(log: Logger, ext: NamedSiteHooks, hook: string, e: unknown): void {
   log.error(`site hook ${hook} of plugin ${ext.plugin} failed: ${e instanceof Error ? e.message : String(e)}`);
 }
-
-/**
- * The shortcodes WordPress itself registers (add_shortcode in media.php and class-wp-embed.php).
- * Nothing renders them here, but wptexturize and shortcode_unautop treat them as WordPress does.
- */
-const CORE_SHORTCODES = ['wp_caption', 'caption', 'gallery', 'playlist', 'audio', 'video', 'embed'];
-
-/** $shortcode_tags: the core's, then each active plugin's. */
-const shortcodesOf = (site: Site): string[] => [...CORE_SHORTCODES, ...site.hooks.flatMap((ext) => ext.hooks.shortcodes ?? [])];
 
 /** The `use_smilies` option (on for a new site, as WordPress installs it). */
 const smiliesOn = (site: Site): boolean => {
@@ -38,8 +30,8 @@ function replaceInsecureHomeUrl(html: string, site: Site): string {
  * the_content: WordPress 6.1's filters in their priority order (default-filters.php): do_blocks (9);
  * wptexturize, wpautop (unhooked by do_blocks for block content), shortcode_unautop,
  * wp_filter_content_tags and wp_replace_insecure_home_url (10); capital_P_dangit and do_shortcode
- * (11), where the active plugins' content filters render their shortcodes, in order;
- * convert_smilies (20) when the `use_smilies` option is on.
+ * (11, the core's shortcodes and the active plugins'); the active plugins' content filters, in
+ * order; convert_smilies (20) when the `use_smilies` option is on.
  */
 export function theContent(raw: string, ctx: PageContext, log: Logger): Promise<string> {
   return keptRenderings(ctx.site).keep(ctx, ['the_content', raw], (traced) => filterContent(raw, traced, log));
@@ -47,13 +39,14 @@ export function theContent(raw: string, ctx: PageContext, log: Logger): Promise<
 
 async function filterContent(raw: string, ctx: PageContext, log: Logger): Promise<string> {
   const { site } = ctx;
-  const shortcodes = shortcodesOf(site);
+  const shortcodes = shortcodeNames(site);
   let html = await site.blocks.render(raw, ctx);
   html = wptexturize(html, shortcodes);
   if (!hasBlocks(raw)) html = wpautop(html);
   html = shortcodeUnautop(html, shortcodes);
   html = await filterContentTags(html, ctx.store, site);
   html = capitalPDangit(replaceInsecureHomeUrl(html, site));
+  html = await renderShortcodes(html, ctx, log);
   for (const ext of site.hooks) {
     if (!ext.hooks.content) continue;
     try {
@@ -128,7 +121,7 @@ async function filterExcerpt(excerpt: string, content: { raw: string; rendered: 
     const source = hasBlocks(content.raw) ? await filterContent(await site.blocks.renderForExcerpt(content.raw, ctx), ctx, log) : content.rendered;
     text = trimWords(source.split(']]>').join(']]&gt;'), 55, ' [&hellip;]');
   }
-  const shortcodes = shortcodesOf(site);
+  const shortcodes = shortcodeNames(site);
   let html = wptexturize(text, shortcodes);
   if (smiliesOn(site)) html = convertSmilies(html);
   html = shortcodeUnautop(wpautop(convertChars(html)), shortcodes);
