@@ -21,6 +21,7 @@ export const QUICK = [
   'test/net/guarded-fetch.test.ts',
   'test/format/format.test.ts',
   'test/format/kses.test.ts',
+  'test/format/shortcodes.test.ts',
   'test/store/read-cache.test.ts',
 ];
 
