@@ -4,7 +4,8 @@ import { hasBlocks } from './blocks.ts';
 import { capitalPDangit, convertChars, convertSmilies, shortcodeUnautop, trimWords, wpautop, wptexturize } from '../format/format.ts';
 import { filterContentTags } from './content-tags.ts';
 import { keptRenderings } from './kept-renderings.ts';
-import { renderShortcodes, shortcodeNames } from './shortcodes/registry.ts';
+import { renderShortcodes, shortcodeNames, stripRegisteredShortcodes } from './shortcodes/registry.ts';
+import { firstPageTeaser } from '../format/teaser.ts';
 
 // A plugin hook that throws is logged and skipped, so one broken plugin does not take the page down.
 function reportFailure(log: Logger, ext: NamedSiteHooks, hook: string, e: unknown): void {
@@ -101,26 +102,30 @@ export async function pageViewed(view: PageView, log: Logger): Promise<void> {
 }
 
 /**
- * the_excerpt of get_the_excerpt: the post's own excerpt, else wp_trim_excerpt's: the content
- * without the blocks excerpt_remove_blocks leaves out, through the_content, cut to its first 55
- * words with ` [&hellip;]`; then the_excerpt's filters in WordPress's order: wptexturize,
- * convert_smilies, convert_chars, wpautop, shortcode_unautop, wp_filter_content_tags,
- * wp_replace_insecure_home_url. `content.rendered` is the_content of `content.raw`, reused for
- * classic content.
+ * the_excerpt of get_the_excerpt: the post's own excerpt, else wp_trim_excerpt's: the first page
+ * of the content up to its `<!--more-->` (firstPageTeaser), without its shortcodes
+ * (strip_shortcodes) and the blocks excerpt_remove_blocks leaves out, through the_content, cut to
+ * its first 55 words with ` [&hellip;]`; then the_excerpt's filters in WordPress's order:
+ * wptexturize, convert_smilies, convert_chars, wpautop, shortcode_unautop, wp_filter_content_tags,
+ * wp_replace_insecure_home_url. `content.rendered` is the_content of `content.raw`, reused when
+ * that is all the excerpt is made from.
  */
 export function renderedExcerpt(excerpt: string, content: { raw: string; rendered: string }, ctx: PageContext, log: Logger): Promise<string> {
-  // the excerpt's own text, else the content it is made from: block markup as stored, classic content as rendered
-  const source = excerpt.trim() ? [] : hasBlocks(content.raw) ? ['blocks', content.raw] : ['rendered', content.rendered];
+  const source = excerpt.trim() ? [] : ['content', content.raw];
   return keptRenderings(ctx.site).keep(ctx, ['the_excerpt', excerpt, ...source], (traced) => filterExcerpt(excerpt, content, traced, log));
+}
+
+/** wp_trim_excerpt's text before it is cut: the_content of the teaser without shortcodes and the blocks an excerpt leaves out. */
+async function excerptSource(content: { raw: string; rendered: string }, ctx: PageContext, log: Logger): Promise<string> {
+  const { site } = ctx;
+  const teaser = await stripRegisteredShortcodes(firstPageTeaser(content.raw), site);
+  if (hasBlocks(teaser)) return filterContent(await site.blocks.renderForExcerpt(teaser, ctx), ctx, log);
+  return teaser === content.raw ? content.rendered : filterContent(teaser, ctx, log);
 }
 
 async function filterExcerpt(excerpt: string, content: { raw: string; rendered: string }, ctx: PageContext, log: Logger): Promise<string> {
   const { site } = ctx;
-  let text = excerpt;
-  if (!excerpt.trim()) {
-    const source = hasBlocks(content.raw) ? await filterContent(await site.blocks.renderForExcerpt(content.raw, ctx), ctx, log) : content.rendered;
-    text = trimWords(source.split(']]>').join(']]&gt;'), 55, ' [&hellip;]');
-  }
+  const text = excerpt.trim() ? excerpt : trimWords((await excerptSource(content, ctx, log)).split(']]>').join(']]&gt;'), 55, ' [&hellip;]');
   const shortcodes = shortcodeNames(site);
   let html = wptexturize(text, shortcodes);
   if (smiliesOn(site)) html = convertSmilies(html);
