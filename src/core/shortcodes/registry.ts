@@ -3,6 +3,7 @@ import { doShortcode, stripShortcodes, type ShortcodeHandler } from '../../forma
 import type { PageContext, ShortcodeContext, ShortcodeRenderer, Site } from '../site.ts';
 import { captionShortcode } from './caption.ts';
 import { galleryShortcode } from './gallery.ts';
+import { audioShortcode, videoShortcode } from './media-players.ts';
 
 /**
  * $shortcode_tags: the core's shortcodes (media.php's, in their add_shortcode order) and each
@@ -13,6 +14,8 @@ const CORE_RENDERERS: Readonly<Record<string, ShortcodeRenderer>> = {
   wp_caption: captionShortcode,
   caption: captionShortcode,
   gallery: galleryShortcode,
+  audio: audioShortcode,
+  video: videoShortcode,
 };
 const CORE_NAMES = ['wp_caption', 'caption', 'gallery', 'playlist', 'audio', 'video', 'embed'];
 
