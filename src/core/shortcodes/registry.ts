@@ -4,6 +4,7 @@ import type { PageContext, ShortcodeContext, ShortcodeRenderer, Site } from '../
 import { captionShortcode } from './caption.ts';
 import { galleryShortcode } from './gallery.ts';
 import { audioShortcode, videoShortcode } from './media-players.ts';
+import { playlistShortcode } from './playlist.ts';
 
 /**
  * $shortcode_tags: the core's shortcodes (media.php's, in their add_shortcode order) and each
@@ -14,6 +15,7 @@ const CORE_RENDERERS: Readonly<Record<string, ShortcodeRenderer>> = {
   wp_caption: captionShortcode,
   caption: captionShortcode,
   gallery: galleryShortcode,
+  playlist: playlistShortcode,
   audio: audioShortcode,
   video: videoShortcode,
 };
