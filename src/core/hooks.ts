@@ -13,7 +13,7 @@ function reportFailure(log: Logger, ext: NamedSiteHooks, hook: string, e: unknow
 }
 
 /** The `use_smilies` option (on for a new site, as WordPress installs it). */
-const smiliesOn = (site: Site): boolean => {
+export const smiliesOn = (site: Site): boolean => {
   const v = site.options.use_smilies;
   return v === undefined || (v !== '' && v !== '0');
 };
