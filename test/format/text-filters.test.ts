@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { forceBalanceTags } from '../../src/format/balance-tags.ts';
+import { makeClickable } from '../../src/format/make-clickable.ts';
+import { escUrl } from '../../src/format/esc-url.ts';
+
+// [input, output] of WordPress 6.1.9's force_balance_tags, make_clickable (outside comment_text:
+// rel="nofollow") and esc_url, run through /work/wt/_prompts/wp-eval.php.
+const BALANCED: [string, string][] = [
+  ["<b>x", "<b>x</b>"],
+  ["<p>a</p><div>b</span></div>", "<p>a</p><div>b</div>"],
+  ["<br><img src=x><hr/>", "<br /><img src=x/><hr />"],
+  ["<i><i>x</i>", "<i></i><i>x</i>"],
+  ["<div><div>x", "<div><div>x</div></div>"],
+  ["</b>stray<b>", "stray<b></b>"],
+  ["<foo/>x", "<foo></foo>x"],
+  ["a <3 b < !-- c", "a &lt;3 b < !-- c"],
+  ["<my-el>x", "<my-el>x</my-el>"],
+  ["<b>x<i>y</b>z</i>", "<b>x<i>y</i></b>z"],
+  ["<p class=\"a\" >t", "<p class=\"a\">t</p>"],
+];
+const CLICKABLE: [string, string][] = [
+  ["go http://example.com/a.b?c=d, then", "go <a href=\"http://example.com/a.b?c=d\" rel=\"nofollow\">http://example.com/a.b?c=d</a>, then"],
+  ["(http://example.com/x(y))", "(<a href=\"http://example.com/x(y)\" rel=\"nofollow\">http://example.com/x(y)</a>)"],
+  ["www.Example.com/path.", "<a href=\"http://www.Example.com/path\" rel=\"nofollow\">http://www.Example.com/path</a>."],
+  ["ftp.example.com:", "<a href=\"http://ftp.example.com\" rel=\"nofollow\">http://ftp.example.com</a>:"],
+  ["a@b.co x", "<a href=\"mailto:a@b.co\">a@b.co</a> x"],
+  ["<a href=\"http://x.com\">http://x.com</a>", "<a href=\"http://x.com\">http://x.com</a>"],
+  ["<pre>http://a.b</pre> http://c.d", "<pre>http://a.b</pre> <a href=\"http://c.d\" rel=\"nofollow\">http://c.d</a>"],
+  ["http://a.com/'quote'", "<a href=\"http://a.com/&#039;quote\" rel=\"nofollow\">http://a.com/&#039;quote</a>'"],
+  ["x:http://y.com", "x:<a href=\"http://y.com\" rel=\"nofollow\">http://y.com</a>"],
+];
+const ESCAPED: [string, string][] = [
+  ["http://a.com/b c", "http://a.com/b%20c"],
+  ["javascript:alert(1)", ""],
+  ["example.com/x", "http://example.com/x"],
+  ["/path?a=1&b=2", "/path?a=1&#038;b=2"],
+  ["http://a.com/?q=[1]", "http://a.com/?q=%5B1%5D"],
+  ["mailto:a@b.c", "mailto:a@b.c"],
+  ["http://a.com/\"<>", "http://a.com/"],
+];
+
+test('force_balance_tags closes, drops and self-closes tags as WordPress 6.1', () => {
+  for (const [input, output] of BALANCED) assert.equal(forceBalanceTags(input), output, input);
+});
+
+test('make_clickable links addresses, www./ftp. hosts and e-mail addresses as WordPress 6.1', () => {
+  for (const [input, output] of CLICKABLE) assert.equal(makeClickable(input), output, input);
+});
+
+test('esc_url cleans a URL for display as WordPress 6.1', () => {
+  for (const [input, output] of ESCAPED) assert.equal(escUrl(input), output, input);
+});
