@@ -189,5 +189,9 @@ describe('the core shortcodes in content.rendered: [gallery] and [caption] as Wo
     const post = await site.json('cms/v2/posts', { method: 'POST', json: { title: 'Blocks with shortcodes', status: 'publish', content: "<!-- wp:paragraph -->\n<p>[video src=\"http://example.com/v.mp4\"/] after</p>\n<!-- /wp:paragraph -->\n\n[caption width=\"120\"]<img src=\"http://example.com/s.png\" /> Cap[/caption]\n\n<!-- wp:paragraph -->\n<p>[audio src=\"http://example.com/a.mp3\"]</p>\n<!-- /wp:paragraph -->" } }, 201);
     assert.equal(post.content.rendered, `\n<p><div style="width: 640px;" class="wp-video"><!--[if lt IE 9]><script>document.createElement('video');</script><![endif]-->\n<video class="wp-video-shortcode" id="video-${post.id}-1" width="640" height="360" preload="metadata" controls="controls"><source type="video/mp4" src="http://example.com/v.mp4?_=1" /><a href="http://example.com/v.mp4">http://example.com/v.mp4</a></video></div> after</p>\n\n\n<figure style="width: 120px" class="wp-caption alignnone"><img decoding="async" src="http://example.com/s.png" /><figcaption class="wp-caption-text">Cap</figcaption></figure>\n\n\n<!--[if lt IE 9]><script>document.createElement('audio');</script><![endif]-->\n<audio class="wp-audio-shortcode" id="audio-${post.id}-1" preload="none" style="width: 100%;" controls="controls"><source type="audio/mpeg" src="http://example.com/a.mp3?_=1" /><a href="http://example.com/a.mp3">http://example.com/a.mp3</a></audio>\n`);
     assert.equal(post.excerpt.rendered, '<p>after</p>\n');
+    // the feed's description (the_excerpt_rss) is made the same way: WordPress 6.1.9's is `after`
+    const feed = await (await fetch(`${site.home}/feed/`)).text();
+    const item = feed.split('<item>').find((i) => i.includes('Blocks with shortcodes'))!;
+    assert.match(item, /<description><!\[CDATA\[after\]\]><\/description>/);
   });
 });
