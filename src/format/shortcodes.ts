@@ -37,16 +37,60 @@ export function getShortcodeRegex(names: readonly string[]): string {
   );
 }
 
-const shortcodePatterns = new Map<string, RegExp>();
-function shortcodePattern(names: readonly string[]): RegExp {
+/** A shortcode found: get_shortcode_regex's groups (`[whole, [, name, attributes, /, content, ]]`) and where it starts. */
+type ShortcodeMatch = [whole: string, before: string, name: string, attributes: string, slash: string | undefined, content: string | undefined, after: string] & { index: number };
+
+const namePatterns = new Map<string, RegExp>();
+
+/** The start of get_shortcode_regex: `[`, the optional escaping `[` and the name. */
+function namePattern(names: readonly string[]): RegExp {
   const key = names.join('|');
-  let pattern = shortcodePatterns.get(key);
+  let pattern = namePatterns.get(key);
   if (!pattern) {
-    if (shortcodePatterns.size > 64) shortcodePatterns.clear();
-    shortcodePatterns.set(key, (pattern = new RegExp(getShortcodeRegex(names), 'g')));
+    if (namePatterns.size > 64) namePatterns.clear();
+    namePatterns.set(key, (pattern = new RegExp(`\\[(\\[?)(${names.map(escapeRegExp).join('|')})(?![\\w-])`, 'g')));
   }
   pattern.lastIndex = 0;
   return pattern;
+}
+
+/**
+ * Each match of get_shortcode_regex in order, as preg_replace_callback finds them. Its pattern's
+ * attributes run to the first `]` after the name (a `/` just before it closes the shortcode), and
+ * what an enclosing one encloses to the first `[/name]` after that: both are looked up here, the
+ * next one remembered, so a text of many unclosed shortcodes is read once, not once for each.
+ */
+function* shortcodesIn(text: string, names: readonly string[]): Generator<ShortcodeMatch> {
+  const start = namePattern(names);
+  let bracket = -2;
+  const nextClosing = new Map<string, number>();
+  const closingAfter = (name: string, from: number) => {
+    let at = nextClosing.get(name) ?? -2;
+    if (at !== -1 && at < from) nextClosing.set(name, (at = text.indexOf(`[/${name}]`, from)));
+    return at;
+  };
+  for (let m = start.exec(text); m; m = start.exec(text)) {
+    const [opened, before, name] = m;
+    const attributesFrom = m.index + opened.length;
+    if (bracket < attributesFrom) bracket = text.indexOf(']', attributesFrom);
+    // no `]` after it: no shortcode starts here, nor anywhere later
+    if (bracket < 0) return;
+    const slash = bracket > attributesFrom && text[bracket - 1] === '/' ? '/' : undefined;
+    const attributes = text.slice(attributesFrom, slash ? bracket - 1 : bracket);
+    let end = bracket + 1;
+    let content: string | undefined;
+    if (!slash) {
+      const closing = closingAfter(name, end);
+      if (closing >= 0) {
+        content = text.slice(end, closing);
+        end = closing + name.length + 3;
+      }
+    }
+    const after = text[end] === ']' ? ']' : '';
+    end += after.length;
+    yield Object.assign([text.slice(m.index, end), before, name, attributes, slash, content, after], { index: m.index }) as ShortcodeMatch;
+    start.lastIndex = end;
+  }
 }
 
 /** get_shortcode_atts_regex: name="value", name='value', name=value, "value", 'value', value. */
@@ -124,29 +168,28 @@ function namesIn(content: string, names: Iterable<string>): string[] {
   return [...names].filter((n) => seen.has(n));
 }
 
-/** preg_replace_callback with a callback that may wait, called in order (handlers count their instances). */
-async function replaceEach(text: string, pattern: RegExp, replace: (m: RegExpExecArray) => string | Promise<string>): Promise<{ text: string; count: number }> {
-  pattern.lastIndex = 0;
+/** preg_replace_callback of get_shortcode_regex for `names`, with a callback that may wait, called in order (handlers count their instances). */
+async function replaceEach(text: string, names: readonly string[], replace: (m: ShortcodeMatch) => string | Promise<string>): Promise<{ text: string; count: number }> {
   let out = '';
   let done = 0;
   let count = 0;
-  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+  for (const m of shortcodesIn(text, names)) {
     out += text.slice(done, m.index) + (await replace(m));
-    done = pattern.lastIndex;
+    done = m.index + m[0].length;
     count++;
   }
   return count ? { text: out + text.slice(done), count } : { text, count };
 }
 
 /** do_shortcode_tag: an escaped shortcode loses one bracket each side; any other is its handler's output between the extra brackets. */
-async function shortcodeTag(m: RegExpExecArray, handlers: ReadonlyMap<string, ShortcodeHandler>): Promise<string> {
+async function shortcodeTag(m: ShortcodeMatch, handlers: ReadonlyMap<string, ShortcodeHandler>): Promise<string> {
   const [whole, before, tag, attText, , content = '', after] = m;
   if (before === '[' && after === ']') return whole.slice(1, -1);
   return before + (await handlers.get(tag)!(shortcodeParseAtts(attText), content, tag)) + after;
 }
 
 /** strip_shortcode_tag: an escaped shortcode loses one bracket each side, any other goes with what it encloses. */
-function strippedTag(m: RegExpExecArray): string {
+function strippedTag(m: ShortcodeMatch): string {
   const [whole, before, , , , , after] = m;
   return before === '[' && after === ']' ? whole.slice(1, -1) : before + after;
 }
@@ -213,7 +256,7 @@ function ksesOneAttr(attribute: string, element: string): string {
  * inside a tag or comment is encoded (`&#91;`, `&#93;`) so the main pass leaves it alone. With
  * `ignoreHtml` (strip_shortcodes) nothing inside tags is rendered.
  */
-async function shortcodesInHtmlTags(content: string, ignoreHtml: boolean, names: readonly string[], tag: (m: RegExpExecArray) => string | Promise<string>): Promise<string> {
+async function shortcodesInHtmlTags(content: string, ignoreHtml: boolean, names: readonly string[], tag: (m: ShortcodeMatch) => string | Promise<string>): Promise<string> {
   const parts = content.split('&#91;').join('&#091;').split('&#93;').join('&#093;').split(HTML_SPLIT);
   for (let i = 1; i < parts.length; i += 2) {
     const element = parts[i];
@@ -230,7 +273,7 @@ async function shortcodesInHtmlTags(content: string, ignoreHtml: boolean, names:
     const attributes = attributeParts(element);
     if (!attributes) {
       // `[name] <[email]>`: a shortcode right after the `<`
-      const rendered = /^<\s*\[\[?[^[\]]+\]/.test(element) ? (await replaceEach(element, shortcodePattern(names), tag)).text : element;
+      const rendered = /^<\s*\[\[?[^[\]]+\]/.test(element) ? (await replaceEach(element, names, tag)).text : element;
       parts[i] = encodeBrackets(rendered);
       continue;
     }
@@ -246,9 +289,9 @@ async function shortcodesInHtmlTags(content: string, ignoreHtml: boolean, names:
       const single = attr.indexOf("'");
       if ((single < 0 || open < single) && (double < 0 || open < double)) {
         // a shortcode outside quotes is only written by someone allowed unfiltered HTML: left unfiltered
-        attributes[a] = (await replaceEach(attr, shortcodePattern(names), tag)).text;
+        attributes[a] = (await replaceEach(attr, names, tag)).text;
       } else {
-        const { text, count } = await replaceEach(attr, shortcodePattern(names), tag);
+        const { text, count } = await replaceEach(attr, names, tag);
         if (count) {
           const filtered = ksesOneAttr(text, elementName);
           if (filtered.trim() !== '') attributes[a] = filtered;
@@ -272,9 +315,9 @@ export async function doShortcode(content: string, handlers: ReadonlyMap<string,
   if (!content.includes('[') || !handlers.size) return content;
   const names = namesIn(content, handlers.keys());
   if (!names.length) return content;
-  const tag = (m: RegExpExecArray) => shortcodeTag(m, handlers);
+  const tag = (m: ShortcodeMatch) => shortcodeTag(m, handlers);
   const inTags = await shortcodesInHtmlTags(content, ignoreHtml, names, tag);
-  return unescapeBrackets((await replaceEach(inTags, shortcodePattern(names), tag)).text);
+  return unescapeBrackets((await replaceEach(inTags, names, tag)).text);
 }
 
 /** strip_shortcodes: the shortcodes of `names` removed with what they enclose (escaped ones unescaped), none inside HTML tags. */
@@ -283,5 +326,5 @@ export async function stripShortcodes(content: string, names: readonly string[])
   const found = namesIn(content, names);
   if (!found.length) return content;
   const inTags = await shortcodesInHtmlTags(content, true, found, strippedTag);
-  return unescapeBrackets(inTags.replace(shortcodePattern(found), (...args) => strippedTag(args.slice(0, 7) as unknown as RegExpExecArray)));
+  return unescapeBrackets((await replaceEach(inTags, found, strippedTag)).text);
 }
