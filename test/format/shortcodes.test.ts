@@ -29,6 +29,9 @@ const CASES: [string, string, string][] = [
   ["<p>[sctest]</p><div [sctest]>[sctest x=1]</div><![CDATA[ [sctest] ]]>", "<p>{sctest|S:|}</p><div {sctest|S:|}>{sctest|x=1|}</div><![CDATA[ [sctest] ]]>", "<p></p><div [sctest]></div><![CDATA[ [sctest] ]]>"],
   ["[sctest]a[/sctest][sctest]b[/sctest] [sctest a=1]c[/sctest ]d[/sctest]", "{sctest|S:|a}{sctest|S:|b} {sctest|a=1|c[/sctest ]d}", " "],
   ["<[sctest]> [sctest] <[sctest] x>", "<{sctest|S:|}> {sctest|S:|} <{sctest|S:|} x>", "<[sctest]>  <[sctest] x>"],
+  ["[sctest //] [sctest a/]b[/sctest] [sctest x/y [sctest] [sctest]a[sctest]b[/sctest]c[/sctest]", "{sctest|0=/|} {sctest|0=a|}b[/sctest] {sctest|0=x/y,1=[sctest| [sctest]a[sctest]b}c[/sctest]", " b[/sctest] c[/sctest]"],
+  ["[sctest x/y [sctest x/y [sctest", "[sctest x/y [sctest x/y [sctest", "[sctest x/y [sctest x/y [sctest"],
+  ["[[sctest x]y[/sctest]] [sctest]]] [sctest/]]", "[sctest x]y[/sctest] {sctest|S:|}]] {sctest|S:|}]", "[sctest x]y[/sctest] ]] ]"],
 ];
 
 test('do_shortcode renders as WordPress 6.1: attributes, nesting, escapes, self-closing, attributes of HTML tags, comments and CDATA', async () => {
