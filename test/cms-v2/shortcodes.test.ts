@@ -100,6 +100,19 @@ describe('the core shortcodes in content.rendered: [gallery] and [caption] as Wo
     );
     // wp_trim_excerpt strips the shortcodes first: nothing is left to make an excerpt of
     assert.equal(saved.excerpt.rendered, '');
+    // in a feed a gallery is its images a line each; with link=none WordPress 6.1.9 passes the
+    // shortcode's own attributes (and the include and orderby it set) to the <img> (its RSS
+    // content:encoded of the same post)
+    const feed = await (await fetch(`${site.home}/feed/`)).text();
+    const item = feed.split('<item>').find((i) => i.includes('Gallery host'))!;
+    assert.ok(
+      item.includes(
+        `\n\n<img width="150" height="150" src="${u}sc-land-150x150.png" class="attachment-thumbnail size-thumbnail" alt="A wide one" decoding="async" loading="lazy" ids="${land},${port}" link="none" orderby="title" order="DESC" itemtag="div" icontag="span" captiontag="p" include="${land},${port}" />\n` +
+          `<img width="150" height="150" src="${u}sc-port-150x150.png" class="attachment-thumbnail size-thumbnail" alt="" decoding="async" loading="lazy" ids="${land},${port}" link="none" orderby="title" order="DESC" itemtag="div" icontag="span" captiontag="p" include="${land},${port}" />\n\n\n` +
+          `<a href='${u}sc-port.png'><img width="150" height="150" src="${u}sc-port-150x150.png" class="attachment-thumbnail size-thumbnail" alt="" decoding="async" loading="lazy" /></a>\n`,
+      ),
+      item,
+    );
   });
 
   it('makes a generated excerpt from the first page up to <!--more-->, without shortcodes; content.rendered is the whole content', async () => {

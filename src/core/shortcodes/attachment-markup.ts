@@ -17,33 +17,38 @@ export async function attachmentUrl(page: PageContext, attachment: PostRow): Pro
   return relative ? page.site.media.urlOf(page.site.home, relative) : attachment.guid;
 }
 
-/** wp_get_attachment_image: '' when the attachment has no image at that size. `extra` attributes follow the defaults. */
-export async function attachmentImage(page: PageContext, id: number, size: string, extra: Record<string, string> = {}): Promise<string> {
+/**
+ * wp_get_attachment_image: '' when the attachment has no image at that size. `extra` attributes
+ * override the defaults in place or follow them (a PHP array's numeric keys renumbered after them).
+ */
+export async function attachmentImage(page: PageContext, id: number, size: string, extra: ReadonlyMap<string, string> = new Map()): Promise<string> {
   const image = await attachmentImageSrc(page.store, id, size);
   if (!image) return '';
   const [src, width, height] = image;
-  const attr: Record<string, string> = {
-    src,
-    class: `attachment-${size} size-${size}`,
-    alt: stripAllTags((await page.store.posts.meta.get(id, IMAGE_ALT)) ?? '').trim(),
-    decoding: 'async',
+  const attr = new Map<string, string>([
+    ['src', src],
+    ['class', `attachment-${size} size-${size}`],
+    ['alt', stripAllTags((await page.store.posts.meta.get(id, IMAGE_ALT)) ?? '').trim()],
+    ['decoding', 'async'],
     // wp_get_loading_attr_default outside the_content's and the post thumbnail's context
-    loading: 'lazy',
-    ...extra,
-  };
+    ['loading', 'lazy'],
+  ]);
+  let position = 0;
+  for (const [name, value] of extra) attr.set(/^(?:0|-?[1-9][0-9]*)$/.test(name) ? String(position++) : name, value);
+  if (attr.has('loading') && (attr.get('loading') === '' || attr.get('loading') === '0')) attr.delete('loading');
   const meta = parseMetadata(await page.store.posts.meta.get(id, ATTACHMENT_METADATA));
-  if (meta && !attr.srcset) {
+  if (meta && !attr.get('srcset')) {
     const srcset = imageSrcset([width, height], src, meta, (relative) => page.site.media.urlOf(page.site.home, relative));
     // wp_calculate_image_sizes: the image's width, all of the viewport below it
     if (srcset && width) {
-      attr.srcset = srcset;
-      attr.sizes ||= `(max-width: ${width}px) 100vw, ${width}px`;
+      attr.set('srcset', srcset);
+      if (!attr.get('sizes')) attr.set('sizes', `(max-width: ${width}px) 100vw, ${width}px`);
     }
   }
   // image_hwstring: each dimension only when known
   const hw = `${width ? `width="${width}" ` : ''}${height ? `height="${height}" ` : ''}`;
   let html = `<img ${hw}`.trimEnd();
-  for (const [name, value] of Object.entries(attr)) html += ` ${name}="${escapeAttr(value)}"`;
+  for (const [name, value] of attr) html += ` ${name}="${escapeAttr(value)}"`;
   return `${html} />`;
 }
 
@@ -53,7 +58,7 @@ export async function attachmentImage(page: PageContext, id: number, size: strin
  * its attachments' `link` is their file, as WordPress's since 6.4.) Without an image, the title,
  * else the file's name, is the link's text.
  */
-export async function attachmentLink(page: PageContext, attachment: PostRow, size: string, extra: Record<string, string> = {}): Promise<string> {
+export async function attachmentLink(page: PageContext, attachment: PostRow, size: string, extra: ReadonlyMap<string, string> = new Map()): Promise<string> {
   const url = await attachmentUrl(page, attachment);
   if (!url) return 'Missing Attachment';
   let text = size && size !== 'none' ? await attachmentImage(page, attachment.id, size, extra) : '';

@@ -1,5 +1,6 @@
 import { attributeMap, shortcodeAtts, type ShortcodeAttributes } from '../../format/shortcodes.ts';
 import { wptexturize } from '../../format/format.ts';
+import type { PostRow } from '../../store/posts.ts';
 import { sanitizeHtmlClass } from '../menus.ts';
 import { parseMetadata } from '../content-tags.ts';
 import { ATTACHMENT_METADATA } from '../media.ts';
@@ -21,7 +22,7 @@ const galleryTag = (tag: string, fallback: string) => {
  * gallery_shortcode as an HTML5 theme renders it (no default style then): the images of the ids
  * given, or attached to the post, each in a `gallery-item` with its icon (unlinked with link=none,
  * else linked to its file: see attachmentLink) and its caption (its excerpt),
- * in `gallery-N` numbered in the order the galleries render.
+ * in `gallery-N` numbered in the order the galleries render; in a feed, the images a line each.
  */
 export async function galleryShortcode(given: ShortcodeAttributes, _content: string, _tag: string, ctx: ShortcodeContext): Promise<string> {
   const instance = ctx.instance('gallery');
@@ -36,6 +37,7 @@ export async function galleryShortcode(given: ShortcodeAttributes, _content: str
   );
   const images = await listedAttachments(ctx, 'image', atts);
   if (!images?.length) return '';
+  if (ctx.page.kind === 'feed') return feedGallery(ctx, images, atts, attr);
   const itemTag = galleryTag(atts.itemtag, 'dl');
   const captionTag = galleryTag(atts.captiontag, 'dd');
   const iconTag = galleryTag(atts.icontag, 'dt');
@@ -45,7 +47,7 @@ export async function galleryShortcode(given: ShortcodeAttributes, _content: str
   const metas = await ctx.page.store.posts.meta.ofMany(images.map((i) => i.id), [ATTACHMENT_METADATA]);
   for (const image of images) {
     const captioned = image.excerpt.trim() !== '';
-    const extra: Record<string, string> = captioned ? { 'aria-describedby': `${selector}-${image.id}` } : {};
+    const extra = new Map(captioned ? [['aria-describedby', `${selector}-${image.id}`]] : []);
     // link=file and the attachment's own link are one here: an attachment's link is its file
     const icon = atts.link === 'none' ? await attachmentImage(ctx.page, image.id, atts.size, extra) : await attachmentLink(ctx.page, image, atts.size, extra);
     const meta = parseMetadata(metas.get(image.id)?.[ATTACHMENT_METADATA]);
@@ -55,4 +57,17 @@ export async function galleryShortcode(given: ShortcodeAttributes, _content: str
     out += `</${itemTag}>`;
   }
   return `${out}\n\t\t</div>\n`;
+}
+
+/**
+ * A gallery in a feed: each image a line, linked unless link=none, where (as WordPress passes
+ * the shortcode's own attributes to wp_get_attachment_image) the `<img>` carries them all.
+ */
+async function feedGallery(ctx: ShortcodeContext, images: PostRow[], atts: { link: string; size: string }, attr: Map<string, string>): Promise<string> {
+  let out = '\n';
+  for (const image of images) {
+    out += atts.link === 'none' ? await attachmentImage(ctx.page, image.id, atts.size, attr) : await attachmentLink(ctx.page, image, atts.size);
+    out += '\n';
+  }
+  return out;
 }

@@ -59,6 +59,12 @@ export async function playlistShortcode(given: ShortcodeAttributes, _content: st
   const attachments = await listedAttachments(ctx, type, atts);
   if (!attachments?.length) return '';
   const { page } = ctx;
+  if (page.kind === 'feed') {
+    // in a feed, a link to each file a line
+    let out = '\n';
+    for (const attachment of attachments) out += `${await attachmentLink(page, attachment, 'thumbnail')}\n`;
+    return out;
+  }
   const metas = await page.store.posts.meta.ofMany(attachments.map((a) => a.id), [ATTACHMENT_METADATA, '_thumbnail_id']);
   const icon = `${page.site.info.url}/wp-includes/images/media/${type}.png`;
   const tracks = [];
