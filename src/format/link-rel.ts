@@ -1,6 +1,6 @@
 import allowed from './kses-allowed-html.json' with { type: 'json' };
 import { escapeAttr } from './format.ts';
-import { ksesBadProtocol } from './esc-url.ts';
+import { ksesBadProtocol } from './kses-bad-protocol.ts';
 
 /**
  * The `rel` WordPress 6.1 adds to links when text is saved: `noopener` on a link with a target

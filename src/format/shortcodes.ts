@@ -1,6 +1,6 @@
 import allowed from './kses-allowed-html.json' with { type: 'json' };
 import { escapeAttr } from './format.ts';
-import { ksesBadProtocol } from './esc-url.ts';
+import { ksesBadProtocol } from './kses-bad-protocol.ts';
 
 /**
  * WordPress 6.1's shortcode API as text functions (wp-includes/shortcodes.php): the pattern a

@@ -43,7 +43,8 @@ function renderers(site: Site, log: Logger): Map<string, ShortcodeRenderer> {
 }
 
 /** do_shortcode on the page's content: every registered shortcode rendered, its counters starting at 1. */
-export function renderShortcodes(html: string, page: PageContext, log: Logger): Promise<string> {
+export async function renderShortcodes(html: string, page: PageContext, log: Logger): Promise<string> {
+  if (!html.includes('[')) return html;
   const counters = new Map<string, number>();
   const handlers = new Map<string, ShortcodeHandler>();
   const ctx: ShortcodeContext = {
