@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forceBalanceTags } from '../../src/format/balance-tags.ts';
 import { makeClickable } from '../../src/format/make-clickable.ts';
+import { firstPageTeaser } from '../../src/format/teaser.ts';
 
 // [input, output] of WordPress 6.1.9's force_balance_tags and make_clickable (outside
 // comment_text: rel="nofollow"), run through /work/wt/_prompts/wp-eval.php.
@@ -36,4 +37,19 @@ test('force_balance_tags closes, drops and self-closes tags as WordPress 6.1', (
 
 test('make_clickable links addresses, www./ftp. hosts and e-mail addresses as WordPress 6.1', () => {
   for (const [input, output] of CLICKABLE) assert.equal(makeClickable(input), output, input);
+});
+
+/** [post_content, get_the_content('', false) of it] in WordPress 6.1.9, the post set up as the REST API sets it up (not its own page, so $more is 0). */
+const TEASERS: [string, string][] = [
+  ["<!--nextpage-->\nfirst<!--nextpage-->second", "first"],
+  ["a <b>bold<!--more-->rest", "a <b>bold</b>"],
+  ["<!-- wp:paragraph -->\n<p>x</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:nextpage -->\n<!--nextpage-->\n<!-- /wp:nextpage -->\n\n<!-- wp:paragraph -->\n<p>y</p>\n<!-- /wp:paragraph -->", "<!-- wp:paragraph -->\n<p>x</p>\n<!-- /wp:paragraph -->\n\n"],
+  ["one<!--more Custom-->two<!--nextpage-->three", "one"],
+  ["p1 <i>it\n<!--nextpage-->\np2<!--more-->tail", "p1 <i>it"],
+  ["no breaks <!--noteaser--> here<!--more-->after", "no breaks <!--noteaser--> here"],
+  ["<!-- wp:more {\"customText\":\"Go\"} -->\n<!--more Go-->\n<!-- /wp:more -->after", "\n"],
+];
+
+test('get_the_content for an excerpt: the first page, up to <!--more-->, balanced when cut there', () => {
+  for (const [content, teaser] of TEASERS) assert.equal(firstPageTeaser(content), teaser, content);
 });
