@@ -22,6 +22,8 @@ export const QUICK = [
   'test/format/format.test.ts',
   'test/format/kses.test.ts',
   'test/format/esc-url.test.ts',
+  'test/format/shortcodes.test.ts',
+  'test/format/text-filters.test.ts',
   'test/store/read-cache.test.ts',
 ];
 

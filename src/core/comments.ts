@@ -1,11 +1,17 @@
 import { RestError } from '../engine/errors.ts';
 import { sanitizeUrl } from '../engine/arg-sanitizers.ts';
 import { kses } from '../format/kses.ts';
-import { stripAllTags, wpautop } from '../format/format.ts';
+import { capitalPDangit, convertChars, convertSmilies, stripAllTags, wpautop, wptexturize } from '../format/format.ts';
+import { forceBalanceTags } from '../format/balance-tags.ts';
+import { makeClickable } from '../format/make-clickable.ts';
+import { relUgc, targetedLinkRel } from '../format/link-rel.ts';
 import type { Store } from '../store/index.ts';
 import type { CommentRow, NewComment } from '../store/comments.ts';
 import type { PostRow } from '../store/posts.ts';
 import { sqlDate } from '../store/transact.ts';
+import type { Site } from './site.ts';
+import { smiliesOn } from './hooks.ts';
+import { shortcodeNames } from './shortcodes/registry.ts';
 
 /**
  * The one way a comment is submitted, whether over REST (`POST comments`) or through the site's
@@ -153,25 +159,30 @@ function commenterUrl(url: string): string {
 }
 
 /**
- * wp_filter_comment, for a new comment and an edited one alike: kses on the content for anyone
- * without unfiltered_html, no markup in the name, only a safe URL as the website.
+ * wp_filter_comment, for a new comment and an edited one alike: pre_comment_content's filters on
+ * the content (`rel="noopener"` on links with a target, kses for anyone without unfiltered_html,
+ * then `rel="nofollow ugc"` on links to other sites than `home`'s), no markup in the name, only
+ * a safe URL as the website.
  */
-export async function filterComment<T extends Partial<Pick<CommentData, 'content' | 'author_name' | 'author_url'>>>(fields: T, unfiltered: boolean): Promise<T> {
+export async function filterComment<T extends Partial<Pick<CommentData, 'content' | 'author_name' | 'author_url'>>>(fields: T, unfiltered: boolean, home: string): Promise<T> {
   const out = { ...fields };
-  if (out.content !== undefined && !unfiltered) out.content = await kses(out.content, 'data');
+  if (out.content !== undefined) {
+    const targeted = targetedLinkRel(out.content);
+    out.content = relUgc(unfiltered ? targeted : await kses(targeted, 'data'), home);
+  }
   if (out.author_name !== undefined) out.author_name = stripAllTags(out.author_name);
   if (out.author_url !== undefined) out.author_url = commenterUrl(out.author_url);
   return out;
 }
 
 /**
- * wp_new_comment after the caller's checks: filtered (filterComment), checked by wp_allow_comment,
+ * wp_new_comment after the caller's checks on the site at `home`: filtered (filterComment), checked by wp_allow_comment,
  * stored, and read back. The post's comment_count follows in the store.
  */
-export async function submitComment(store: Store, who: Commenter, post: PostRow, data: CommentData): Promise<CommentRow> {
+export async function submitComment(store: Store, who: Commenter, post: PostRow, data: CommentData, home: string): Promise<CommentRow> {
   const o = await discussionOptions(store);
   const c = {
-    ...(await filterComment(data, who.user?.can('unfiltered_html') ?? false)),
+    ...(await filterComment(data, who.user?.can('unfiltered_html') ?? false, home)),
     author_ip: who.ip,
     author_user_agent: who.userAgent.slice(0, 254),
     date_gmt: data.date_gmt ?? (data.date ? undefined : sqlDate(new Date())),
@@ -233,5 +244,13 @@ export async function setCommentStatus(store: Store, comment: CommentRow, status
   }
 }
 
-/** comment_text's formatting: paragraphs and line breaks (wpautop), as the default filters give it. */
-export const renderedComment = (content: string) => wpautop(content);
+/**
+ * comment_text's default filters in their order (default-filters.php): make_clickable (9, its
+ * links `rel="nofollow ugc"`), wptexturize and convert_chars (10), convert_smilies (20) when the
+ * `use_smilies` option is on, force_balance_tags (25), wpautop (30), capital_P_dangit (31).
+ */
+export function renderedComment(content: string, site: Site): string {
+  let html = convertChars(wptexturize(makeClickable(content, 'nofollow ugc'), shortcodeNames(site)));
+  if (smiliesOn(site)) html = convertSmilies(html);
+  return capitalPDangit(wpautop(forceBalanceTags(html)));
+}

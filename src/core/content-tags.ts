@@ -52,7 +52,7 @@ function matchesRatio(sourceWidth: number, sourceHeight: number, targetWidth: nu
 }
 
 /** wp_calculate_image_srcset: every stored size of the same proportions (the source's first), or null when fewer than two. */
-function imageSrcset(size: [number, number], src: string, meta: AttachmentMetadata, urlOf: (relative: string) => string): string | null {
+export function imageSrcset(size: [number, number], src: string, meta: AttachmentMetadata, urlOf: (relative: string) => string): string | null {
   if (!meta.sizes || !Object.keys(meta.sizes).length || !meta.file || meta.file.length < 4) return null;
   const [width, height] = size;
   if (width < 1) return null;
@@ -128,7 +128,7 @@ function filterIframe(iframe: string): string {
   return iframe.split('<iframe').join('<iframe loading="lazy"');
 }
 
-function parseMetadata(raw: string | undefined): AttachmentMetadata | undefined {
+export function parseMetadata(raw: string | undefined): AttachmentMetadata | undefined {
   if (!raw) return undefined;
   try {
     const value = JSON.parse(raw) as unknown;

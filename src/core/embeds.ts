@@ -4,7 +4,7 @@ import { escapeHtml, htmlSplit, replaceInTags } from '../format/format.ts';
 import { escUrl } from '../format/esc-url.ts';
 import type { ContentEvent, PageContext, Site } from './site.ts';
 import type { Store } from '../store/index.ts';
-import { doEmbedShortcode, type ShortcodeAttributes } from './embed-shortcode.ts';
+import { doShortcode, type ShortcodeAttributes } from '../format/shortcodes.ts';
 import { fetchOEmbed } from './oembed/fetch.ts';
 import { localEmbedData, postForUrl } from './oembed/own-posts.ts';
 import { providerEndpoint } from './oembed/providers.ts';
@@ -53,13 +53,23 @@ const embedDefaults = (): EmbedAttributes =>
     ['height', { float: Math.min(Math.ceil(DEFAULT_WIDTH * 1.5), MAX_DEFAULT_HEIGHT) }],
   ]);
 
-/** wp_parse_args($attr, wp_embed_defaults()): array_merge, so the defaults' keys first, positional values numbered after. */
+/** A key PHP keeps as an integer (shortcode_parse_atts numbers positional values so). */
+const INTEGER_KEY = /^(?:0|-?[1-9]\d*)$/;
+
+/**
+ * wp_parse_args($attr, wp_embed_defaults()): array_merge, so the defaults' keys first, integer keys
+ * renumbered after them. Attributes that are a string (none parsed) parse to nothing.
+ */
 function withDefaults(raw: ShortcodeAttributes): EmbedAttributes {
   const out = embedDefaults();
+  if (typeof raw === 'string') return out;
   let next = 0;
-  for (const [k, v] of raw) out.set(typeof k === 'number' ? next++ : k, v);
+  for (const [k, v] of raw) out.set(INTEGER_KEY.test(k) ? next++ : k, v);
   return out;
 }
+
+/** An attribute's value (undefined when absent), whatever shape shortcode_parse_atts gave. */
+const attribute = (raw: ShortcodeAttributes, name: string): string | undefined => (typeof raw === 'string' ? undefined : raw.get(name));
 
 function phpSerialize(attrs: EmbedAttributes): string {
   const scalar = (v: PhpScalar | string | number) =>
@@ -92,8 +102,8 @@ async function embedHandlerHtml(raw: ShortcodeAttributes, url: string, run: Embe
   if (youtube) return autoembed(`https://youtube.com/watch?v=${urlencode(youtube[2])}`, run);
   if (AUDIO_FILE.test(url)) return `[audio src="${escUrl(url)}" /]`;
   if (VIDEO_FILE.test(url)) {
-    const width = raw.get('width');
-    const height = raw.get('height');
+    const width = attribute(raw, 'width');
+    const height = attribute(raw, 'height');
     const dimensions = !empty(width) && !empty(height) ? `width="${phpInt(width)}" height="${phpInt(height)}" ` : '';
     return `[video ${dimensions} src="${escUrl(url)}" /]`;
   }
@@ -128,7 +138,8 @@ async function oembedGet(url: string, attrs: EmbedAttributes, { ctx }: EmbedRun)
  * `linkIfUnknown` (the shortcode) and as written when not (autoembed).
  */
 export async function embedShortcode(raw: ShortcodeAttributes, content: string, run: EmbedRun, linkIfUnknown = true): Promise<string> {
-  let url = content || (empty(raw.get('src')) ? '' : raw.get('src')!);
+  const src = attribute(raw, 'src');
+  let url = content || (empty(src) ? '' : src!);
   if (!url) return '';
   const attrs = withDefaults(raw);
   // kses writes & as &amp; in the URL
@@ -171,9 +182,12 @@ export async function embedShortcode(raw: ShortcodeAttributes, content: string, 
   return html || maybeMakeLink(url, linkIfUnknown);
 }
 
-/** WP_Embed::run_shortcode: `[embed]` rendered before the_content's other filters (priority 8). */
+/**
+ * WP_Embed::run_shortcode: do_shortcode($content, true) with `embed` the only shortcode registered,
+ * before the_content's other filters (priority 8).
+ */
 export function runEmbedShortcode(content: string, run: EmbedRun): Promise<string> {
-  return doEmbedShortcode(content, (attrs, url) => embedShortcode(attrs, url, run));
+  return doShortcode(content, new Map([['embed', (attrs: ShortcodeAttributes, url: string) => embedShortcode(attrs, url, run)]]), true);
 }
 
 const LINE_BREAK_MARK = '<!-- wp-line-break -->';

@@ -5,23 +5,16 @@ import { capitalPDangit, convertChars, convertSmilies, shortcodeUnautop, trimWor
 import { filterContentTags } from './content-tags.ts';
 import { keptRenderings } from './kept-renderings.ts';
 import { embedContent } from './embeds.ts';
+import { renderShortcodes, shortcodeNames, stripRegisteredShortcodes } from './shortcodes/registry.ts';
+import { firstPageTeaser } from '../format/teaser.ts';
 
 // A plugin hook that throws is logged and skipped, so one broken plugin does not take the page down.
 function reportFailure(log: Logger, ext: NamedSiteHooks, hook: string, e: unknown): void {
   log.error(`site hook ${hook} of plugin ${ext.plugin} failed: ${e instanceof Error ? e.message : String(e)}`);
 }
 
-/**
- * The shortcodes WordPress itself registers (add_shortcode in media.php and class-wp-embed.php).
- * Nothing renders them here, but wptexturize and shortcode_unautop treat them as WordPress does.
- */
-const CORE_SHORTCODES = ['wp_caption', 'caption', 'gallery', 'playlist', 'audio', 'video', 'embed'];
-
-/** $shortcode_tags: the core's, then each active plugin's. */
-const shortcodesOf = (site: Site): string[] => [...CORE_SHORTCODES, ...site.hooks.flatMap((ext) => ext.hooks.shortcodes ?? [])];
-
 /** The `use_smilies` option (on for a new site, as WordPress installs it). */
-const smiliesOn = (site: Site): boolean => {
+export const smiliesOn = (site: Site): boolean => {
   const v = site.options.use_smilies;
   return v === undefined || (v !== '' && v !== '0');
 };
@@ -41,8 +34,8 @@ function replaceInsecureHomeUrl(html: string, site: Site): string {
  * with one is never kept: an answer cached or refreshed later is what the next rendering shows); do_blocks (9);
  * wptexturize, wpautop (unhooked by do_blocks for block content), shortcode_unautop,
  * wp_filter_content_tags and wp_replace_insecure_home_url (10); capital_P_dangit and do_shortcode
- * (11), where the active plugins' content filters render their shortcodes, in order;
- * convert_smilies (20) when the `use_smilies` option is on.
+ * (11, the core's shortcodes and the active plugins'); the active plugins' content filters, in
+ * order; convert_smilies (20) when the `use_smilies` option is on.
  */
 export function theContent(raw: string, ctx: PageContext, log: Logger): Promise<string> {
   return keptRenderings(ctx.site).keep(ctx, ['the_content', raw], (traced) => filterContent(raw, traced, log));
@@ -50,13 +43,14 @@ export function theContent(raw: string, ctx: PageContext, log: Logger): Promise<
 
 async function filterContent(raw: string, ctx: PageContext, log: Logger): Promise<string> {
   const { site } = ctx;
-  const shortcodes = shortcodesOf(site);
+  const shortcodes = shortcodeNames(site);
   let html = await site.blocks.render(await embedContent(raw, ctx), ctx);
   html = wptexturize(html, shortcodes);
   if (!hasBlocks(raw)) html = wpautop(html);
   html = shortcodeUnautop(html, shortcodes);
   html = await filterContentTags(html, ctx.store, site);
   html = capitalPDangit(replaceInsecureHomeUrl(html, site));
+  html = await renderShortcodes(html, ctx, log);
   for (const ext of site.hooks) {
     if (!ext.hooks.content) continue;
     try {
@@ -111,27 +105,31 @@ export async function pageViewed(view: PageView, log: Logger): Promise<void> {
 }
 
 /**
- * the_excerpt of get_the_excerpt: the post's own excerpt, else wp_trim_excerpt's: the content
- * without the blocks excerpt_remove_blocks leaves out, through the_content, cut to its first 55
- * words with ` [&hellip;]`; then the_excerpt's filters in WordPress's order: wptexturize,
- * convert_smilies, convert_chars, wpautop, shortcode_unautop, wp_filter_content_tags,
- * wp_replace_insecure_home_url. `content.rendered` is the_content of `content.raw`, reused for
- * classic content.
+ * the_excerpt of get_the_excerpt: the post's own excerpt, else wp_trim_excerpt's: the first page
+ * of the content up to its `<!--more-->` (firstPageTeaser), without its shortcodes
+ * (strip_shortcodes) and the blocks excerpt_remove_blocks leaves out, through the_content, cut to
+ * its first 55 words with ` [&hellip;]`; then the_excerpt's filters in WordPress's order:
+ * wptexturize, convert_smilies, convert_chars, wpautop, shortcode_unautop, wp_filter_content_tags,
+ * wp_replace_insecure_home_url. `content.rendered` is the_content of `content.raw`, reused when
+ * that is all the excerpt is made from.
  */
 export function renderedExcerpt(excerpt: string, content: { raw: string; rendered: string }, ctx: PageContext, log: Logger): Promise<string> {
-  // the excerpt's own text, else the content it is made from: block markup as stored, classic content as rendered
-  const source = excerpt.trim() ? [] : hasBlocks(content.raw) ? ['blocks', content.raw] : ['rendered', content.rendered];
+  const source = excerpt.trim() ? [] : ['content', content.raw];
   return keptRenderings(ctx.site).keep(ctx, ['the_excerpt', excerpt, ...source], (traced) => filterExcerpt(excerpt, content, traced, log));
+}
+
+/** wp_trim_excerpt's text before it is cut: the_content of the teaser without shortcodes and the blocks an excerpt leaves out. */
+async function excerptSource(content: { raw: string; rendered: string }, ctx: PageContext, log: Logger): Promise<string> {
+  const { site } = ctx;
+  const teaser = await stripRegisteredShortcodes(firstPageTeaser(content.raw), site);
+  if (hasBlocks(teaser)) return filterContent(await site.blocks.renderForExcerpt(teaser, ctx), ctx, log);
+  return teaser === content.raw ? content.rendered : filterContent(teaser, ctx, log);
 }
 
 async function filterExcerpt(excerpt: string, content: { raw: string; rendered: string }, ctx: PageContext, log: Logger): Promise<string> {
   const { site } = ctx;
-  let text = excerpt;
-  if (!excerpt.trim()) {
-    const source = hasBlocks(content.raw) ? await filterContent(await site.blocks.renderForExcerpt(content.raw, ctx), ctx, log) : content.rendered;
-    text = trimWords(source.split(']]>').join(']]&gt;'), 55, ' [&hellip;]');
-  }
-  const shortcodes = shortcodesOf(site);
+  const text = excerpt.trim() ? excerpt : trimWords((await excerptSource(content, ctx, log)).split(']]>').join(']]&gt;'), 55, ' [&hellip;]');
+  const shortcodes = shortcodeNames(site);
   let html = wptexturize(text, shortcodes);
   if (smiliesOn(site)) html = convertSmilies(html);
   html = shortcodeUnautop(wpautop(convertChars(html)), shortcodes);

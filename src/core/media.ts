@@ -87,6 +87,17 @@ const RASTER: Readonly<Record<string, { mime: string; ext: string }>> = {
 };
 const RASTER_MIMES = new Set(Object.values(RASTER).map((r) => r.mime));
 
+/**
+ * wp_create_image_subsizes makes (and lists in the metadata, which srcset and media_details
+ * follow) medium, large, thumbnail and medium_large first, so a usable size exists early; the
+ * others after them in their registered order.
+ */
+const CREATED_FIRST = ['medium', 'large', 'thumbnail', 'medium_large'];
+const inCreationOrder = (sizes: ImageSize[]): ImageSize[] => [
+  ...CREATED_FIRST.flatMap((name) => sizes.filter((s) => s.name === name)),
+  ...sizes.filter((s) => !CREATED_FIRST.includes(s.name)),
+];
+
 /** The content type a served upload gets, by its extension; unknown extensions are served as bytes. */
 export function servedType(file: string): string {
   return SERVED_TYPES[extname(file).slice(1).toLowerCase()] ?? 'application/octet-stream';
@@ -352,7 +363,7 @@ export class MediaLibrary {
     const made = new Map<string, SizeMeta>();
     // an animated GIF is resized as its first frame, as WordPress's editors do
     const source = await sharp(original).rotate().toBuffer();
-    for (const size of await this.imageSizes(store)) {
+    for (const size of inCreationOrder(await this.imageSizes(store))) {
       if (only && !only.has(size.name)) continue;
       const dims = resizeDimensions(image.width ?? 0, image.height ?? 0, size);
       if (!dims) continue;

@@ -1,5 +1,6 @@
 import { invalidParam, RestError } from '../engine/errors.ts';
 import { kses, type KsesContext } from '../format/kses.ts';
+import { targetedLinkRel } from '../format/link-rel.ts';
 import type { Store } from '../store/index.ts';
 import type { PostPatch, PostRow } from '../store/posts.ts';
 import { cap, type PostTypeInfo } from './content-types.ts';
@@ -9,9 +10,15 @@ import { denied, parseDateArg } from './rest.ts';
 
 const PUBLISHING = new Set(['publish', 'future', 'private']);
 
-/** What the caller may store: without unfiltered_html, kses filters it as title_save_pre and content_save_pre do. */
+/**
+ * What the caller stores, as title_save_pre, content_save_pre and excerpt_save_pre leave it:
+ * `rel="noopener"` on every link with a target (wp_targeted_link_rel, whoever writes), then,
+ * without unfiltered_html, kses.
+ */
 async function saved(ctx: Ctx, text: string | undefined, context: KsesContext): Promise<string | undefined> {
-  return text === undefined || ctx.can('unfiltered_html') ? text : kses(text, context);
+  if (text === undefined) return text;
+  const targeted = targetedLinkRel(text);
+  return ctx.can('unfiltered_html') ? targeted : kses(targeted, context);
 }
 
 /**

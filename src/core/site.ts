@@ -1,6 +1,7 @@
 import type { Spec } from '../engine/spec.ts';
 import type { EngineHost, HandlerContext, Logger, User } from '../engine/types.ts';
 import { Roles } from '../auth/roles.ts';
+import type { ShortcodeAttributes } from '../format/shortcodes.ts';
 import type { Store } from '../store/index.ts';
 import { offsetMinutes } from '../store/site-clock.ts';
 import type { PostRow } from '../store/posts.ts';
@@ -124,6 +125,21 @@ export type ContentEvent =
   | { type: 'postSaved' | 'postDeleted'; postId: number; postType: string; previousStatus?: string; status?: string }
   | { type: 'termSaved' | 'termDeleted'; termId: number; taxonomy: string };
 
+/**
+ * What a shortcode renders with: the page (its store, site and post), do_shortcode over the same
+ * shortcodes for what it encloses, and the counters WordPress's handlers keep in `static`
+ * variables (gallery-N, audio-{post}-N...), which run on through one rendering of the content.
+ */
+export interface ShortcodeContext {
+  page: PageContext;
+  doShortcode(text: string): Promise<string>;
+  /** The next number of a handler's counter (1 first). */
+  instance(counter: string): number;
+}
+
+/** A shortcode's renderer (add_shortcode's callback): its attributes, the text it encloses ('' when none) and its name. */
+export type ShortcodeRenderer = (atts: ShortcodeAttributes, content: string, tag: string, ctx: ShortcodeContext) => string | Promise<string>;
+
 /** A plugin's hooks into the rendered site: wp_head, wp_footer, the_content, and a page view. */
 export interface SiteHooks {
   /** HTML for `<head>`. */
@@ -135,10 +151,11 @@ export interface SiteHooks {
   /** the_content filter: the post's formatted HTML in, the filtered HTML out (the API's `content.rendered` goes through it too). */
   content?(html: string, ctx: PageContext): Promise<string> | string;
   /**
-   * The shortcode names the plugin's `content` filter renders (add_shortcode): wptexturize leaves
-   * them alone and shortcode_unautop unwraps a paragraph holding only one of them.
+   * The plugin's shortcodes by name (add_shortcode), rendered by the_content's do_shortcode with
+   * the core's; wptexturize leaves them alone, shortcode_unautop unwraps a paragraph holding only
+   * one, strip_shortcodes takes them out of generated excerpts.
    */
-  shortcodes?: readonly string[];
+  shortcodes?: Readonly<Record<string, ShortcodeRenderer>>;
   /**
    * The shared-state topics whose change changes what `content` renders (a plugin's own data it
    * keeps in memory, such as the active snippets): rendered content is kept per post until the

@@ -9,6 +9,7 @@ import { commentsOpen, discussionOptions, isOn, renderedComment, submitComment, 
 import { avatarUrls } from '../core/rest.ts';
 import type { CommentRow } from '../store/comments.ts';
 import type { PostRow } from '../store/posts.ts';
+import type { Site } from '../core/site.ts';
 import { escapeAttr, escapeHtml, stripAllTags } from '../format/format.ts';
 import type { FeedPost } from './feeds.ts';
 import { formatLocalDate } from '../format/date.ts';
@@ -103,6 +104,8 @@ interface ThreadContext {
   avatars: boolean;
   /** The held comments' note: the short one for a commenter the browser remembers, the preview one otherwise. */
   heldNote: string;
+  /** The site, whose options comment_text's filters read. */
+  site: Site;
 }
 
 /** One comment of wp_list_comments (html5 style), its replies nested below it. */
@@ -128,7 +131,7 @@ function commentHtml(c: CommentRow, depth: number, t: ThreadContext): string {
 <div class="comment-metadata"><a href="${escapeAttr(`${t.url}#comment-${c.id}`)}"><time datetime="${escapeAttr(`${c.date_gmt.replace(' ', 'T')}+00:00`)}">${escapeHtml(when)}</time></a></div>${held}
 </footer>
 <div class="comment-content">
-${renderedComment(c.content)}</div>${reply}
+${renderedComment(c.content, t.site)}</div>${reply}
 </article>${children}
 </li>${after}`;
 }
@@ -215,6 +218,7 @@ export async function commentsSection(engine: Engine, req: PageRequest, post: Po
     timeFormat: site.options.time_format || 'g:i a',
     avatars: isOn(o.show_avatars),
     heldNote: commenter?.email ? 'Your comment is awaiting moderation.' : 'Your comment is awaiting moderation. This is a preview; your comment will be visible after it has been approved.',
+    site: engine.site,
   };
   const parts: string[] = [];
   if (shown.length) {
@@ -304,7 +308,7 @@ export async function commentPost(engine: Engine, req: PageRequest, permalinkOf:
   try {
     comment = await store.transaction(async (s) => {
       await checkParent(s, post.id, Number.isSafeInteger(data.parent) ? data.parent : -1);
-      return submitComment(s, { user: null, ip: req.ip, userAgent: req.headers['user-agent'] ?? '' }, post, data);
+      return submitComment(s, { user: null, ip: req.ip, userAgent: req.headers['user-agent'] ?? '' }, post, data, engine.site.home);
     });
   } catch (e) {
     if (!(e instanceof RestError)) throw e;
@@ -340,7 +344,7 @@ export async function commentFeedItems(engine: Engine, permalinkOf: (post: PostR
   for (const c of rows) {
     const post = posts.get(c.post)!;
     const link = `${await permalinkOf(post)}#comment-${c.id}`;
-    const html = renderedComment(c.content);
+    const html = renderedComment(c.content, engine.site);
     const at = new Date(`${c.date_gmt.replace(' ', 'T')}Z`);
     const author = c.author_name || 'Anonymous';
     items.push({

@@ -8,6 +8,8 @@ import { authorizePage } from './sign-in/authorize-page.ts';
 import { oauthPage } from '../auth/oauth.ts';
 import { authorPermalink, commentsFeedPermalink, feedPermalink, pagedPermalink, permalink, termPermalink, type FeedType, type PermalinkTarget } from '../core/permalinks.ts';
 import { filterHeadMeta, hookOutput, pageViewed, theContent } from '../core/hooks.ts';
+import { stripRegisteredShortcodes } from '../core/shortcodes/registry.ts';
+import { firstPageTeaser } from '../format/teaser.ts';
 import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from '../format/format.ts';
 import { articleHtml, documentHtml, embedHtml, listHtml, navHtml, notFoundHtml, UNTITLED, type DocumentParts, type NavLink, type ShownPost, type SiteIdentity } from './templates.ts';
 import { formatLocalDate } from '../format/date.ts';
@@ -313,7 +315,8 @@ async function showPosts(engine: Engine, posts: PostRow[], pageCtx: PageContext,
       categories: categories.get(post.id) ?? [],
       tags: tags.get(post.id) ?? [],
       html: isProtected ? PROTECTED_CONTENT : await theContent(contentForView(post, inList, url), ctx, engine.log),
-      excerpt: isProtected ? PROTECTED_EXCERPT : stripAllTags(excerptText(post.excerpt, renderContent(post.content))),
+      // wp_trim_excerpt's source: the first page up to <!--more-->, without shortcodes
+      excerpt: isProtected ? PROTECTED_EXCERPT : stripAllTags(excerptText(post.excerpt, renderContent(await stripRegisteredShortcodes(firstPageTeaser(post.content), site)))),
     });
   }
   return shown;

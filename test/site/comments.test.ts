@@ -168,13 +168,13 @@ describe('comments on the site', () => {
   });
 
   it('keeps only a safe website address and no markup in the name (wp_filter_comment)', async () => {
-    assert.deepEqual(await filterComment({ author_name: '<b>Bo</b> Smith', author_url: 'javascript:alert(1)', content: '<em>hi</em><script>x</script>' }, false), {
+    assert.deepEqual(await filterComment({ author_name: '<b>Bo</b> Smith', author_url: 'javascript:alert(1)', content: '<em>hi</em><script>x</script>' }, false, server.home), {
       author_name: 'Bo Smith',
       author_url: '',
       content: '<em>hi</em>x',
     });
-    assert.equal((await filterComment({ author_url: 'grace.example/about' }, false)).author_url, 'http://grace.example/about');
-    assert.equal((await filterComment({ author_url: 'https://grace.example' }, false)).author_url, 'https://grace.example');
+    assert.equal((await filterComment({ author_url: 'grace.example/about' }, false, server.home)).author_url, 'http://grace.example/about');
+    assert.equal((await filterComment({ author_url: 'https://grace.example' }, false, server.home)).author_url, 'https://grace.example');
   });
 
   it('says comments are closed, and refuses a post to a closed thread', async () => {

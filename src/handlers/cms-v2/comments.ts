@@ -109,7 +109,7 @@ async function relatedOf(ctx: Ctx, comments: CommentRow[]): Promise<Related> {
 /** prepare_item_for_response: the comment in WordPress's shape for the context, with its links. */
 async function prepareComment(ctx: Ctx, comment: CommentRow, context: Context, related: Related): Promise<Record<string, unknown>> {
   const post = related.posts.get(comment.post);
-  const rendered = renderedComment(comment.content);
+  const rendered = renderedComment(comment.content, ctx.site);
   const data: Record<string, unknown> = {
     id: comment.id,
     post: comment.post,
@@ -334,7 +334,7 @@ export async function createComment(ctx: Ctx<'cms-v2:comments.createComment'>) {
       date_gmt: f.date_gmt,
     };
     const who = { user: ctx.user && { id: ctx.user.id, can: (c: string) => ctx.can(c) }, ip: f.author_ip ?? ctx.request.ip, userAgent: f.author_user_agent ?? ctx.request.headers['user-agent'] ?? '' };
-    const created = await submitComment(store, who, post, data);
+    const created = await submitComment(store, who, post, data, ctx.site.home);
     if (typeof ctx.args.status === 'string') await setCommentStatus(store, created, ctx.args.status);
     return (await store.comments.get(created.id))!;
   });
@@ -367,7 +367,7 @@ export async function updateComment(ctx: Ctx<'cms-v2:comments.updateComment'>) {
       if (long) throw lengthError(long);
       if (f.parent !== undefined || f.post !== undefined) await checkParent(store, f.post ?? comment.post, f.parent ?? comment.parent);
       // wp_update_comment filters what it stores as wp_new_comment does
-      await store.comments.update(comment.id, await filterComment(f, ctx.can('unfiltered_html')));
+      await store.comments.update(comment.id, await filterComment(f, ctx.can('unfiltered_html'), ctx.site.home));
     }
     if (typeof ctx.args.status === 'string') await setCommentStatus(store, (await store.comments.get(comment.id))!, ctx.args.status);
     return (await store.comments.get(comment.id))!;

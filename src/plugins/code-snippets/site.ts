@@ -1,5 +1,6 @@
 import type { PageContext, Site, SiteHooks } from '../../core/site.ts';
 import { wpautop } from '../../format/format.ts';
+import { attributeMap, type ShortcodeAttributes } from '../../format/shortcodes.ts';
 import type { Store } from '../../store/index.ts';
 import type { Snippet, SnippetsRepo } from './repo.ts';
 
@@ -44,23 +45,14 @@ function bundled(active: ActiveSnippets, scope: string, tag: 'style' | 'script')
 
 const raw = (active: ActiveSnippets, scope: string) => codeOf(active, scope).map((c) => `${c}\n`).join('');
 
-// `[code_snippet id=1 name="..."]`; `[[code_snippet ...]]` is the escaped, literal form
-const SHORTCODE = /\[(\[?)code_snippet(?![\w-])([^\]]*?)\/?\](\]?)/g;
-const ATTRIBUTE = /([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"']+))/g;
 const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
 
-function shortcodeAttributes(text: string): Record<string, string> {
-  const attrs: Record<string, string> = {};
-  for (const m of text.matchAll(ATTRIBUTE)) attrs[m[1].toLowerCase()] = m[2] ?? m[3] ?? m[4];
-  return attrs;
-}
-
 /** What `[code_snippet id=N]` renders: an active `content` snippet's HTML (wpautop'd with format=true), else nothing. */
-function renderShortcode(active: ActiveSnippets, attrText: string): string {
-  const attrs = shortcodeAttributes(attrText);
-  const snippet = active.byId.get(Number(attrs.id));
+function renderShortcode(active: ActiveSnippets, atts: ShortcodeAttributes): string {
+  const attr = attributeMap(atts);
+  const snippet = active.byId.get(Number(attr.get('id')));
   if (!snippet || snippet.scope !== 'content') return '';
-  return TRUE_WORDS.has((attrs.format ?? '').toLowerCase()) ? wpautop(snippet.code) : snippet.code;
+  return TRUE_WORDS.has((attr.get('format') ?? '').toLowerCase()) ? wpautop(snippet.code) : snippet.code;
 }
 
 /**
@@ -77,14 +69,11 @@ export const snippetsSiteHooks = (repoOf: (store: Store) => SnippetsRepo): SiteH
     const active = await activeSnippets(ctx.site, () => repoOf(ctx.store));
     return raw(active, 'footer-content') + bundled(active, 'site-footer-js', 'script');
   },
-  shortcodes: ['code_snippet'],
+  shortcodes: {
+    async code_snippet(atts, _content, _tag, { page }) {
+      return renderShortcode(await activeSnippets(page.site, () => repoOf(page.store)), atts);
+    },
+  },
   // the store is only used when the active snippets are loaded: a rendering with them in memory may be kept until they change
   topics: [ACTIVE_SNIPPETS_TOPIC],
-  async content(html: string, ctx: PageContext) {
-    if (!html.includes('[code_snippet')) return html;
-    const active = await activeSnippets(ctx.site, () => repoOf(ctx.store));
-    return html.replace(SHORTCODE, (whole, before: string, attrText: string, after: string) =>
-      before && after ? whole.slice(1, -1) : before + renderShortcode(active, attrText) + after,
-    );
-  },
 });
