@@ -17,7 +17,9 @@ export interface ErrorContext {
 
 /** better-sqlite3's errors, and what opening or migrating a database throws. */
 function isDatabaseError(e: Error): boolean {
-  return e.name === 'SqliteError' || e.message.startsWith('database migration') || ((e as NodeJS.ErrnoException).syscall === 'mkdir');
+  // a constraint the data broke is a bug of the command, whose stack should be seen, not a database that cannot be opened
+  const brokenConstraint = String((e as NodeJS.ErrnoException).code).startsWith('SQLITE_CONSTRAINT');
+  return (e.name === 'SqliteError' && !brokenConstraint) || e.message.startsWith('database migration') || ((e as NodeJS.ErrnoException).syscall === 'mkdir');
 }
 
 /**
