@@ -37,12 +37,28 @@ export interface RenderTrace {
   volatile: boolean;
 }
 
+/** Block context (WP_Block's `context`): `postId`, `postType`, `queryId`, `query`... by name. */
+export type BlockContext = Readonly<Record<string, unknown>>;
+
 /** A parsed block with its attributes as prepared for rendering (validated, defaults filled). */
 export interface RenderedBlock {
   name: string;
   attributes: Record<string, unknown>;
-  /** The block's inner content, already rendered (its inner blocks included). */
+  /** The attributes as written in the markup, which the block supports read (WP_Block_Supports). */
+  parsedAttributes: Record<string, unknown>;
+  /** Its type's supports. */
+  supports: Readonly<Record<string, unknown>>;
+  /** The block's inner content, already rendered (its inner blocks included); empty for a type that skips its inner blocks. */
   content: string;
+  /** The context the block uses (its type's `usesContext`), from what its ancestors and the page provide. */
+  context: BlockContext;
+  /** Its inner blocks as parsed (a query loop looks for a featured image among them). */
+  innerBlocks: readonly ParsedBlock[];
+  /**
+   * Its inner content rendered again with the context given and nothing else, as WordPress renders
+   * a `core/null` copy of the block (post-template's and comment-template's loops).
+   */
+  renderInner(context: BlockContext): Promise<string>;
 }
 
 /** A block type (register_block_type with block.json's fields). Without `render` it is static: its saved markup is its output. */
@@ -72,6 +88,8 @@ export interface BlockTypeDefinition {
   viewScriptHandles?: readonly string[];
   editorStyleHandles?: readonly string[];
   styleHandles?: readonly string[];
+  /** skip_inner_blocks: its inner blocks are not rendered before its callback, which renders them itself (a loop). */
+  skipInnerBlocks?: boolean;
   /** The render callback of a dynamic block: its HTML from its attributes and rendered inner content. */
   render?(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> | string;
 }
@@ -355,7 +373,8 @@ export class BlockRegistry {
    */
   async render(content: string, ctx: BlockRenderContext): Promise<string> {
     if (!hasBlocks(content)) return content;
-    return this.renderParts(parseBlocks(content), ctx);
+    const parts = parseBlocks(content);
+    return this.renderParts(parts, await this.pageContext(parts, ctx), ctx);
   }
 
   /**
@@ -364,47 +383,76 @@ export class BlockRegistry {
    * allowed inner blocks alone, a block with any other or nested inner block left out.
    */
   async renderForExcerpt(content: string, ctx: BlockRenderContext): Promise<string> {
+    const parts = parseBlocks(content);
+    const context = await this.pageContext(parts, ctx);
     let html = '';
-    for (const part of parseBlocks(content)) {
+    for (const part of parts) {
       if (typeof part === 'string') html += part;
-      else if (EXCERPT_WRAPPER_BLOCKS.has(part.name) && part.inner.some((p) => typeof p !== 'string')) html += await this.renderExcerptInner(part, ctx);
+      else if (EXCERPT_WRAPPER_BLOCKS.has(part.name) && part.inner.some((p) => typeof p !== 'string')) html += await this.renderExcerptInner(part, context, ctx);
       else if (EXCERPT_INNER_BLOCKS.has(part.name) || EXCERPT_WRAPPER_BLOCKS.has(part.name)) {
         const inner = part.inner.filter((p): p is ParsedBlock => typeof p !== 'string');
-        if (inner.every((b) => EXCERPT_INNER_BLOCKS.has(b.name) && !b.inner.some((p) => typeof p !== 'string'))) html += await this.renderParsed(part, ctx);
+        if (inner.every((b) => EXCERPT_INNER_BLOCKS.has(b.name) && !b.inner.some((p) => typeof p !== 'string'))) html += await this.renderParsed(part, context, ctx);
       }
     }
     return html;
   }
 
   /** _excerpt_render_inner_blocks: a wrapper's allowed inner blocks, wrappers among them by their own. */
-  private async renderExcerptInner(block: ParsedBlock, ctx: BlockRenderContext): Promise<string> {
+  private async renderExcerptInner(block: ParsedBlock, context: BlockContext, ctx: BlockRenderContext): Promise<string> {
     let html = '';
     for (const inner of block.inner) {
       if (typeof inner === 'string' || !(EXCERPT_INNER_BLOCKS.has(inner.name) || EXCERPT_WRAPPER_BLOCKS.has(inner.name))) continue;
-      html += inner.inner.some((p) => typeof p !== 'string') ? await this.renderExcerptInner(inner, ctx) : await this.renderParsed(inner, ctx);
+      html += inner.inner.some((p) => typeof p !== 'string') ? await this.renderExcerptInner(inner, context, ctx) : await this.renderParsed(inner, context, ctx);
     }
     return html;
   }
 
   /** render_block of one block given by name and attributes, with no inner content (block-renderer). */
-  renderBlock(name: string, attributes: Record<string, unknown>, ctx: BlockRenderContext): Promise<string> {
-    return this.renderParsed({ name, attrs: attributes, inner: [] }, ctx);
+  async renderBlock(name: string, attributes: Record<string, unknown>, ctx: BlockRenderContext): Promise<string> {
+    const block: ParsedBlock = { name, attrs: attributes, inner: [] };
+    return this.renderParsed(block, await this.pageContext([block], ctx), ctx);
   }
 
-  private async renderParts(parts: readonly (string | ParsedBlock)[], ctx: BlockRenderContext): Promise<string> {
+  /**
+   * render_block's context: the post being rendered (`postId`, `postType`), as WordPress takes it
+   * from the global `$post`. Looked up only when a dynamic block is there to use it, so that
+   * static content reads nothing of the store and stays fit to keep.
+   */
+  private async pageContext(parts: readonly (string | ParsedBlock)[], ctx: BlockRenderContext): Promise<BlockContext> {
+    if (ctx.postId === undefined || !this.anyDynamic(parts)) return {};
+    const post = await ctx.store.posts.get(ctx.postId);
+    return post ? { postId: post.id, postType: post.type } : {};
+  }
+
+  private anyDynamic(parts: readonly (string | ParsedBlock)[]): boolean {
+    return parts.some((p) => typeof p !== 'string' && (this.types.get(p.name)?.def.render !== undefined || this.anyDynamic(p.inner)));
+  }
+
+  private async renderParts(parts: readonly (string | ParsedBlock)[], available: BlockContext, ctx: BlockRenderContext): Promise<string> {
     let html = '';
-    for (const part of parts) html += typeof part === 'string' ? part : await this.renderParsed(part, ctx);
+    for (const part of parts) html += typeof part === 'string' ? part : await this.renderParsed(part, available, ctx);
     return html;
   }
 
-  private async renderParsed(block: ParsedBlock, ctx: BlockRenderContext): Promise<string> {
-    const content = await this.renderParts(block.inner, ctx);
+  /**
+   * WP_Block::render: the inner blocks first, each given the context available here plus what this
+   * block provides from its attributes (`providesContext`), then the render callback of a dynamic
+   * block with the context its type uses (`usesContext`).
+   */
+  private async renderParsed(block: ParsedBlock, available: BlockContext, ctx: BlockRenderContext): Promise<string> {
     const r = this.types.get(block.name);
+    const attributes = this.prepareAttributes(block.name, block.attrs);
+    const childContext: Record<string, unknown> = { ...available };
+    for (const [name, attribute] of Object.entries(r?.def.providesContext ?? {})) if (attribute in attributes) childContext[name] = attributes[attribute];
+    const content = r?.def.render && r.def.skipInnerBlocks ? '' : await this.renderParts(block.inner, childContext, ctx);
     if (!r?.def.render) return content;
     // a render callback may read anything (posts, the time): its output is not kept
     if (ctx.trace) ctx.trace.volatile = true;
+    const context: Record<string, unknown> = {};
+    for (const name of r.def.usesContext ?? []) if (name in available) context[name] = available[name];
+    const innerBlocks = block.inner.filter((p): p is ParsedBlock => typeof p !== 'string');
     try {
-      return await r.def.render({ name: block.name, attributes: this.prepareAttributes(block.name, block.attrs), content }, ctx);
+      return await r.def.render({ name: block.name, attributes, parsedAttributes: block.attrs, supports: r.def.supports ?? {}, content, context, innerBlocks, renderInner: (given) => this.renderParts(block.inner, given, ctx) }, ctx);
     } catch (e) {
       // a failing block renders as nothing, so one broken plugin does not take the page down
       this.log?.error(`block ${block.name} of ${r.owner} failed to render: ${e instanceof Error ? e.message : String(e)}`);
