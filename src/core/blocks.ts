@@ -30,6 +30,8 @@ export interface BlockAttribute {
 export interface BlockRenderContext {
   /** Set while a rendering that may be kept runs (src/core/kept-renderings.ts); a dynamic block marks it volatile. */
   trace?: RenderTrace;
+  /** The posts whose content a post-content block is rendering around this rendering (its recursion guard). */
+  contentShown?: ReadonlySet<number>;
 }
 
 /** What a rendering met that makes it unfit to keep: a dynamic block, the store used. */
@@ -298,7 +300,8 @@ export class BlockRegistry {
   /** The sets in order (the core's first); a later block, pattern or category of a name already registered is ignored, as WordPress refuses it. */
   constructor(
     sets: readonly BlockSet[] = [],
-    private readonly log?: Logger,
+    /** Where a failing render callback is reported (a registry made without one, the empty one a site starts with, reports nowhere). */
+    readonly log: Logger = { error() {}, info() {} },
   ) {
     for (const set of sets)
       for (const def of set.blocks ?? []) {
@@ -455,7 +458,7 @@ export class BlockRegistry {
       return await r.def.render({ name: block.name, attributes, parsedAttributes: block.attrs, supports: r.def.supports ?? {}, content, context, innerBlocks, renderInner: (given) => this.renderParts(block.inner, given, ctx) }, ctx);
     } catch (e) {
       // a failing block renders as nothing, so one broken plugin does not take the page down
-      this.log?.error(`block ${block.name} of ${r.owner} failed to render: ${e instanceof Error ? e.message : String(e)}`);
+      this.log.error(`block ${block.name} of ${r.owner} failed to render: ${e instanceof Error ? e.message : String(e)}`);
       return '';
     }
   }

@@ -121,13 +121,20 @@ export function renderedExcerpt(excerpt: string, content: { raw: string; rendere
   return keptRenderings(ctx.site).keep(ctx, ['the_excerpt', excerpt, ...source], (traced) => filterExcerpt(excerpt, content, traced, log));
 }
 
+/**
+ * get_the_excerpt: the post's own excerpt, else wp_trim_excerpt's: the content without the blocks
+ * excerpt_remove_blocks leaves out, through the_content, cut to its first 55 words followed by
+ * `more` (excerpt_more's ` [&hellip;]` unless a caller, such as the post-excerpt block, changes it).
+ */
+export async function getTheExcerpt(excerpt: string, content: { raw: string; rendered?: string }, ctx: PageContext, log: Logger, more = ' [&hellip;]'): Promise<string> {
+  if (excerpt.trim()) return excerpt;
+  const source = hasBlocks(content.raw) ? await filterContent(await ctx.site.blocks.renderForExcerpt(content.raw, ctx), ctx, log) : (content.rendered ?? (await theContent(content.raw, ctx, log)));
+  return trimWords(source.split(']]>').join(']]&gt;'), 55, more);
+}
+
 async function filterExcerpt(excerpt: string, content: { raw: string; rendered: string }, ctx: PageContext, log: Logger): Promise<string> {
   const { site } = ctx;
-  let text = excerpt;
-  if (!excerpt.trim()) {
-    const source = hasBlocks(content.raw) ? await filterContent(await site.blocks.renderForExcerpt(content.raw, ctx), ctx, log) : content.rendered;
-    text = trimWords(source.split(']]>').join(']]&gt;'), 55, ' [&hellip;]');
-  }
+  const text = await getTheExcerpt(excerpt, content, ctx, log);
   const shortcodes = shortcodesOf(site);
   let html = wptexturize(text, shortcodes);
   if (smiliesOn(site)) html = convertSmilies(html);

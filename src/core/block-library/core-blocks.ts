@@ -1,4 +1,6 @@
 import type { BlockSet, BlockTypeDefinition } from '../blocks.ts';
+import { block, CONTENT } from './block-definition.ts';
+import { POST_BLOCKS } from './post-blocks.ts';
 import { archives, categories, tagCloud } from './render/archives.ts';
 import { latestPosts } from './render/latest-posts.ts';
 import { pageList } from './render/page-list.ts';
@@ -22,10 +24,6 @@ const TEXT_SUPPORTS = {
   typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalDefaultControls: { fontSize: true } },
 };
 
-const CONTENT = '__experimentalRole';
-
-// no textdomain: register_block_type_from_metadata of WordPress 6.1 does not carry block.json's, so REST shows null
-const block = (def: Omit<BlockTypeDefinition, 'apiVersion' | 'textdomain'> & { apiVersion?: number }): BlockTypeDefinition => ({ apiVersion: 2, ...def });
 
 const STATIC_BLOCKS: BlockTypeDefinition[] = [
   block({
@@ -308,4 +306,4 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
   }),
 ];
 
-export const CORE_BLOCKS: BlockSet = { owner: 'core', blocks: [...STATIC_BLOCKS, ...DYNAMIC_BLOCKS], patterns: PATTERNS, patternCategories: PATTERN_CATEGORIES };
+export const CORE_BLOCKS: BlockSet = { owner: 'core', blocks: [...STATIC_BLOCKS, ...DYNAMIC_BLOCKS, ...POST_BLOCKS], patterns: PATTERNS, patternCategories: PATTERN_CATEGORIES };

@@ -134,20 +134,55 @@ interface EngineStyles {
   css: string;
 }
 
-/**
- * The value safecss_filter_attr keeps of one declaration: a property of kses' safe list whose
- * value, without its var(), calc(), min(), max(), minmax() and clamp(), has none of `\ ( & = }` nor
- * a comment.
- */
 const SAFE_PROPERTIES = new Set(allowed.safeStyleProperties);
-function safeDeclaration(property: string, value: string): boolean {
-  if (!SAFE_PROPERTIES.has(property)) return false;
-  let rest = value;
+const URL_PROPERTIES = new Set(['background', 'background-image', 'cursor', 'list-style', 'list-style-image']);
+const GRADIENT_PROPERTIES = new Set(['background', 'background-image']);
+const GRADIENT = /^(repeating-)?(linear|radial|conic)-gradient\(([^()]|rgba?\([^()]*\))*\)$/;
+
+/** The functions safecss_filter_attr allows, innermost first (PHP's recursive pattern, unrolled). */
+function withoutCssFunctions(text: string): string {
+  let rest = text;
   for (let before = ''; before !== rest; ) {
     before = rest;
     rest = rest.replace(/\b(?:var|calc|min|max|minmax|clamp)\([^()]*\)/g, '');
   }
-  return !/[\\(&=}]|\/\*/.test(rest);
+  return rest;
+}
+
+/**
+ * safecss_filter_attr of one `property:value`: the parts between semicolons that name a safe
+ * property (or a custom one) and whose value, without its url()s of an allowed protocol, its
+ * gradient and its var(), calc(), min(), max(), minmax() and clamp(), has none of `\ ( & = }` nor a comment.
+ */
+function safeCss(css: string): string {
+  const kept: string[] = [];
+  for (const raw of css.replace(/[\n\r\t]/g, '').trim().split(';')) {
+    if (raw === '') continue;
+    const item = raw.trim();
+    let test = item;
+    let found = !item.includes(':');
+    if (!found) {
+      const colon = item.indexOf(':');
+      const property = item.slice(0, colon).trim();
+      const value = item.slice(colon + 1).trim();
+      const custom = /^--[a-zA-Z0-9_-]+$/.test(property);
+      found = custom || SAFE_PROPERTIES.has(property);
+      const urls = custom ? value.startsWith('url(') : URL_PROPERTIES.has(property);
+      const gradients = custom ? value.includes('-gradient(') : GRADIENT_PROPERTIES.has(property);
+      if (found && urls)
+        for (const match of value.match(/url\([^)]+\)/g) ?? []) {
+          const url = /^url\(\s*(['"]?)(.*)\1\s*\)$/.exec(match)?.[2]?.trim() ?? '';
+          if (!url || /^\s*(javascript|data|vbscript):/i.test(url)) {
+            found = false;
+            break;
+          }
+          test = test.replace(match, '');
+        }
+      if (found && gradients && GRADIENT.test(value)) test = test.replace(value, '');
+    }
+    if (found && !/[\\(&=}]|\/\*/.test(withoutCssFunctions(test))) kept.push(item);
+  }
+  return kept.join(';');
 }
 
 /** wp_style_engine_get_styles of one group of a block's styles. */
@@ -167,8 +202,14 @@ function engineStyles(group: string, styles: Json, classesForVars: boolean): Eng
       if (trimmed !== '') declarations.set(property.toLowerCase().replace(/[^a-z0-9_-]/g, ''), trimmed);
     }
   }
-  const css = [...declarations].filter(([p, v]) => safeDeclaration(p, v.replace(/<[^>]*>/g, '').trim())).map(([p, v]) => `${p}:${v.replace(/<[^>]*>/g, '').trim()};`);
-  return { classes: [...new Set(classes)].join(' '), css: css.join('') };
+  // get_declarations_string: each declaration without tags, through safecss_filter_attr, ended by `;`
+  let css = '';
+  for (const [p, v] of declarations) {
+    const value = v.replace(/<[^>]*>/g, '').trim();
+    const filtered = value === '' ? '' : safeCss(`${p}:${value}`);
+    if (filtered) css += `${filtered};`;
+  }
+  return { classes: [...new Set(classes)].join(' '), css };
 }
 
 /** A preset's value, or the custom one: `var:preset|color|x` for attribute `x`, else style's own value. */
