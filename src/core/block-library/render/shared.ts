@@ -4,16 +4,7 @@ import type { PostRow } from '../../../store/posts.ts';
 import { escapeAttr, escapeHtml } from '../../../format/format.ts';
 import { permalink } from '../../permalinks.ts';
 
-/** What the core's block renderers share: the wrapper's class, a post's link and title, an integer attribute. */
-
-/** The wrapper's class (get_block_wrapper_attributes): the block's own classes, its generated class name, its alignment and custom class. */
-export function wrapperClass(block: RenderedBlock, own = ''): string {
-  const a = block.attributes;
-  const classes = [own, `wp-block-${block.name.replace(/^core\//, '').replace('/', '-')}`];
-  if (typeof a.align === 'string' && a.align) classes.push(`align${a.align}`);
-  if (typeof a.className === 'string' && a.className.trim()) classes.push(a.className.trim());
-  return escapeAttr(classes.filter(Boolean).join(' '));
-}
+/** What the core's block renderers share: the post of a block's context, a post's link, title and dates, an integer attribute, an avatar. */
 
 export const postLink = (ctx: BlockRenderContext, p: PostRow) => permalink(ctx.site, { id: p.id, type: p.type, slug: p.slug, status: p.status, date: p.date });
 export const titleOf = (p: PostRow) => escapeHtml(p.title.trim() || '(no title)');
