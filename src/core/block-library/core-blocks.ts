@@ -2,6 +2,8 @@ import type { BlockSet, BlockTypeDefinition } from '../blocks.ts';
 import { block, CONTENT } from './block-definition.ts';
 import { POST_BLOCKS } from './post-blocks.ts';
 import { archives, categories, tagCloud } from './render/archives.ts';
+import { calendar } from './render/calendar.ts';
+import { latestComments } from './render/latest-comments.ts';
 import { latestPosts } from './render/latest-posts.ts';
 import { pageList } from './render/page-list.ts';
 import { search } from './render/search.ts';
@@ -11,10 +13,11 @@ import { PATTERN_CATEGORIES, PATTERNS } from './patterns.ts';
 /**
  * The core blocks this site renders, with WordPress 6.1's block.json metadata (name, title,
  * category, description, keywords, attributes, supports, styles), and the core's block patterns
- * and pattern categories. Static blocks print their saved markup; the dynamic ones (latest posts,
- * archives, categories, tag cloud, search, page list, site title and tagline) are rendered from the
- * stored content, as their render_block_core_* callbacks do, by `render/` (a module per block
- * family); the patterns and their categories are `patterns.ts`.
+ * and pattern categories. Static blocks print their saved markup; the dynamic ones (latest posts
+ * and comments, calendar, archives, categories, tag cloud, search, page list, site title and
+ * tagline, and those of `post-blocks.ts` that show posts and queries) are rendered from the stored
+ * content, as their render_block_core_* callbacks do, by `render/` (a module per block family);
+ * the patterns and their categories are `patterns.ts`.
  */
 
 const TEXT_SUPPORTS = {
@@ -213,6 +216,24 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
     supports: { align: true, html: false, color: { gradients: true, link: true }, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true } },
     editorStyleHandles: ['wp-block-latest-posts-editor'], styleHandles: ['wp-block-latest-posts'],
     render: latestPosts,
+  }),
+  block({
+    name: 'core/latest-comments', title: 'Latest Comments', category: 'widgets',
+    description: 'Display a list of your most recent comments.',
+    keywords: ['recent comments'],
+    attributes: { commentsToShow: { type: 'number', default: 5, minimum: 1, maximum: 100 }, displayAvatar: { type: 'boolean', default: true }, displayDate: { type: 'boolean', default: true }, displayExcerpt: { type: 'boolean', default: true } },
+    supports: { align: true, html: false },
+    editorStyleHandles: ['wp-block-latest-comments-editor'], styleHandles: ['wp-block-latest-comments'],
+    render: latestComments,
+  }),
+  block({
+    name: 'core/calendar', title: 'Calendar', category: 'widgets',
+    description: 'A calendar of your site’s posts.',
+    keywords: ['posts', 'archive'],
+    attributes: { month: { type: 'integer' }, year: { type: 'integer' } },
+    supports: { align: true, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-calendar-editor'], styleHandles: ['wp-block-calendar'],
+    render: calendar,
   }),
   block({
     name: 'core/archives', title: 'Archives', category: 'widgets',

@@ -1,5 +1,6 @@
 import type { BlockTypeDefinition } from '../blocks.ts';
 import { block } from './block-definition.ts';
+import { avatar } from './render/avatar.ts';
 import { postAuthor, postContent, postDate, postExcerpt, postTerms, postTitle, readMore } from './render/post.ts';
 import { postTemplate, queryNoResults, queryPagination, queryPaginationNext, queryPaginationNumbers, queryPaginationPrevious, queryTitle } from './render/query.ts';
 import { loginout, termDescription } from './render/visitor.ts';
@@ -73,6 +74,15 @@ export const POST_BLOCKS: BlockTypeDefinition[] = [
     supports: { align: ['wide', 'full'], html: false, __experimentalLayout: true, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
     editorStyleHandles: ['wp-block-post-content-editor'], styleHandles: ['wp-block-post-content'],
     render: postContent,
+  }),
+  block({
+    name: 'core/avatar', title: 'Avatar', category: 'theme',
+    description: 'Add a user\'s avatar.',
+    attributes: { userId: { type: 'number' }, size: { type: 'number', default: 96 }, isLink: { type: 'boolean', default: false }, linkTarget: { type: 'string', default: '_self' } },
+    usesContext: ['postType', 'postId', 'commentId'],
+    supports: { html: false, align: true, alignWide: false, spacing: { margin: true, padding: true }, __experimentalBorder: { __experimentalSkipSerialization: true, radius: true, width: true, color: true, style: true, __experimentalDefaultControls: { radius: true } }, color: { text: false, background: false, __experimentalDuotone: 'img' } },
+    editorStyleHandles: ['wp-block-avatar-editor'], styleHandles: ['wp-block-avatar'],
+    render: avatar,
   }),
   block({
     name: 'core/query', title: 'Query Loop', category: 'theme',

@@ -29,9 +29,15 @@ export function isoDate(local: string, gmt: string): string {
   return `${local.replace(' ', 'T')}${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
-/** get_avatar: the gravatar of an address at a size, twice that size for 2x screens, as WordPress writes the tag. */
-export function avatarImage(email: string, size: number, alt = '', extraClass = ''): string {
+/**
+ * get_avatar: the gravatar of an address at a size, twice that size for 2x screens, as WordPress
+ * writes the tag (`extraAttributes` before its loading and decoding). WordPress links gravatar
+ * over http on a site served over http; this site always links secure.gravatar.com, as its
+ * avatar_urls do.
+ */
+export function avatarImage(email: string, size: number, alt = '', extraClass = '', extraAttributes = ''): string {
   const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
   const url = (s: number) => `https://secure.gravatar.com/avatar/${hash}?s=${s}&#038;d=mm&#038;r=g`;
-  return `<img alt='${escapeAttr(alt)}' src='${url(size)}' srcset='${url(size * 2)} 2x' class='avatar avatar-${size} photo${extraClass ? ` ${extraClass}` : ''}' height='${size}' width='${size}' loading='lazy' decoding='async'/>`;
+  const classes = ['avatar', `avatar-${size}`, 'photo', ...(extraClass ? [extraClass] : [])].join(' ');
+  return `<img alt='${escapeAttr(alt)}' src='${url(size)}' srcset='${url(size * 2)} 2x' class='${escapeAttr(classes)}' height='${size}' width='${size}' ${extraAttributes ? `${extraAttributes} ` : ''}loading='lazy' decoding='async'/>`;
 }

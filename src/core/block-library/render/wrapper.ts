@@ -154,7 +154,7 @@ function withoutCssFunctions(text: string): string {
  * property (or a custom one) and whose value, without its url()s of an allowed protocol, its
  * gradient and its var(), calc(), min(), max(), minmax() and clamp(), has none of `\ ( & = }` nor a comment.
  */
-function safeCss(css: string): string {
+export function safeCss(css: string): string {
   const kept: string[] = [];
   for (const raw of css.replace(/[\n\r\t]/g, '').trim().split(';')) {
     if (raw === '') continue;
