@@ -69,6 +69,15 @@ describe('the Query Loop blocks', () => {
     );
   });
 
+  it('is never kept: a post written after a rendering shows in the next one', async () => {
+    const loop = await create({ title: 'dynblocks: kept loop', content: LOOP({ author: '' }).replace('"perPage":2', '"perPage":1'), date: '2024-05-02T09:00:00' });
+    assert.match(await rendered(loop.id), /dynblocks: kept loop<\/a>/);
+    const newer = await create({ title: 'dynblocks: newer', content: '<!-- wp:paragraph -->\n<p>zqloop newer</p>\n<!-- /wp:paragraph -->', date: '2024-06-01T09:00:00' });
+    const again = await rendered(loop.id);
+    assert.match(again, new RegExp(`post-${newer.id} `));
+    assert.doesNotMatch(again, /dynblocks: kept loop<\/a>/);
+  });
+
   it('shows query-no-results when nothing matches, and when it inherits the main query a REST rendering does not run', async () => {
     const expected = '\n<div class="wp-block-query">\n\n\n\n<div class="wp-block-query-no-results">\n\n<p>Nothing.</p>\n\n</div></div>\n';
     const none = await create({ title: 'dynblocks: none', content: LOOP({ author: '9999' }) });
