@@ -134,6 +134,16 @@ describe('post blocks and the block supports of dynamic blocks', () => {
     );
   });
 
+  it('shows the author’s biography, as written', async () => {
+    assert.equal(await render('core/post-author-biography'), '');
+    const me = await site.json('cms/v2/users/me', { method: 'POST', json: { description: 'I write "things" -- often.\nSecond line.' } });
+    assert.equal(await render('core/post-author-biography'), '<div class="wp-block-post-author-biography">I write "things" -- often.\nSecond line.</div>');
+    assert.equal(
+      await render('core/post-author', { showBio: true, showAvatar: false }),
+      `<div class="wp-block-post-author"><div class="wp-block-post-author__content"><p class="wp-block-post-author__name">${me.name}</p><p class="wp-block-post-author__bio">I write "things" -- often.\nSecond line.</p></div></div>`,
+    );
+  });
+
   it('shows a logged-out visitor the login link back to the page, or the login form', async () => {
     const login = `${site.home}/cms-admin/login`;
     assert.equal(await render('core/loginout', { redirectToCurrent: false }), `<div class="logged-out wp-block-loginout"><a href="${login}">Log in</a></div>`);

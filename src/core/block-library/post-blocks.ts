@@ -1,7 +1,7 @@
 import type { BlockTypeDefinition } from '../blocks.ts';
 import { block } from './block-definition.ts';
 import { avatar } from './render/avatar.ts';
-import { postAuthor, postContent, postDate, postExcerpt, postTerms, postTitle, readMore } from './render/post.ts';
+import { postAuthor, postAuthorBiography, postContent, postDate, postExcerpt, postTerms, postTitle, readMore } from './render/post.ts';
 import { postTemplate, queryNoResults, queryPagination, queryPaginationNext, queryPaginationNumbers, queryPaginationPrevious, queryTitle } from './render/query.ts';
 import { loginout, termDescription } from './render/visitor.ts';
 
@@ -66,6 +66,15 @@ export const POST_BLOCKS: BlockTypeDefinition[] = [
     supports: { html: false, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } }, color: { gradients: true, link: true, __experimentalDuotone: '.wp-block-post-author__avatar img', __experimentalDefaultControls: { background: true, text: true } } },
     editorStyleHandles: ['wp-block-post-author-editor'], styleHandles: ['wp-block-post-author'],
     render: postAuthor,
+  }),
+  block({
+    name: 'core/post-author-biography', title: 'Post Author Biography', category: 'theme',
+    description: 'The author biography.',
+    attributes: { textAlign: { type: 'string' } },
+    usesContext: ['postType', 'postId'],
+    supports: { spacing: { margin: true, padding: true }, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-post-author-biography-editor'], styleHandles: ['wp-block-post-author-biography'],
+    render: postAuthorBiography,
   }),
   block({
     name: 'core/post-content', title: 'Post Content', category: 'theme',

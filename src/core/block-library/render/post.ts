@@ -108,6 +108,15 @@ export async function postAuthor(block: RenderedBlock, ctx: BlockRenderContext):
   );
 }
 
+/** render_block_core_post_author_biography: the biography of the post's author, when they wrote one. */
+export async function postAuthorBiography(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
+  const post = await contextPost(block, ctx);
+  if (!post?.author) return '';
+  const biography = (await ctx.store.users.meta.get(post.author, 'description')) ?? '';
+  if (!biography) return '';
+  return `<div ${wrapperAttributes(block, { class: textAlign(block.attributes) })}>${biography}</div>`;
+}
+
 /**
  * render_block_core_post_content: the post's content through the_content, in an `entry-content`
  * wrapper. A post's content met again while it is being rendered (a post-content block showing
