@@ -1,5 +1,6 @@
 import type { BlockSet, BlockTypeDefinition } from '../blocks.ts';
 import { block, CONTENT } from './block-definition.ts';
+import { COMMENT_BLOCKS } from './comment-blocks.ts';
 import { POST_BLOCKS } from './post-blocks.ts';
 import { archives, categories, tagCloud } from './render/archives.ts';
 import { calendar } from './render/calendar.ts';
@@ -15,7 +16,7 @@ import { PATTERN_CATEGORIES, PATTERNS } from './patterns.ts';
  * category, description, keywords, attributes, supports, styles), and the core's block patterns
  * and pattern categories. Static blocks print their saved markup; the dynamic ones (latest posts
  * and comments, calendar, archives, categories, tag cloud, search, page list, site title and
- * tagline, and those of `post-blocks.ts` that show posts and queries) are rendered from the stored
+ * tagline, those of `post-blocks.ts` that show posts and queries and those of `comment-blocks.ts`) are rendered from the stored
  * content, as their render_block_core_* callbacks do, by `render/` (a module per block family);
  * the patterns and their categories are `patterns.ts`.
  */
@@ -327,4 +328,4 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
   }),
 ];
 
-export const CORE_BLOCKS: BlockSet = { owner: 'core', blocks: [...STATIC_BLOCKS, ...DYNAMIC_BLOCKS, ...POST_BLOCKS], patterns: PATTERNS, patternCategories: PATTERN_CATEGORIES };
+export const CORE_BLOCKS: BlockSet = { owner: 'core', blocks: [...STATIC_BLOCKS, ...DYNAMIC_BLOCKS, ...POST_BLOCKS, ...COMMENT_BLOCKS], patterns: PATTERNS, patternCategories: PATTERN_CATEGORIES };
