@@ -9,6 +9,7 @@ import { latestPosts } from './render/latest-posts.ts';
 import { pageList } from './render/page-list.ts';
 import { search } from './render/search.ts';
 import { siteTagline, siteTitle } from './render/site-identity.ts';
+import { socialLink } from './render/social-links.ts';
 import { PATTERN_CATEGORIES, PATTERNS } from './patterns.ts';
 
 /**
@@ -17,7 +18,7 @@ import { PATTERN_CATEGORIES, PATTERNS } from './patterns.ts';
  * and pattern categories. Static blocks print their saved markup; the dynamic ones (latest posts
  * and comments, calendar, archives, categories, tag cloud, search, page list, site title and
  * tagline, those of `post-blocks.ts` that show posts and queries and those of `comment-blocks.ts`) are rendered from the stored
- * content, as their render_block_core_* callbacks do, by `render/` (a module per block family);
+ * content, as their render_block_core_* callbacks do (social icons from the links inside them), by `render/` (a module per block family);
  * the patterns and their categories are `patterns.ts`.
  */
 
@@ -303,6 +304,25 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
     supports: { reusable: false, html: false },
     editorStyleHandles: ['wp-block-page-list-editor'], styleHandles: ['wp-block-page-list'],
     render: pageList,
+  }),
+  block({
+    name: 'core/social-links', title: 'Social Icons', category: 'widgets',
+    description: 'Display icons linking to your social media profiles or sites.',
+    keywords: ['links'],
+    attributes: { iconColor: { type: 'string' }, customIconColor: { type: 'string' }, iconColorValue: { type: 'string' }, iconBackgroundColor: { type: 'string' }, customIconBackgroundColor: { type: 'string' }, iconBackgroundColorValue: { type: 'string' }, openInNewTab: { type: 'boolean', default: false }, showLabels: { type: 'boolean', default: false }, size: { type: 'string' } },
+    providesContext: { openInNewTab: 'openInNewTab', showLabels: 'showLabels', iconColorValue: 'iconColorValue', iconBackgroundColorValue: 'iconBackgroundColorValue' },
+    supports: { align: ['left', 'center', 'right'], anchor: true, __experimentalExposeControlsToChildren: true, __experimentalLayout: { allowSwitching: false, allowInheriting: false, allowVerticalAlignment: false, default: { type: 'flex' } }, color: { enableContrastChecker: false, background: true, gradients: true, text: false, __experimentalDefaultControls: { background: false } }, spacing: { blockGap: ['horizontal', 'vertical'], margin: true, padding: true, units: ['px', 'em', 'rem', 'vh', 'vw'], __experimentalDefaultControls: { blockGap: true } } },
+    styles: [{ name: 'default', label: 'Default', isDefault: true }, { name: 'logos-only', label: 'Logos Only' }, { name: 'pill-shape', label: 'Pill Shape' }],
+    editorStyleHandles: ['wp-block-social-links-editor'], styleHandles: ['wp-block-social-links'],
+  }),
+  block({
+    name: 'core/social-link', title: 'Social Icon', category: 'widgets', parent: ['core/social-links'],
+    description: 'Display an icon linking to a social media profile or site.',
+    attributes: { url: { type: 'string' }, service: { type: 'string' }, label: { type: 'string' } },
+    usesContext: ['openInNewTab', 'showLabels', 'iconColorValue', 'iconBackgroundColorValue'],
+    supports: { reusable: false, html: false },
+    editorStyleHandles: ['wp-block-social-link-editor'], styleHandles: ['wp-block-social-link'],
+    render: socialLink,
   }),
   block({
     name: 'core/site-title', title: 'Site Title', category: 'theme',
