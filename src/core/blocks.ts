@@ -61,6 +61,8 @@ export interface RenderedBlock {
    * a `core/null` copy of the block (post-template's and comment-template's loops).
    */
   renderInner(context: BlockContext): Promise<string>;
+  /** Its inner blocks rendered one after the other with the context it gives them, without the text between them (a callback's loop over WP_Block's `inner_blocks`). */
+  renderInnerBlocks(): Promise<string>;
 }
 
 /** A block type (register_block_type with block.json's fields). Without `render` it is static: its saved markup is its output. */
@@ -455,7 +457,9 @@ export class BlockRegistry {
     for (const name of r.def.usesContext ?? []) if (name in available) context[name] = available[name];
     const innerBlocks = block.inner.filter((p): p is ParsedBlock => typeof p !== 'string');
     try {
-      return await r.def.render({ name: block.name, attributes, parsedAttributes: block.attrs, supports: r.def.supports ?? {}, content, context, innerBlocks, renderInner: (given) => this.renderParts(block.inner, given, ctx) }, ctx);
+      const renderInner = (given: BlockContext) => this.renderParts(block.inner, given, ctx);
+      const renderInnerBlocks = () => this.renderParts(innerBlocks, childContext, ctx);
+      return await r.def.render({ name: block.name, attributes, parsedAttributes: block.attrs, supports: r.def.supports ?? {}, content, context, innerBlocks, renderInner, renderInnerBlocks }, ctx);
     } catch (e) {
       // a failing block renders as nothing, so one broken plugin does not take the page down
       this.log.error(`block ${block.name} of ${r.owner} failed to render: ${e instanceof Error ? e.message : String(e)}`);

@@ -6,6 +6,7 @@ import { archives, categories, tagCloud } from './render/archives.ts';
 import { calendar } from './render/calendar.ts';
 import { latestComments } from './render/latest-comments.ts';
 import { latestPosts } from './render/latest-posts.ts';
+import { navigationLink, navigationSubmenu } from './render/navigation.ts';
 import { pageList } from './render/page-list.ts';
 import { search } from './render/search.ts';
 import { siteTagline, siteTitle } from './render/site-identity.ts';
@@ -296,6 +297,24 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
     supports: { align: ['left', 'center', 'right'], color: { gradients: true, __experimentalSkipSerialization: true }, typography: { __experimentalSkipSerialization: true, __experimentalSelector: '.wp-block-search__label, .wp-block-search__input, .wp-block-search__button', fontSize: true, lineHeight: true }, __experimentalBorder: { color: true, radius: true, width: true, __experimentalSkipSerialization: true }, html: false },
     editorStyleHandles: ['wp-block-search-editor'], styleHandles: ['wp-block-search'],
     render: search,
+  }),
+  block({
+    name: 'core/navigation-link', title: 'Custom Link', category: 'design', parent: ['core/navigation'],
+    description: 'Add a page, link, or another item to your navigation.',
+    attributes: { label: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' }, rel: { type: 'string' }, id: { type: 'number' }, opensInNewTab: { type: 'boolean', default: false }, url: { type: 'string' }, title: { type: 'string' }, kind: { type: 'string' }, isTopLevelLink: { type: 'boolean' } },
+    usesContext: ['textColor', 'customTextColor', 'backgroundColor', 'customBackgroundColor', 'overlayTextColor', 'customOverlayTextColor', 'overlayBackgroundColor', 'customOverlayBackgroundColor', 'fontSize', 'customFontSize', 'showSubmenuIcon', 'maxNestingLevel', 'style'],
+    supports: { reusable: false, html: false, __experimentalSlashInserter: true, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-navigation-link-editor'], styleHandles: ['wp-block-navigation-link'],
+    render: navigationLink,
+  }),
+  block({
+    name: 'core/navigation-submenu', title: 'Submenu', category: 'design', parent: ['core/navigation'],
+    description: 'Add a submenu to your navigation.',
+    attributes: { label: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' }, rel: { type: 'string' }, id: { type: 'number' }, opensInNewTab: { type: 'boolean', default: false }, url: { type: 'string' }, title: { type: 'string' }, kind: { type: 'string' }, isTopLevelItem: { type: 'boolean' } },
+    usesContext: ['textColor', 'customTextColor', 'backgroundColor', 'customBackgroundColor', 'overlayTextColor', 'customOverlayTextColor', 'overlayBackgroundColor', 'customOverlayBackgroundColor', 'fontSize', 'customFontSize', 'showSubmenuIcon', 'maxNestingLevel', 'openSubmenusOnClick', 'style'],
+    supports: { reusable: false, html: false },
+    editorStyleHandles: ['wp-block-navigation-submenu-editor'], styleHandles: ['wp-block-navigation-submenu'],
+    render: navigationSubmenu,
   }),
   block({
     name: 'core/page-list', title: 'Page List', category: 'widgets',
