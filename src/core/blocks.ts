@@ -32,6 +32,11 @@ export interface BlockRenderContext {
   trace?: RenderTrace;
   /** The posts whose content a post-content block is rendering around this rendering (its recursion guard). */
   contentShown?: ReadonlySet<number>;
+  /**
+   * wp_unique_id's counter (a navigation's `modal-N`), one per rendering: WordPress counts across
+   * the whole request, but each rendering here is kept and reused on its own.
+   */
+  uniqueIds?: { count: number };
 }
 
 /** What a rendering met that makes it unfit to keep: a dynamic block, the store used. */
@@ -61,8 +66,8 @@ export interface RenderedBlock {
    * a `core/null` copy of the block (post-template's and comment-template's loops).
    */
   renderInner(context: BlockContext): Promise<string>;
-  /** Its inner blocks rendered one after the other with the context it gives them, without the text between them (a callback's loop over WP_Block's `inner_blocks`). */
-  renderInnerBlocks(): Promise<string>;
+  /** Its inner blocks rendered one by one with the context it gives them, without the text between them (a callback's loop over WP_Block's `inner_blocks`). */
+  renderInnerBlocks(): Promise<string[]>;
 }
 
 /** A block type (register_block_type with block.json's fields). Without `render` it is static: its saved markup is its output. */
@@ -282,6 +287,9 @@ function fits(schema: BlockAttribute, v: unknown): boolean {
 
 // --- the registry ---
 
+/** The page context with wp_unique_id's counter, started at this rendering unless an enclosing one counts already. */
+const counting = (ctx: BlockRenderContext): BlockRenderContext => (ctx.uniqueIds ? ctx : { ...ctx, uniqueIds: { count: 0 } });
+
 /** excerpt_remove_blocks' lists: the blocks whose text an excerpt keeps, and the wrappers it looks into. */
 const EXCERPT_INNER_BLOCKS = new Set(['core/freeform', 'core/heading', 'core/html', 'core/list', 'core/media-text', 'core/paragraph', 'core/preformatted', 'core/pullquote', 'core/quote', 'core/table', 'core/verse']);
 const EXCERPT_WRAPPER_BLOCKS = new Set(['core/columns', 'core/column', 'core/group']);
@@ -379,7 +387,7 @@ export class BlockRegistry {
   async render(content: string, ctx: BlockRenderContext): Promise<string> {
     if (!hasBlocks(content)) return content;
     const parts = parseBlocks(content);
-    return this.renderParts(parts, await this.pageContext(parts, ctx), ctx);
+    return this.renderParts(parts, await this.pageContext(parts, ctx), counting(ctx));
   }
 
   /**
@@ -390,6 +398,7 @@ export class BlockRegistry {
   async renderForExcerpt(content: string, ctx: BlockRenderContext): Promise<string> {
     const parts = parseBlocks(content);
     const context = await this.pageContext(parts, ctx);
+    ctx = counting(ctx);
     let html = '';
     for (const part of parts) {
       if (typeof part === 'string') html += part;
@@ -415,7 +424,7 @@ export class BlockRegistry {
   /** render_block of one block given by name and attributes, with no inner content (block-renderer). */
   async renderBlock(name: string, attributes: Record<string, unknown>, ctx: BlockRenderContext): Promise<string> {
     const block: ParsedBlock = { name, attrs: attributes, inner: [] };
-    return this.renderParsed(block, await this.pageContext([block], ctx), ctx);
+    return this.renderParsed(block, await this.pageContext([block], ctx), counting(ctx));
   }
 
   /**
@@ -431,6 +440,13 @@ export class BlockRegistry {
 
   private anyDynamic(parts: readonly (string | ParsedBlock)[]): boolean {
     return parts.some((p) => typeof p !== 'string' && (this.types.get(p.name)?.def.render !== undefined || this.anyDynamic(p.inner)));
+  }
+
+  /** Blocks rendered one by one with the context given (new WP_Block_List( $blocks, $context ), each rendered): a navigation's items from its menu post. */
+  async renderEach(blocks: readonly ParsedBlock[], context: BlockContext, ctx: BlockRenderContext): Promise<string[]> {
+    const out: string[] = [];
+    for (const block of blocks) out.push(await this.renderParsed(block, context, ctx));
+    return out;
   }
 
   private async renderParts(parts: readonly (string | ParsedBlock)[], available: BlockContext, ctx: BlockRenderContext): Promise<string> {
@@ -458,7 +474,7 @@ export class BlockRegistry {
     const innerBlocks = block.inner.filter((p): p is ParsedBlock => typeof p !== 'string');
     try {
       const renderInner = (given: BlockContext) => this.renderParts(block.inner, given, ctx);
-      const renderInnerBlocks = () => this.renderParts(innerBlocks, childContext, ctx);
+      const renderInnerBlocks = () => this.renderEach(innerBlocks, childContext, ctx);
       return await r.def.render({ name: block.name, attributes, parsedAttributes: block.attrs, supports: r.def.supports ?? {}, content, context, innerBlocks, renderInner, renderInnerBlocks }, ctx);
     } catch (e) {
       // a failing block renders as nothing, so one broken plugin does not take the page down

@@ -6,7 +6,7 @@ import { archives, categories, tagCloud } from './render/archives.ts';
 import { calendar } from './render/calendar.ts';
 import { latestComments } from './render/latest-comments.ts';
 import { latestPosts } from './render/latest-posts.ts';
-import { navigationLink, navigationSubmenu } from './render/navigation.ts';
+import { navigation, navigationLink, navigationSubmenu } from './render/navigation.ts';
 import { pageList } from './render/page-list.ts';
 import { search } from './render/search.ts';
 import { siteTagline, siteTitle } from './render/site-identity.ts';
@@ -297,6 +297,16 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
     supports: { align: ['left', 'center', 'right'], color: { gradients: true, __experimentalSkipSerialization: true }, typography: { __experimentalSkipSerialization: true, __experimentalSelector: '.wp-block-search__label, .wp-block-search__input, .wp-block-search__button', fontSize: true, lineHeight: true }, __experimentalBorder: { color: true, radius: true, width: true, __experimentalSkipSerialization: true }, html: false },
     editorStyleHandles: ['wp-block-search-editor'], styleHandles: ['wp-block-search'],
     render: search,
+  }),
+  block({
+    name: 'core/navigation', title: 'Navigation', category: 'theme',
+    description: 'A collection of blocks that allow visitors to get around your site.',
+    keywords: ['menu', 'navigation', 'links'],
+    attributes: { ref: { type: 'number' }, textColor: { type: 'string' }, customTextColor: { type: 'string' }, rgbTextColor: { type: 'string' }, backgroundColor: { type: 'string' }, customBackgroundColor: { type: 'string' }, rgbBackgroundColor: { type: 'string' }, showSubmenuIcon: { type: 'boolean', default: true }, openSubmenusOnClick: { type: 'boolean', default: false }, overlayMenu: { type: 'string', default: 'mobile' }, icon: { type: 'string', default: 'handle' }, hasIcon: { type: 'boolean', default: true }, __unstableLocation: { type: 'string' }, overlayBackgroundColor: { type: 'string' }, customOverlayBackgroundColor: { type: 'string' }, overlayTextColor: { type: 'string' }, customOverlayTextColor: { type: 'string' }, maxNestingLevel: { type: 'number', default: 5 } },
+    providesContext: { textColor: 'textColor', customTextColor: 'customTextColor', backgroundColor: 'backgroundColor', customBackgroundColor: 'customBackgroundColor', overlayTextColor: 'overlayTextColor', customOverlayTextColor: 'customOverlayTextColor', overlayBackgroundColor: 'overlayBackgroundColor', customOverlayBackgroundColor: 'customOverlayBackgroundColor', fontSize: 'fontSize', customFontSize: 'customFontSize', showSubmenuIcon: 'showSubmenuIcon', openSubmenusOnClick: 'openSubmenusOnClick', style: 'style', orientation: 'orientation', maxNestingLevel: 'maxNestingLevel' },
+    supports: { align: ['wide', 'full'], html: false, inserter: true, typography: { fontSize: true, lineHeight: true, __experimentalFontStyle: true, __experimentalFontWeight: true, __experimentalTextTransform: true, __experimentalFontFamily: true, __experimentalLetterSpacing: true, __experimentalTextDecoration: true, __experimentalSkipSerialization: ['textDecoration'], __experimentalDefaultControls: { fontSize: true } }, spacing: { blockGap: true, units: ['px', 'em', 'rem', 'vh', 'vw'], __experimentalDefaultControls: { blockGap: true } }, __experimentalLayout: { allowSwitching: false, allowInheriting: false, allowVerticalAlignment: false, default: { type: 'flex' } }, __experimentalStyle: { elements: { link: { color: { text: 'inherit' } } } } },
+    viewScriptHandles: ['wp-block-navigation-view', 'wp-block-navigation-view-2'], editorStyleHandles: ['wp-block-navigation-editor'], styleHandles: ['wp-block-navigation'],
+    render: navigation,
   }),
   block({
     name: 'core/navigation-link', title: 'Custom Link', category: 'design', parent: ['core/navigation'],

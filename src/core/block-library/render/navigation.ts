@@ -1,7 +1,7 @@
-import type { BlockContext, BlockRenderContext, RenderedBlock } from '../../blocks.ts';
+import { parseBlocks, type BlockContext, type BlockRenderContext, type ParsedBlock, type RenderedBlock } from '../../blocks.ts';
 import { escapeAttr, stripAllTags } from '../../../format/format.ts';
 import { kses } from '../../../format/kses.ts';
-import { wrapperAttributes } from './wrapper.ts';
+import { safeCss, wrapperAttributes } from './wrapper.ts';
 
 /**
  * A navigation's items: core/navigation-link and core/navigation-submenu (a wp_navigation post's
@@ -71,7 +71,7 @@ async function itemOf(block: RenderedBlock, ctx: BlockRenderContext, topLevelKey
   if (a.rel !== undefined) linkAttributes += ` rel="${escapeAttr(String(a.rel))}"`;
   else if (a.nofollow) linkAttributes += ' rel="nofollow"';
   if (a.title !== undefined) linkAttributes += ` title="${escapeAttr(String(a.title))}"`;
-  const submenu = hasSubmenu ? `<ul class="wp-block-navigation__submenu-container">${await block.renderInnerBlocks()}</ul>` : '';
+  const submenu = hasSubmenu ? `<ul class="wp-block-navigation__submenu-container">${(await block.renderInnerBlocks()).join('')}</ul>` : '';
   return { wrapper, linkAttributes, hasSubmenu, submenu, label: await kses(String(a.label), 'post') };
 }
 
@@ -109,4 +109,127 @@ export async function navigationSubmenu(block: RenderedBlock, ctx: BlockRenderCo
     html += `<span class="wp-block-navigation__submenu-icon">${SUBMENU_ICON}</span>`;
   }
   return `${html}${item.submenu}</li>`;
+}
+
+/** The post type of navigation menus (WordPress's wp_navigation; the block editor plugin registers it). */
+const NAVIGATION_POST_TYPE = 'cms_navigation';
+
+/** The blocks a navigation shows in a row of list items; any other closes the list before it. */
+const LIST_ITEMS = new Set(['core/navigation-link', 'core/home-link', 'core/site-title', 'core/site-logo', 'core/navigation-submenu']);
+
+const LAYOUT_JUSTIFICATION: Record<string, string> = { left: 'items-justified-left', right: 'items-justified-right', center: 'items-justified-center', 'space-between': 'items-justified-space-between' };
+
+const MENU_ICON = '<svg width="24" height="24" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><rect x="4" y="7.5" width="16" height="1.5" /><rect x="4" y="15" width="16" height="1.5" /></svg>';
+const MENU_ICON_ALT = '<svg width="24" height="24" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M5 5v1.5h14V5H5zm0 7.8h14v-1.5H5v1.5zM5 19h14v-1.5H5V19z" /></svg>';
+const CLOSE_ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false"><path d="M13 11.8l6.1-6.3-1-1-6.1 6.2-6.1-6.2-1 1 6.1 6.3-6.5 6.7 1 1 6.5-6.6 6.5 6.6 1-1z"></path></svg>';
+
+/** block_core_navigation_build_css_colors: the navigation's own colours and its overlay's. */
+function navigationColors(a: Json) {
+  const colors = { classes: [] as string[], style: '', overlayClasses: [] as string[], overlayStyle: '' };
+  const one = (named: string, custom: string, classOf: (v: string) => string, kind: 'has-text-color' | 'has-background', property: string, overlay: boolean) => {
+    const classes = overlay ? colors.overlayClasses : colors.classes;
+    if (named in a || custom in a) classes.push(kind);
+    if (named in a) classes.push(classOf(String(a[named])));
+    else if (custom in a) {
+      if (overlay) colors.overlayStyle += `${property}: ${String(a[custom])};`;
+      else colors.style += `${property}: ${String(a[custom])};`;
+    }
+  };
+  one('textColor', 'customTextColor', (v) => `has-${v}-color`, 'has-text-color', 'color', false);
+  one('backgroundColor', 'customBackgroundColor', (v) => `has-${v}-background-color`, 'has-background', 'background-color', false);
+  one('overlayTextColor', 'customOverlayTextColor', (v) => `has-${v}-color`, 'has-text-color', 'color', true);
+  one('overlayBackgroundColor', 'customOverlayBackgroundColor', (v) => `has-${v}-background-color`, 'has-background', 'background-color', true);
+  return colors;
+}
+
+/** The blocks of a navigation menu post, without the text between them (block_core_navigation_filter_out_empty_blocks). */
+const menuBlocks = (post: { content: string }): ParsedBlock[] => parseBlocks(post.content).filter((p): p is ParsedBlock => typeof p !== 'string');
+
+/**
+ * render_block_core_navigation: its items (its own inner blocks, else the published menu post its
+ * `ref` names, else the most recently published menu, else a page list), list items grouped in a
+ * `<ul>`, in a `<nav>` with its colours, sizes and layout classes; a navigation that collapses on
+ * small screens (`overlayMenu`, by default on mobile) wraps them in the responsive container
+ * with its open and close buttons.
+ */
+export async function navigation(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
+  const a: Json = { ...block.attributes };
+  if (a.rgbTextColor !== undefined && !a.textColor) a.customTextColor = a.rgbTextColor;
+  if (a.rgbBackgroundColor !== undefined && !a.backgroundColor) a.customBackgroundColor = a.rgbBackgroundColor;
+  delete a.rgbTextColor;
+  delete a.rgbBackgroundColor;
+  const responsive = (a.overlayMenu !== undefined && a.overlayMenu !== 'never') || Boolean(a.isResponsive);
+  if ('navigationMenuId' in a) a.ref = a.navigationMenuId;
+  const registry = ctx.site.blocks;
+  let items: { name: string; html: string }[] | null = block.innerBlocks.length ? (await block.renderInnerBlocks()).map((html, i) => ({ name: block.innerBlocks[i].name, html })) : null;
+  let menuName = '';
+  // a menu post's blocks get the navigation's attributes as their context (new WP_Block_List( $blocks, $attributes ))
+  const fromPost = async (post: { content: string }) => {
+    const blocks = menuBlocks(post);
+    return blocks.length ? (await registry.renderEach(blocks, a, ctx)).map((html, i) => ({ name: blocks[i].name, html })) : null;
+  };
+  if ('ref' in a) {
+    const post = typeof a.ref === 'number' ? await ctx.store.posts.get(a.ref) : undefined;
+    if (!post) return '';
+    if (post.status === 'publish') {
+      menuName = post.title;
+      items = await fromPost(post);
+    }
+  }
+  let fallback = false;
+  if (!items) {
+    fallback = true;
+    const [latest] = (await ctx.store.posts.query({ types: [NAVIGATION_POST_TYPE], statuses: ['publish'], orderby: 'date', order: 'desc', offset: 0, limit: 1 })).rows;
+    items = (latest && (await fromPost(latest))) || (registry.get('core/page-list') ? await fromPost({ content: '<!-- wp:page-list /-->' }) : null);
+    if (!items) return '';
+  }
+  const layout = (a.layout ?? {}) as Json;
+  let layoutClass = '';
+  if (typeof layout.justifyContent === 'string') layoutClass += LAYOUT_JUSTIFICATION[layout.justifyContent] ?? '';
+  if (layout.orientation === 'vertical') layoutClass += ' is-vertical';
+  if (layout.flexWrap === 'nowrap') layoutClass += ' no-wrap';
+  const textDecoration = ((a.style as Json | undefined)?.typography as Json | undefined)?.textDecoration;
+  const colors = navigationColors(a);
+  const sizeClasses = 'fontSize' in a ? [`has-${String(a.fontSize)}-font-size`] : [];
+  const sizeStyle = !('fontSize' in a) && 'customFontSize' in a ? `font-size: ${String(a.customFontSize)}px;` : '';
+  const classes = [...colors.classes, ...sizeClasses, ...(responsive ? ['is-responsive'] : []), ...(layoutClass ? [layoutClass] : []), ...(fallback ? ['is-fallback'] : []), ...(textDecoration ? [`has-text-decoration-${String(textDecoration)}`] : [])];
+  let html = '';
+  let open = false;
+  for (const item of items) {
+    const listed = LIST_ITEMS.has(item.name);
+    if (listed && !open) {
+      open = true;
+      html += '<ul class="wp-block-navigation__container">';
+    }
+    if (!listed && open) {
+      open = false;
+      html += '</ul>';
+    }
+    html += item.name === 'core/site-title' || (item.name === 'core/site-logo' && item.html) ? `<li class="wp-block-navigation-item">${item.html}</li>` : item.html;
+  }
+  if (open) html += '</ul>';
+  const wrapper = wrapperAttributes(block, { class: classes.join(' '), style: `${typeof a.styles === 'string' ? a.styles : ''}${colors.style}${sizeStyle}`, 'aria-label': menuName });
+  const counter = ctx.uniqueIds ?? { count: 0 };
+  const modalId = `modal-${++counter.count}`;
+  if (!responsive) return `<nav ${wrapper}>${html}</nav>`;
+  const hiddenByDefault = a.overlayMenu === 'always';
+  const containerClasses = ['wp-block-navigation__responsive-container', hiddenByDefault ? 'hidden-by-default' : '', colors.overlayClasses.join(' ')].join(' ');
+  const openClasses = ['wp-block-navigation__responsive-container-open', hiddenByDefault ? 'always-shown' : ''].join(' ');
+  const iconLabel = a.hasIcon === true;
+  const openContent = iconLabel ? (a.icon === 'menu' ? MENU_ICON_ALT : MENU_ICON) : 'Menu';
+  const closeContent = iconLabel ? CLOSE_ICON : 'Close';
+  const openLabel = iconLabel ? 'aria-label="Open menu"' : '';
+  const closeLabel = iconLabel ? 'aria-label="Close menu"' : '';
+  const container = `<button aria-haspopup="true" ${openLabel} class="${escapeAttr(openClasses)}" data-micromodal-trigger="${modalId}">${openContent}</button>
+			<div class="${escapeAttr(containerClasses)}" style="${escapeAttr(safeCss(colors.overlayStyle))}" id="${modalId}">
+				<div class="wp-block-navigation__responsive-close" tabindex="-1" data-micromodal-close>
+					<div class="wp-block-navigation__responsive-dialog" aria-label="Menu">
+							<button ${closeLabel} data-micromodal-close class="wp-block-navigation__responsive-container-close">${closeContent}</button>
+						<div class="wp-block-navigation__responsive-container-content" id="${modalId}-content">
+							${html}
+						</div>
+					</div>
+				</div>
+			</div>`;
+  return `<nav ${wrapper}>${container}</nav>`;
 }
