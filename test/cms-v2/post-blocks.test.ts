@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import sharp from 'sharp';
 import { useServer } from '../helpers/server.ts';
 
 // The blocks that show the post of their context (post-title, post-date, post-excerpt, read-more,
@@ -141,6 +142,29 @@ describe('post blocks and the block supports of dynamic blocks', () => {
     assert.equal(
       await render('core/post-author', { showBio: true, showAvatar: false }),
       `<div class="wp-block-post-author"><div class="wp-block-post-author__content"><p class="wp-block-post-author__name">${me.name}</p><p class="wp-block-post-author__bio">I write "things" -- often.\nSecond line.</p></div></div>`,
+    );
+  });
+
+  it('renders post-featured-image as get_the_post_thumbnail, its border, height and overlay as WordPress places them', async () => {
+    assert.equal(await render('core/post-featured-image'), '');
+    // an 800×600 PNG: WordPress makes its 300×225 (medium), 150×150 (thumbnail) and 768×576 (medium_large) sizes
+    const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
+    const upload = await fetch(`${site.api}cms/v2/media`, { method: 'POST', body: png, headers: { authorization: site.admin, 'content-type': 'image/png', 'content-disposition': 'attachment; filename="dyn-feature.png"' } });
+    assert.equal(upload.status, 201);
+    const media = await upload.json();
+    await site.json(`cms/v2/posts/${post.id}`, { method: 'POST', json: { featured_media: media.id } });
+    const full = media.source_url as string;
+    const sized = (w: number, h: number) => full.replace(/\.png$/, `-${w}x${h}.png`);
+    assert.equal(
+      await render('core/post-featured-image'),
+      `<figure class="wp-block-post-featured-image"><img width="800" height="600" src="${full}" class="attachment-post-thumbnail size-post-thumbnail wp-post-image" alt="" decoding="async" loading="lazy" ` +
+        `srcset="${full} 800w, ${sized(300, 225)} 300w, ${sized(768, 576)} 768w" sizes="(max-width: 800px) 100vw, 800px" /></figure>`,
+    );
+    assert.equal(
+      await render('core/post-featured-image', { isLink: true, width: '200px', height: '100px', scale: 'cover', sizeSlug: 'medium', dimRatio: 50, overlayColor: 'primary', style: { border: { radius: '8px' } }, rel: 'nofollow' }),
+      `<figure style="width:200px;" class="wp-block-post-featured-image"><a href="${post.link}" target="_self" rel="nofollow"><img width="300" height="225" src="${sized(300, 225)}" class="attachment-medium size-medium wp-post-image" alt="dynblocks: Hello &#038; world" decoding="async" loading="lazy" ` +
+        `style="border-radius:8px;height:100px;object-fit:cover;" srcset="${sized(300, 225)} 300w, ${sized(768, 576)} 768w, ${full} 800w" sizes="(max-width: 300px) 100vw, 300px" />` +
+        '<span class="wp-block-post-featured-image__overlay has-background-dim has-background-dim-50 has-primary-background-color" style="border-radius:8px" aria-hidden="true"></span></a></figure>',
     );
   });
 

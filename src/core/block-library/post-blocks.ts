@@ -1,7 +1,7 @@
 import type { BlockTypeDefinition } from '../blocks.ts';
 import { block } from './block-definition.ts';
 import { avatar } from './render/avatar.ts';
-import { postAuthor, postAuthorBiography, postContent, postDate, postExcerpt, postTerms, postTitle, readMore } from './render/post.ts';
+import { postAuthor, postAuthorBiography, postContent, postFeaturedImage, postDate, postExcerpt, postTerms, postTitle, readMore } from './render/post.ts';
 import { postTemplate, queryNoResults, queryPagination, queryPaginationNext, queryPaginationNumbers, queryPaginationPrevious, queryTitle } from './render/query.ts';
 import { loginout, termDescription } from './render/visitor.ts';
 
@@ -75,6 +75,15 @@ export const POST_BLOCKS: BlockTypeDefinition[] = [
     supports: { spacing: { margin: true, padding: true }, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
     editorStyleHandles: ['wp-block-post-author-biography-editor'], styleHandles: ['wp-block-post-author-biography'],
     render: postAuthorBiography,
+  }),
+  block({
+    name: 'core/post-featured-image', title: 'Post Featured Image', category: 'theme',
+    description: 'Display a post\'s featured image.',
+    attributes: { isLink: { type: 'boolean', default: false }, width: { type: 'string' }, height: { type: 'string' }, scale: { type: 'string', default: 'cover' }, sizeSlug: { type: 'string' }, rel: { type: 'string', attribute: 'rel', default: '' }, linkTarget: { type: 'string', default: '_self' }, overlayColor: { type: 'string' }, customOverlayColor: { type: 'string' }, dimRatio: { type: 'number', default: 0 }, gradient: { type: 'string' }, customGradient: { type: 'string' } },
+    usesContext: ['postId', 'postType', 'queryId'],
+    supports: { align: ['left', 'right', 'center', 'wide', 'full'], color: { __experimentalDuotone: 'img, .wp-block-post-featured-image__placeholder, .components-placeholder__illustration, .components-placeholder::before', text: false, background: false }, __experimentalBorder: { color: true, radius: true, width: true, __experimentalSelector: 'img, .block-editor-media-placeholder, .wp-block-post-featured-image__overlay', __experimentalSkipSerialization: true, __experimentalDefaultControls: { color: true, radius: true, width: true } }, html: false, spacing: { margin: true, padding: true } },
+    editorStyleHandles: ['wp-block-post-featured-image-editor'], styleHandles: ['wp-block-post-featured-image'],
+    render: postFeaturedImage,
   }),
   block({
     name: 'core/post-content', title: 'Post Content', category: 'theme',

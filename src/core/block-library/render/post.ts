@@ -1,13 +1,15 @@
 import type { BlockRenderContext, RenderedBlock } from '../../blocks.ts';
 import type { PostRow } from '../../../store/posts.ts';
-import { escapeAttr, escapeHtml } from '../../../format/format.ts';
+import { escapeAttr, escapeHtml, stripAllTags } from '../../../format/format.ts';
 import { formatLocalDate } from '../../../format/date.ts';
 import { kses } from '../../../format/kses.ts';
+import { attachmentImageSrc } from '../../attachment-image.ts';
+import { attachmentSrcset } from '../../content-tags.ts';
 import { getTheExcerpt, theContent } from '../../hooks.ts';
 import { termLink } from '../../permalinks.ts';
 import { renderedTitle } from '../../rest.ts';
 import { avatarImage, contextPost, isoDate, postPermalink } from './shared.ts';
-import { wrapperAttributes } from './wrapper.ts';
+import { borderStyles, safeCss, wrapperAttributes } from './wrapper.ts';
 
 /** The blocks that show one post of the context (`postId`): its title, date, excerpt, terms, author, content and a link to it. */
 
@@ -115,6 +117,76 @@ export async function postAuthorBiography(block: RenderedBlock, ctx: BlockRender
   const biography = (await ctx.store.users.meta.get(post.author, 'description')) ?? '';
   if (!biography) return '';
   return `<div ${wrapperAttributes(block, { class: textAlign(block.attributes) })}>${biography}</div>`;
+}
+
+/**
+ * get_block_core_post_featured_image_border_attributes: the border the block's style sets, as the
+ * style engine writes it, for the image and its overlay.
+ */
+function featuredImageBorder(a: Record<string, unknown>): { class?: string; style?: string } {
+  const border = ((a.style as Record<string, unknown> | undefined)?.border ?? {}) as Record<string, unknown>;
+  const styles: Record<string, unknown> = {};
+  for (const key of ['radius', 'style', 'width']) if (border[key] !== undefined && border[key] !== null) styles[key] = border[key];
+  styles.color = a.borderColor !== undefined ? `var:preset|color|${String(a.borderColor)}` : (border.color ?? null);
+  for (const side of ['top', 'right', 'bottom', 'left']) {
+    const b = (border[side] ?? {}) as Record<string, unknown>;
+    styles[side] = { color: b.color ?? null, style: b.style ?? null, width: b.width ?? null };
+  }
+  return borderStyles(styles);
+}
+
+/**
+ * render_block_core_post_featured_image: get_the_post_thumbnail at the block's size (the full
+ * image for `post-thumbnail`, a size this site's theme does not define), with the block's border,
+ * height and fit on the image, linked to the post when asked, and its overlay.
+ */
+export async function postFeaturedImage(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
+  const post = await contextPost(block, ctx);
+  if (!post) return '';
+  const a = block.attributes;
+  const thumbnail = Number((await ctx.store.posts.meta.get(post.id, '_thumbnail_id')) ?? 0);
+  const size = typeof a.sizeSlug === 'string' ? a.sizeSlug : 'post-thumbnail';
+  const image = thumbnail > 0 ? await attachmentImageSrc(ctx.store, thumbnail, size) : null;
+  if (!image) return '';
+  const [src, width, height] = image;
+  const border = featuredImageBorder(a);
+  const attributes: [string, string][] = [
+    ['src', src],
+    ['class', `attachment-${size} size-${size}`],
+    ['alt', a.isLink ? stripAllTags(renderedTitle(post)).trim() : stripAllTags((await ctx.store.posts.meta.get(thumbnail, '_wp_attachment_image_alt')) ?? '').trim()],
+    ['decoding', 'async'],
+    ['loading', 'lazy'],
+  ];
+  let style = border.style ?? '';
+  if (a.height) style += `height:${String(a.height)};${a.scale ? `object-fit:${String(a.scale)};` : ''}`;
+  if (border.class) attributes.push(['class', border.class]);
+  if (style) attributes.push(['style', style]);
+  const srcset = await attachmentSrcset(ctx.store, ctx.site, thumbnail, src, [width, height]);
+  if (srcset && width) attributes.push(['srcset', srcset], ['sizes', `(max-width: ${width}px) 100vw, ${width}px`]);
+  // wp_parse_args: a key given again (the border's class) replaces the default in its place; then _wp_post_thumbnail_class_filter
+  const merged = new Map<string, string>();
+  for (const [k, v] of attributes) merged.set(k, v);
+  merged.set('class', `${merged.get('class')} wp-post-image`);
+  let html = `<img width="${width}" height="${height}"${[...merged].map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('')} />`;
+  html += featuredImageOverlay(a, border);
+  if (a.isLink) html = `<a href="${await postPermalink(ctx, post)}" target="${escapeAttr(String(a.linkTarget ?? ''))}" ${a.rel ? `rel="${escapeAttr(String(a.rel))}"` : ''}>${html}</a>`;
+  return `<figure ${a.width ? wrapperAttributes(block, { style: `width:${String(a.width)};` }) : wrapperAttributes(block)}>${html}</figure>`;
+}
+
+/** get_block_core_post_featured_image_overlay_element_markup: the dimming overlay, with its colour or gradient, when the block dims the image. */
+function featuredImageOverlay(a: Record<string, unknown>, border: { class?: string; style?: string }): string {
+  if (!a.dimRatio) return '';
+  const classes = ['wp-block-post-featured-image__overlay'];
+  const styles: string[] = [];
+  if (border.class) classes.push(border.class);
+  if (border.style) styles.push(border.style);
+  classes.push('has-background-dim', `has-background-dim-${String(a.dimRatio)}`);
+  if (a.overlayColor) classes.push(`has-${String(a.overlayColor)}-background-color`);
+  if (a.gradient || a.customGradient) classes.push('has-background-gradient');
+  if (a.gradient) classes.push(`has-${String(a.gradient)}-gradient-background`);
+  if (a.customGradient) styles.push(`background-image: ${String(a.customGradient)};`);
+  if (a.customOverlayColor) styles.push(`background-color: ${String(a.customOverlayColor)};`);
+  return `<span class="${escapeAttr(classes.join(' '))}" style="${escapeAttr(safeCss(styles.join(' ')))}" aria-hidden="true"></span>`;
 }
 
 /**

@@ -212,6 +212,11 @@ function engineStyles(group: string, styles: Json, classesForVars: boolean): Eng
   return { classes: [...new Set(classes)].join(' '), css };
 }
 
+/** wp_style_engine_get_styles( array( 'border' => … ) ): the border's class names and declarations, for a callback that styles an inner element with them. */
+export function borderStyles(styles: Json): { class?: string; style?: string } {
+  return fromEngine(engineStyles('border', styles, false));
+}
+
 /** A preset's value, or the custom one: `var:preset|color|x` for attribute `x`, else style's own value. */
 const preset = (attrs: Json, attribute: string, kind: string, custom: unknown): unknown => (attribute in attrs ? `var:preset|${kind}|${String(attrs[attribute] ?? '')}` : custom);
 
