@@ -59,7 +59,7 @@ export interface RenderedBlock {
   content: string;
   /** The context the block uses (its type's `usesContext`), from what its ancestors and the page provide. */
   context: BlockContext;
-  /** Its inner blocks as parsed (a query loop looks for a featured image among them). */
+  /** Its inner blocks as parsed (a navigation groups its items by their names). */
   innerBlocks: readonly ParsedBlock[];
   /**
    * Its inner content rendered again with the context given and nothing else, as WordPress renders

@@ -39,12 +39,9 @@ function buildQuery(block: RenderedBlock, ctx: BlockRenderContext, page: number)
   const postType = type?.viewable ? type.slug : 'post';
   const query: PostQuery = { types: [postType], statuses: ['publish'], orderby: 'date', order: 'desc', offset: 0, limit: 10 };
   let perPage = Math.max(1, Number.parseInt(String(ctx.site.options.posts_per_page ?? '10'), 10) || 10);
-  const exclude: number[] = [];
-  if (q.sticky) {
-    if (q.sticky === 'only') query.sticky = true;
-    else query.sticky = false;
-  }
-  exclude.push(...ids(q.exclude));
+  // `only` the sticky posts, or any other value none of them
+  if (q.sticky) query.sticky = q.sticky === 'only';
+  const exclude = ids(q.exclude);
   if (exclude.length) query.exclude = exclude;
   if (numeric(q.perPage)) {
     perPage = Math.abs(Math.trunc(Number(q.perPage)));
