@@ -59,4 +59,18 @@ describe('navigation links and submenus', () => {
       ].join('\n'),
     );
   });
+
+  it('renders a home link with the Navigation block’s colour and size, none without a label', async () => {
+    const content = '<!-- wp:navigation {"overlayMenu":"never","textColor":"primary","style":{"typography":{"fontSize":"18px"}}} -->\n<!-- wp:home-link {"label":"Home \\u0026 away"} /-->\n\n<!-- wp:home-link /-->\n<!-- /wp:navigation -->';
+    const post = await site.json('cms/v2/posts', { method: 'POST', json: { title: 'dynblocks: home link', status: 'publish', content } }, 201);
+    // WordPress's twentytwentythree turns on fluid typography: its answer writes both font sizes as
+    // `font-size:clamp(14px, 0.875rem + ((1vw - 7.68px) * 0.481), 18px);`, where this site's theme keeps the size given
+    // (and it adds the layout support's `is-layout-flex`, rendered elsewhere)
+    assert.equal(
+      (await site.json(`cms/v2/posts/${post.id}`)).content.rendered,
+      '<nav style="font-size:18px;" class="has-text-color has-primary-color wp-block-navigation" aria-label=""><ul class="wp-block-navigation__container">' +
+        '<li style="font-size: 18px;" class="has-text-color has-primary-color wp-block-navigation-item wp-block-home-link">' +
+        `<a class="wp-block-home-link__content wp-block-navigation-item__content" href="${site.home}" "rel="home">Home &amp; away</a></li></ul></nav>`,
+    );
+  });
 });

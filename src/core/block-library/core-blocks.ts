@@ -6,7 +6,7 @@ import { archives, categories, tagCloud } from './render/archives.ts';
 import { calendar } from './render/calendar.ts';
 import { latestComments } from './render/latest-comments.ts';
 import { latestPosts } from './render/latest-posts.ts';
-import { navigation, navigationLink, navigationSubmenu } from './render/navigation.ts';
+import { homeLink, navigation, navigationLink, navigationSubmenu } from './render/navigation.ts';
 import { pageList } from './render/page-list.ts';
 import { search } from './render/search.ts';
 import { siteTagline, siteTitle } from './render/site-identity.ts';
@@ -307,6 +307,15 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
     supports: { align: ['wide', 'full'], html: false, inserter: true, typography: { fontSize: true, lineHeight: true, __experimentalFontStyle: true, __experimentalFontWeight: true, __experimentalTextTransform: true, __experimentalFontFamily: true, __experimentalLetterSpacing: true, __experimentalTextDecoration: true, __experimentalSkipSerialization: ['textDecoration'], __experimentalDefaultControls: { fontSize: true } }, spacing: { blockGap: true, units: ['px', 'em', 'rem', 'vh', 'vw'], __experimentalDefaultControls: { blockGap: true } }, __experimentalLayout: { allowSwitching: false, allowInheriting: false, allowVerticalAlignment: false, default: { type: 'flex' } }, __experimentalStyle: { elements: { link: { color: { text: 'inherit' } } } } },
     viewScriptHandles: ['wp-block-navigation-view', 'wp-block-navigation-view-2'], editorStyleHandles: ['wp-block-navigation-editor'], styleHandles: ['wp-block-navigation'],
     render: navigation,
+  }),
+  block({
+    name: 'core/home-link', title: 'Home Link', category: 'design', parent: ['core/navigation'],
+    description: 'Create a link that always points to the homepage of the site. Usually not necessary if there is already a site title link present in the header.',
+    attributes: { label: { type: 'string' } },
+    usesContext: ['textColor', 'customTextColor', 'backgroundColor', 'customBackgroundColor', 'fontSize', 'customFontSize', 'style'],
+    supports: { reusable: false, html: false, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-home-link-editor'], styleHandles: ['wp-block-home-link'],
+    render: homeLink,
   }),
   block({
     name: 'core/navigation-link', title: 'Custom Link', category: 'design', parent: ['core/navigation'],

@@ -111,6 +111,30 @@ export async function navigationSubmenu(block: RenderedBlock, ctx: BlockRenderCo
   return `${html}${item.submenu}</li>`;
 }
 
+/**
+ * render_block_core_home_link: a link to the site's home (with WordPress's stray quote before its
+ * `rel`), coloured from the Navigation block's text and background colour. WordPress marks it the
+ * current page on the home or static front page's main query, which the page context does not
+ * carry (a REST rendering has none either), so it is never marked here.
+ */
+export async function homeLink(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
+  const a = block.attributes;
+  if (!a.label) return '';
+  const c = block.context;
+  const color = ((c.style as Json | undefined)?.color ?? {}) as Json;
+  const classes: string[] = [];
+  let style = '';
+  if (has(c, 'textColor') || (color.text !== undefined && color.text !== null)) classes.push('has-text-color');
+  if (has(c, 'textColor')) classes.push(`has-${String(c.textColor)}-color`);
+  else if (color.text !== undefined && color.text !== null) style += `color: ${String(color.text)};`;
+  if (has(c, 'backgroundColor') || (color.background !== undefined && color.background !== null)) classes.push('has-background');
+  if (has(c, 'backgroundColor')) classes.push(`has-${String(c.backgroundColor)}-background-color`);
+  else if (color.background !== undefined && color.background !== null) style += `background-color: ${String(color.background)};`;
+  const sizes = fontSizesOf(c);
+  const wrapper = wrapperAttributes(block, { class: `${[...classes, ...sizes.classes].join(' ').trim()} wp-block-navigation-item`, style: style + sizes.style });
+  return `<li ${wrapper}><a class="wp-block-home-link__content wp-block-navigation-item__content" href="${href(ctx.site.home)}" "rel="home">${await kses(String(a.label), 'post')}</a></li>`;
+}
+
 /** The post type of navigation menus (WordPress's wp_navigation; the block editor plugin registers it). */
 const NAVIGATION_POST_TYPE = 'cms_navigation';
 
