@@ -84,6 +84,11 @@ export interface PageContext {
   postId?: number;
   /** The page's canonical URL. */
   url: string;
+  /**
+   * The query args of the page's request, which blocks read as WordPress reads $_GET (a Query
+   * Loop's `query-N-page`); none for a REST rendering.
+   */
+  queryArgs?: Readonly<Record<string, unknown>>;
   /** Set while a rendering that may be kept runs (src/core/kept-renderings.ts). */
   trace?: RenderTrace;
 }

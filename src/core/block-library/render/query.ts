@@ -22,10 +22,10 @@ const inherits = (block: RenderedBlock) => Boolean(queryOf(block)?.inherit);
 /** The query string key of a loop's page (`query-<queryId>-page`). */
 const pageKey = (block: RenderedBlock) => (block.context.queryId !== undefined ? `query-${String(block.context.queryId)}-page` : 'query-page');
 
-/** The page of the loop the request asks for (`?query-<id>-page=N`), 1 when none. */
+/** The page of the loop the request asks for (`?query-<id>-page=N`, as WordPress reads $_GET), 1 when none. */
 function pageOf(block: RenderedBlock, ctx: BlockRenderContext): number {
-  const asked = new URL(ctx.url, 'http://localhost/').searchParams.get(pageKey(block));
-  const page = asked ? Math.trunc(Number.parseInt(asked, 10)) || 0 : 0;
+  const asked = ctx.queryArgs?.[pageKey(block)];
+  const page = typeof asked === 'string' ? Math.trunc(Number.parseInt(asked, 10)) || 0 : 0;
   return page || 1;
 }
 
@@ -134,11 +134,18 @@ function arrowOf(block: RenderedBlock, next: boolean): string {
   return `<span class='wp-block-query-pagination-${which}-arrow is-arrow-${kind}' aria-hidden='true'>${arrows[kind][next ? 0 : 1]}</span>`;
 }
 
-/** add_query_arg of the loop's page on the address being rendered. */
+/** esc_url's escaping of an address in an attribute: `&` as `&#038;`. */
+const escapeUrl = (url: string) => escapeAttr(url).replace(/&amp;/g, '&#038;');
+
+/**
+ * add_query_arg of the loop's page on the address requested (WordPress's REQUEST_URI: the path
+ * and query, without the host), its other args kept.
+ */
 function pageUrl(block: RenderedBlock, ctx: BlockRenderContext, page: number): string {
   const url = new URL(ctx.url, 'http://localhost/');
+  for (const [key, value] of Object.entries(ctx.queryArgs ?? {})) if (typeof value === 'string') url.searchParams.set(key, value);
   url.searchParams.set(pageKey(block), String(page));
-  return escapeAttr(url.href);
+  return escapeUrl(`${url.pathname}${url.search}`);
 }
 
 const labelOf = (block: RenderedBlock, fallback: string) => (block.attributes.label ? escapeHtml(String(block.attributes.label)) : fallback);
@@ -180,7 +187,7 @@ export async function queryPaginationNumbers(block: RenderedBlock, ctx: BlockRen
   const link = (n: number) => {
     // paginate_links' format `?query-N-page=%#%` on the base `%_%`: page 1 links without it
     const href = n === 1 ? '' : `?${pageKey(block)}=${n}`;
-    return `<a class="page-numbers" href="${escapeAttr(page !== 1 ? (href ? `${href}&cst` : '?cst') : href)}">${n}</a>`;
+    return `<a class="page-numbers" href="${escapeUrl(page !== 1 ? (href ? `${href}&cst` : '?cst') : href)}">${n}</a>`;
   };
   const parts: string[] = [];
   let dots = false;
