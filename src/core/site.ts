@@ -89,6 +89,8 @@ export interface PageContext {
    * Loop's `query-N-page`); none for a REST rendering.
    */
   queryArgs?: Readonly<Record<string, unknown>>;
+  /** WordPress's is_singular(): the page shows one post (the site's page of a post or page); a REST rendering is not. */
+  singular?: boolean;
   /** Set while a rendering that may be kept runs (src/core/kept-renderings.ts). */
   trace?: RenderTrace;
 }

@@ -1,7 +1,7 @@
 import type { BlockTypeDefinition } from '../blocks.ts';
 import { block } from './block-definition.ts';
 import { avatar } from './render/avatar.ts';
-import { postAuthor, postAuthorBiography, postContent, postFeaturedImage, postDate, postExcerpt, postTerms, postTitle, readMore } from './render/post.ts';
+import { postAuthor, postAuthorBiography, postContent, postFeaturedImage, postNavigationLink, postDate, postExcerpt, postTerms, postTitle, readMore } from './render/post.ts';
 import { postTemplate, queryNoResults, queryPagination, queryPaginationNext, queryPaginationNumbers, queryPaginationPrevious, queryTitle } from './render/query.ts';
 import { loginout, termDescription } from './render/visitor.ts';
 
@@ -101,6 +101,14 @@ export const POST_BLOCKS: BlockTypeDefinition[] = [
     supports: { html: false, align: true, alignWide: false, spacing: { margin: true, padding: true }, __experimentalBorder: { __experimentalSkipSerialization: true, radius: true, width: true, color: true, style: true, __experimentalDefaultControls: { radius: true } }, color: { text: false, background: false, __experimentalDuotone: 'img' } },
     editorStyleHandles: ['wp-block-avatar-editor'], styleHandles: ['wp-block-avatar'],
     render: avatar,
+  }),
+  block({
+    name: 'core/post-navigation-link', title: 'Post Navigation Link', category: 'theme',
+    description: 'Displays the next or previous post link that is adjacent to the current post.',
+    attributes: { textAlign: { type: 'string' }, type: { type: 'string', default: 'next' }, label: { type: 'string' }, showTitle: { type: 'boolean', default: false }, linkLabel: { type: 'boolean', default: false } },
+    supports: { reusable: false, html: false, color: { link: true }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-post-navigation-link-editor'], styleHandles: ['wp-block-post-navigation-link'],
+    render: postNavigationLink,
   }),
   block({
     name: 'core/query', title: 'Query Loop', category: 'theme',

@@ -1,6 +1,6 @@
 import type { BlockRenderContext, RenderedBlock } from '../../blocks.ts';
 import type { PostRow } from '../../../store/posts.ts';
-import { escapeAttr, escapeHtml, stripAllTags } from '../../../format/format.ts';
+import { escapeAttr, escapeHtml, stripAllTags, theTitle } from '../../../format/format.ts';
 import { formatLocalDate } from '../../../format/date.ts';
 import { kses } from '../../../format/kses.ts';
 import { attachmentImageSrc } from '../../attachment-image.ts';
@@ -187,6 +187,47 @@ function featuredImageOverlay(a: Record<string, unknown>, border: { class?: stri
   if (a.customGradient) styles.push(`background-image: ${String(a.customGradient)};`);
   if (a.customOverlayColor) styles.push(`background-color: ${String(a.customOverlayColor)};`);
   return `<span class="${escapeAttr(classes.join(' '))}" style="${escapeAttr(safeCss(styles.join(' ')))}" aria-hidden="true"></span>`;
+}
+
+/**
+ * render_block_core_post_navigation_link: on a page showing one post, the link to the next (or
+ * previous) published post of its type by date, with the block's label and the post's title as
+ * asked; elsewhere (a list, a REST rendering) nothing, as WordPress outside is_singular().
+ */
+export async function postNavigationLink(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
+  if (!ctx.singular || ctx.postId === undefined) return '';
+  const a = block.attributes;
+  const type = a.type === undefined ? 'next' : a.type;
+  if (type !== 'next' && type !== 'previous') return '';
+  const previous = type === 'previous';
+  let classes = `post-navigation-link-${type}`;
+  if (a.textAlign !== undefined) classes += ` has-text-align-${str(a.textAlign)}`;
+  const wrapper = wrapperAttributes(block, { class: classes });
+  let format = '%link';
+  let link = previous ? 'Previous' : 'Next';
+  const label = a.label ? str(a.label) : '';
+  if (label) link = label;
+  if (a.showTitle) {
+    if (!a.linkLabel) {
+      if (label) format = `<span class="post-navigation-link__label">${await kses(label, 'post')}</span> %link`;
+      link = '%title';
+    } else {
+      const before = label ? await kses(label, 'post') : previous ? 'Previous:' : 'Next:';
+      link = `<span class="post-navigation-link__label">${before}</span> <span class="post-navigation-link__title">%title</span>`;
+    }
+  }
+  const current = await ctx.store.posts.get(ctx.postId);
+  const [adjacent] = current
+    ? (await ctx.store.posts.query({ types: [current.type], statuses: ['publish'], ...(previous ? { before: current.date } : { after: current.date }), orderby: 'date', order: previous ? 'desc' : 'asc', offset: 0, limit: 1 })).rows
+    : [];
+  let content = '';
+  if (adjacent) {
+    // get_adjacent_post_link: the title through the_title's filters, the date in the site's format
+    const title = theTitle(adjacent.title || (previous ? 'Previous Post' : 'Next Post'));
+    const inLink = link.split('%title').join(title).split('%date').join(formatLocalDate(ctx.site.options.date_format || 'F j, Y', adjacent.date));
+    content = format.split('%link').join(`<a href="${await postPermalink(ctx, adjacent)}" rel="${previous ? 'prev' : 'next'}">${inLink}</a>`);
+  }
+  return `<div ${wrapper}>${content}</div>`;
 }
 
 /**
