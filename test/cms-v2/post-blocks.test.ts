@@ -191,6 +191,21 @@ describe('post blocks and the block supports of dynamic blocks', () => {
   it('shows a logged-out visitor the login link back to the page, or the login form', async () => {
     const login = `${site.home}/cms-admin/login`;
     assert.equal(await render('core/loginout', { redirectToCurrent: false }), `<div class="logged-out wp-block-loginout"><a href="${login}">Log in</a></div>`);
+    // the page's address: WordPress takes the request's (in a REST rendering, the REST route's own); this site the page the post is on
+    assert.equal(await render('core/loginout'), `<div class="logged-out wp-block-loginout"><a href="${login}?redirect_to=${encodeURIComponent(post.link)}">Log in</a></div>`);
+    assert.equal(
+      await render('core/loginout', { displayLoginAsForm: true, redirectToCurrent: false }),
+      `<div class="logged-out has-login-form wp-block-loginout"><form name="loginform" id="loginform" action="${login}" method="post"><p class="login-username">
+				<label for="user_login">Username or Email Address</label>
+				<input type="text" name="log" id="user_login" autocomplete="username" class="input" value="" size="20" />
+			</p><p class="login-password">
+				<label for="user_pass">Password</label>
+				<input type="password" name="pwd" id="user_pass" autocomplete="current-password" class="input" value="" size="20" />
+			</p><p class="login-remember"><label><input name="rememberme" type="checkbox" id="rememberme" value="forever" /> Remember Me</label></p><p class="login-submit">
+				<input type="submit" name="wp-submit" id="wp-submit" class="button button-primary" value="Log In" />
+				<input type="hidden" name="redirect_to" value="${post.link}" />
+			</p></form></div>`,
+    );
   });
 
   it('passes the post being rendered down to the blocks inside a post’s content', async () => {
