@@ -84,6 +84,7 @@ export const SQLITE_ONLY = [
   ['test/format/formatting.test.ts', 'WordPress’s formatting of content'],
   ['test/site/rest-links.test.ts', 'the REST links of the site’s pages'],
   ['test/site/theme.test.ts', 'the theme in a browser'],
+  ['test/site/test-content-render.test.ts', 'WordPress’s test content imported and rendered, in a browser'],
   ['test/cli', 'the CLI’s own behaviour: commands, docs, types, serve, watch, init, the walk-through'],
   ['test/core/boundary.test.ts', 'reads the sources (it imports the server helper for the checkout’s path); starts nothing'],
   ['test/core/namespace-order.test.ts', 'the index’s namespace order'],

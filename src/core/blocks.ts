@@ -30,6 +30,13 @@ export interface BlockAttribute {
 export interface BlockRenderContext {
   /** Set while a rendering that may be kept runs (src/core/kept-renderings.ts); a dynamic block marks it volatile. */
   trace?: RenderTrace;
+  /** The posts whose content a post-content block is rendering around this rendering (its recursion guard). */
+  contentShown?: ReadonlySet<number>;
+  /**
+   * wp_unique_id's counter (a navigation's `modal-N`), one per rendering: WordPress counts across
+   * the whole request, but each rendering here is kept and reused on its own.
+   */
+  uniqueIds?: { count: number };
 }
 
 /** What a rendering met that makes it unfit to keep: a dynamic block, the store used. */
@@ -37,12 +44,30 @@ export interface RenderTrace {
   volatile: boolean;
 }
 
+/** Block context (WP_Block's `context`): `postId`, `postType`, `queryId`, `query`... by name. */
+export type BlockContext = Readonly<Record<string, unknown>>;
+
 /** A parsed block with its attributes as prepared for rendering (validated, defaults filled). */
 export interface RenderedBlock {
   name: string;
   attributes: Record<string, unknown>;
-  /** The block's inner content, already rendered (its inner blocks included). */
+  /** The attributes as written in the markup, which the block supports read (WP_Block_Supports). */
+  parsedAttributes: Record<string, unknown>;
+  /** Its type's supports. */
+  supports: Readonly<Record<string, unknown>>;
+  /** The block's inner content, already rendered (its inner blocks included); empty for a type that skips its inner blocks. */
   content: string;
+  /** The context the block uses (its type's `usesContext`), from what its ancestors and the page provide. */
+  context: BlockContext;
+  /** Its inner blocks as parsed (a navigation groups its items by their names). */
+  innerBlocks: readonly ParsedBlock[];
+  /**
+   * Its inner content rendered again with the context given and nothing else, as WordPress renders
+   * a `core/null` copy of the block (post-template's and comment-template's loops).
+   */
+  renderInner(context: BlockContext): Promise<string>;
+  /** Its inner blocks rendered one by one with the context it gives them, without the text between them (a callback's loop over WP_Block's `inner_blocks`). */
+  renderInnerBlocks(): Promise<string[]>;
 }
 
 /** A block type (register_block_type with block.json's fields). Without `render` it is static: its saved markup is its output. */
@@ -72,6 +97,8 @@ export interface BlockTypeDefinition {
   viewScriptHandles?: readonly string[];
   editorStyleHandles?: readonly string[];
   styleHandles?: readonly string[];
+  /** skip_inner_blocks: its inner blocks are not rendered before its callback, which renders them itself (a loop). */
+  skipInnerBlocks?: boolean;
   /** The render callback of a dynamic block: its HTML from its attributes and rendered inner content. */
   render?(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> | string;
 }
@@ -260,6 +287,9 @@ function fits(schema: BlockAttribute, v: unknown): boolean {
 
 // --- the registry ---
 
+/** The page context with wp_unique_id's counter, started at this rendering unless an enclosing one counts already. */
+const counting = (ctx: BlockRenderContext): BlockRenderContext => (ctx.uniqueIds ? ctx : { ...ctx, uniqueIds: { count: 0 } });
+
 /** excerpt_remove_blocks' lists: the blocks whose text an excerpt keeps, and the wrappers it looks into. */
 const EXCERPT_INNER_BLOCKS = new Set(['core/freeform', 'core/heading', 'core/html', 'core/list', 'core/media-text', 'core/paragraph', 'core/preformatted', 'core/pullquote', 'core/quote', 'core/table', 'core/verse']);
 const EXCERPT_WRAPPER_BLOCKS = new Set(['core/columns', 'core/column', 'core/group']);
@@ -280,7 +310,8 @@ export class BlockRegistry {
   /** The sets in order (the core's first); a later block, pattern or category of a name already registered is ignored, as WordPress refuses it. */
   constructor(
     sets: readonly BlockSet[] = [],
-    private readonly log?: Logger,
+    /** Where a failing render callback is reported (a registry made without one, the empty one a site starts with, reports nowhere). */
+    readonly log: Logger = { error() {}, info() {} },
   ) {
     for (const set of sets)
       for (const def of set.blocks ?? []) {
@@ -355,7 +386,8 @@ export class BlockRegistry {
    */
   async render(content: string, ctx: BlockRenderContext): Promise<string> {
     if (!hasBlocks(content)) return content;
-    return this.renderParts(parseBlocks(content), ctx);
+    const parts = parseBlocks(content);
+    return this.renderParts(parts, await this.pageContext(parts, ctx), counting(ctx));
   }
 
   /**
@@ -364,50 +396,89 @@ export class BlockRegistry {
    * allowed inner blocks alone, a block with any other or nested inner block left out.
    */
   async renderForExcerpt(content: string, ctx: BlockRenderContext): Promise<string> {
+    const parts = parseBlocks(content);
+    const context = await this.pageContext(parts, ctx);
+    ctx = counting(ctx);
     let html = '';
-    for (const part of parseBlocks(content)) {
+    for (const part of parts) {
       if (typeof part === 'string') html += part;
-      else if (EXCERPT_WRAPPER_BLOCKS.has(part.name) && part.inner.some((p) => typeof p !== 'string')) html += await this.renderExcerptInner(part, ctx);
+      else if (EXCERPT_WRAPPER_BLOCKS.has(part.name) && part.inner.some((p) => typeof p !== 'string')) html += await this.renderExcerptInner(part, context, ctx);
       else if (EXCERPT_INNER_BLOCKS.has(part.name) || EXCERPT_WRAPPER_BLOCKS.has(part.name)) {
         const inner = part.inner.filter((p): p is ParsedBlock => typeof p !== 'string');
-        if (inner.every((b) => EXCERPT_INNER_BLOCKS.has(b.name) && !b.inner.some((p) => typeof p !== 'string'))) html += await this.renderParsed(part, ctx);
+        if (inner.every((b) => EXCERPT_INNER_BLOCKS.has(b.name) && !b.inner.some((p) => typeof p !== 'string'))) html += await this.renderParsed(part, context, ctx);
       }
     }
     return html;
   }
 
   /** _excerpt_render_inner_blocks: a wrapper's allowed inner blocks, wrappers among them by their own. */
-  private async renderExcerptInner(block: ParsedBlock, ctx: BlockRenderContext): Promise<string> {
+  private async renderExcerptInner(block: ParsedBlock, context: BlockContext, ctx: BlockRenderContext): Promise<string> {
     let html = '';
     for (const inner of block.inner) {
       if (typeof inner === 'string' || !(EXCERPT_INNER_BLOCKS.has(inner.name) || EXCERPT_WRAPPER_BLOCKS.has(inner.name))) continue;
-      html += inner.inner.some((p) => typeof p !== 'string') ? await this.renderExcerptInner(inner, ctx) : await this.renderParsed(inner, ctx);
+      html += inner.inner.some((p) => typeof p !== 'string') ? await this.renderExcerptInner(inner, context, ctx) : await this.renderParsed(inner, context, ctx);
     }
     return html;
   }
 
   /** render_block of one block given by name and attributes, with no inner content (block-renderer). */
-  renderBlock(name: string, attributes: Record<string, unknown>, ctx: BlockRenderContext): Promise<string> {
-    return this.renderParsed({ name, attrs: attributes, inner: [] }, ctx);
+  async renderBlock(name: string, attributes: Record<string, unknown>, ctx: BlockRenderContext): Promise<string> {
+    const block: ParsedBlock = { name, attrs: attributes, inner: [] };
+    return this.renderParsed(block, await this.pageContext([block], ctx), counting(ctx));
   }
 
-  private async renderParts(parts: readonly (string | ParsedBlock)[], ctx: BlockRenderContext): Promise<string> {
+  /**
+   * render_block's context: the post being rendered (`postId`, `postType`), as WordPress takes it
+   * from the global `$post`. Looked up only when a dynamic block is there to use it, so that
+   * static content reads nothing of the store and stays fit to keep.
+   */
+  private async pageContext(parts: readonly (string | ParsedBlock)[], ctx: BlockRenderContext): Promise<BlockContext> {
+    if (ctx.postId === undefined || !this.anyDynamic(parts)) return {};
+    const post = await ctx.store.posts.get(ctx.postId);
+    return post ? { postId: post.id, postType: post.type } : {};
+  }
+
+  private anyDynamic(parts: readonly (string | ParsedBlock)[]): boolean {
+    return parts.some((p) => typeof p !== 'string' && (this.types.get(p.name)?.def.render !== undefined || this.anyDynamic(p.inner)));
+  }
+
+  /** Blocks rendered one by one with the context given (new WP_Block_List( $blocks, $context ), each rendered): a navigation's items from its menu post. */
+  async renderEach(blocks: readonly ParsedBlock[], context: BlockContext, ctx: BlockRenderContext): Promise<string[]> {
+    const out: string[] = [];
+    for (const block of blocks) out.push(await this.renderParsed(block, context, ctx));
+    return out;
+  }
+
+  private async renderParts(parts: readonly (string | ParsedBlock)[], available: BlockContext, ctx: BlockRenderContext): Promise<string> {
     let html = '';
-    for (const part of parts) html += typeof part === 'string' ? part : await this.renderParsed(part, ctx);
+    for (const part of parts) html += typeof part === 'string' ? part : await this.renderParsed(part, available, ctx);
     return html;
   }
 
-  private async renderParsed(block: ParsedBlock, ctx: BlockRenderContext): Promise<string> {
-    const content = await this.renderParts(block.inner, ctx);
+  /**
+   * WP_Block::render: the inner blocks first, each given the context available here plus what this
+   * block provides from its attributes (`providesContext`), then the render callback of a dynamic
+   * block with the context its type uses (`usesContext`).
+   */
+  private async renderParsed(block: ParsedBlock, available: BlockContext, ctx: BlockRenderContext): Promise<string> {
     const r = this.types.get(block.name);
+    const attributes = this.prepareAttributes(block.name, block.attrs);
+    const childContext: Record<string, unknown> = { ...available };
+    for (const [name, attribute] of Object.entries(r?.def.providesContext ?? {})) if (attribute in attributes) childContext[name] = attributes[attribute];
+    const content = r?.def.render && r.def.skipInnerBlocks ? '' : await this.renderParts(block.inner, childContext, ctx);
     if (!r?.def.render) return content;
     // a render callback may read anything (posts, the time): its output is not kept
     if (ctx.trace) ctx.trace.volatile = true;
+    const context: Record<string, unknown> = {};
+    for (const name of r.def.usesContext ?? []) if (name in available) context[name] = available[name];
+    const innerBlocks = block.inner.filter((p): p is ParsedBlock => typeof p !== 'string');
     try {
-      return await r.def.render({ name: block.name, attributes: this.prepareAttributes(block.name, block.attrs), content }, ctx);
+      const renderInner = (given: BlockContext) => this.renderParts(block.inner, given, ctx);
+      const renderInnerBlocks = () => this.renderEach(innerBlocks, childContext, ctx);
+      return await r.def.render({ name: block.name, attributes, parsedAttributes: block.attrs, supports: r.def.supports ?? {}, content, context, innerBlocks, renderInner, renderInnerBlocks }, ctx);
     } catch (e) {
       // a failing block renders as nothing, so one broken plugin does not take the page down
-      this.log?.error(`block ${block.name} of ${r.owner} failed to render: ${e instanceof Error ? e.message : String(e)}`);
+      this.log.error(`block ${block.name} of ${r.owner} failed to render: ${e instanceof Error ? e.message : String(e)}`);
       return '';
     }
   }

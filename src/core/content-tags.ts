@@ -164,3 +164,9 @@ export async function filterContentTags(content: string, store: Store, site: Sit
   }
   return content;
 }
+
+/** wp_calculate_image_srcset of an attachment's image shown at a size (wp_get_attachment_image's srcset); null when it has none. */
+export async function attachmentSrcset(store: Store, site: Site, id: number, src: string, size: [number, number]): Promise<string | null> {
+  const meta = parseMetadata(await store.posts.meta.get(id, ATTACHMENT_METADATA));
+  return meta ? imageSrcset(size, src.split('?')[0], meta, (relative) => site.media.urlOf(site.home, relative)) : null;
+}

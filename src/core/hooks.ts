@@ -119,16 +119,27 @@ export function renderedExcerpt(excerpt: string, content: { raw: string; rendere
 }
 
 /** wp_trim_excerpt's text before it is cut: the_content of the teaser without shortcodes and the blocks an excerpt leaves out. */
-async function excerptSource(content: { raw: string; rendered: string }, ctx: PageContext, log: Logger): Promise<string> {
+async function excerptSource(content: { raw: string; rendered?: string }, ctx: PageContext, log: Logger): Promise<string> {
   const { site } = ctx;
   const teaser = await stripRegisteredShortcodes(firstPageTeaser(content.raw), site);
   if (hasBlocks(teaser)) return filterContent(await site.blocks.renderForExcerpt(teaser, ctx), ctx, log);
-  return teaser === content.raw ? content.rendered : filterContent(teaser, ctx, log);
+  return teaser === content.raw && content.rendered !== undefined ? content.rendered : filterContent(teaser, ctx, log);
+}
+
+/**
+ * get_the_excerpt: the post's own excerpt, else wp_trim_excerpt's: the first page of the content
+ * without shortcodes and the blocks excerpt_remove_blocks leaves out, through the_content, cut to
+ * its first 55 words followed by `more` (excerpt_more's ` [&hellip;]` unless a caller, such as the
+ * post-excerpt block, changes it).
+ */
+export async function getTheExcerpt(excerpt: string, content: { raw: string; rendered?: string }, ctx: PageContext, log: Logger, more = ' [&hellip;]'): Promise<string> {
+  if (excerpt.trim()) return excerpt;
+  return trimWords((await excerptSource(content, ctx, log)).split(']]>').join(']]&gt;'), 55, more);
 }
 
 async function filterExcerpt(excerpt: string, content: { raw: string; rendered: string }, ctx: PageContext, log: Logger): Promise<string> {
   const { site } = ctx;
-  const text = excerpt.trim() ? excerpt : trimWords((await excerptSource(content, ctx, log)).split(']]>').join(']]&gt;'), 55, ' [&hellip;]');
+  const text = await getTheExcerpt(excerpt, content, ctx, log);
   const shortcodes = shortcodeNames(site);
   let html = wptexturize(text, shortcodes);
   if (smiliesOn(site)) html = convertSmilies(html);

@@ -85,6 +85,13 @@ export interface PageContext {
   postId?: number;
   /** The page's canonical URL. */
   url: string;
+  /**
+   * The query args of the page's request, which blocks read as WordPress reads $_GET (a Query
+   * Loop's `query-N-page`); none for a REST rendering.
+   */
+  queryArgs?: Readonly<Record<string, unknown>>;
+  /** WordPress's is_singular(): the page shows one post (the site's page of a post or page); a REST rendering is not. */
+  singular?: boolean;
   /** Set while a rendering that may be kept runs (src/core/kept-renderings.ts). */
   trace?: RenderTrace;
 }

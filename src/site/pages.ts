@@ -348,7 +348,7 @@ async function themedDocument(engine: Engine, ctx: PageContext, parts: Pick<Docu
 
 async function singlePage(engine: Engine, req: PageRequest, post: PostRow, url: string): Promise<PageResponse> {
   const { site, store } = engine;
-  const ctx: PageContext = { store, site, kind: post.type === 'page' ? 'page' : 'post', postId: post.id, url };
+  const ctx: PageContext = { store, site, kind: post.type === 'page' ? 'page' : 'post', postId: post.id, url, queryArgs: req.query, singular: true };
   const [shown] = await showPosts(engine, [post], ctx, false);
   const isFront = url === `${site.home}/`;
   const discussion = await commentsSection(engine, req, post, url);

@@ -1,18 +1,26 @@
 import type { BlockSet, BlockTypeDefinition } from '../blocks.ts';
+import { block, CONTENT } from './block-definition.ts';
+import { COMMENT_BLOCKS } from './comment-blocks.ts';
+import { POST_BLOCKS } from './post-blocks.ts';
 import { archives, categories, tagCloud } from './render/archives.ts';
+import { calendar } from './render/calendar.ts';
+import { latestComments } from './render/latest-comments.ts';
 import { latestPosts } from './render/latest-posts.ts';
+import { homeLink, navigation, navigationLink, navigationSubmenu } from './render/navigation.ts';
 import { pageList } from './render/page-list.ts';
 import { search } from './render/search.ts';
 import { siteTagline, siteTitle } from './render/site-identity.ts';
+import { socialLink } from './render/social-links.ts';
 import { PATTERN_CATEGORIES, PATTERNS } from './patterns.ts';
 
 /**
  * The core blocks this site renders, with WordPress 6.1's block.json metadata (name, title,
  * category, description, keywords, attributes, supports, styles), and the core's block patterns
- * and pattern categories. Static blocks print their saved markup; the dynamic ones (latest posts,
- * archives, categories, tag cloud, search, page list, site title and tagline) are rendered from the
- * stored content, as their render_block_core_* callbacks do, by `render/` (a module per block
- * family); the patterns and their categories are `patterns.ts`.
+ * and pattern categories. Static blocks print their saved markup; the dynamic ones (latest posts
+ * and comments, calendar, archives, categories, tag cloud, search, page list, site title and
+ * tagline, those of `post-blocks.ts` that show posts and queries and those of `comment-blocks.ts`) are rendered from the stored
+ * content, as their render_block_core_* callbacks do (social icons from the links inside them), by `render/` (a module per block family);
+ * the patterns and their categories are `patterns.ts`.
  */
 
 const TEXT_SUPPORTS = {
@@ -22,10 +30,6 @@ const TEXT_SUPPORTS = {
   typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalDefaultControls: { fontSize: true } },
 };
 
-const CONTENT = '__experimentalRole';
-
-// no textdomain: register_block_type_from_metadata of WordPress 6.1 does not carry block.json's, so REST shows null
-const block = (def: Omit<BlockTypeDefinition, 'apiVersion' | 'textdomain'> & { apiVersion?: number }): BlockTypeDefinition => ({ apiVersion: 2, ...def });
 
 const STATIC_BLOCKS: BlockTypeDefinition[] = [
   block({
@@ -217,6 +221,24 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
     render: latestPosts,
   }),
   block({
+    name: 'core/latest-comments', title: 'Latest Comments', category: 'widgets',
+    description: 'Display a list of your most recent comments.',
+    keywords: ['recent comments'],
+    attributes: { commentsToShow: { type: 'number', default: 5, minimum: 1, maximum: 100 }, displayAvatar: { type: 'boolean', default: true }, displayDate: { type: 'boolean', default: true }, displayExcerpt: { type: 'boolean', default: true } },
+    supports: { align: true, html: false },
+    editorStyleHandles: ['wp-block-latest-comments-editor'], styleHandles: ['wp-block-latest-comments'],
+    render: latestComments,
+  }),
+  block({
+    name: 'core/calendar', title: 'Calendar', category: 'widgets',
+    description: 'A calendar of your site’s posts.',
+    keywords: ['posts', 'archive'],
+    attributes: { month: { type: 'integer' }, year: { type: 'integer' } },
+    supports: { align: true, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-calendar-editor'], styleHandles: ['wp-block-calendar'],
+    render: calendar,
+  }),
+  block({
     name: 'core/archives', title: 'Archives', category: 'widgets',
     description: 'Display a date archive of your posts.',
     attributes: {
@@ -277,12 +299,68 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
     render: search,
   }),
   block({
+    name: 'core/navigation', title: 'Navigation', category: 'theme',
+    description: 'A collection of blocks that allow visitors to get around your site.',
+    keywords: ['menu', 'navigation', 'links'],
+    attributes: { ref: { type: 'number' }, textColor: { type: 'string' }, customTextColor: { type: 'string' }, rgbTextColor: { type: 'string' }, backgroundColor: { type: 'string' }, customBackgroundColor: { type: 'string' }, rgbBackgroundColor: { type: 'string' }, showSubmenuIcon: { type: 'boolean', default: true }, openSubmenusOnClick: { type: 'boolean', default: false }, overlayMenu: { type: 'string', default: 'mobile' }, icon: { type: 'string', default: 'handle' }, hasIcon: { type: 'boolean', default: true }, __unstableLocation: { type: 'string' }, overlayBackgroundColor: { type: 'string' }, customOverlayBackgroundColor: { type: 'string' }, overlayTextColor: { type: 'string' }, customOverlayTextColor: { type: 'string' }, maxNestingLevel: { type: 'number', default: 5 } },
+    providesContext: { textColor: 'textColor', customTextColor: 'customTextColor', backgroundColor: 'backgroundColor', customBackgroundColor: 'customBackgroundColor', overlayTextColor: 'overlayTextColor', customOverlayTextColor: 'customOverlayTextColor', overlayBackgroundColor: 'overlayBackgroundColor', customOverlayBackgroundColor: 'customOverlayBackgroundColor', fontSize: 'fontSize', customFontSize: 'customFontSize', showSubmenuIcon: 'showSubmenuIcon', openSubmenusOnClick: 'openSubmenusOnClick', style: 'style', orientation: 'orientation', maxNestingLevel: 'maxNestingLevel' },
+    supports: { align: ['wide', 'full'], html: false, inserter: true, typography: { fontSize: true, lineHeight: true, __experimentalFontStyle: true, __experimentalFontWeight: true, __experimentalTextTransform: true, __experimentalFontFamily: true, __experimentalLetterSpacing: true, __experimentalTextDecoration: true, __experimentalSkipSerialization: ['textDecoration'], __experimentalDefaultControls: { fontSize: true } }, spacing: { blockGap: true, units: ['px', 'em', 'rem', 'vh', 'vw'], __experimentalDefaultControls: { blockGap: true } }, __experimentalLayout: { allowSwitching: false, allowInheriting: false, allowVerticalAlignment: false, default: { type: 'flex' } }, __experimentalStyle: { elements: { link: { color: { text: 'inherit' } } } } },
+    viewScriptHandles: ['wp-block-navigation-view', 'wp-block-navigation-view-2'], editorStyleHandles: ['wp-block-navigation-editor'], styleHandles: ['wp-block-navigation'],
+    render: navigation,
+  }),
+  block({
+    name: 'core/home-link', title: 'Home Link', category: 'design', parent: ['core/navigation'],
+    description: 'Create a link that always points to the homepage of the site. Usually not necessary if there is already a site title link present in the header.',
+    attributes: { label: { type: 'string' } },
+    usesContext: ['textColor', 'customTextColor', 'backgroundColor', 'customBackgroundColor', 'fontSize', 'customFontSize', 'style'],
+    supports: { reusable: false, html: false, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-home-link-editor'], styleHandles: ['wp-block-home-link'],
+    render: homeLink,
+  }),
+  block({
+    name: 'core/navigation-link', title: 'Custom Link', category: 'design', parent: ['core/navigation'],
+    description: 'Add a page, link, or another item to your navigation.',
+    attributes: { label: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' }, rel: { type: 'string' }, id: { type: 'number' }, opensInNewTab: { type: 'boolean', default: false }, url: { type: 'string' }, title: { type: 'string' }, kind: { type: 'string' }, isTopLevelLink: { type: 'boolean' } },
+    usesContext: ['textColor', 'customTextColor', 'backgroundColor', 'customBackgroundColor', 'overlayTextColor', 'customOverlayTextColor', 'overlayBackgroundColor', 'customOverlayBackgroundColor', 'fontSize', 'customFontSize', 'showSubmenuIcon', 'maxNestingLevel', 'style'],
+    supports: { reusable: false, html: false, __experimentalSlashInserter: true, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-navigation-link-editor'], styleHandles: ['wp-block-navigation-link'],
+    render: navigationLink,
+  }),
+  block({
+    name: 'core/navigation-submenu', title: 'Submenu', category: 'design', parent: ['core/navigation'],
+    description: 'Add a submenu to your navigation.',
+    attributes: { label: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' }, rel: { type: 'string' }, id: { type: 'number' }, opensInNewTab: { type: 'boolean', default: false }, url: { type: 'string' }, title: { type: 'string' }, kind: { type: 'string' }, isTopLevelItem: { type: 'boolean' } },
+    usesContext: ['textColor', 'customTextColor', 'backgroundColor', 'customBackgroundColor', 'overlayTextColor', 'customOverlayTextColor', 'overlayBackgroundColor', 'customOverlayBackgroundColor', 'fontSize', 'customFontSize', 'showSubmenuIcon', 'maxNestingLevel', 'openSubmenusOnClick', 'style'],
+    supports: { reusable: false, html: false },
+    editorStyleHandles: ['wp-block-navigation-submenu-editor'], styleHandles: ['wp-block-navigation-submenu'],
+    render: navigationSubmenu,
+  }),
+  block({
     name: 'core/page-list', title: 'Page List', category: 'widgets',
     description: 'Display a list of all pages.', keywords: ['menu', 'navigation'],
     usesContext: ['textColor', 'customTextColor', 'backgroundColor', 'customBackgroundColor', 'overlayTextColor', 'customOverlayTextColor', 'overlayBackgroundColor', 'customOverlayBackgroundColor', 'fontSize', 'customFontSize', 'showSubmenuIcon', 'style', 'openSubmenusOnClick'],
     supports: { reusable: false, html: false },
     editorStyleHandles: ['wp-block-page-list-editor'], styleHandles: ['wp-block-page-list'],
     render: pageList,
+  }),
+  block({
+    name: 'core/social-links', title: 'Social Icons', category: 'widgets',
+    description: 'Display icons linking to your social media profiles or sites.',
+    keywords: ['links'],
+    attributes: { iconColor: { type: 'string' }, customIconColor: { type: 'string' }, iconColorValue: { type: 'string' }, iconBackgroundColor: { type: 'string' }, customIconBackgroundColor: { type: 'string' }, iconBackgroundColorValue: { type: 'string' }, openInNewTab: { type: 'boolean', default: false }, showLabels: { type: 'boolean', default: false }, size: { type: 'string' } },
+    providesContext: { openInNewTab: 'openInNewTab', showLabels: 'showLabels', iconColorValue: 'iconColorValue', iconBackgroundColorValue: 'iconBackgroundColorValue' },
+    supports: { align: ['left', 'center', 'right'], anchor: true, __experimentalExposeControlsToChildren: true, __experimentalLayout: { allowSwitching: false, allowInheriting: false, allowVerticalAlignment: false, default: { type: 'flex' } }, color: { enableContrastChecker: false, background: true, gradients: true, text: false, __experimentalDefaultControls: { background: false } }, spacing: { blockGap: ['horizontal', 'vertical'], margin: true, padding: true, units: ['px', 'em', 'rem', 'vh', 'vw'], __experimentalDefaultControls: { blockGap: true } } },
+    styles: [{ name: 'default', label: 'Default', isDefault: true }, { name: 'logos-only', label: 'Logos Only' }, { name: 'pill-shape', label: 'Pill Shape' }],
+    editorStyleHandles: ['wp-block-social-links-editor'], styleHandles: ['wp-block-social-links'],
+  }),
+  block({
+    name: 'core/social-link', title: 'Social Icon', category: 'widgets', parent: ['core/social-links'],
+    description: 'Display an icon linking to a social media profile or site.',
+    attributes: { url: { type: 'string' }, service: { type: 'string' }, label: { type: 'string' } },
+    usesContext: ['openInNewTab', 'showLabels', 'iconColorValue', 'iconBackgroundColorValue'],
+    supports: { reusable: false, html: false },
+    editorStyleHandles: ['wp-block-social-link-editor'], styleHandles: ['wp-block-social-link'],
+    render: socialLink,
   }),
   block({
     name: 'core/site-title', title: 'Site Title', category: 'theme',
@@ -308,4 +386,4 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
   }),
 ];
 
-export const CORE_BLOCKS: BlockSet = { owner: 'core', blocks: [...STATIC_BLOCKS, ...DYNAMIC_BLOCKS], patterns: PATTERNS, patternCategories: PATTERN_CATEGORIES };
+export const CORE_BLOCKS: BlockSet = { owner: 'core', blocks: [...STATIC_BLOCKS, ...DYNAMIC_BLOCKS, ...POST_BLOCKS, ...COMMENT_BLOCKS], patterns: PATTERNS, patternCategories: PATTERN_CATEGORIES };

@@ -2,7 +2,8 @@ import type { BlockRenderContext, RenderedBlock } from '../../blocks.ts';
 import type { TermRow } from '../../../store/terms.ts';
 import { escapeAttr, escapeHtml } from '../../../format/format.ts';
 import { dateArchivePermalink, termPermalink } from '../../permalinks.ts';
-import { int, wrapperClass } from './shared.ts';
+import { int } from './shared.ts';
+import { wrapperAttributes } from './wrapper.ts';
 
 /** The blocks that list the site's archives and terms: archives by month or year, categories, the tag cloud. */
 
@@ -23,11 +24,11 @@ export async function archives(block: RenderedBlock, ctx: BlockRenderContext): P
     const id = 'wp-block-archives-1';
     const options = periods.map((p) => `\t<option value='${escapeAttr(dateArchivePermalink(ctx.site, p.year, p.month))}'> ${label(p.year, p.month)}${a.showPostCounts ? `&nbsp;(${p.count})` : ''}</option>\n`).join('');
     const labelHtml = `<label for="${id}" class="wp-block-archives__label${a.showLabel === false ? ' screen-reader-text' : ''}">Archives</label>`;
-    return `<div class="${wrapperClass(block, ARCHIVES_DROPDOWN)}">${labelHtml}\n\t\t<select id="${id}" name="archive-dropdown" onchange="document.location.href=this.options[this.selectedIndex].value;">\n\t\t<option value="">${title}</option>${options}</select></div>`;
+    return `<div ${wrapperAttributes(block, { class: ARCHIVES_DROPDOWN })}>${labelHtml}\n\t\t<select id="${id}" name="archive-dropdown" onchange="document.location.href=this.options[this.selectedIndex].value;">\n\t\t<option value="">${title}</option>${options}</select></div>`;
   }
-  if (!periods.length) return `<div class="${wrapperClass(block)}">No archives to show.</div>`;
+  if (!periods.length) return `<div ${wrapperAttributes(block)}>No archives to show.</div>`;
   const items = periods.map((p) => `\t<li><a href='${escapeAttr(dateArchivePermalink(ctx.site, p.year, p.month))}'>${label(p.year, p.month)}</a>${a.showPostCounts ? `&nbsp;(${p.count})` : ''}</li>\n`).join('');
-  return `<ul class="${wrapperClass(block, ARCHIVES_LIST)}">${items}</ul>`;
+  return `<ul ${wrapperAttributes(block, { class: ARCHIVES_LIST })}>${items}</ul>`;
 }
 
 /** render_block_core_categories: wp_list_categories of the category taxonomy, flat or nested, with counts when asked. */
@@ -58,7 +59,7 @@ export async function categories(block: RenderedBlock, ctx: BlockRenderContext):
     return inner ? `\n<ul class='children'>\n${inner}</ul>` : '';
   };
   const body = nested ? childrenOf(0) : rows.map((t) => item(t, '')).join('');
-  return `<ul class="${wrapperClass(block, 'wp-block-categories-list')}">${body || '<li class="cat-item-none">No categories</li>'}</ul>`;
+  return `<ul ${wrapperAttributes(block, { class: 'wp-block-categories-list' })}>${body || '<li class="cat-item-none">No categories</li>'}</ul>`;
 }
 
 /** PHP's float printing (precision 14), for the font sizes wp_generate_tag_cloud writes. */
@@ -76,7 +77,7 @@ export async function tagCloud(block: RenderedBlock, ctx: BlockRenderContext): P
     : { rows: [] as TermRow[] };
   if (!tax || !rows.length) {
     const name = (tax?.name ?? 'Tags').toLowerCase();
-    return `<p class="${wrapperClass(block)}">Your site doesn&#8217;t have any ${escapeHtml(name)}, so there&#8217;s nothing to display here at the moment.</p>`;
+    return `<p ${wrapperAttributes(block)}>Your site doesn&#8217;t have any ${escapeHtml(name)}, so there&#8217;s nothing to display here at the moment.</p>`;
   }
   const counts = rows.map((t) => t.count);
   const min = Math.min(...counts);
@@ -88,5 +89,5 @@ export async function tagCloud(block: RenderedBlock, ctx: BlockRenderContext): P
     const count = a.showTagCounts ? `<span class="tag-link-count"> (${t.count})</span>` : '';
     return `<a href="${escapeAttr(termPermalink(ctx.site, tax, t))}" class="tag-cloud-link tag-link-${t.id} tag-link-position-${i + 1}" style="font-size: ${phpFloat(smallest + (t.count - min) * step)}pt;" aria-label="${escapeAttr(`${t.name} (${items})`)}">${escapeHtml(t.name)}${count}</a>`;
   });
-  return `<p class="${wrapperClass(block)}">${links.join('\n')}</p>`;
+  return `<p ${wrapperAttributes(block)}>${links.join('\n')}</p>`;
 }

@@ -1,7 +1,8 @@
 import type { BlockRenderContext, RenderedBlock } from '../../blocks.ts';
 import { escapeAttr, escapeHtml, excerptText, renderContent } from '../../../format/format.ts';
 import { formatLocalDate } from '../../../format/date.ts';
-import { int, postLink, titleOf, wrapperClass } from './shared.ts';
+import { int, postLink, titleOf } from './shared.ts';
+import { wrapperAttributes } from './wrapper.ts';
 
 /** render_block_core_latest_posts: the newest published posts as a list (or grid), with the dates, authors and excerpts asked for. */
 export async function latestPosts(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
@@ -38,5 +39,5 @@ export async function latestPosts(block: RenderedBlock, ctx: BlockRenderContext)
   if (a.postLayout === 'grid') own += ` is-grid columns-${int(a.columns, 3)}`;
   if (a.displayPostDate) own += ' has-dates';
   if (a.displayAuthor) own += ' has-author';
-  return `<ul class="${wrapperClass(block, own)}">${items}</ul>`;
+  return `<ul ${wrapperAttributes(block, { class: own })}>${items}</ul>`;
 }

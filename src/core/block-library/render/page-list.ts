@@ -2,7 +2,8 @@ import type { BlockRenderContext, RenderedBlock } from '../../blocks.ts';
 import type { PostRow } from '../../../store/posts.ts';
 import { escapeAttr } from '../../../format/format.ts';
 import { permalink } from '../../permalinks.ts';
-import { titleOf, wrapperClass } from './shared.ts';
+import { titleOf } from './shared.ts';
+import { wrapperAttributes } from './wrapper.ts';
 
 /**
  * render_block_core_page_list: the published pages by menu order then title, each page's children
@@ -34,5 +35,5 @@ export async function pageList(block: RenderedBlock, ctx: BlockRenderContext): P
       })
       .join('');
   const top = items(0);
-  return top ? `<ul class="${wrapperClass(block)}">${top}</ul>` : '';
+  return top ? `<ul ${wrapperAttributes(block)}>${top}</ul>` : '';
 }

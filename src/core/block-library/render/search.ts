@@ -1,6 +1,6 @@
 import type { BlockRenderContext, RenderedBlock } from '../../blocks.ts';
+import { wrapperAttributes } from './wrapper.ts';
 import { escapeAttr, escapeHtml } from '../../../format/format.ts';
-import { wrapperClass } from './shared.ts';
 
 /** render_block_core_search: a search form to the home URL, labelled, with its button inside or outside the field. */
 export function search(block: RenderedBlock, ctx: BlockRenderContext): string {
@@ -13,5 +13,5 @@ export function search(block: RenderedBlock, ctx: BlockRenderContext): string {
   const labelHtml = `<label for="${id}" class="wp-block-search__label${a.showLabel === false ? ' screen-reader-text' : ''}">${escapeHtml(label)}</label>`;
   const input = `<input type="search" id="${id}" class="wp-block-search__input" name="s" value="" placeholder="${escapeAttr(typeof a.placeholder === 'string' ? a.placeholder : '')}" required />`;
   const button = position === 'no-button' ? '' : `<button type="submit" class="wp-block-search__button"${a.buttonUseIcon ? ` aria-label="${escapeAttr(buttonText)}"` : ''}>${a.buttonUseIcon ? '' : escapeHtml(buttonText)}</button>`;
-  return `<form role="search" method="get" action="${escapeAttr(`${ctx.site.home}/`)}" class="${wrapperClass(block, classes.join(' '))}">${labelHtml}<div class="wp-block-search__inside-wrapper">${input}${button}</div></form>`;
+  return `<form role="search" method="get" action="${escapeAttr(`${ctx.site.home}/`)}" ${wrapperAttributes(block, { class: classes.join(' ') })}>${labelHtml}<div class="wp-block-search__inside-wrapper">${input}${button}</div></form>`;
 }

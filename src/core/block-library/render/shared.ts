@@ -1,19 +1,43 @@
+import { createHash } from 'node:crypto';
 import type { BlockRenderContext, RenderedBlock } from '../../blocks.ts';
 import type { PostRow } from '../../../store/posts.ts';
 import { escapeAttr, escapeHtml } from '../../../format/format.ts';
 import { permalink } from '../../permalinks.ts';
 
-/** What the core's block renderers share: the wrapper's class, a post's link and title, an integer attribute. */
-
-/** The wrapper's class (get_block_wrapper_attributes): the block's own classes, its generated class name, its alignment and custom class. */
-export function wrapperClass(block: RenderedBlock, own = ''): string {
-  const a = block.attributes;
-  const classes = [own, `wp-block-${block.name.replace(/^core\//, '').replace('/', '-')}`];
-  if (typeof a.align === 'string' && a.align) classes.push(`align${a.align}`);
-  if (typeof a.className === 'string' && a.className.trim()) classes.push(a.className.trim());
-  return escapeAttr(classes.filter(Boolean).join(' '));
-}
+/** What the core's block renderers share: the post of a block's context, a post's link, title and dates, an integer attribute, an avatar. */
 
 export const postLink = (ctx: BlockRenderContext, p: PostRow) => permalink(ctx.site, { id: p.id, type: p.type, slug: p.slug, status: p.status, date: p.date });
 export const titleOf = (p: PostRow) => escapeHtml(p.title.trim() || '(no title)');
 export const int = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : fallback);
+
+/** The post of a block's context (`postId`), when there is one. */
+export async function contextPost(block: RenderedBlock, ctx: BlockRenderContext): Promise<PostRow | undefined> {
+  const id = block.context.postId;
+  return typeof id === 'number' ? ctx.store.posts.get(id) : undefined;
+}
+
+/** get_permalink of a post, a page's parents' slugs included. */
+export async function postPermalink(ctx: BlockRenderContext, p: PostRow): Promise<string> {
+  const parentPath = p.parent ? (await ctx.store.posts.ancestorSlugs(p)).join('/') : undefined;
+  return permalink(ctx.site, { id: p.id, type: p.type, slug: p.slug, status: p.status, date: p.date, parentPath });
+}
+
+/** PHP's date('c') of a site-local time: ISO 8601 with the site's offset from UTC at that time. */
+export function isoDate(local: string, gmt: string): string {
+  const minutes = Math.round((Date.parse(`${local.replace(' ', 'T')}Z`) - Date.parse(`${gmt.replace(' ', 'T')}Z`)) / 60000) || 0;
+  const abs = Math.abs(minutes);
+  return `${local.replace(' ', 'T')}${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/**
+ * get_avatar: the gravatar of an address at a size, twice that size for 2x screens, as WordPress
+ * writes the tag (`extraAttributes` before its loading and decoding). WordPress links gravatar
+ * over http on a site served over http; this site always links secure.gravatar.com, as its
+ * avatar_urls do.
+ */
+export function avatarImage(email: string, size: number, alt = '', extraClass = '', extraAttributes = ''): string {
+  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+  const url = (s: number) => `https://secure.gravatar.com/avatar/${hash}?s=${s}&#038;d=mm&#038;r=g`;
+  const classes = ['avatar', `avatar-${size}`, 'photo', ...(extraClass ? [extraClass] : [])].join(' ');
+  return `<img alt='${escapeAttr(alt)}' src='${url(size)}' srcset='${url(size * 2)} 2x' class='${escapeAttr(classes)}' height='${size}' width='${size}' ${extraAttributes ? `${extraAttributes} ` : ''}loading='lazy' decoding='async'/>`;
+}

@@ -1,6 +1,7 @@
 import type { BlockRenderContext, RenderedBlock } from '../../blocks.ts';
 import { escapeAttr, escapeHtml } from '../../../format/format.ts';
-import { int, wrapperClass } from './shared.ts';
+import { int } from './shared.ts';
+import { wrapperAttributes } from './wrapper.ts';
 
 /** The blocks that show the site's identity: its title and tagline. */
 
@@ -13,7 +14,7 @@ export function siteTitle(block: RenderedBlock, ctx: BlockRenderContext): string
   const tag = level >= 1 && level <= 6 ? `h${level}` : 'p';
   const target = a.linkTarget === '_blank' ? ' target="_blank"' : '';
   const inner = a.isLink === false ? escapeHtml(name) : `<a href="${escapeAttr(`${ctx.site.home}/`)}"${target} rel="home">${escapeHtml(name)}</a>`;
-  return `<${tag} class="${wrapperClass(block, typeof a.textAlign === 'string' ? `has-text-align-${a.textAlign}` : '')}">${inner}</${tag}>`;
+  return `<${tag} ${wrapperAttributes(block, { class: typeof a.textAlign === 'string' ? `has-text-align-${a.textAlign}` : '' })}>${inner}</${tag}>`;
 }
 
 /** render_block_core_site_tagline: the site's description, when it has one. */
@@ -21,5 +22,5 @@ export function siteTagline(block: RenderedBlock, ctx: BlockRenderContext): stri
   const text = ctx.site.info.description;
   if (!text) return '';
   const a = block.attributes;
-  return `<p class="${wrapperClass(block, typeof a.textAlign === 'string' ? `has-text-align-${a.textAlign}` : '')}">${escapeHtml(text)}</p>`;
+  return `<p ${wrapperAttributes(block, { class: typeof a.textAlign === 'string' ? `has-text-align-${a.textAlign}` : '' })}>${escapeHtml(text)}</p>`;
 }

@@ -1,0 +1,8 @@
+import type { BlockTypeDefinition } from '../blocks.ts';
+
+/** block.json's `__experimentalRole` key, of the attributes that hold a block's content. */
+export const CONTENT = '__experimentalRole';
+
+/** A core block's definition, apiVersion 2 unless it says otherwise. */
+// no textdomain: register_block_type_from_metadata of WordPress 6.1 does not carry block.json's, so REST shows null
+export const block = (def: Omit<BlockTypeDefinition, 'apiVersion' | 'textdomain'> & { apiVersion?: number }): BlockTypeDefinition => ({ apiVersion: 2, ...def });

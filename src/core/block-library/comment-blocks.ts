@@ -1,0 +1,83 @@
+import type { BlockTypeDefinition } from '../blocks.ts';
+import { block } from './block-definition.ts';
+import { commentAuthorName, commentContent, commentDate, commentReplyLink, comments, commentsPagination, commentsTitle, commentTemplate } from './render/comments.ts';
+
+/**
+ * The Comments block and the blocks of its thread (WordPress 6.1's block.json of each, its REST
+ * handles), rendered as their render_block_core_* callbacks by `render/comments.ts`.
+ */
+
+export const COMMENT_BLOCKS: BlockTypeDefinition[] = [
+  block({
+    name: 'core/comments', title: 'Comments', category: 'theme',
+    description: 'An advanced block that allows displaying post comments using different visual configurations.',
+    attributes: { tagName: { type: 'string', default: 'div' }, legacy: { type: 'boolean', default: false } },
+    usesContext: ['postId', 'postType'],
+    supports: { align: ['wide', 'full'], html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true, link: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-comments-editor'], styleHandles: ['wp-block-comments'],
+    render: comments,
+  }),
+  block({
+    name: 'core/comment-template', title: 'Comment Template', category: 'design', parent: ['core/comments'],
+    description: 'Contains the block elements used to display a comment, like the title, date, author, avatar and more.',
+    usesContext: ['postId'],
+    supports: { reusable: false, html: false, align: true, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-comment-template-editor'], styleHandles: ['wp-block-comment-template'],
+    skipInnerBlocks: true,
+    render: commentTemplate,
+  }),
+  block({
+    name: 'core/comments-title', title: 'Comments Title', category: 'theme', ancestor: ['core/comments'],
+    description: 'Displays a title with the number of comments',
+    attributes: { textAlign: { type: 'string' }, showPostTitle: { type: 'boolean', default: true }, showCommentsCount: { type: 'boolean', default: true }, level: { type: 'number', default: 2 } },
+    usesContext: ['postId', 'postType'],
+    supports: { anchor: false, align: true, html: false, __experimentalBorder: { radius: true, color: true, width: true, style: true }, color: { gradients: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true, __experimentalFontFamily: true, __experimentalFontStyle: true, __experimentalFontWeight: true } } },
+    editorStyleHandles: ['wp-block-comments-title-editor'], styleHandles: ['wp-block-comments-title'],
+    render: commentsTitle,
+  }),
+  block({
+    name: 'core/comment-author-name', title: 'Comment Author Name', category: 'theme', ancestor: ['core/comment-template'],
+    description: 'Displays the name of the author of the comment.',
+    attributes: { isLink: { type: 'boolean', default: true }, linkTarget: { type: 'string', default: '_self' }, textAlign: { type: 'string' } },
+    usesContext: ['commentId'],
+    supports: { html: false, spacing: { margin: true, padding: true }, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true, link: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-comment-author-name-editor'], styleHandles: ['wp-block-comment-author-name'],
+    render: commentAuthorName,
+  }),
+  block({
+    name: 'core/comment-content', title: 'Comment Content', category: 'theme', ancestor: ['core/comment-template'],
+    description: 'Displays the contents of a comment.',
+    attributes: { textAlign: { type: 'string' } },
+    usesContext: ['commentId'],
+    supports: { color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } }, spacing: { padding: ['horizontal', 'vertical'], __experimentalDefaultControls: { padding: true } }, html: false },
+    editorStyleHandles: ['wp-block-comment-content-editor'], styleHandles: ['wp-block-comment-content'],
+    render: commentContent,
+  }),
+  block({
+    name: 'core/comment-date', title: 'Comment Date', category: 'theme', ancestor: ['core/comment-template'],
+    description: 'Displays the date on which the comment was posted.',
+    attributes: { format: { type: 'string' }, isLink: { type: 'boolean', default: true } },
+    usesContext: ['commentId'],
+    supports: { html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true, link: true } }, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-comment-date-editor'], styleHandles: ['wp-block-comment-date'],
+    render: commentDate,
+  }),
+  block({
+    name: 'core/comment-reply-link', title: 'Comment Reply Link', category: 'theme', ancestor: ['core/comment-template'],
+    description: 'Displays a link to reply to a comment.',
+    attributes: { textAlign: { type: 'string' } },
+    usesContext: ['commentId'],
+    supports: { color: { gradients: true, link: true, text: false, __experimentalDefaultControls: { background: true, link: true } }, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } }, html: false },
+    editorStyleHandles: ['wp-block-comment-reply-link-editor'], styleHandles: ['wp-block-comment-reply-link'],
+    render: commentReplyLink,
+  }),
+  block({
+    name: 'core/comments-pagination', title: 'Comments Pagination', category: 'theme', parent: ['core/comments'],
+    description: 'Displays a paginated navigation to next/previous set of comments, when applicable.',
+    attributes: { paginationArrow: { type: 'string', default: 'none' } },
+    providesContext: { "comments/paginationArrow": 'paginationArrow' },
+    supports: { align: true, reusable: false, html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true, link: true } }, __experimentalLayout: { allowSwitching: false, allowInheriting: false, default: { type: 'flex' } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-comments-pagination-editor'], styleHandles: ['wp-block-comments-pagination'],
+    render: commentsPagination,
+  }),
+];

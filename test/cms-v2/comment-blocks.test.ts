@@ -1,0 +1,88 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { useServer } from '../helpers/server.ts';
+
+// The Comments block and its thread's blocks in a post's content.rendered. The expected value is
+// WordPress 6.1.9's content.rendered of the same post asked for without credentials (a visitor,
+// as every rendering here is made: an administrator's would also hold comment-edit-link's "Edit"
+// links), the post written through its REST API by an administrator (`dynblocks: Hello &
+// <em>world</em>`, 2024-03-05) with three approved comments by named visitors (Vee on 2030-03-07,
+// Sue on 2030-03-08 and Ray's reply to Vee on 2030-03-09), its default discussion options
+// (threaded five deep, not paged, oldest first); addresses and ids are this site's, and gravatar
+// is linked at secure.gravatar.com where WordPress on an http site links http://N.gravatar.com.
+
+type Obj = Record<string, any>;
+
+const MARKUP = `<!-- wp:comments -->
+<div class="wp-block-comments"><!-- wp:comments-title /-->
+
+<!-- wp:comment-template -->
+<!-- wp:avatar {"size":40,"style":{"border":{"radius":"20px"}}} /-->
+<!-- wp:comment-author-name {"fontSize":"small"} /-->
+<!-- wp:comment-date {"fontSize":"small"} /-->
+<!-- wp:comment-edit-link {"fontSize":"small"} /-->
+<!-- wp:comment-content /-->
+<!-- wp:comment-reply-link {"fontSize":"small"} /-->
+<!-- /wp:comment-template -->
+
+<!-- wp:comments-pagination -->
+<!-- wp:comments-pagination-previous /-->
+<!-- wp:comments-pagination-numbers /-->
+<!-- wp:comments-pagination-next /-->
+<!-- /wp:comments-pagination --></div>
+<!-- /wp:comments -->`;
+
+describe('the Comments block', () => {
+  const site = useServer();
+
+  it('renders the thread with each comment’s blocks, replies nested, and its title', async () => {
+    const post = await site.json('cms/v2/posts', { method: 'POST', json: { title: 'dynblocks: Hello & <em>world</em>', status: 'publish', date: '2024-03-05T10:20:30', content: `${MARKUP}\n` } }, 201);
+    const comment = (json: Obj): Promise<Obj> => site.json('cms/v2/comments', { method: 'POST', json: { post: post.id, status: 'approved', ...json } }, 201);
+    const vee = await comment({ author_name: 'Visitor Vee', author_email: 'vee@example.test', content: 'First <b>line</b> of a comment\nthat has quite a few words in it, more than twenty words in total so it will be cut somewhere here', date: '2030-03-07T11:00:00' });
+    const sue = await comment({ author_name: 'Site Sue', author_email: 'sue@example.test', author_url: 'https://sue.example/', content: 'Short &amp; sweet.', date: '2030-03-08T12:30:00' });
+    const ray = await comment({ author_name: 'Replier Ray', author_email: 'ray@example.test', author_url: 'https://ray.example/', parent: vee.id, content: 'A reply.', date: '2030-03-09T09:00:00' });
+    assert.equal(
+      (await site.json(`cms/v2/posts/${post.id}`, { auth: undefined })).content.rendered,
+      [
+        ``,
+        `<div class="wp-block-comments"><h2 id="comments" class="wp-block-comments-title">3 responses to &#8220;dynblocks: Hello &#038; <em>world</em>&#8221;</h2>`,
+        ``,
+        `<ol class="wp-block-comment-template"><li id="comment-${vee.id}" class="comment even thread-even depth-1">`,
+        `<div class="wp-block-avatar"><img alt='Visitor Vee Avatar' src='https://secure.gravatar.com/avatar/44ef0cb86c8facace482629a0d55f9d8?s=40&#038;d=mm&#038;r=g' srcset='https://secure.gravatar.com/avatar/44ef0cb86c8facace482629a0d55f9d8?s=80&#038;d=mm&#038;r=g 2x' class='avatar avatar-40 photo wp-block-avatar__image ' height='40' width='40'  style="border-radius: 20px" loading='lazy' decoding='async'/></div>`,
+        `<div class="wp-block-comment-author-name has-small-font-size">Visitor Vee</div>`,
+        `<div class="wp-block-comment-date has-small-font-size"><time datetime="2030-03-07T11:00:00+00:00"><a href="${post.link}#comment-${vee.id}">March 7, 2030</a></time></div>`,
+        ``,
+        `<div class="wp-block-comment-content"><p>First <b>line</b> of a comment<br />`,
+        `that has quite a few words in it, more than twenty words in total so it will be cut somewhere here</p>`,
+        `</div>`,
+        `<div class="wp-block-comment-reply-link has-small-font-size"><a rel='nofollow' class='comment-reply-link' href='${post.link}?replytocom=${vee.id}#respond' data-commentid="${vee.id}" data-postid="${post.id}" data-belowelement="comment-${vee.id}" data-respondelement="respond" data-replyto="Reply to Visitor Vee" aria-label='Reply to Visitor Vee'>Reply</a></div>`,
+        `<ol><li id="comment-${ray.id}" class="comment odd alt depth-2">`,
+        `<div class="wp-block-avatar"><img alt='Replier Ray Avatar' src='https://secure.gravatar.com/avatar/3420fea007680343a9ca1125aca32f47?s=40&#038;d=mm&#038;r=g' srcset='https://secure.gravatar.com/avatar/3420fea007680343a9ca1125aca32f47?s=80&#038;d=mm&#038;r=g 2x' class='avatar avatar-40 photo wp-block-avatar__image ' height='40' width='40'  style="border-radius: 20px" loading='lazy' decoding='async'/></div>`,
+        `<div class="wp-block-comment-author-name has-small-font-size"><a rel="external nofollow ugc" href="https://ray.example/" target="_self" >Replier Ray</a></div>`,
+        `<div class="wp-block-comment-date has-small-font-size"><time datetime="2030-03-09T09:00:00+00:00"><a href="${post.link}#comment-${ray.id}">March 9, 2030</a></time></div>`,
+        ``,
+        `<div class="wp-block-comment-content"><p>A reply.</p>`,
+        `</div>`,
+        `<div class="wp-block-comment-reply-link has-small-font-size"><a rel='nofollow' class='comment-reply-link' href='${post.link}?replytocom=${ray.id}#respond' data-commentid="${ray.id}" data-postid="${post.id}" data-belowelement="comment-${ray.id}" data-respondelement="respond" data-replyto="Reply to Replier Ray" aria-label='Reply to Replier Ray'>Reply</a></div>`,
+        `</li></ol></li><li id="comment-${sue.id}" class="comment even thread-odd thread-alt depth-1">`,
+        `<div class="wp-block-avatar"><img alt='Site Sue Avatar' src='https://secure.gravatar.com/avatar/cfd0d09405493b6e81d57c34271ed255?s=40&#038;d=mm&#038;r=g' srcset='https://secure.gravatar.com/avatar/cfd0d09405493b6e81d57c34271ed255?s=80&#038;d=mm&#038;r=g 2x' class='avatar avatar-40 photo wp-block-avatar__image ' height='40' width='40'  style="border-radius: 20px" loading='lazy' decoding='async'/></div>`,
+        `<div class="wp-block-comment-author-name has-small-font-size"><a rel="external nofollow ugc" href="https://sue.example/" target="_self" >Site Sue</a></div>`,
+        `<div class="wp-block-comment-date has-small-font-size"><time datetime="2030-03-08T12:30:00+00:00"><a href="${post.link}#comment-${sue.id}">March 8, 2030</a></time></div>`,
+        ``,
+        `<div class="wp-block-comment-content"><p>Short &amp; sweet.</p>`,
+        `</div>`,
+        `<div class="wp-block-comment-reply-link has-small-font-size"><a rel='nofollow' class='comment-reply-link' href='${post.link}?replytocom=${sue.id}#respond' data-commentid="${sue.id}" data-postid="${post.id}" data-belowelement="comment-${sue.id}" data-respondelement="respond" data-replyto="Reply to Site Sue" aria-label='Reply to Site Sue'>Reply</a></div>`,
+        `</li></ol>`,
+        ``,
+        `</div>`,
+        ``,
+        ``,
+      ].join('\n'),
+    );
+  });
+
+  it('renders nothing for a post closed to comments that has none', async () => {
+    const closed = await site.json('cms/v2/posts', { method: 'POST', json: { title: 'dynblocks: closed', status: 'publish', comment_status: 'closed', content: MARKUP } }, 201);
+    assert.equal((await site.json(`cms/v2/posts/${closed.id}`)).content.rendered, '');
+  });
+});
