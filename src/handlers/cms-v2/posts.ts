@@ -308,7 +308,10 @@ export async function createPost(ctx: Ctx<'cms-v2:posts.createPost'>) {
       ping_status: type.slug === 'post' ? (defaults.default_ping_status ?? 'open') : 'closed',
       ...(f as Partial<NewPost>),
     };
-    const inserted = await store.posts.insertRow(values);
+    // wp_insert_post's guid is the post's permalink when it is inserted
+    const inserted = await store.posts.insertRow(values, async (row) =>
+      permalink(ctx.site, { ...row, parentPath: row.type === 'page' && row.parent ? (await store.posts.ancestorSlugs(row)).join('/') || undefined : undefined }),
+    );
     const { id } = inserted;
     // wp_set_post_categories: a post the request gives no categories sits in the default one (a list
     // given, even one left empty, replaces it, as handle_terms does after wp_insert_post); a default
