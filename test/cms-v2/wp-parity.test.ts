@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ROOT, useServer } from '../helpers/server.ts';
+import { userAuth } from '../helpers/auth.ts';
+import { logIn } from '../helpers/login.ts';
 import { DATED_PERMALINKS, setOptions } from '../site/content.ts';
 
 // The differences `scripts/wp-parity.ts` found between this server's /wp-json/wp/v2 and a real
@@ -87,5 +89,55 @@ describe('the differences from WordPress 6.1.9 that the side-by-side probe found
       const body = await (await wp(path, { method: 'OPTIONS' })).json();
       assert.equal(JSON.stringify(body.schema), JSON.stringify(expected), path);
     }
+  });
+
+  it("gives an autosave's preview_link the caller's preview_nonce, and the site shows the autosave to its author there", async () => {
+    const author = await userAuth(server, 'author');
+    const browser = await logIn(server.home, author.login, author.password);
+    // the block editor's requests: the session cookie with its REST nonce
+    const editor = async (path: string, json: Obj) => {
+      const res = await fetch(`${server.home}/wp-json/${path}`, { method: 'POST', headers: { cookie: browser.cookie, 'x-wp-nonce': browser.nonce, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+      assert.ok(res.status === 200 || res.status === 201, await res.clone().text());
+      return res.json();
+    };
+    const post = await editor('wp/v2/posts', { title: 'fidelity preview', content: '<p>Published words.</p>', status: 'publish' });
+    const autosave = await editor(`wp/v2/posts/${post.id}/autosaves`, { title: 'fidelity preview', content: '<p>Autosaved words.</p>' });
+    // WordPress 6.1.9, POST wp/v2/posts/{id}/autosaves of a published post: preview_link
+    // http://127.0.0.1:8061/2026/11/28/<slug>/?preview_id={id}&preview_nonce=<wp_create_nonce('post_preview_{id}'), ten hex digits>&preview=true
+    const m = new RegExp(`^${post.link.replace(/[.?]/g, '\\$&')}\\?preview_id=${post.id}&preview_nonce=([0-9a-f]{10})&preview=true$`).exec(autosave.preview_link);
+    assert.ok(m, autosave.preview_link);
+    const page = (url: string, cookie?: string) => fetch(url, { headers: cookie ? { cookie } : {}, redirect: 'manual' });
+    const shown = await page(autosave.preview_link, browser.cookie);
+    assert.equal(shown.status, 200);
+    // the article (the SEO plugin's head describes the post as stored)
+    const article = (await shown.text()).split('<main')[1] ?? '';
+    assert.ok(article.includes('Autosaved words.') && !article.includes('Published words.'), article);
+    assert.ok((await (await page(post.link, browser.cookie)).text()).includes('Published words.'));
+    // _show_post_preview: a nonce that is not the viewer's (no session, another user, a forged one) is
+    // WordPress's wp_die( 'Sorry, you are not allowed to preview drafts.', 403 ), as 6.1.9 answers it
+    const subscriber = await userAuth(server, 'subscriber');
+    const other = await logIn(server.home, subscriber.login, subscriber.password);
+    for (const [url, cookie] of [[autosave.preview_link, undefined], [autosave.preview_link, other.cookie], [autosave.preview_link.replace(m[1], '0123456789'), browser.cookie]] as const) {
+      const denied = await page(url, cookie);
+      assert.equal(denied.status, 403, url);
+      assert.equal(denied.headers.get('cache-control'), 'no-cache, must-revalidate, max-age=0');
+      assert.ok((await denied.text()).includes('<div class="wp-die-message">Sorry, you are not allowed to preview drafts.</div></body>'));
+    }
+    // an application password has no browser session: its nonce is made with an empty session token
+    // (wp_get_session_token), so the browser's session does not accept it, as in WordPress
+    const scripted = await (await fetch(`${server.home}/wp-json/wp/v2/posts/${post.id}/autosaves`, { method: 'POST', headers: { authorization: author.auth, 'content-type': 'application/json' }, body: JSON.stringify({ content: '<p>Scripted words.</p>' }) })).json();
+    assert.match(scripted.preview_link, /\?preview_id=\d+&preview_nonce=[0-9a-f]{10}&preview=true$/);
+    assert.equal((await page(scripted.preview_link, browser.cookie)).status, 403);
+
+    // a draft: its author sees it at ?p=ID&preview=true (the draft's own preview_link); nobody else does
+    const draft = await editor('wp/v2/posts', { title: 'fidelity draft preview', content: '<p>Draft words.</p>', status: 'draft' });
+    const own = await editor(`wp/v2/posts/${draft.id}/autosaves`, { content: '<p>Draft words, saved.</p>' });
+    assert.equal(own.preview_link, `${server.home}/?p=${draft.id}&preview=true`);
+    const draftPage = await page(own.preview_link, browser.cookie);
+    assert.equal(draftPage.status, 200);
+    assert.ok((await draftPage.text()).includes('Draft words, saved.'));
+    assert.equal((await page(own.preview_link)).status, 404);
+    assert.equal((await page(own.preview_link, other.cookie)).status, 404);
+    assert.equal((await page(`${server.home}/?p=${draft.id}`, browser.cookie)).status, 404);
   });
 });
