@@ -140,4 +140,11 @@ describe('the differences from WordPress 6.1.9 that the side-by-side probe found
     assert.equal((await page(own.preview_link, other.cookie)).status, 404);
     assert.equal((await page(`${server.home}/?p=${draft.id}`, browser.cookie)).status, 404);
   });
+
+  it("gives the installed administrator the site's address as website, as wp_install does", async () => {
+    // WordPress 6.1.9, GET wp/v2/users/1 after the install: "url": "http://127.0.0.1:8061" (wp_guess_url(), no trailing slash)
+    const me = await (await wp('wp/v2/users/me')).json();
+    assert.equal(me.url, server.home);
+    assert.equal((await (await fetch(`${server.home}/wp-json/wp/v2/users/${me.id}`)).json()).url, server.home);
+  });
 });
