@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT, runCli, startServer, type ServerProcess } from './bench/lib.ts';
-import { differences, IdRegistry, normalise, normaliseHeader, registerIds, type Site } from './wp-parity/compare.ts';
+import { differences, IdRegistry, normalise, normaliseHeader, registerIds, type IdKind, type Site } from './wp-parity/compare.ts';
 import { probeRequests, type ProbeRequest } from './wp-parity/requests.ts';
 
 /** The headers a client reads, compared after normalising. */
@@ -32,6 +32,9 @@ interface Answer {
   headers: Record<string, string | null>;
   body: unknown;
 }
+
+/** The kind of id each saved name is (the others are posts: posts, pages, media, menu items, navigation, autosaves). */
+const SAVED_KINDS: Readonly<Record<string, IdKind>> = { category: 'term', tag: 'term', menu: 'term', user: 'user', comment: 'comment' };
 
 const basic = (userPass: string) => `Basic ${Buffer.from(userPass).toString('base64')}`;
 
@@ -73,7 +76,7 @@ async function send(target: Target, r: ProbeRequest): Promise<Answer> {
     if (o.uuid !== undefined) target.saved.set(r.save, o.uuid);
     else if (o.id !== undefined) {
       target.saved.set(r.save, String(o.id));
-      target.ids.name(o.id, r.save);
+      target.ids.name(SAVED_KINDS[r.save] ?? 'post', o.id, r.save);
     }
   }
   registerIds(parsed, target);

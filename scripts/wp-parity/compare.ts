@@ -6,37 +6,62 @@
  * uuids. Everything else a client could notice is compared as it is.
  */
 
-/** One site's ids in order of first appearance, shared by every answer of a run. */
-export class IdRegistry {
-  private readonly tokens = new Map<number, string>();
+/** What an id names: ids of different kinds may share a number on one site and not on the other. */
+export type IdKind = 'post' | 'term' | 'user' | 'comment';
 
-  token(id: number): string {
-    let t = this.tokens.get(id);
+/** One site's ids in order of first appearance, per kind, shared by every answer of a run. */
+export class IdRegistry {
+  private readonly tokens = new Map<string, string>();
+  private count = 0;
+
+  token(kind: IdKind, id: number): string {
+    const key = `${kind}:${id}`;
+    let t = this.tokens.get(key);
     if (!t) {
-      t = `#${this.tokens.size + 1}`;
-      this.tokens.set(id, t);
+      t = `#${++this.count}`;
+      this.tokens.set(key, t);
     }
     return t;
   }
 
-  /** An id a request saved under a name: its token is that name, whatever came before. */
-  name(id: number, name: string): void {
-    this.tokens.set(id, `{${name}}`);
+  /** An id a request saved under a name: its token is that name. */
+  name(kind: IdKind, id: number, name: string): void {
+    this.tokens.set(`${kind}:${id}`, `{${name}}`);
   }
 
-  known(id: number): string | undefined {
-    return this.tokens.get(id);
+  known(kind: IdKind, id: number): string | undefined {
+    return this.tokens.get(`${kind}:${id}`);
   }
 }
 
-/** Keys whose numbers are ids of something the site holds. */
-const ID_KEYS = new Set(['id', 'parent', 'post', 'author', 'featured_media', 'menu_order_parent', 'menus', 'menu', 'object_id', 'categories', 'tags', 'wp_pattern_category', 'preview_id', 'page_on_front', 'page_for_posts', 'site_logo', 'site_icon']);
+/** Keys whose numbers are ids, and the kind they name (`id` is the kind of the object that holds it). */
+const ID_KEYS: Readonly<Record<string, IdKind | 'self'>> = {
+  id: 'self', parent: 'self', post: 'post', author: 'user', featured_media: 'post', menu_order_parent: 'post', object_id: 'post', preview_id: 'post',
+  page_on_front: 'post', page_for_posts: 'post', site_logo: 'post', site_icon: 'post', menus: 'term', menu: 'term', categories: 'term', tags: 'term', term_id: 'term',
+};
+
+/** The kind of object an answer's object is, by the fields only that kind has. */
+function kindOf(o: Record<string, unknown>): IdKind {
+  if ('taxonomy' in o || ('count' in o && 'slug' in o && !('type' in o))) return 'term';
+  if ('author_name' in o) return 'comment';
+  if ('avatar_urls' in o) return 'user';
+  return 'post';
+}
+
+/** The kind an id in a URL names, by what precedes it. */
+function urlKind(pre: string): IdKind {
+  if (/users|author/.test(pre)) return 'user';
+  if (/comments|comment-/.test(pre)) return 'comment';
+  if (/categories|tags|menus|cat=|tag_ID|term/.test(pre)) return 'term';
+  return 'post';
+}
+
 const DATE_KEYS = new Set(['date', 'date_gmt', 'modified', 'modified_gmt', 'created', 'last_used', 'registered_date']);
 const ISO_DATE = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\+\d\d:\d\d|Z)?/g;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const NONCE = /\b((?:preview_nonce|_wpnonce|nonce)=)[0-9a-f]{10}\b/g;
-/** An id in a URL: `/posts/12`, `?p=12`, `&preview_id=12`. Date segments (`/2026/11/`) follow digits, not a name. */
-const URL_ID = /(\/[a-z][a-z0-9_-]*\/|[?&][a-z_]+=)(\d+)(?=$|[/?&#"'\s<])/g;
+/** An id in a URL: `/posts/12`, `?p=12`, `&preview_id=12`, `#comment-12`. Date segments (`/2026/11/`) follow digits, not a name. */
+const URL_ID = /(\/[a-z][a-z0-9_-]*\/|[?&][a-z_]+=|#comment-)(\d+)(?=$|[/?&#"'\s<])/g;
 
 export interface Site {
   /** The site's origin, e.g. `http://127.0.0.1:8061`. */
@@ -53,24 +78,37 @@ function normaliseString(s: string, site: Site): string {
     .replace(ISO_DATE, '{date}')
     .replace(UUID, '{uuid}')
     .replace(NONCE, '$1{nonce}')
-    .replace(URL_ID, (m, pre: string, id: string) => `${pre}${site.ids.known(Number(id)) ?? id}`);
+    .replace(URL_ID, (m, pre: string, id: string) => `${pre}${site.ids.known(urlKind(pre), Number(id)) ?? id}`);
+}
+
+/** The kind of id a number under this key names, in an object of this kind; undefined when the key holds no id. */
+function idKind(key: string, holder: IdKind): IdKind | undefined {
+  const k = ID_KEYS[key];
+  return k === 'self' ? holder : k;
 }
 
 /** Registers every id an answer shows (under an id key), so that URLs naming them normalise too. */
-export function registerIds(v: unknown, site: Site, key = ''): void {
-  if (Array.isArray(v)) for (const x of v) registerIds(x, site, key);
-  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) registerIds(x, site, k);
-  else if (typeof v === 'number' && v > 0 && Number.isInteger(v) && ID_KEYS.has(key)) site.ids.token(v);
+export function registerIds(v: unknown, site: Site, key = '', holder: IdKind = 'post'): void {
+  if (Array.isArray(v)) for (const x of v) registerIds(x, site, key, holder);
+  else if (v && typeof v === 'object') {
+    const kind = kindOf(v as Record<string, unknown>);
+    for (const [k, x] of Object.entries(v)) registerIds(x, site, k, kind);
+  } else if (typeof v === 'number' && v > 0 && Number.isInteger(v)) {
+    const kind = idKind(key, holder);
+    if (kind) site.ids.token(kind, v);
+  }
 }
 
-export function normalise(v: unknown, site: Site, key = ''): unknown {
-  if (Array.isArray(v)) return v.map((x) => normalise(x, site, key));
+export function normalise(v: unknown, site: Site, key = '', holder: IdKind = 'post'): unknown {
+  if (Array.isArray(v)) return v.map((x) => normalise(x, site, key, holder));
   if (v && typeof v === 'object') {
+    const kind = kindOf(v as Record<string, unknown>);
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[normaliseString(k, site)] = normalise(x, site, k);
+    for (const [k, x] of Object.entries(v)) out[normaliseString(k, site)] = normalise(x, site, k, kind);
     return out;
   }
-  if (typeof v === 'number' && v > 0 && ID_KEYS.has(key)) return site.ids.known(v) ?? v;
+  const kind = typeof v === 'number' && v > 0 ? idKind(key, holder) : undefined;
+  if (kind) return site.ids.known(kind, v as number) ?? v;
   if (typeof v === 'string') {
     if (DATE_KEYS.has(key) && v !== '') return '{date}';
     if (key === 'password' && /^[A-Za-z0-9]{24}$/.test(v)) return '{application password}';

@@ -147,4 +147,22 @@ describe('the differences from WordPress 6.1.9 that the side-by-side probe found
     assert.equal(me.url, server.home);
     assert.equal((await (await fetch(`${server.home}/wp-json/wp/v2/users/${me.id}`)).json()).url, server.home);
   });
+
+  it("answers a small image's upload as WordPress 6.1.9 does: no sizes, wp_get_attachment_link's quotes, curies only beside wp: links", async () => {
+    // a 1×1 PNG, as the probe uploads it
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+    const res = await fetch(`${server.home}/wp-json/wp/v2/media`, { method: 'POST', headers: { authorization: server.admin, 'content-type': 'image/png', 'content-disposition': 'attachment; filename="fidelity-media.png"' }, body: png });
+    assert.equal(res.status, 201);
+    const media = await res.json();
+    // WordPress 6.1.9, POST wp/v2/media of that file: "sizes": {} (no `full` when no size was made) and
+    // description.rendered <p class="attachment"><a href='http://127.0.0.1:8061/wp-content/uploads/2026/11/fidelity-media.png'><img width="1" height="1"
+    // src="http://127.0.0.1:8061/wp-content/uploads/2026/11/fidelity-media.png" class="attachment-medium size-medium" alt="" decoding="async" loading="lazy" /></a></p>\n
+    assert.deepEqual(media.media_details.sizes, {});
+    const src = media.source_url;
+    assert.equal(media.description.rendered, `<p class="attachment"><a href='${src}'><img width="1" height="1" src="${src}" class="attachment-medium size-medium" alt="" decoding="async" loading="lazy" /></a></p>\n`);
+    assert.deepEqual(Object.keys(media._links), ['self', 'collection', 'about', 'author', 'replies', 'wp:action-unfiltered-html', 'wp:action-assign-author', 'curies']);
+    // GET wp/v2/media/{id} anonymously: _links self, collection, about, author, replies, and no curies
+    const anonymous = await (await fetch(`${server.home}/wp-json/wp/v2/media/${media.id}`)).json();
+    assert.deepEqual(Object.keys(anonymous._links), ['self', 'collection', 'about', 'author', 'replies']);
+  });
 });
