@@ -79,6 +79,14 @@ export function renderedTitle(post: { title: string; status: string; password: s
   return keptTitle(post.title);
 }
 
+/**
+ * title.rendered as WP_REST_Posts_Controller gives it: get_the_title with its protected_title_format
+ * ('%s'), so a password-protected post's title does not say so (a private one's still does).
+ */
+export function restRenderedTitle(post: { title: string; status: string; password: string }): string {
+  return renderedTitle({ ...post, password: '' });
+}
+
 /** The context arg, already validated by the spec's enum. */
 export const contextOf = (ctx: Ctx): Context => (ctx.args.context ?? 'view') as Context;
 

@@ -165,4 +165,29 @@ describe('the differences from WordPress 6.1.9 that the side-by-side probe found
     const anonymous = await (await fetch(`${server.home}/wp-json/wp/v2/media/${media.id}`)).json();
     assert.deepEqual(Object.keys(anonymous._links), ['self', 'collection', 'about', 'author', 'replies']);
   });
+
+  it("refuses a password that is not the post's, whoever asks, and does not prefix a protected post's rendered title", async () => {
+    const open = await created('wp/v2/posts', { title: 'fidelity open', status: 'publish' });
+    // WordPress 6.1.9, GET wp/v2/posts/{id}?password=x of a post without a password, as an administrator:
+    // 403 {"code":"rest_post_incorrect_password","message":"Incorrect post password.","data":{"status":403}}, Allow: POST, PUT, PATCH, DELETE;
+    // anonymously, the same without an Allow header (no method's permission passes)
+    const expected = { code: 'rest_post_incorrect_password', message: 'Incorrect post password.', data: { status: 403 } };
+    const asAdmin = await wp(`wp/v2/posts/${open.id}?password=x`);
+    assert.equal(asAdmin.status, 403);
+    assert.deepEqual(await asAdmin.json(), expected);
+    assert.equal(asAdmin.headers.get('allow'), 'POST, PUT, PATCH, DELETE');
+    const anonymous = await fetch(`${server.home}/wp-json/wp/v2/posts/${open.id}?password=x`);
+    assert.equal(anonymous.status, 403);
+    assert.deepEqual(await anonymous.json(), expected);
+    assert.equal(anonymous.headers.get('allow'), null);
+    // PHP's empty passwords ('' and '0') are not checked
+    assert.equal((await fetch(`${server.home}/wp-json/wp/v2/posts/${open.id}?password=0`)).status, 200);
+    // POST wp/v2/posts {"title":"fidelity protected","status":"publish","password":"pw",...}: title {"raw":"fidelity protected","rendered":"fidelity protected"}
+    // (protected_title_format '%s'); {"title":"fidelity private","status":"private"}: rendered "Private: fidelity private"
+    const protectedPost = await created('wp/v2/posts', { title: 'fidelity protected', status: 'publish', password: 'pw', content: '<p>Secret.</p>' });
+    assert.deepEqual(protectedPost.title, { raw: 'fidelity protected', rendered: 'fidelity protected' });
+    assert.equal((await (await fetch(`${server.home}/wp-json/wp/v2/posts/${protectedPost.id}`)).json()).title.rendered, 'fidelity protected');
+    const privatePost = await created('wp/v2/posts', { title: 'fidelity private', status: 'private' });
+    assert.deepEqual(privatePost.title, { raw: 'fidelity private', rendered: 'Private: fidelity private' });
+  });
 });
