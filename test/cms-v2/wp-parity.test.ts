@@ -189,5 +189,13 @@ describe('the differences from WordPress 6.1.9 that the side-by-side probe found
     assert.equal((await (await fetch(`${server.home}/wp-json/wp/v2/posts/${protectedPost.id}`)).json()).title.rendered, 'fidelity protected');
     const privatePost = await created('wp/v2/posts', { title: 'fidelity private', status: 'private' });
     assert.deepEqual(privatePost.title, { raw: 'fidelity private', rendered: 'Private: fidelity private' });
+    // {"title":"fidelity Locked","status":"private","password":"pw"}: password "" (wp_insert_post empties a private post's),
+    // so the title is "Private: fidelity Locked" and the content is not protected; the same when a protected post is made private
+    const locked = await created('wp/v2/posts', { title: 'fidelity Locked', status: 'private', password: 'pw' });
+    assert.equal(locked.password, '');
+    assert.equal(locked.title.rendered, 'Private: fidelity Locked');
+    assert.equal(locked.content.protected, false);
+    const madePrivate = await (await wp(`wp/v2/posts/${protectedPost.id}`, { json: { status: 'private' } })).json();
+    assert.equal(madePrivate.password, '');
   });
 });
