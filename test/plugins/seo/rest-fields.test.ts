@@ -112,6 +112,8 @@ describe('yoast_head and yoast_head_json', () => {
           '@id': person['@id'],
           name: 'admin',
           image: { '@type': 'ImageObject', inLanguage: 'en-US', '@id': `${home}/#/schema/person/image/`, url: person.image.url, contentUrl: person.image.url, caption: 'admin' },
+          // the installed administrator's website is the site's address (wp_install), which Yoast lists
+          sameAs: [home],
           url: `${home}/author/admin/`,
         },
       ],
