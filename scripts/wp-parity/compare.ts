@@ -42,7 +42,7 @@ const ID_KEYS: Readonly<Record<string, IdKind | 'self'>> = {
 
 /** The kind of object an answer's object is, by the fields only that kind has. */
 function kindOf(o: Record<string, unknown>): IdKind {
-  if ('taxonomy' in o || ('count' in o && 'slug' in o && !('type' in o))) return 'term';
+  if ('taxonomy' in o || 'auto_add' in o || o.type === 'term' || ('count' in o && 'slug' in o && !('type' in o))) return 'term';
   if ('author_name' in o) return 'comment';
   if ('avatar_urls' in o) return 'user';
   return 'post';
@@ -59,9 +59,11 @@ function urlKind(pre: string): IdKind {
 const DATE_KEYS = new Set(['date', 'date_gmt', 'modified', 'modified_gmt', 'created', 'last_used', 'registered_date']);
 const ISO_DATE = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\+\d\d:\d\d|Z)?/g;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+/** A revision's slug names its post: `12-autosave-v1`. */
+const REVISION_SLUG = /^(\d+)(-(?:autosave|revision)-v1)$/;
 const NONCE = /\b((?:preview_nonce|_wpnonce|nonce)=)[0-9a-f]{10}\b/g;
 /** An id in a URL: `/posts/12`, `?p=12`, `&preview_id=12`, `#comment-12`. Date segments (`/2026/11/`) follow digits, not a name. */
-const URL_ID = /(\/[a-z][a-z0-9_-]*\/|[?&][a-z_]+=|#comment-)(\d+)(?=$|[/?&#"'\s<])/g;
+const URL_ID = /(\/[a-z][a-z0-9_-]*\/|[?&][a-z_]+=|#comment-)(\d+)(?=$|[/?&#"'\s<>])/g;
 
 export interface Site {
   /** The site's origin, e.g. `http://127.0.0.1:8061`. */
@@ -111,7 +113,9 @@ export function normalise(v: unknown, site: Site, key = '', holder: IdKind = 'po
   if (kind) return site.ids.known(kind, v as number) ?? v;
   if (typeof v === 'string') {
     if (DATE_KEYS.has(key) && v !== '') return '{date}';
-    if (key === 'password' && /^[A-Za-z0-9]{24}$/.test(v)) return '{application password}';
+    if (key === 'password' && /^[A-Za-z0-9]{4}( [A-Za-z0-9]{4}){5}$/.test(v)) return '{application password}';
+    const revision = key === 'slug' ? REVISION_SLUG.exec(v) : null;
+    if (revision) return `${site.ids.known('post', Number(revision[1])) ?? revision[1]}${revision[2]}`;
     return normaliseString(v, site);
   }
   return v;

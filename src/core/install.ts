@@ -38,6 +38,8 @@ const sampleContent = (dashboardUrl: string) => `<!-- wp:paragraph -->
 /** Options a new WordPress site has besides those of the index (which Site.install writes). */
 const DEFAULT_OPTIONS: Record<string, string> = {
   permalink_structure: '/%year%/%monthnum%/%day%/%postname%/',
+  // populate_options stores no icon as 0 (the settings answer 0, where an unstored site_logo is null)
+  site_icon: '0',
   date_format: 'F j, Y',
   time_format: 'g:i a',
   posts_per_page: '10',
