@@ -84,13 +84,16 @@ async function send(target: Target, r: ProbeRequest): Promise<Answer> {
 }
 
 /** Starts this server on a fresh database, set up as the WordPress it is compared with. */
-async function startCms(dir: string, permalinks: string): Promise<{ target: Target; server: ServerProcess }> {
+async function startCms(dir: string, permalinks: string, adminEmail: string): Promise<{ target: Target; server: ServerProcess }> {
   const db = join(dir, 'site.sqlite');
   const server = await startServer('cms-spec', [join(ROOT, 'bin/cms-spec.js'), 'serve', '--port', '0', '--db', db, '--log-format', 'off']);
   const password = /application password: (.+?) {3}\(HTTP Basic/.exec(server.output())?.[1];
   if (!password) throw new Error(`cms-spec printed no application password:\n${server.output()}`);
   const target: Target = { origin: `http://127.0.0.1:${server.port}`, authorization: basic(`admin:${password}`), ids: new IdRegistry(), saved: new Map() };
   await runCli(['option', 'update', 'permalink_structure', permalinks, '--db', db]);
+  // the administrator's address as WordPress's, so that their avatar and comments compare
+  const me = await fetch(`${target.origin}/wp-json/wp/v2/users/me`, { method: 'POST', headers: { authorization: target.authorization, 'content-type': 'application/json' }, body: JSON.stringify({ email: adminEmail }) });
+  if (!me.ok) throw new Error(`setting the administrator's email: ${me.status} ${await me.text()}`);
   const plugins = (await (await fetch(`${target.origin}/wp-json/wp/v2/plugins`, { headers: { authorization: target.authorization } })).json()) as { plugin: string; status: string }[];
   for (const p of plugins) {
     if (p.status !== 'active' || WORDPRESS_PARTS.has(p.plugin.split('/')[0]!)) continue;
@@ -122,7 +125,8 @@ async function main(): Promise<void> {
     cms = { origin: o.cms.replace(/\/$/, ''), authorization: basic(o['cms-auth']), ids: new IdRegistry(), saved: new Map() };
   } else {
     dir = mkdtempSync(join(tmpdir(), 'wp-parity-'));
-    ({ target: cms, server } = await startCms(dir, settings.permalink_structure ?? '/%year%/%monthnum%/%day%/%postname%/'));
+    const admin = (await (await fetch(`${wp.origin}/wp-json/wp/v2/users/me?context=edit`, { headers: { authorization: wp.authorization } })).json()) as { email: string };
+    ({ target: cms, server } = await startCms(dir, settings.permalink_structure ?? '/%year%/%monthnum%/%day%/%postname%/', admin.email));
   }
   try {
     const token = `parity${Date.now().toString(36)}`;

@@ -38,6 +38,8 @@ export class IdRegistry {
 const ID_KEYS: Readonly<Record<string, IdKind | 'self'>> = {
   id: 'self', parent: 'self', post: 'post', author: 'user', featured_media: 'post', menu_order_parent: 'post', object_id: 'post', preview_id: 'post',
   page_on_front: 'post', page_for_posts: 'post', site_logo: 'post', site_icon: 'post', menus: 'term', menu: 'term', categories: 'term', tags: 'term', term_id: 'term',
+  // a duplicate term's error names the existing term
+  additional_data: 'term',
 };
 
 /** The kind of object an answer's object is, by the fields only that kind has. */

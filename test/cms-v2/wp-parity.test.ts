@@ -198,4 +198,15 @@ describe('the differences from WordPress 6.1.9 that the side-by-side probe found
     const madePrivate = await (await wp(`wp/v2/posts/${protectedPost.id}`, { json: { status: 'private' } })).json();
     assert.equal(madePrivate.password, '');
   });
+
+  it('gives gravatar URLs on the host get_avatar_data picks for a site served over http', async () => {
+    const me = await (await wp('wp/v2/users/me', { json: { email: 'admin@example.test' } })).json();
+    // WordPress 6.1.9 over http, GET wp/v2/users/1 of admin@example.test: avatar_urls
+    // {"24":"http://2.gravatar.com/avatar/51965088c5db83c3fd307f308d25198a?s=24&d=mm&r=g", "48": …s=48…, "96": …s=96…}
+    assert.deepEqual(me.avatar_urls, {
+      24: 'http://2.gravatar.com/avatar/51965088c5db83c3fd307f308d25198a?s=24&d=mm&r=g',
+      48: 'http://2.gravatar.com/avatar/51965088c5db83c3fd307f308d25198a?s=48&d=mm&r=g',
+      96: 'http://2.gravatar.com/avatar/51965088c5db83c3fd307f308d25198a?s=96&d=mm&r=g',
+    });
+  });
 });
