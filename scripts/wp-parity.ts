@@ -34,7 +34,7 @@ interface Answer {
 }
 
 /** The kind of id each saved name is (the others are posts: posts, pages, media, menu items, navigation, autosaves). */
-const SAVED_KINDS: Readonly<Record<string, IdKind>> = { category: 'term', tag: 'term', menu: 'term', user: 'user', comment: 'comment' };
+const SAVED_KINDS: Readonly<Record<string, IdKind>> = { category: 'term', tag: 'term', menu: 'term', user: 'user', comment: 'comment', reply: 'comment' };
 
 const basic = (userPass: string) => `Basic ${Buffer.from(userPass).toString('base64')}`;
 

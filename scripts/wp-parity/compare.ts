@@ -44,14 +44,16 @@ const ID_KEYS: Readonly<Record<string, IdKind | 'self'>> = {
 
 /** The kind of object an answer's object is, by the fields only that kind has. */
 function kindOf(o: Record<string, unknown>): IdKind {
-  if ('taxonomy' in o || 'auto_add' in o || o.type === 'term' || ('count' in o && 'slug' in o && !('type' in o))) return 'term';
+  // a search result of `type=term` names its taxonomy as its type
+  if ('taxonomy' in o || 'auto_add' in o || o.type === 'category' || o.type === 'post_tag' || ('count' in o && 'slug' in o && !('type' in o))) return 'term';
   if ('author_name' in o) return 'comment';
   if ('avatar_urls' in o) return 'user';
   return 'post';
 }
 
-/** The kind an id in a URL names, by what precedes it. */
-function urlKind(pre: string): IdKind {
+/** The kind an id in a URL names, by what precedes it (`before`: the URL up to it, for `comments?parent=`). */
+function urlKind(pre: string, before: string): IdKind {
+  if (/parent=$/.test(pre) && /\/comments$/.test(before)) return 'comment';
   if (/users|author/.test(pre)) return 'user';
   if (/comments|comment-/.test(pre)) return 'comment';
   if (/categories|tags|menus|cat=|tag_ID|term/.test(pre)) return 'term';
@@ -82,7 +84,7 @@ function normaliseString(s: string, site: Site): string {
     .replace(ISO_DATE, '{date}')
     .replace(UUID, '{uuid}')
     .replace(NONCE, '$1{nonce}')
-    .replace(URL_ID, (m, pre: string, id: string) => `${pre}${site.ids.known(urlKind(pre), Number(id)) ?? id}`);
+    .replace(URL_ID, (m, pre: string, id: string, at: number, all: string) => `${pre}${site.ids.known(urlKind(pre, all.slice(0, at)), Number(id)) ?? id}`);
 }
 
 /** The kind of id a number under this key names, in an object of this kind; undefined when the key holds no id. */
