@@ -14,7 +14,7 @@ export const CRITICAL_ERROR_MESSAGE =
   '<p>There has been a critical error on this website.</p><p><a href="https://wordpress.org/support/article/faq-troubleshooting/">Learn more about troubleshooting WordPress.</a></p>';
 
 /** nocache_headers() as 6.1 sends them, which wp_die sends with every answer. */
-const NO_CACHE = { 'Cache-Control': 'no-cache, must-revalidate, max-age=0', Expires: 'Wed, 11 Jan 1984 05:00:00 GMT' };
+export const NO_CACHE = { 'Cache-Control': 'no-cache, must-revalidate, max-age=0', Expires: 'Wed, 11 Jan 1984 05:00:00 GMT' };
 
 /** A request id a proxy in front may have given (X-Request-Id), when it is a plain token; else a new one. */
 const GIVEN_ID = /^[\w.-]{1,64}$/;

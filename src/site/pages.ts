@@ -19,6 +19,7 @@ import { COMMENT_POST_PATH, commentFeedItems, commentPost, commentsSection } fro
 import { siteChrome, STYLESHEET_PATH, stylesheetResponse, stylesheetUrl } from './theme.ts';
 import { isUploadPath, uploadResponse } from './uploads.ts';
 import { previewed, previewOf, previewShows, type Preview } from './preview.ts';
+import { NO_CACHE } from '../engine/critical-error.ts';
 
 /** The post types that have a page of their own on the site. */
 const VIEWABLE_TYPES = ['post', 'page'];
@@ -116,7 +117,13 @@ async function singularRequest(engine: Engine, req: PageRequest, path: string, r
   }
   if (resolved.kind === 'redirect') return redirect(resolved.to);
   if (embed) return embedPage(engine, req, resolved.kind === 'single' ? resolved : null);
-  if (resolved.kind === 'single') return singlePage(engine, req, preview ? await previewed(engine, preview, resolved.post) : resolved.post, resolved.url);
+  if (resolved.kind === 'single') {
+    if (!preview) return singlePage(engine, req, resolved.post, resolved.url);
+    const res = await singlePage(engine, req, await previewed(engine, preview, resolved.post), resolved.url);
+    // WordPress sends a logged-in viewer's pages with nocache_headers(): a preview is never kept by a cache
+    Object.assign(res.headers, NO_CACHE);
+    return res;
+  }
   if (resolved.kind === 'list') {
     // the page that shows the posts: the blog's plan at the page's URL (a plan without vars is never null)
     const blog = (await planList(store, site, {}))!;

@@ -109,6 +109,9 @@ describe('the differences from WordPress 6.1.9 that the side-by-side probe found
     const page = (url: string, cookie?: string) => fetch(url, { headers: cookie ? { cookie } : {}, redirect: 'manual' });
     const shown = await page(autosave.preview_link, browser.cookie);
     assert.equal(shown.status, 200);
+    // nocache_headers(), as WordPress sends a logged-in viewer's pages
+    assert.equal(shown.headers.get('cache-control'), 'no-cache, must-revalidate, max-age=0');
+    assert.equal(shown.headers.get('expires'), 'Wed, 11 Jan 1984 05:00:00 GMT');
     // the article (the SEO plugin's head describes the post as stored)
     const article = (await shown.text()).split('<main')[1] ?? '';
     assert.ok(article.includes('Autosaved words.') && !article.includes('Published words.'), article);
