@@ -1,5 +1,5 @@
 /**
- * `node --import tsx scripts/wp-parity.ts [--wp URL --wp-auth user:app-password] [--cms URL --cms-auth user:app-password] [--only TEXT] [--show-same]`:
+ * `node --import tsx scripts/wp-parity.ts [--wp URL --wp-auth user:app-password] [--cms URL --cms-auth user:app-password] [--only TEXT] [--show-same] [--prefix NAME]`:
  * sends the same client requests (`scripts/wp-parity/requests.ts`) to a real WordPress 6.1's
  * `/wp-json/wp/v2` and to this server's (`serve --wp-compat on`, the default), and lists every
  * difference of status, of the headers a client reads (`Allow`, `Link`, `X-WP-Total`,
@@ -111,10 +111,12 @@ async function main(): Promise<void> {
       cms: { type: 'string' },
       'cms-auth': { type: 'string' },
       only: { type: 'string' },
+      // what the run's posts, terms and users are named after (letters and digits), so that whoever shares the WordPress knows them
+      prefix: { type: 'string', default: 'parity' },
       'show-same': { type: 'boolean', default: false },
     },
   });
-  if (!o['wp-auth']) throw new Error('usage: node --import tsx scripts/wp-parity.ts --wp URL --wp-auth user:application-password [--cms URL --cms-auth user:application-password] [--only TEXT] [--show-same]');
+  if (!o['wp-auth']) throw new Error('usage: node --import tsx scripts/wp-parity.ts --wp URL --wp-auth user:application-password [--cms URL --cms-auth user:application-password] [--only TEXT] [--show-same] [--prefix NAME]');
   const wp: Target = { origin: o.wp.replace(/\/$/, ''), authorization: basic(o['wp-auth']), ids: new IdRegistry(), saved: new Map() };
   const settings = (await (await fetch(`${wp.origin}/wp-json/`)).json()) as { permalink_structure?: string };
   let dir: string | undefined;
@@ -129,7 +131,7 @@ async function main(): Promise<void> {
     ({ target: cms, server } = await startCms(dir, settings.permalink_structure ?? '/%year%/%monthnum%/%day%/%postname%/', admin.email));
   }
   try {
-    const token = `parity${Date.now().toString(36)}`;
+    const token = `${o.prefix}${Date.now().toString(36)}`;
     const requests = probeRequests(token);
     const answers: [Answer, Answer][] = [];
     for (const r of requests) answers.push([await send(wp, r), await send(cms, r)]);
