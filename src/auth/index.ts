@@ -70,7 +70,13 @@ export function createAuthenticator(store: Store, site: Site): Authenticator {
       throw new RestError('invalid_token', 'The access token is invalid, or its application password was revoked.', 401);
     }
     await recordUse(password, ip);
-    return toUser(row, site.roles, password.uuid);
+    return withNonces(toUser(row, site.roles, password.uuid));
+  };
+
+  /** A user who came without a browser session: their nonces are made with an empty session token. */
+  const withNonces = async (user: User): Promise<User> => {
+    const sessions = await BrowserSessions.of(store);
+    return { ...user, nonce: (action) => sessions.nonce({ userId: user.id, token: '' }, action) };
   };
 
   const recordUse = async (match: AppPasswordRow, ip: string) => {
@@ -91,7 +97,7 @@ export function createAuthenticator(store: Store, site: Site): Authenticator {
     const match = await store.appPasswords.byHash(account.row.id, hash);
     if (!match) return fail(ip, 'incorrect_password');
     await recordUse(match, ip);
-    return toUser(account.row, site.roles, match.uuid);
+    return withNonces(toUser(account.row, site.roles, match.uuid));
   }
 
   async function cookieLogin(headers: Record<string, string>, nonce: string): Promise<User | null> {
@@ -104,7 +110,7 @@ export function createAuthenticator(store: Store, site: Site): Authenticator {
       throw e;
     }
     if (!loggedIn?.user) return null;
-    return { ...toUser(loggedIn.user, site.roles), answerHeaders: { 'X-WP-Nonce': sessions.nonce(loggedIn, REST_NONCE_ACTION) } };
+    return { ...toUser(loggedIn.user, site.roles), answerHeaders: { 'X-WP-Nonce': sessions.nonce(loggedIn, REST_NONCE_ACTION) }, nonce: (action) => sessions.nonce(loggedIn, action) };
   }
 
   return {

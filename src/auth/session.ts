@@ -33,6 +33,9 @@ export interface ReadSession extends Session {
   user?: UserRow;
 }
 
+/** Whom a nonce is made for: a user, and their browser session's token ('' without one). */
+export type NonceHolder = Pick<Session, 'userId' | 'token'>;
+
 /** What the server keeps of a logged-in session (WordPress's session_tokens entry), by the SHA-256 of its token. */
 interface SessionRecord {
   expiration: number;
@@ -183,14 +186,16 @@ export class BrowserSessions {
   /**
    * wp_create_nonce(): ten hex digits of a MAC over the tick, the action, the user and the
    * session's token, so a nonce is good only for that user in that browser session, for 12 to 24
-   * hours. An anonymous caller (no session) has the user 0 and an empty token, as in WordPress.
+   * hours. An anonymous caller (no session) has the user 0 and an empty token, as in WordPress; a
+   * user who came without a browser session (an application password) has their id and an empty
+   * token, as wp_get_session_token gives them.
    */
-  nonce(session: Session | null, action: string, now = Date.now()): string {
+  nonce(session: NonceHolder | null, action: string, now = Date.now()): string {
     return this.nonceAt(nonceTick(now), session, action);
   }
 
   /** wp_verify_nonce(): 1 when made in this tick, 2 in the one before, 0 when not valid. */
-  verifyNonce(session: Session | null, action: string, nonce: string, now = Date.now()): 0 | 1 | 2 {
+  verifyNonce(session: NonceHolder | null, action: string, nonce: string, now = Date.now()): 0 | 1 | 2 {
     if (!nonce) return 0;
     const tick = nonceTick(now);
     if (sameSecret(nonce, this.nonceAt(tick, session, action))) return 1;
@@ -198,7 +203,7 @@ export class BrowserSessions {
     return 0;
   }
 
-  private nonceAt(tick: number, session: Session | null, action: string): string {
+  private nonceAt(tick: number, session: NonceHolder | null, action: string): string {
     const hex = createHmac('sha256', this.nonceKey).update(`${tick}|${action}|${session?.userId ?? 0}|${session?.userId ? session.token : ''}`).digest('hex');
     return hex.slice(-12, -2);
   }

@@ -125,6 +125,12 @@ const CORE_POST_TYPES: readonly PostTypeInfo[] = [
   { ...editorType('cms_font_face', 'Font Faces', 'Font Face', 'font-faces'), showInRest: false },
 ];
 
+/**
+ * The core's own types besides pages and attachments (WordPress's `_builtin` ones: wp_block,
+ * wp_navigation...): get_permalink links them as it links posts, by the permalink structure.
+ */
+export const LINKED_AS_POSTS: ReadonlySet<string> = new Set(CORE_POST_TYPES.map((t) => t.slug).filter((slug) => slug !== 'page' && slug !== 'attachment'));
+
 const TERM_CAPS = { manage_terms: 'manage_categories', edit_terms: 'manage_categories', delete_terms: 'manage_categories', assign_terms: 'edit_posts' } as const;
 const MENU_CAPS = { manage_terms: 'edit_theme_options', edit_terms: 'edit_theme_options', delete_terms: 'edit_theme_options', assign_terms: 'edit_theme_options' } as const;
 

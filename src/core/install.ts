@@ -38,6 +38,8 @@ const sampleContent = (dashboardUrl: string) => `<!-- wp:paragraph -->
 /** Options a new WordPress site has besides those of the index (which Site.install writes). */
 const DEFAULT_OPTIONS: Record<string, string> = {
   permalink_structure: '/%year%/%monthnum%/%day%/%postname%/',
+  // populate_options stores no icon as 0 (the settings answer 0, where an unstored site_logo is null)
+  site_icon: '0',
   date_format: 'F j, Y',
   time_format: 'g:i a',
   posts_per_page: '10',
@@ -52,7 +54,8 @@ function adminEmail(home: string): string {
 }
 
 /**
- * What wp_install does after the options: the `admin` administrator with a generated password,
+ * What wp_install does after the options: the `admin` administrator with a generated password
+ * (its website the site's address, as wp_install gives the user it creates wp_guess_url()),
  * the Uncategorized category (id 1), the "Hello world!" post in it and the "Sample Page" page,
  * all in one transaction.
  */
@@ -61,7 +64,7 @@ export async function installContent(store: Store, site: Site): Promise<InstallR
   const passwordHash = await hashPassword(adminPassword);
   const email = adminEmail(site.home);
   await store.transaction(async (s) => {
-    const admin = await s.users.insert({ login: 'admin', email, display_name: 'admin', role: 'administrator', password_hash: passwordHash });
+    const admin = await s.users.insert({ login: 'admin', email, display_name: 'admin', role: 'administrator', password_hash: passwordHash, url: site.home });
     await s.users.meta.set(admin, 'nickname', 'admin');
     const uncategorized = await s.terms.insert({ taxonomy: 'category', name: 'Uncategorized', slug: 'uncategorized' });
     const hello = await s.posts.insert({

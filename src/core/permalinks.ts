@@ -1,4 +1,4 @@
-import type { TaxonomyInfo } from './content-types.ts';
+import { LINKED_AS_POSTS, type TaxonomyInfo } from './content-types.ts';
 import type { Site } from './site.ts';
 import type { Store } from '../store/index.ts';
 import type { TermRow } from '../store/terms.ts';
@@ -17,8 +17,10 @@ export interface PermalinkPost {
 
 /**
  * get_permalink: pages at `{home}/{slug}/` (under their parents' slugs), posts at
- * `{home}/{yyyy}/{mm}/{dd}/{slug}/` when permalink_structure holds %year%, else `{home}/{slug}/`;
- * everything without a public slug (drafts, plain permalinks) at `{home}/?p=ID` (`?page_id=` for pages).
+ * `{home}/{yyyy}/{mm}/{dd}/{slug}/` when permalink_structure holds %year%, else `{home}/{slug}/`,
+ * and so the core's other types (a `cms_navigation` as WordPress's `wp_navigation`); a plugin's
+ * types at `{home}/{type}/{slug}/`; everything without a public slug (drafts, plain permalinks) at
+ * `{home}/?p=ID` (`?page_id=` for pages).
  */
 export function permalink(site: Site, post: PermalinkPost): string {
   // _get_page_link: the static front page lives at the home URL itself.
@@ -27,7 +29,7 @@ export function permalink(site: Site, post: PermalinkPost): string {
   const published = post.status === 'publish' || post.status === 'private';
   if (!structure || !post.slug || !published) return `${site.home}/?${post.type === 'page' ? 'page_id' : 'p'}=${post.id}`;
   if (post.type === 'page') return `${site.home}/${post.parentPath ? `${post.parentPath}/` : ''}${post.slug}/`;
-  if (post.type === 'post') {
+  if (LINKED_AS_POSTS.has(post.type)) {
     if (structure.includes('%year%')) {
       const [y, m, d] = post.date.slice(0, 10).split('-');
       return `${site.home}/${y}/${m}/${d}/${post.slug}/`;

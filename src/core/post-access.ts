@@ -7,10 +7,13 @@ import type { PostRow } from '../store/posts.ts';
  * for the core's routes and any plugin that lists or edits posts.
  */
 
-const isOwn = (ctx: Ctx, post: PostRow) => ctx.user !== null && ctx.user.id === post.author;
+/** Whose capabilities are asked: a handler's context, or the site's viewer. */
+export type Caller = Pick<Ctx, 'user' | 'can'>;
+
+const isOwn = (ctx: Caller, post: PostRow) => ctx.user !== null && ctx.user.id === post.author;
 
 /** map_meta_cap for edit_post and delete_post: the primitive capabilities the post's owner and status call for. */
-export function may(action: 'edit' | 'delete', ctx: Ctx, type: PostTypeInfo, post: PostRow): boolean {
+export function may(action: 'edit' | 'delete', ctx: Caller, type: PostTypeInfo, post: PostRow): boolean {
   if (!ctx.user) return false;
   // map_meta_cap of WordPress 6.1: deleting a revision is do_not_allow
   if (action === 'delete' && post.type === 'revision') return false;
@@ -20,7 +23,7 @@ export function may(action: 'edit' | 'delete', ctx: Ctx, type: PostTypeInfo, pos
   return needs.every((c) => ctx.can(cap(type, c)));
 }
 
-export const canEdit = (ctx: Ctx, type: PostTypeInfo, post: PostRow) => may('edit', ctx, type, post);
+export const canEdit = (ctx: Caller, type: PostTypeInfo, post: PostRow) => may('edit', ctx, type, post);
 
 /** map_meta_cap for read_post. */
 export function canRead(ctx: Ctx, type: PostTypeInfo, post: PostRow): boolean {

@@ -79,6 +79,14 @@ export function renderedTitle(post: { title: string; status: string; password: s
   return keptTitle(post.title);
 }
 
+/**
+ * title.rendered as WP_REST_Posts_Controller gives it: get_the_title with its protected_title_format
+ * ('%s'), so a password-protected post's title does not say so (a private one's still does).
+ */
+export function restRenderedTitle(post: { title: string; status: string; password: string }): string {
+  return renderedTitle({ ...post, password: '' });
+}
+
 /** The context arg, already validated by the spec's enum. */
 export const contextOf = (ctx: Ctx): Context => (ctx.args.context ?? 'view') as Context;
 
@@ -153,8 +161,14 @@ export function collection(ctx: Ctx, items: unknown[], total: number, p: Page, o
   return new RestResponse(items, 200, headers);
 }
 
-/** The md5 gravatar URLs WordPress shows as avatar_urls (sizes 24, 48, 96). */
-export function avatarUrls(email: string): Record<string, string> {
+/**
+ * The md5 gravatar URLs WordPress shows as avatar_urls (sizes 24, 48, 96), as get_avatar_data picks
+ * their host: `https://secure.gravatar.com` over https, else `http://{0,1,2}.gravatar.com` by the
+ * hash's first digit. WordPress asks is_ssl() of the request; here the site's address (its home, or
+ * any URL of it) says whether the site is served over https.
+ */
+export function avatarUrls(email: string, siteUrl: string): Record<string, string> {
   const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-  return Object.fromEntries([24, 48, 96].map((s) => [String(s), `https://secure.gravatar.com/avatar/${hash}?s=${s}&d=mm&r=g`]));
+  const host = siteUrl.startsWith('https:') ? 'https://secure.gravatar.com' : `http://${parseInt(hash[0]!, 16) % 3}.gravatar.com`;
+  return Object.fromEntries([24, 48, 96].map((s) => [String(s), `${host}/avatar/${hash}?s=${s}&d=mm&r=g`]));
 }

@@ -88,6 +88,9 @@ function shownFields(type: PostTypeInfo) {
   };
 }
 
+/** The nonce action of a post's preview link (`_show_post_preview` checks it). */
+export const previewNonceAction = (postId: number) => `post_preview_${postId}`;
+
 /** The post's address on the site, as its `link` (and get_preview_post_link) gives it. */
 async function linkOf(ctx: Ctx, post: PostRow): Promise<string> {
   const parentPath = post.parent ? (await ctx.store.posts.ancestorSlugs(post)).join('/') || undefined : undefined;
@@ -128,18 +131,20 @@ export async function prepareRevision(ctx: Ctx, type: PostTypeInfo, parent: Post
     const rendered = rev.excerpt ? await renderedExcerpt(rev.excerpt, { raw: '', rendered: '' }, page, ctx.log) : '';
     data.excerpt = edit ? { raw: rev.excerpt, rendered } : { rendered };
   }
-  if (preview && edit) data.preview_link = previewLink(type, parentLink, rev);
+  if (preview && edit) data.preview_link = previewLink(ctx, type, parentLink, rev);
   // the only link WordPress gives a revision; a draft answered for its autosave has none unless it has a parent
   if (rev.parent) data._links = { parent: [{ href: nsUrl(ctx, `${type.restBase}/${rev.parent}`) }] };
   return data;
 }
 
 /**
- * get_preview_post_link: the post's address asking for the preview, naming the autosave's post;
- * empty for a type that is not viewable on the site.
+ * get_preview_post_link: the post's address asking for the preview, naming the autosave's post
+ * with the caller's nonce for previewing it (`post_preview_{id}`, which the site checks against the
+ * viewer's browser session); empty for a type that is not viewable on the site.
  */
-function previewLink(type: PostTypeInfo, parentLink: string, rev: PostRow): string {
+function previewLink(ctx: Ctx, type: PostTypeInfo, parentLink: string, rev: PostRow): string {
   if (!type.viewable) return '';
-  const query = rev.type === 'revision' ? `preview_id=${rev.parent}&preview=true` : 'preview=true';
+  const nonce = ctx.user?.nonce?.(previewNonceAction(rev.parent));
+  const query = rev.type === 'revision' ? `preview_id=${rev.parent}${nonce ? `&preview_nonce=${nonce}` : ''}&preview=true` : 'preview=true';
   return `${parentLink}${parentLink.includes('?') ? '&' : '?'}${query}`;
 }

@@ -14,7 +14,7 @@ export const CRITICAL_ERROR_MESSAGE =
   '<p>There has been a critical error on this website.</p><p><a href="https://wordpress.org/support/article/faq-troubleshooting/">Learn more about troubleshooting WordPress.</a></p>';
 
 /** nocache_headers() as 6.1 sends them, which wp_die sends with every answer. */
-const NO_CACHE = { 'Cache-Control': 'no-cache, must-revalidate, max-age=0', Expires: 'Wed, 11 Jan 1984 05:00:00 GMT' };
+export const NO_CACHE = { 'Cache-Control': 'no-cache, must-revalidate, max-age=0', Expires: 'Wed, 11 Jan 1984 05:00:00 GMT' };
 
 /** A request id a proxy in front may have given (X-Request-Id), when it is a plain token; else a new one. */
 const GIVEN_ID = /^[\w.-]{1,64}$/;
@@ -44,17 +44,22 @@ export const criticalError = (): RestError => new CriticalError();
 
 /** _default_wp_die_handler's page with the same message, for a page of the site or the admin. */
 export function criticalErrorPage(): PageResponse {
+  return wpDiePage(CRITICAL_ERROR_MESSAGE, 500, 'max-image-preview:large, noindex, follow');
+}
+
+/** _default_wp_die_handler's page: a message (HTML) in WordPress's error document, with the robots directives wp_robots printed for it. */
+export function wpDiePage(message: string, status: number, robots: string): PageResponse {
   const body = `<!DOCTYPE html>
 <html lang="en-US">
 <head>
 	<meta http-equiv="Content-Type" content="text/html; charset=utf-8" />
 	<meta name="viewport" content="width=device-width">
-	<meta name='robots' content='max-image-preview:large, noindex, follow' />
+	<meta name='robots' content='${robots}' />
 	<title>WordPress &rsaquo; Error</title>
 </head>
 <body id="error-page">
-	<div class="wp-die-message">${CRITICAL_ERROR_MESSAGE}</div></body>
+	<div class="wp-die-message">${message}</div></body>
 </html>
 `;
-  return { status: 500, headers: { 'Content-Type': 'text/html; charset=utf-8', ...NO_CACHE }, body };
+  return { status, headers: { 'Content-Type': 'text/html; charset=utf-8', ...NO_CACHE }, body };
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiRoot } from './api-root.ts';
 import type { CompiledRoute } from './compile.ts';
 import { COMPRESS_MIN_BYTES, compressNow, isCompressible, keptEncoding, negotiate } from './compression.ts';
 import type { Engine } from './engine.ts';
@@ -30,16 +31,24 @@ export class ReplyWriter {
     engine.onChange(() => this.anonymousGetHeaders.clear());
   }
 
+  /**
+   * serve_request's `Link` to the API root the request was sent to: an alias's answers point at the
+   * alias (`/wp-json/` for a request there), as WordPress's point at the root it answers under.
+   */
+  private apiLink(root: ApiRoot | undefined): string {
+    return root && root !== this.engine.root ? `<${root.url}>; rel="https://api.w.org/"` : this.engine.site.linkHeader;
+  }
+
   /** The headers every answer starts from: serve_request's, CORS, credentials' cache rules, Allow. */
-  private baseHeaders(method: string | undefined, outcome: Outcome, user: User | null, reqHeaders: Record<string, string>): Record<string, string> {
+  private baseHeaders(method: string | undefined, outcome: Outcome, user: User | null, reqHeaders: Record<string, string>, root: ApiRoot | undefined): Record<string, string> {
     const origin = reqHeaders.origin;
     const route = outcome.route;
     const common = route && !user && method === 'GET' && !origin && !reqHeaders.authorization;
     if (common) {
       const known = this.anonymousGetHeaders.get(route);
-      if (known) return withAllow({ ...known }, outcome);
+      if (known) return withAllow({ ...known, Link: this.apiLink(root) }, outcome);
     }
-    const headers: Record<string, string> = { ...EVERY_ANSWER, Link: this.engine.site.linkHeader };
+    const headers: Record<string, string> = { ...EVERY_ANSWER, Link: this.apiLink(root) };
     if (origin) {
       headers['Access-Control-Allow-Origin'] = origin;
       headers['Access-Control-Allow-Methods'] = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
@@ -56,8 +65,9 @@ export class ReplyWriter {
     return withAllow(headers, outcome);
   }
 
-  send(res: ServerResponse, req: IncomingMessage, outcome: Outcome, query: Record<string, unknown>, user: User | null, reqHeaders: Record<string, string>): void {
-    this.write(res, req, this.prepare(req.method, outcome, query, user, reqHeaders), reqHeaders);
+  /** Answers an outcome; `root` is the API root the request was sent to, when it got that far. */
+  send(res: ServerResponse, req: IncomingMessage, outcome: Outcome, query: Record<string, unknown>, user: User | null, reqHeaders: Record<string, string>, root?: ApiRoot): void {
+    this.write(res, req, this.prepare(req.method, outcome, query, user, reqHeaders, root), reqHeaders);
   }
 
   /** Writes an answer prepared by prepare(). */
@@ -76,8 +86,8 @@ export class ReplyWriter {
   }
 
   /** The status, headers and body an outcome is answered with, before the coding the client accepts is applied. */
-  prepare(method: string | undefined, outcome: Outcome, query: Record<string, unknown>, user: User | null, reqHeaders: Record<string, string>): PreparedAnswer {
-    const headers = this.baseHeaders(method, outcome, user, reqHeaders);
+  prepare(method: string | undefined, outcome: Outcome, query: Record<string, unknown>, user: User | null, reqHeaders: Record<string, string>, root?: ApiRoot): PreparedAnswer {
+    const headers = this.baseHeaders(method, outcome, user, reqHeaders, root);
     const enveloped = query._envelope !== undefined && !outcome.raw;
     // the response's own headers, as rest_post_dispatch leaves them (an envelope carries them instead)
     let own = outcome.headers;

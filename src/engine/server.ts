@@ -128,7 +128,7 @@ export function createHttpServer(opts: ServerOptions): Server {
         if (catchingUp) await catchingUp;
       } catch (e) {
         engine.log.error(`could not prepare to serve a request: ${e instanceof Error ? e.message : String(e)}`);
-        return reply.send(res, req, errorOutcome(unavailable()), query, null, headers);
+        return reply.send(res, req, errorOutcome(unavailable()), query, null, headers, target.root);
       }
     }
 
@@ -144,7 +144,7 @@ export function createHttpServer(opts: ServerOptions): Server {
       } catch (e) {
         if (!(e instanceof BodyTooLarge)) throw e;
         closeAfterAnswer(req, res);
-        return reply.send(res, req, errorOutcome(payloadTooLarge(bodyLimit)), query, null, headers);
+        return reply.send(res, req, errorOutcome(payloadTooLarge(bodyLimit)), query, null, headers, target.root);
       }
     }
 
@@ -185,7 +185,7 @@ export function createHttpServer(opts: ServerOptions): Server {
         decodeBody(internal, body);
       } catch (e) {
         if (!(e instanceof RestError)) throw e;
-        return reply.send(res, req, errorOutcome(e), query, user, headers);
+        return reply.send(res, req, errorOutcome(e), query, user, headers, target.root);
       }
       await run(req, res, internal, user, miss && { key: cacheKey!, miss });
     } finally {
@@ -211,7 +211,7 @@ export function createHttpServer(opts: ServerOptions): Server {
         const refused = /^bearer\s/i.test(headers.authorization ?? '') ? 'error="invalid_token", ' : '';
         e.headers['WWW-Authenticate'] = `Bearer ${refused}resource_metadata="${resourceMetadataUrl(resourceOf(target.root, mount))}"`;
       }
-      return reply.send(res, req, errorOutcome(e), target.query, user, headers);
+      return reply.send(res, req, errorOutcome(e), target.query, user, headers, target.root);
     }
   }
 
@@ -255,9 +255,9 @@ export function createHttpServer(opts: ServerOptions): Server {
       if (settling) await settling;
       return outcome;
     };
-    if (!cached || !cache) return reply.send(res, req, await answer(), query, user, headers);
+    if (!cached || !cache) return reply.send(res, req, await answer(), query, user, headers, internal.root);
     const { value: outcome, stamp } = await cache.observe(answer);
-    const prepared = reply.prepare(req.method, outcome, query, user, headers);
+    const prepared = reply.prepare(req.method, outcome, query, user, headers, internal.root);
     const { payload } = prepared;
     if (stamp && prepared.status === 200 && payload !== undefined && !Object.keys(prepared.headers).some((k) => k.toLowerCase() === 'set-cookie')) {
       const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
@@ -287,9 +287,9 @@ export function createHttpServer(opts: ServerOptions): Server {
     } catch (e) {
       if (e instanceof BodyTooLarge) {
         closeAfterAnswer(req, res);
-        return reply.send(res, req, errorOutcome(payloadTooLarge(uploadLimit)), target.query, user, headers);
+        return reply.send(res, req, errorOutcome(payloadTooLarge(uploadLimit)), target.query, user, headers, target.root);
       }
-      if (e instanceof RestError) return reply.send(res, req, errorOutcome(e), target.query, user, headers);
+      if (e instanceof RestError) return reply.send(res, req, errorOutcome(e), target.query, user, headers, target.root);
       throw e;
     }
     try {

@@ -22,6 +22,8 @@ export interface User {
   appPasswordUuid?: string;
   /** Headers the authenticator sends with the answer (a refreshed `X-WP-Nonce` for a cookie login). */
   answerHeaders?: Readonly<Record<string, string>>;
+  /** wp_create_nonce as this caller: bound to their browser session when they came with one (an autosave's `preview_nonce`). */
+  nonce?(action: string): string;
 }
 
 /** What a handler knows about the request beyond its args; never the raw req/res. */

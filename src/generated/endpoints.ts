@@ -4322,13 +4322,13 @@ export interface HandlerResults {
   'block-queries:taxonomies.taxonomiesSelect': unknown;
   'block-queries:taxonomies.termQuery': unknown;
   'block-queries:taxonomies.termSelect': unknown;
-  'cms-v2:app-passwords.createAppPassword': unknown;
-  'cms-v2:app-passwords.deleteAppPassword': unknown;
+  'cms-v2:app-passwords.createAppPassword': Resources['cms/v2:application-password'];
+  'cms-v2:app-passwords.deleteAppPassword': { deleted: boolean; previous: Resources['cms/v2:application-password'] };
   'cms-v2:app-passwords.deleteAppPasswords': unknown;
-  'cms-v2:app-passwords.getAppPassword': unknown;
-  'cms-v2:app-passwords.introspectAppPassword': unknown;
-  'cms-v2:app-passwords.listAppPasswords': unknown;
-  'cms-v2:app-passwords.updateAppPassword': unknown;
+  'cms-v2:app-passwords.getAppPassword': Resources['cms/v2:application-password'];
+  'cms-v2:app-passwords.introspectAppPassword': Resources['cms/v2:application-password'];
+  'cms-v2:app-passwords.listAppPasswords': Resources['cms/v2:application-password'][];
+  'cms-v2:app-passwords.updateAppPassword': Resources['cms/v2:application-password'];
   'cms-v2:autosaves.createAutosave': unknown;
   'cms-v2:autosaves.getAutosave': unknown;
   'cms-v2:autosaves.listAutosaves': unknown;
@@ -4624,7 +4624,7 @@ export interface EndpointResults {
   'DELETE /cms/v2/users/me': { deleted: boolean; previous: Resources['cms/v2:user'] } | Resources['cms/v2:user'];
   'DELETE /cms/v2/users/{id}': { deleted: boolean; previous: Resources['cms/v2:user'] } | Resources['cms/v2:user'];
   'DELETE /cms/v2/users/{user_id}/application-passwords': unknown;
-  'DELETE /cms/v2/users/{user_id}/application-passwords/{uuid}': unknown;
+  'DELETE /cms/v2/users/{user_id}/application-passwords/{uuid}': { deleted: boolean; previous: Resources['cms/v2:application-password'] };
   'DELETE /cms/v2/widgets/{id}': { deleted: boolean; previous: Resources['cms/v2:widget'] } | Resources['cms/v2:widget'];
   'DELETE /code-snippets/v1/snippets/{id}': unknown;
   'DELETE /seo/v1/rank-tracker/keyphrases/untrack': unknown;
@@ -4914,9 +4914,9 @@ export interface EndpointResults {
   'GET /cms/v2/users': Resources['cms/v2:user'][];
   'GET /cms/v2/users/me': Resources['cms/v2:user'];
   'GET /cms/v2/users/{id}': Resources['cms/v2:user'];
-  'GET /cms/v2/users/{user_id}/application-passwords': unknown;
-  'GET /cms/v2/users/{user_id}/application-passwords/introspect': unknown;
-  'GET /cms/v2/users/{user_id}/application-passwords/{uuid}': unknown;
+  'GET /cms/v2/users/{user_id}/application-passwords': Resources['cms/v2:application-password'][];
+  'GET /cms/v2/users/{user_id}/application-passwords/introspect': Resources['cms/v2:application-password'];
+  'GET /cms/v2/users/{user_id}/application-passwords/{uuid}': Resources['cms/v2:application-password'];
   'GET /cms/v2/widget-types': Resources['cms/v2:widget-type'][];
   'GET /cms/v2/widget-types/{id}': Resources['cms/v2:widget-type'];
   'GET /cms/v2/widgets': Resources['cms/v2:widget'][];
@@ -5069,7 +5069,7 @@ export interface EndpointResults {
   'PATCH /cms/v2/templates/{id}': unknown;
   'PATCH /cms/v2/users/me': Resources['cms/v2:user'];
   'PATCH /cms/v2/users/{id}': Resources['cms/v2:user'];
-  'PATCH /cms/v2/users/{user_id}/application-passwords/{uuid}': unknown;
+  'PATCH /cms/v2/users/{user_id}/application-passwords/{uuid}': Resources['cms/v2:application-password'];
   'PATCH /cms/v2/widgets/{id}': Resources['cms/v2:widget'];
   'PATCH /code-snippets/v1/snippets/{id}': unknown;
   'PATCH /code-snippets/v1/snippets/{id}/activate': {
@@ -5215,8 +5215,8 @@ export interface EndpointResults {
   'POST /cms/v2/users': Resources['cms/v2:user'];
   'POST /cms/v2/users/me': Resources['cms/v2:user'];
   'POST /cms/v2/users/{id}': Resources['cms/v2:user'];
-  'POST /cms/v2/users/{user_id}/application-passwords': unknown;
-  'POST /cms/v2/users/{user_id}/application-passwords/{uuid}': unknown;
+  'POST /cms/v2/users/{user_id}/application-passwords': Resources['cms/v2:application-password'];
+  'POST /cms/v2/users/{user_id}/application-passwords/{uuid}': Resources['cms/v2:application-password'];
   'POST /cms/v2/widget-types/{id}/encode': unknown;
   'POST /cms/v2/widget-types/{id}/render': unknown;
   'POST /cms/v2/widgets': Resources['cms/v2:widget'];
@@ -5366,7 +5366,7 @@ export interface EndpointResults {
   'PUT /cms/v2/templates/{id}': unknown;
   'PUT /cms/v2/users/me': Resources['cms/v2:user'];
   'PUT /cms/v2/users/{id}': Resources['cms/v2:user'];
-  'PUT /cms/v2/users/{user_id}/application-passwords/{uuid}': unknown;
+  'PUT /cms/v2/users/{user_id}/application-passwords/{uuid}': Resources['cms/v2:application-password'];
   'PUT /cms/v2/widgets/{id}': Resources['cms/v2:widget'];
   'PUT /code-snippets/v1/snippets/{id}': unknown;
   'PUT /code-snippets/v1/snippets/{id}/activate': {
@@ -5387,6 +5387,16 @@ export interface EndpointResults {
 
 /** The resources' schemas (a namespace's `schemas:`) as answered, by `namespace:name`: any field may be left out by the context or `_fields`. */
 export interface Resources {
+  'cms/v2:application-password': {
+    uuid?: string;
+    app_id?: string;
+    name?: string;
+    password?: string;
+    created?: string;
+    last_used?: string | null;
+    last_ip?: string | null;
+    [property: string]: unknown;
+  };
   'cms/v2:attachment': {
     date?: string | null;
     date_gmt?: string | null;

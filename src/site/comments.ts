@@ -113,7 +113,7 @@ function commentHtml(c: CommentRow, depth: number, t: ThreadContext): string {
   const replies = t.byParent.get(c.id) ?? [];
   const name = escapeHtml(c.author_name || 'Anonymous');
   const who = c.author_url ? `<a href="${escapeAttr(c.author_url)}" class="url" rel="ugc external nofollow">${name}</a>` : name;
-  const avatar = t.avatars ? `<img alt="" src="${escapeAttr(avatarUrls(c.author_email)['48'].replace('s=48', 's=32'))}" class="avatar avatar-32 photo" height="32" width="32" loading="lazy" decoding="async"> ` : '';
+  const avatar = t.avatars ? `<img alt="" src="${escapeAttr(avatarUrls(c.author_email, t.url)['48'].replace('s=48', 's=32'))}" class="avatar avatar-32 photo" height="32" width="32" loading="lazy" decoding="async"> ` : '';
   const when = `${formatLocalDate(t.dateFormat, c.date)} at ${formatLocalDate(t.timeFormat, c.date)}`;
   const held = c.approved === '0' ? `\n<em class="comment-awaiting-moderation">${t.heldNote}</em>` : '';
   const reply =

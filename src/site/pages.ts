@@ -20,6 +20,8 @@ import { robotsResponse, sitemapResponse, sitemapXmlRedirect } from './sitemaps.
 import { COMMENT_POST_PATH, commentFeedItems, commentPost, commentsSection } from './comments.ts';
 import { siteChrome, STYLESHEET_PATH, stylesheetResponse, stylesheetUrl } from './theme.ts';
 import { isUploadPath, uploadResponse } from './uploads.ts';
+import { previewed, previewOf, previewShows, type Preview } from './preview.ts';
+import { NO_CACHE } from '../engine/critical-error.ts';
 
 /** The post types that have a page of their own on the site. */
 const VIEWABLE_TYPES = ['post', 'page'];
@@ -85,6 +87,8 @@ async function renderSitePage(engine: Engine, req: PageRequest): Promise<PageRes
   const { site } = engine;
   const path = req.path === '/index.php' ? '/' : req.path;
   if (path === new URL(site.url(COMMENT_POST_PATH)).pathname) return commentPost(engine, req, (post) => postUrl(engine.store, site, post));
+  const preview = await previewOf(engine, req);
+  if (preview && 'status' in preview) return preview;
   const request = parseSiteRequest(site, path, req.query);
   switch (request.kind) {
     case 'robots':
@@ -98,23 +102,30 @@ async function renderSitePage(engine: Engine, req: PageRequest): Promise<PageRes
     case 'missing':
       return notFoundPage(engine, site.url(req.path));
     case 'singular':
-      return singularRequest(engine, req, path, request.target, request.paged, request.embed, request.feed);
+      return singularRequest(engine, req, path, request, preview);
     case 'list':
       return listRequest(engine, req, path, request);
   }
 }
 
-async function singularRequest(engine: Engine, req: PageRequest, path: string, target: PermalinkTarget, paged: number, embed: boolean, feed?: FeedType): Promise<PageResponse> {
+async function singularRequest(engine: Engine, req: PageRequest, path: string, request: Extract<SiteRequest, { kind: 'singular' }>, preview: Preview | null): Promise<PageResponse> {
   const { site, store } = engine;
+  const { target, paged, embed, feed } = request;
   // a post's own feed is its comments feed, found at the post's own path
-  const resolved = await resolve(store, site, target, feed ? path.replace(FEED_SUFFIX, '/') : path, paged, embed);
+  const resolved = await resolve(engine, target, feed ? path.replace(FEED_SUFFIX, '/') : path, paged, embed, feed ? null : preview);
   if (feed) {
     if (resolved.kind === 'redirect') return redirect(feedPermalink(site, resolved.to, feed));
     return resolved.kind === 'single' ? postCommentsFeed(engine, req, resolved.post, resolved.url, feed) : notFoundPage(engine, site.url(req.path));
   }
   if (resolved.kind === 'redirect') return redirect(resolved.to);
   if (embed) return embedPage(engine, req, resolved.kind === 'single' ? resolved : null);
-  if (resolved.kind === 'single') return singlePage(engine, req, resolved.post, resolved.url);
+  if (resolved.kind === 'single') {
+    if (!preview) return singlePage(engine, req, resolved.post, resolved.url);
+    const res = await singlePage(engine, req, await previewed(engine, preview, resolved.post), resolved.url);
+    // WordPress sends a logged-in viewer's pages with nocache_headers(): a preview is never kept by a cache
+    Object.assign(res.headers, NO_CACHE);
+    return res;
+  }
   if (resolved.kind === 'list') {
     // the page that shows the posts: the blog's plan at the page's URL (a plan without vars is never null)
     const blog = (await planList(store, site, {}))!;
@@ -145,7 +156,7 @@ async function listRequest(engine: Engine, req: PageRequest, path: string, r: Ex
   const { site, store } = engine;
   const isBlogHome = Object.keys(r.vars).length === 0;
   if (isBlogHome && !r.feed && !r.embed && site.info.show_on_front === 'page' && site.info.page_on_front) {
-    return singularRequest(engine, req, path, { kind: 'home' }, r.paged, false);
+    return singularRequest(engine, req, path, { kind: 'singular', target: { kind: 'home' }, paged: r.paged, embed: false }, null);
   }
   const plan = await planList(store, site, r.vars);
   if (!plan) return r.embed ? embedPage(engine, req, null) : notFoundPage(engine, site.url(req.path));
@@ -162,9 +173,11 @@ const isPublished = (post: PostRow | undefined | null): post is PostRow => !!pos
  * Finds what a parsed URL points at. Lookups only match content whose permalink really is the
  * requested path (a dated URL must carry the post's date, a page path its parents' slugs); what
  * remains is WordPress's redirect_canonical: `?p=ID`, a missing trailing slash and the front
- * page's own permalink are 301s to the canonical URL.
+ * page's own permalink are 301s to the canonical URL. A preview shows its viewer a post they may
+ * edit whatever its status, where it was asked (redirect_canonical leaves previews alone).
  */
-async function resolve(store: Store, site: Site, target: PermalinkTarget, requestPath: string, paged: number, embed: boolean): Promise<Resolved> {
+async function resolve(engine: Engine, target: PermalinkTarget, requestPath: string, paged: number, embed: boolean, preview: Preview | null): Promise<Resolved> {
+  const { store, site } = engine;
   const pretty = !!site.options.permalink_structure;
   const dated = pretty && site.options.permalink_structure.includes('%year%');
   let post: PostRow | undefined | null;
@@ -196,6 +209,7 @@ async function resolve(store: Store, site: Site, target: PermalinkTarget, reques
       break;
     }
   }
+  if (preview && post && VIEWABLE_TYPES.includes(post.type) && previewShows(engine, preview, post)) return { kind: 'single', post, url: await postUrl(store, site, post) };
   if (!isPublished(post)) return { kind: 'missing' };
 
   const url = await postUrl(store, site, post);

@@ -316,8 +316,12 @@ export class PostsRepo {
     return (await this.insertRow(p)).id;
   }
 
-  /** `insert`, returning the row as stored (for a caller that answers with it: no read after the write). */
-  async insertRow(p: NewPost): Promise<PostRow> {
+  /**
+   * `insert`, returning the row as stored (for a caller that answers with it: no read after the
+   * write). `guidOf` gives a post without a guid the one wp_insert_post gives it, its permalink
+   * then (the pretty one for a post published at once); without it, `?p=ID`.
+   */
+  async insertRow(p: NewPost, guidOf?: (row: PostRow) => Promise<string>): Promise<PostRow> {
     return atomically(this.db, async (db) => {
       const clock = await siteClock(db);
       const now = new Date();
@@ -339,7 +343,7 @@ export class PostsRepo {
       const fix: PostPatch = {};
       // a published post whose title gives no slug is named after its id, as WordPress does
       if (!slug && !SLUGLESS_STATUSES.has(status)) fix.slug = await uniquePostSlug(db, String(id), type, parent, id);
-      if (!p.guid) fix.guid = `${clock.home}/?${type === 'page' ? 'page_id' : 'p'}=${id}`;
+      if (!p.guid) fix.guid = guidOf ? await guidOf({ ...row, ...fix }) : `${clock.home}/?${type === 'page' ? 'page_id' : 'p'}=${id}`;
       if (!Object.keys(fix).length) return row;
       return db.updateTable('posts').set(fix).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
     });

@@ -126,7 +126,7 @@ async function prepareComment(ctx: Ctx, comment: CommentRow, context: Context, r
     link: await commentLink(ctx, comment, post),
     status: statusOf(comment.approved),
     type: comment.type || 'comment',
-    author_avatar_urls: avatarUrls(comment.author_email),
+    author_avatar_urls: avatarUrls(comment.author_email, ctx.site.home),
     // no comment meta is registered for REST: WordPress shows an empty list
     meta: [],
   };

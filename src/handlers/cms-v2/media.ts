@@ -75,7 +75,7 @@ function parseMetadata(raw: string | undefined): AttachmentMetadata | null {
   }
 }
 
-/** media_details as the REST API shows it: each size with `mime_type` and its `source_url`, plus `full`. */
+/** media_details as the REST API shows it: each size with `mime_type` and its `source_url`, plus `full` when it has any (an image too small for every size has `sizes: {}`). */
 function mediaDetails(ctx: Ctx, post: PostRow, url: string, relative: string | undefined, m: AttachmentMetadata | null): Record<string, unknown> {
   if (!m) return {};
   const folder = relative?.includes('/') ? relative.slice(0, relative.lastIndexOf('/')) : '';
@@ -84,6 +84,7 @@ function mediaDetails(ctx: Ctx, post: PostRow, url: string, relative: string | u
   if (!IMAGE_TYPES.has(post.mime_type) || m.width === undefined) return { ...rest, sizes: {} };
   const sizes: Record<string, unknown> = {};
   for (const [name, s] of Object.entries(stored ?? {})) sizes[name] = { file: s.file, width: s.width, height: s.height, filesize: s.filesize, mime_type: s['mime-type'], source_url: sizeUrl(s.file) };
+  if (Object.keys(sizes).length === 0) return { ...rest, sizes };
   sizes.full = { file: url.slice(url.lastIndexOf('/') + 1), width: m.width, height: m.height, mime_type: post.mime_type, source_url: url };
   return { ...rest, sizes };
 }
@@ -95,14 +96,18 @@ async function missingSizes(ctx: Ctx, post: PostRow, m: AttachmentMetadata | nul
   return registered.filter((s) => resizeDimensions(m.width!, m.height!, s) && !m.sizes?.[s.name]).map((s) => s.name);
 }
 
-/** prepend_attachment: the_content of an attachment starts with a link to its file (an image shows its medium size). */
-function attachmentParagraph(post: PostRow, url: string, details: Record<string, unknown>, alt: string): string {
+/**
+ * prepend_attachment: the_content of an attachment starts with wp_get_attachment_link to its file
+ * (its quotes as 6.1 writes them); an image shows its medium size, or the image itself when it has none.
+ */
+function attachmentParagraph(post: PostRow, url: string, details: Record<string, unknown>, m: AttachmentMetadata | null, alt: string): string {
   const sizes = details.sizes as Record<string, { source_url: string; width: number; height: number }> | undefined;
-  const shown = sizes?.medium ?? sizes?.full;
+  const full = IMAGE_TYPES.has(post.mime_type) && m?.width !== undefined && m.height !== undefined ? { source_url: url, width: m.width, height: m.height } : undefined;
+  const shown = sizes?.medium ?? full;
   const inner = shown
     ? `<img width="${shown.width}" height="${shown.height}" src="${escapeAttr(shown.source_url)}" class="attachment-medium size-medium" alt="${escapeAttr(alt)}" decoding="async" loading="lazy" />`
     : escapeAttr(post.title);
-  return `<p class="attachment"><a href="${escapeAttr(url)}">${inner}</a></p>\n`;
+  return `<p class="attachment"><a href='${escapeAttr(url)}'>${inner}</a></p>\n`;
 }
 
 async function prepareMedia(ctx: Ctx, type: PostTypeInfo, post: PostRow, context: Context, related: Related): Promise<Record<string, unknown>> {
@@ -115,7 +120,7 @@ async function prepareMedia(ctx: Ctx, type: PostTypeInfo, post: PostRow, context
   const edit = context === 'edit';
   const page = { store: ctx.store, site: ctx.site, kind: 'post', postId: post.id, url };
   const contentHtml = await theContent(post.content, page, ctx.log);
-  const descriptionHtml = attachmentParagraph(post, url, details, alt) + contentHtml;
+  const descriptionHtml = attachmentParagraph(post, url, details, metadata, alt) + contentHtml;
   const captionHtml = await renderedExcerpt(post.excerpt, { raw: post.content, rendered: contentHtml }, page, ctx.log);
   const data: Record<string, unknown> = {
     id: post.id,
@@ -153,8 +158,10 @@ async function prepareMedia(ctx: Ctx, type: PostTypeInfo, post: PostRow, context
   const links: Record<string, unknown> = { self: [{ href: self }], collection: [{ href: nsUrl(ctx, type.restBase) }], about: [{ href: nsUrl(ctx, `types/${type.slug}`) }] };
   if (post.author) links.author = [{ embeddable: true, href: nsUrl(ctx, `users/${post.author}`) }];
   links.replies = [{ embeddable: true, href: `${nsUrl(ctx, 'comments')}?post=${post.id}` }];
-  for (const rel of availableActions(ctx, type, context)) links[rel] = [{ href: self }];
-  links.curies = CURIES;
+  const actions = availableActions(ctx, type, context);
+  for (const rel of actions) links[rel] = [{ href: self }];
+  // get_compact_response_links adds the curies only when a rel was compacted to `wp:`
+  if (actions.length) links.curies = CURIES;
   out._links = links;
   return out;
 }

@@ -10,7 +10,7 @@ import { canEdit, canRead, may } from '../../core/post-access.ts';
 import { contentChanged } from '../../core/events.ts';
 import { shownMetaOfPosts, writeRequestMeta } from '../../core/post-meta.ts';
 import { renderedExcerpt, theContent } from '../../core/hooks.ts';
-import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, renderedTitle, restDate, routePostType, type Context } from '../../core/rest.ts';
+import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, restDate, restRenderedTitle, routePostType, type Context } from '../../core/rest.ts';
 import { authorFilters, listQueryOf, menuOrderFilter, parentFilters, POST_TAXONOMY_ARGS, queryPosts, statusesFor, stickyFilter, taxQueryOf, typeFilters } from '../../core/post-list.ts';
 import { postFieldsOf } from '../../core/post-fields.ts';
 import { saveRevision, versionLinks } from '../../core/revisions.ts';
@@ -137,7 +137,7 @@ async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context:
     title: type.rawMarkup
       ? // raw in view and edit context alone: an embedded block's title keeps nothing, PHP's empty array
         context === 'embed' ? [] : { raw: post.title }
-      : edit ? { raw: post.title, rendered: renderedTitle(post) } : { rendered: renderedTitle(post) },
+      : edit ? { raw: post.title, rendered: restRenderedTitle(post) } : { rendered: restRenderedTitle(post) },
     content: type.rawMarkup
       ? { raw: post.content, protected: post.password !== '', ...(edit ? { block_version: blockVersion(post.content) } : {}) }
       : edit ? { raw: post.content, rendered: contentHtml, protected: post.password !== '', block_version: blockVersion(post.content) } : { rendered: contentHtml, protected: post.password !== '' },
@@ -235,11 +235,17 @@ export async function listPosts(ctx: Ctx<'cms-v2:posts.listPosts'>) {
   return collection(ctx, items, total, page, 'rest_post_invalid_page_number');
 }
 
-/** get_item_permissions_check: the post, then edit_post for the edit context, then read_post. */
+/**
+ * get_item_permissions_check: the post, then edit_post for the edit context, then the password
+ * asked with (any but PHP's empty ones must be the post's, whoever asks: a post without a password
+ * refuses every one), then read_post.
+ */
 export async function mayGetPost(ctx: Ctx): Promise<void> {
   const type = routePostType(ctx);
   const post = await postOfRoute(ctx, type);
   if (ctx.args.context === 'edit' && !canEdit(ctx, type, post)) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this post' });
+  const password = ctx.args.password;
+  if (typeof password === 'string' && password !== '' && password !== '0' && password !== post.password) throw ctx.fail('rest_post_incorrect_password');
   if (!canRead(ctx, type, post)) throw denied(ctx, 'rest_forbidden');
 }
 
@@ -247,8 +253,6 @@ export async function getPost(ctx: Ctx<'cms-v2:posts.getPost'>) {
   const type = routePostType(ctx);
   const post = await postOfRoute(ctx, type);
   const context = contextOf(ctx);
-  if (post.password && ctx.args.password !== undefined && ctx.args.password !== post.password && !canEdit(ctx, type, post))
-    throw ctx.fail('rest_post_incorrect_password');
   const data = await prepareOne(ctx, type, post, context);
   // only a viewable type's post links its page (is_post_type_viewable); a navigation keeps the API root's Link
   return new RestResponse(data, 200, type.viewable ? { Link: `<${data.link as string}>; rel="alternate"; type=text/html` } : {});
@@ -308,7 +312,10 @@ export async function createPost(ctx: Ctx<'cms-v2:posts.createPost'>) {
       ping_status: type.slug === 'post' ? (defaults.default_ping_status ?? 'open') : 'closed',
       ...(f as Partial<NewPost>),
     };
-    const inserted = await store.posts.insertRow(values);
+    // wp_insert_post's guid is the post's permalink when it is inserted
+    const inserted = await store.posts.insertRow(values, async (row) =>
+      permalink(ctx.site, { ...row, parentPath: row.type === 'page' && row.parent ? (await store.posts.ancestorSlugs(row)).join('/') || undefined : undefined }),
+    );
     const { id } = inserted;
     // wp_set_post_categories: a post the request gives no categories sits in the default one (a list
     // given, even one left empty, replaces it, as handle_terms does after wp_insert_post); a default

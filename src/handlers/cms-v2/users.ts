@@ -60,7 +60,7 @@ async function prepareUser(ctx: Ctx, user: UserRow, context: Context): Promise<R
     registered_date: `${restDate(user.registered)}+00:00`,
     capabilities: user.role ? { ...caps, [user.role]: true } : {},
     extra_capabilities: user.role ? { [user.role]: true } : {},
-    avatar_urls: avatarUrls(user.email),
+    avatar_urls: avatarUrls(user.email, ctx.site.home),
     // persisted_preferences is registered for the edit context only; other contexts show no meta
     meta: edit ? { persisted_preferences: storedPreferences(await meta(PREFERENCES)) } : [],
   };

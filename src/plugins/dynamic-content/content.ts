@@ -225,7 +225,7 @@ async function authorField(ctx: Ctx, r: DynamicRequest, post: PostRow): Promise<
       return authorPermalink(ctx.site, author);
     case 'author_image_url':
     case 'author_image': {
-      const url = avatarUrls(author.email)['96'].replace('s=96', `s=${avatarSize}`);
+      const url = avatarUrls(author.email, ctx.site.home)['96'].replace('s=96', `s=${avatarSize}`);
       return r.field === 'author_image' ? [url, avatarSize, avatarSize, true, '', 0] : url;
     }
     case 'author_custom_field':

@@ -71,7 +71,7 @@ const personId = (site: Site, user: Pick<UserRow, 'id' | 'login'>) => `${site.ho
 
 /** Yoast's Person piece of an author: their avatar (get_avatar_url's 96 px), their website, their archive. */
 function personNode(site: Site, user: UserRow): Record<string, unknown> {
-  const avatar = avatarUrls(user.email)['96'];
+  const avatar = avatarUrls(user.email, site.home)['96'];
   return {
     '@type': 'Person',
     '@id': personId(site, user),
