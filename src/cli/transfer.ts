@@ -14,6 +14,7 @@ import { Progress } from './progress.ts';
 import { dbOption, openInstalled, specOption, startInstalled, variantOption } from './site-store.ts';
 import { plural } from './output.ts';
 import type { WxrImportCommandOptions } from './wxr-import.ts';
+import type { WxrExportCommandOptions } from './wxr-export.ts';
 
 export function registerTransferCommands(program: Command): void {
   program
@@ -25,9 +26,16 @@ export function registerTransferCommands(program: Command): void {
     .action(action((o: MigrateOptions) => o, migrateCommand));
   program
     .command('export')
-    .description('write the whole site (every core and plugin table) as JSON Lines, to move it to another database')
+    .description("write the whole site (every core and plugin table) as JSON Lines, to move it to another database, or (--format wxr) as WordPress's export file")
     .addOption(dbOption())
+    .addOption(specOption())
     .addOption(new Option('--out <file|->', 'where to write it; - is standard output').default('-'))
+    .addOption(new Option('--format <format>', "jsonl: this site's tables; wxr: WordPress's export (WXR 1.2), which WordPress's importer reads").choices(['jsonl', 'wxr']).default('jsonl'))
+    .addOption(new Option('--post-type <type>', 'WXR: only this post type (all by default)'))
+    .addOption(new Option('--author <login|id>', 'WXR: only posts by this user (with --post-type post, page or attachment, as WordPress)'))
+    .addOption(new Option('--start-date <YYYY-MM-DD>', 'WXR: only posts dated from this day on (with --post-type post, page or attachment)'))
+    .addOption(new Option('--end-date <YYYY-MM-DD>', "WXR: only posts dated before the month after this day (WordPress's end month; with --post-type post, page or attachment)"))
+    .addOption(new Option('--status <status>', 'WXR: only posts of this status (with --post-type post or page)'))
     .action(action((o: ExportOptions) => o, exportCommand));
   program
     .command('import')
@@ -50,9 +58,8 @@ interface MigrateOptions {
   variant: string;
 }
 
-interface ExportOptions {
-  db: string;
-  out: string;
+interface ExportOptions extends WxrExportCommandOptions {
+  format: 'jsonl' | 'wxr';
 }
 
 interface ImportOptions extends WxrImportCommandOptions {
@@ -162,6 +169,7 @@ function rowProgress(verb: string) {
 }
 
 async function exportCommand(o: ExportOptions): Promise<void> {
+  if (o.format === 'wxr') return wxrExport(o);
   const store = await openInstalled(o.db);
   const started = Date.now();
   try {
@@ -185,6 +193,22 @@ async function exportCommand(o: ExportOptions): Promise<void> {
   } finally {
     await store.close();
   }
+}
+
+/** The site as a WordPress export, to a file or standard output (the summary kept off the export's way). */
+async function wxrExport(o: ExportOptions): Promise<void> {
+  const { wxrExportCommand } = await import('./wxr-export.ts');
+  const sink = o.out === '-' ? stdoutSink() : fileSink(o.out);
+  let summary: string;
+  try {
+    summary = await wxrExportCommand(o, (chunk) => sink.write(chunk));
+    await sink.done();
+  } catch (e) {
+    sink.abandon();
+    throw e;
+  }
+  if (o.out === '-') console.error(summary);
+  else console.log(summary);
 }
 
 /**

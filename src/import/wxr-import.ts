@@ -13,7 +13,7 @@ import { generatePassword, hashPassword } from '../auth/passwords.ts';
 import { sanitizeUserStrict } from '../auth/users.ts';
 import { guardedDownload } from '../net/fetch.ts';
 import { OutboundError } from '../net/errors.ts';
-import { isWxrVersion, NOT_WXR, readWxrFile, WxrError, type WxrAuthor, type WxrComment, type WxrMeta, type WxrPost, type WxrRecord } from './wxr-parser.ts';
+import { isWxrVersion, NOT_WXR, readWxrFile, TYPE_NAMES, WxrError, type WxrAuthor, type WxrComment, type WxrMeta, type WxrPost, type WxrRecord } from './wxr-parser.ts';
 import { maybeUnserialize, storedMetaValue } from './php-serialized.ts';
 import { IdMap, remapIds, rewriteBaseUrl } from './references.ts';
 
@@ -83,8 +83,6 @@ export interface WxrImportResult {
 
 /** Meta keys WordPress's importer never copies (is_valid_meta_key): the file's own place and sizes are the new site's, and a lock is the old site's. */
 const SKIPPED_META = new Set(['_wp_attached_file', '_wp_attachment_metadata', '_edit_lock']);
-/** WordPress's site-editor types, which this site keeps under its own names. */
-const TYPE_NAMES: Readonly<Record<string, string>> = { wp_block: 'cms_block', wp_template: 'cms_template', wp_template_part: 'cms_template_part', wp_navigation: 'cms_navigation', wp_global_styles: 'cms_global_styles' };
 const PAGE_TEMPLATE = '_wp_page_template';
 const templateOf = (post: WxrPost) => {
   const given = post.postmeta.find((m) => m.key === PAGE_TEMPLATE)?.value ?? '';
