@@ -40,7 +40,7 @@ export function registerTransferCommands(program: Command): void {
   program
     .command('import')
     .description("load a site written by export into a new database (or, with --replace, instead of the site a database holds), or a WordPress export (WXR, recognised from the file) into an installed site")
-    .argument('<file|->', 'the export; - reads standard input (JSON Lines only)')
+    .argument('[file|-]', 'the export; - reads standard input (JSON Lines only)')
     .addOption(dbOption())
     .addOption(specOption())
     .addOption(new Option('--replace', 'delete the site the database holds first (in the same transaction)'))
@@ -49,7 +49,10 @@ export function registerTransferCommands(program: Command): void {
     .addOption(new Option('--uploads <dir>', "WXR: a copy of the old site's wp-content/uploads to take attachments' files from"))
     .addOption(new Option('--no-attachments', 'WXR: do not download attachments (they are reported and skipped unless --uploads has their files)'))
     .addOption(new Option('--user <login|id>', 'WXR: the importing user, who gets what has no author of its own (default: the first administrator)'))
-    .action(action((_file: string, o: ImportOptions) => o, importCommand));
+    .addOption(new Option('--from <url>', "instead of a file, a live WordPress read over its REST API (its address, e.g. https://old.example)"))
+    .addOption(new Option('--auth <user:app-password>', "--from: a user of the old site and one of their application passwords (without it, only what the public sees is read)"))
+    .addOption(new Option('--allow-private', '--from: let the old site be at a non-public address (this machine, a private network)'))
+    .action(action((_file: string | undefined, o: ImportOptions) => o, importCommand));
 }
 
 interface MigrateOptions {
@@ -272,7 +275,12 @@ const only = (migrations: Readonly<Record<string, Migration>>, names: readonly s
  * site had run them), loads the rows in one transaction, then runs the migrations the file's
  * site had not run yet.
  */
-async function importCommand(file: string, o: ImportOptions): Promise<void> {
+async function importCommand(file: string | undefined, o: ImportOptions): Promise<void> {
+  if (o.from !== undefined) {
+    if (file !== undefined) throw new CliError('Give a file or --from, not both.');
+    return (await import('./wxr-import.ts')).restImportCommand(o);
+  }
+  if (file === undefined) throw new CliError('Give the file to import (an export of this site, or a WordPress export), or --from URL to read a live WordPress.');
   if (file !== '-') {
     // the WXR importer and the site it starts load only for a WXR
     const wxr = await import('./wxr-import.ts');

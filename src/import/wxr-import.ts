@@ -33,7 +33,10 @@ import { IdMap, remapIds, rewriteBaseUrl } from './references.ts';
 export type AuthorsChoice = { mode: 'create' } | { mode: 'skip' } | { mode: 'map'; map: ReadonlyMap<string, string> };
 
 export interface WxrImportOptions {
+  /** The file, or what names the source in messages. */
   file: string;
+  /** The records, when they do not come from the WXR file `file` (a live site's, spooled): read once to scan, once to import. */
+  read?: () => AsyncGenerator<WxrRecord>;
   authors: AuthorsChoice;
   /** Who gets what has no author of its own (WordPress's current user). */
   importingUser: number;
@@ -94,11 +97,11 @@ const BATCH_ITEMS = 200;
 const BATCH_BYTES = 4 * 1024 * 1024;
 
 /** The file read once, checking it whole and counting what it holds; nothing is written. */
-export async function scanWxr(file: string): Promise<WxrScan> {
+export async function scanWxr(file: string, read: () => AsyncGenerator<WxrRecord> = () => readWxrFile(file)): Promise<WxrScan> {
   const scan: WxrScan = { version: '', baseUrl: '', authors: [], categories: 0, tags: 0, terms: 0, items: {}, total: 0 };
   let versionLine = 0;
   const creators = new Set<string>();
-  for await (const r of readWxrFile(file)) {
+  for await (const r of read()) {
     if (r.kind === 'header') {
       ({ version: scan.version, baseUrl: scan.baseUrl } = r.header);
       versionLine = r.line;
@@ -208,7 +211,7 @@ export class WxrImporter {
   }
 
   async run(): Promise<WxrImportResult> {
-    const scan = await scanWxr(this.o.file);
+    const scan = await scanWxr(this.o.file, this.o.read);
     this.result = { scan, users: 0, terms: 0, posts: {}, menuItems: 0, comments: 0, attachments: 0, existing: 0, failed: 0 };
     this.baseUrl = scan.baseUrl.replace(/\/+$/, '');
     if (this.o.dryRun) return this.result;
@@ -223,7 +226,7 @@ export class WxrImporter {
       bytes = 0;
       if (records.length) await this.writeBatch(records);
     };
-    for await (const r of readWxrFile(this.o.file)) {
+    for await (const r of this.o.read?.() ?? readWxrFile(this.o.file)) {
       if (r.kind === 'header') continue;
       if (r.kind === 'author') {
         this.tick();
