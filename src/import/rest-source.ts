@@ -4,7 +4,7 @@ import { finished } from 'node:stream/promises';
 import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { guardedFetch } from '../net/fetch.ts';
-import { OutboundError, OutboundStatusError } from '../net/errors.ts';
+import { OutboundError, OutboundStatusError, OutboundTimeoutError } from '../net/errors.ts';
 import { phpStoredMetaValue, storedMetaValue } from './php-serialized.ts';
 import type { WxrAuthor, WxrComment, WxrMeta, WxrPost, WxrPostTerm, WxrRecord } from './wxr-parser.ts';
 
@@ -17,7 +17,8 @@ import type { WxrAuthor, WxrComment, WxrMeta, WxrPost, WxrPostTerm, WxrRecord } 
  * reads a WXR file; the comments are read first and kept by post to go with their posts.
  *
  * Requests are polite: a few at a time, every collection paged by `X-WP-TotalPages`, a 429 or
- * 5xx answer asked again after a growing wait (or the Retry-After the site gives).
+ * 5xx answer or a request that timed out asked again after a growing wait (or the Retry-After
+ * the site gives).
  */
 
 export interface RestSourceOptions {
@@ -44,6 +45,8 @@ type Json = Record<string, any>;
 
 const PER_PAGE = 100;
 const DEFAULT_RETRIES = [500, 2000, 5000];
+/** A page of 100 posts in edit context is heavy work for a busy WordPress: each request may take this long. */
+const REQUEST_TIMEOUT_MS = 60_000;
 /** WordPress's own collections, read by name below; other post types and taxonomies are found in /types and /taxonomies. */
 const KNOWN_TYPES = new Set(['post', 'page', 'attachment', 'nav_menu_item', 'wp_block', 'wp_template', 'wp_template_part', 'wp_navigation', 'cms_block', 'cms_template', 'cms_template_part', 'cms_navigation']);
 const KNOWN_TAXONOMIES = new Set(['category', 'post_tag', 'nav_menu']);
@@ -79,16 +82,16 @@ class RestClient {
     const url = `${this.api}${path}`;
     for (let attempt = 0; ; attempt++) {
       try {
-        const r = await guardedFetch(url, { headers: this.headers, allow: this.o.allowHosts, maxBytes: 64 * 1024 * 1024 });
+        const r = await guardedFetch(url, { headers: this.headers, allow: this.o.allowHosts, maxBytes: 64 * 1024 * 1024, timeoutMs: REQUEST_TIMEOUT_MS });
         try {
           return { body: JSON.parse(r.text()), headers: r.headers };
         } catch {
           throw new RestSourceError(`${url} did not answer with JSON: is ${this.o.url} a WordPress site with its REST API on?`);
         }
       } catch (e) {
-        const again = e instanceof OutboundStatusError && (e.status === 429 || e.status >= 500) && attempt < this.retries.length;
-        if (!again) throw describeFailure(e, url);
-        const retryAfter = Number((e as OutboundStatusError).headers['retry-after']);
+        const passing = (e instanceof OutboundStatusError && (e.status === 429 || e.status >= 500)) || e instanceof OutboundTimeoutError;
+        if (!passing || attempt >= this.retries.length) throw describeFailure(e, url);
+        const retryAfter = e instanceof OutboundStatusError ? Number(e.headers['retry-after']) : NaN;
         await delay(Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter, 60) * 1000 : this.retries[attempt]);
       }
     }

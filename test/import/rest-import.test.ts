@@ -51,7 +51,7 @@ async function oldSite(): Promise<OldSite> {
 }
 
 describe('cms-spec import --from (a live site over its REST API)', () => {
-  test('a second cms-spec server read over its REST API gives the same site, the image fetched, and a second run imports nothing', { timeout: 300_000 }, async () => {
+  test('a second cms-spec server read over its REST API gives the same site, the image fetched, and a second run imports nothing', { timeout: 600_000 }, async () => {
     const old = await oldSite();
     const fresh = await emptySite();
     try {
@@ -91,7 +91,7 @@ describe('cms-spec import --from (a live site over its REST API)', () => {
     }
   });
 
-  test('refusals: a non-public address without --allow-private, a wrong application password, --auth without a password', { timeout: 120_000 }, async () => {
+  test('refusals: a non-public address without --allow-private, a wrong application password, --auth without a password', { timeout: 300_000 }, async () => {
     const old = await oldSite();
     const fresh = await emptySite();
     try {
