@@ -318,6 +318,8 @@ export async function spoolRestSite(o: RestSourceOptions): Promise<{ baseUrl: st
     await read('media', o.auth ? `status=${MEDIA_STATUSES}` : '', (m) => {
       const item = post(m, 'attachment', { post_excerpt: raw(m.caption), post_content: raw(m.description), attachment_url: String(m.source_url ?? '') });
       if (m.alt_text) item.postmeta.push({ key: '_wp_attachment_image_alt', value: String(m.alt_text) });
+      // the file's place under the old uploads folder, which the importer keeps
+      if (typeof m.media_details?.file === 'string') item.postmeta.push({ key: '_wp_attached_file', value: m.media_details.file });
       return item;
     });
     await read('pages', statuses, (p) => post(p, 'page'));

@@ -612,7 +612,21 @@ export class WxrImporter {
     try {
       await this.store.transaction(async (s) => {
         const author = this.processed.authorLogins.get(sanitizeUserStrict(post.post_author)) ?? this.o.importingUser;
-        const id = await this.media.add(s, this.site.home, { path: temp!, filename: basename(new URL(url).pathname), author, title: post.post_title, caption: post.post_excerpt, description: post.post_content });
+        // the old id when it is free (import_id), the file in the old site's year/month folder (upload_date), as WordPress's importer
+        const repo = new ImportRepo(s.db);
+        const keepId = post.post_id > 0 && !(await repo.postIdTaken(post.post_id));
+        const id = await this.media.add(s, this.site.home, {
+          path: temp!,
+          filename: basename(new URL(url).pathname),
+          author,
+          title: post.post_title,
+          caption: post.post_excerpt,
+          description: post.post_content,
+          ...(keepId ? { id: post.post_id } : {}),
+          // the folder the old site kept it in (its _wp_attached_file), else its date's
+          uploadedAt: /^\d{4}\/\d{2}/.exec(post.postmeta.find((m) => m.key === '_wp_attached_file')?.value ?? '')?.[0] ?? post.post_date,
+        });
+        if (keepId) await repo.movePostIdsPastLargest();
         const parent = this.processed.posts.get(post.post_parent) ?? 0;
         if (post.post_parent && !parent) this.note(this.pending.postParents, id, post.post_parent);
         const gmt = (v: string) => (v && !v.startsWith('0000-00-00') ? v : undefined);
