@@ -102,7 +102,9 @@ class RestClient {
    * handed to `each` in order.
    */
   async each(collection: string, query: string, each: (items: Json[]) => Promise<void>): Promise<void> {
-    const path = (page: number) => `${collection}?${query ? `${query}&` : ''}context=edit&per_page=${PER_PAGE}&page=${page}`;
+    // the raw fields need an editor; the public gets the rendered ones
+    const context = this.o.auth ? 'edit' : 'view';
+    const path = (page: number) => `${collection}?${query ? `${query}&` : ''}context=${context}&per_page=${PER_PAGE}&page=${page}`;
     const first = await this.get(path(1));
     if (!Array.isArray(first.body)) throw new RestSourceError(`${this.api}${collection} did not answer with a list.`);
     const pages = Number(first.headers['x-wp-totalpages']) || 1;
@@ -236,7 +238,7 @@ export async function spoolRestSite(o: RestSourceOptions): Promise<{ baseUrl: st
       await spool.add({ kind: 'author', line: 0, author });
     }
 
-    const [types, taxonomies] = await Promise.all([api.get('types?context=edit').then((r) => r.body as Json), api.get('taxonomies?context=edit').then((r) => r.body as Json)]);
+    const [types, taxonomies] = await Promise.all([api.get('types').then((r) => r.body as Json), api.get('taxonomies').then((r) => r.body as Json)]);
     // term id → what a post's <category> says of it, by taxonomy's REST field
     const termsByField = new Map<string, { taxonomy: string; terms: Map<number, WxrPostTerm> }>();
     const remember = (field: string, taxonomy: string, list: Json[]) => termsByField.set(field, { taxonomy, terms: new Map(list.map((t) => [t.id, { name: String(t.name), slug: String(t.slug), domain: taxonomy }])) });
