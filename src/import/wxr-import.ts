@@ -159,6 +159,8 @@ export class WxrImporter {
   private readonly commentedPosts = new Set<number>();
   /** Inside an item's savepoint: how to undo what it did to the maps (see note). */
   private undo: (() => void)[] | null = null;
+  /** Inside a batch's transaction: how to undo what its items did to the maps, should the whole transaction run again (see writeBatch). */
+  private batchUndo: (() => void)[] | null = null;
   private clock!: SiteClock;
   private result!: WxrImportResult;
   private baseUrl = '';
@@ -182,17 +184,22 @@ export class WxrImporter {
    * if the item is rolled back, so the maps only ever name what is stored.
    */
   private note<K, V>(map: Map<K, V>, key: K, value: V): void {
-    if (this.undo) {
+    if (this.undo || this.batchUndo) {
       const had = map.has(key);
       const old = map.get(key);
-      this.undo.push(() => (had ? map.set(key, old as V) : map.delete(key)));
+      this.onUndo(() => (had ? map.set(key, old as V) : map.delete(key)));
     }
     map.set(key, value);
   }
 
+  private onUndo(undo: () => void): void {
+    this.undo?.push(undo);
+    this.batchUndo?.push(undo);
+  }
+
   private noteWritten(id: number): void {
     this.pending.written.push(id);
-    this.undo?.push(() => this.pending.written.pop());
+    this.onUndo(() => this.pending.written.pop());
   }
 
   /** term_exists, remembered: the terms an import asks about are few and asked about for every post. */
@@ -287,26 +294,49 @@ export class WxrImporter {
     return id;
   }
 
-  /** A batch of terms and items in one transaction, each in a savepoint: one that fails is reported and leaves nothing behind. */
+  /**
+   * A batch of terms and items in one transaction, each in a savepoint: one that fails is reported
+   * and leaves nothing behind. PostgreSQL may undo the whole transaction (a deadlock, a lost race:
+   * the store runs it again), and then what its items noted is undone first, so the maps only ever
+   * name what is stored.
+   */
   private async writeBatch(records: WxrRecord[]): Promise<void> {
-    await this.store.steps(records.length, async (s, i) => {
-      const r = records[i];
-      const counts = { ...this.result, posts: { ...this.result.posts } };
-      this.undo = [];
-      try {
-        const keep = await this.importRecord(s, r);
-        return { value: undefined, keep };
-      } catch (e) {
-        if (e instanceof WxrError) throw e;
-        for (const undo of this.undo.reverse()) undo();
-        Object.assign(this.result, counts);
-        this.notice('failed', r.line, `${describe(r)} could not be imported: ${e instanceof Error ? e.message : String(e)}`);
-        return { value: undefined, keep: false };
-      } finally {
-        this.undo = null;
-        this.tick();
-      }
-    });
+    const before = { result: { ...this.result, posts: { ...this.result.posts } }, done: this.done };
+    this.batchUndo = [];
+    let runs = 0;
+    try {
+      await this.store.steps(records.length, async (s, i) => {
+        if (i === 0 && runs++ > 0) {
+          for (const undo of this.batchUndo!.splice(0).reverse()) undo();
+          Object.assign(this.result, { ...before.result, posts: { ...before.result.posts } });
+          this.done = before.done;
+        }
+        return this.writeStep(s, records[i]);
+      });
+    } finally {
+      this.batchUndo = null;
+    }
+  }
+
+  private async writeStep(s: Store, r: WxrRecord): Promise<{ value: undefined; keep: boolean }> {
+    const counts = { ...this.result, posts: { ...this.result.posts } };
+    const mark = this.batchUndo?.length ?? 0;
+    this.undo = [];
+    try {
+      const keep = await this.importRecord(s, r);
+      return { value: undefined, keep };
+    } catch (e) {
+      if (e instanceof WxrError) throw e;
+      for (const undo of this.undo.reverse()) undo();
+      // undone already: not again should the batch run again
+      this.batchUndo?.splice(mark);
+      Object.assign(this.result, counts);
+      this.notice('failed', r.line, `${describe(r)} could not be imported: ${e instanceof Error ? e.message : String(e)}`);
+      return { value: undefined, keep: false };
+    } finally {
+      this.undo = null;
+      this.tick();
+    }
   }
 
   private async importRecord(s: Store, r: WxrRecord): Promise<boolean> {
@@ -573,6 +603,7 @@ export class WxrImporter {
     await new ImportRepo(s.db).addMeta('post_meta', [{ owner: id, key: IMPORT_SOURCE, value: source }]);
     this.note(this.processed.menuItems, post.post_id, id);
     this.menuItemsImported.add(post.post_id);
+    this.onUndo(() => this.menuItemsImported.delete(post.post_id));
     this.result.menuItems++;
     return true;
   }
