@@ -310,6 +310,7 @@ export class WxrImporter {
           for (const undo of this.batchUndo!.splice(0).reverse()) undo();
           Object.assign(this.result, { ...before.result, posts: { ...before.result.posts } });
           this.done = before.done;
+          this.notice('warning', records[0].line, 'the database undid the batch of items from here on (a conflict with another transaction); it is written again.');
         }
         return this.writeStep(s, records[i]);
       });
