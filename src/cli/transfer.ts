@@ -14,6 +14,7 @@ import { Progress } from './progress.ts';
 import { dbOption, openInstalled, specOption, startInstalled, variantOption } from './site-store.ts';
 import { plural } from './output.ts';
 import type { WxrImportCommandOptions } from './wxr-import.ts';
+import type { WxrExportCommandOptions } from './wxr-export.ts';
 
 export function registerTransferCommands(program: Command): void {
   program
@@ -25,14 +26,21 @@ export function registerTransferCommands(program: Command): void {
     .action(action((o: MigrateOptions) => o, migrateCommand));
   program
     .command('export')
-    .description('write the whole site (every core and plugin table) as JSON Lines, to move it to another database')
+    .description("write the whole site (every core and plugin table) as JSON Lines, to move it to another database, or (--format wxr) as WordPress's export file")
     .addOption(dbOption())
+    .addOption(specOption())
     .addOption(new Option('--out <file|->', 'where to write it; - is standard output').default('-'))
+    .addOption(new Option('--format <format>', "jsonl: this site's tables; wxr: WordPress's export (WXR 1.2), which WordPress's importer reads").choices(['jsonl', 'wxr']).default('jsonl'))
+    .addOption(new Option('--post-type <type>', 'WXR: only this post type (all by default)'))
+    .addOption(new Option('--author <login|id>', 'WXR: only posts by this user (with --post-type post, page or attachment, as WordPress)'))
+    .addOption(new Option('--start-date <YYYY-MM-DD>', 'WXR: only posts dated from this day on (with --post-type post, page or attachment)'))
+    .addOption(new Option('--end-date <YYYY-MM-DD>', "WXR: only posts dated before the month after this day (WordPress's end month; with --post-type post, page or attachment)"))
+    .addOption(new Option('--status <status>', 'WXR: only posts of this status (with --post-type post or page)'))
     .action(action((o: ExportOptions) => o, exportCommand));
   program
     .command('import')
     .description("load a site written by export into a new database (or, with --replace, instead of the site a database holds), or a WordPress export (WXR, recognised from the file) into an installed site")
-    .argument('<file|->', 'the export; - reads standard input (JSON Lines only)')
+    .argument('[file|-]', 'the export; - reads standard input (JSON Lines only)')
     .addOption(dbOption())
     .addOption(specOption())
     .addOption(new Option('--replace', 'delete the site the database holds first (in the same transaction)'))
@@ -41,7 +49,10 @@ export function registerTransferCommands(program: Command): void {
     .addOption(new Option('--uploads <dir>', "WXR: a copy of the old site's wp-content/uploads to take attachments' files from"))
     .addOption(new Option('--no-attachments', 'WXR: do not download attachments (they are reported and skipped unless --uploads has their files)'))
     .addOption(new Option('--user <login|id>', 'WXR: the importing user, who gets what has no author of its own (default: the first administrator)'))
-    .action(action((_file: string, o: ImportOptions) => o, importCommand));
+    .addOption(new Option('--from <url>', "instead of a file, a live WordPress read over its REST API (its address, e.g. https://old.example)"))
+    .addOption(new Option('--auth <user:app-password>', "--from: a user of the old site and one of their application passwords (without it, only what the public sees is read)"))
+    .addOption(new Option('--allow-private', '--from: let the old site be at a non-public address (this machine, a private network)'))
+    .action(action((_file: string | undefined, o: ImportOptions) => o, importCommand));
 }
 
 interface MigrateOptions {
@@ -50,9 +61,8 @@ interface MigrateOptions {
   variant: string;
 }
 
-interface ExportOptions {
-  db: string;
-  out: string;
+interface ExportOptions extends WxrExportCommandOptions {
+  format: 'jsonl' | 'wxr';
 }
 
 interface ImportOptions extends WxrImportCommandOptions {
@@ -162,6 +172,7 @@ function rowProgress(verb: string) {
 }
 
 async function exportCommand(o: ExportOptions): Promise<void> {
+  if (o.format === 'wxr') return wxrExport(o);
   const store = await openInstalled(o.db);
   const started = Date.now();
   try {
@@ -185,6 +196,22 @@ async function exportCommand(o: ExportOptions): Promise<void> {
   } finally {
     await store.close();
   }
+}
+
+/** The site as a WordPress export, to a file or standard output (the summary kept off the export's way). */
+async function wxrExport(o: ExportOptions): Promise<void> {
+  const { wxrExportCommand } = await import('./wxr-export.ts');
+  const sink = o.out === '-' ? stdoutSink() : fileSink(o.out);
+  let summary: string;
+  try {
+    summary = await wxrExportCommand(o, (chunk) => sink.write(chunk));
+    await sink.done();
+  } catch (e) {
+    sink.abandon();
+    throw e;
+  }
+  if (o.out === '-') console.error(summary);
+  else console.log(summary);
 }
 
 /**
@@ -248,7 +275,12 @@ const only = (migrations: Readonly<Record<string, Migration>>, names: readonly s
  * site had run them), loads the rows in one transaction, then runs the migrations the file's
  * site had not run yet.
  */
-async function importCommand(file: string, o: ImportOptions): Promise<void> {
+async function importCommand(file: string | undefined, o: ImportOptions): Promise<void> {
+  if (o.from !== undefined) {
+    if (file !== undefined) throw new CliError('Give a file or --from, not both.');
+    return (await import('./wxr-import.ts')).restImportCommand(o);
+  }
+  if (file === undefined) throw new CliError('Give the file to import (an export of this site, or a WordPress export), or --from URL to read a live WordPress.');
   if (file !== '-') {
     // the WXR importer and the site it starts load only for a WXR
     const wxr = await import('./wxr-import.ts');

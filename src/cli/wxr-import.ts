@@ -1,7 +1,11 @@
-import { open, readFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describeLocation } from '../store/db.ts';
 import { WxrError } from '../import/wxr-parser.ts';
-import { WxrImporter, type AuthorsChoice, type WxrImportResult } from '../import/wxr-import.ts';
+import { WxrImporter, type AuthorsChoice, type WxrImportOptions, type WxrImportResult } from '../import/wxr-import.ts';
+import type { WxrRecord } from '../import/wxr-parser.ts';
+import type { Store } from '../store/index.ts';
 import { CliError } from './errors.ts';
 import { Progress } from './progress.ts';
 import { actingUser, openInstalled, startInstalled } from './site-store.ts';
@@ -17,6 +21,12 @@ export interface WxrImportCommandOptions {
   uploads?: string;
   attachments?: boolean;
   user?: string;
+  /** A live WordPress to read over its REST API instead of a file. */
+  from?: string;
+  /** `user:application-password` for --from. */
+  auth?: string;
+  /** Let --from reach a non-public address (a site on this machine or network). */
+  allowPrivate?: boolean;
 }
 
 /** Whether the file is XML (a WXR) rather than JSON Lines: its first character that is not a byte order mark or white space is `<`. */
@@ -66,16 +76,18 @@ function summary(r: WxrImportResult, dryRun: boolean): string {
   return `${found}\nImported ${plural(r.users, 'user')}, ${plural(r.terms, 'term')}, ${posts}, ${plural(r.menuItems, 'menu item')}, ${plural(r.attachments, 'attachment')}, ${plural(r.comments, 'comment')}; ${r.existing} already there, ${r.failed} failed.`;
 }
 
-export async function wxrImportCommand(file: string, o: WxrImportCommandOptions): Promise<void> {
+/** Runs the importer over `source` (a WXR file, or a live site's spooled records) with the command's options, printing its notices, progress and report. */
+async function runImport(source: { file: string; read?: () => AsyncGenerator<WxrRecord>; allowHosts?: string[] }, o: WxrImportCommandOptions, prepare?: (store: Store) => Promise<void>): Promise<void> {
   const authors = await authorsChoice(o.authors);
   const store = await openInstalled(o.db);
   try {
     const { site } = await startInstalled(store, o);
     const user = await actingUser(store, o.user);
+    await prepare?.(store);
     let bar: Progress | undefined;
     const started = Date.now();
-    const importer = new WxrImporter(store, site, site.media, {
-      file,
+    const options: WxrImportOptions = {
+      ...source,
       authors,
       importingUser: user.id,
       dryRun: o.dryRun,
@@ -87,10 +99,10 @@ export async function wxrImportCommand(file: string, o: WxrImportCommandOptions)
         console.error(n.message);
       },
       progress: (done, total) => (bar ??= new Progress(total, 'imported', 'items')).update(done),
-    });
+    };
     let result: WxrImportResult;
     try {
-      result = await importer.run();
+      result = await new WxrImporter(store, site, site.media, options).run();
     } catch (e) {
       if (e instanceof WxrError) throw new CliError(`${e.message}; nothing was imported.`);
       throw e;
@@ -101,5 +113,61 @@ export async function wxrImportCommand(file: string, o: WxrImportCommandOptions)
     if (!o.dryRun) console.log(`Into ${describeLocation(o.db)} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   } finally {
     await store.close();
+  }
+}
+
+export async function wxrImportCommand(file: string, o: WxrImportCommandOptions): Promise<void> {
+  await runImport({ file }, o);
+}
+
+/** `user:application-password`, split at the first colon (an application password shown with spaces keeps them). */
+function credentials(given: string | undefined): { user: string; password: string } | undefined {
+  if (given === undefined) return undefined;
+  const at = given.indexOf(':');
+  if (at <= 0 || at === given.length - 1) throw new CliError('--auth takes user:application-password (made in the old site\'s profile, Application Passwords).');
+  return { user: given.slice(0, at), password: given.slice(at + 1) };
+}
+
+/**
+ * `cms-spec import --from URL`: a live WordPress read over its REST API into a spool of records
+ * (see src/import/rest-source.ts), then imported as a WXR file is. Each run reads the site again
+ * and imports what is missing, so an interrupted import is finished by running it again.
+ */
+export async function restImportCommand(o: WxrImportCommandOptions): Promise<void> {
+  const auth = credentials(o.auth);
+  const { spoolRestSite, readSpool, RestSourceError } = await import('../import/rest-source.ts');
+  let host: string;
+  try {
+    host = new URL(o.from!).hostname;
+  } catch {
+    throw new CliError(`--from takes the old site's address (https://old.example), not "${o.from}".`);
+  }
+  const allowHosts = o.allowPrivate ? [host] : undefined;
+  const dir = await mkdtemp(join(tmpdir(), 'cms-spec-rest-import-'));
+  const spool = join(dir, 'records.jsonl');
+  try {
+    await runImport({ file: o.from!, read: () => readSpool(spool), allowHosts }, o, async () => {
+      const bars = new Map<string, Progress>();
+      try {
+        const read = await spoolRestSite({
+          url: o.from!,
+          auth,
+          allowHosts,
+          spool,
+          progress: (collection, done, total) => {
+            let bar = bars.get(collection);
+            if (!bar) bars.set(collection, (bar = new Progress(Math.max(total, 1), 'read', collection)));
+            bar.update(done);
+            if (done >= total) bar.finish();
+          },
+        });
+        console.error(`Read ${plural(read.records - 1, 'record')} from ${read.baseUrl}.`);
+      } catch (e) {
+        if (e instanceof RestSourceError) throw new CliError(`${e.message}; nothing was imported.`);
+        throw e;
+      }
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }

@@ -154,6 +154,10 @@ export interface NewMedia {
   status?: string;
   /** Marks the attachment as imported from this source (see importImage). */
   sourceKey?: string;
+  /** The id to insert it with (an import keeps the old site's id when it is free, as WordPress's import_id). */
+  id?: number;
+  /** 'YYYY-MM…' or 'YYYY/MM…': the month whose folder the file goes in (wp_upload_dir's `$time`, an imported attachment's), instead of now's. */
+  uploadedAt?: string;
 }
 
 /** What a caller gets back for an imported image. */
@@ -293,7 +297,8 @@ export class MediaLibrary {
       if (real.mime !== mime) ({ mime, ext } = real);
     }
     const now = new Date();
-    const folder = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+    const given = /^(\d{4})[-/](\d{2})/.exec(m.uploadedAt ?? '');
+    const folder = given && given[1] !== '0000' ? `${given[1]}/${given[2]}` : `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
     await mkdir(join(this.uploadsDir, folder), { recursive: true });
     const file = await this.uniqueName(folder, stem, ext);
     const relative = `${folder}/${file}`;
@@ -309,6 +314,7 @@ export class MediaLibrary {
       }
       const id = await store.transaction(async (tx) => {
         const postId = await tx.posts.insert({
+          ...(m.id ? { id: m.id } : {}),
           type: 'attachment',
           status: m.status ?? 'inherit',
           author: m.author,

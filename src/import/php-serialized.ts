@@ -1,4 +1,4 @@
-import { isSerialized, unserialize } from 'php-serialize';
+import { isSerialized, serialize, unserialize } from 'php-serialize';
 
 /**
  * PHP's serialized values, which WordPress writes into its exports as meta values are stored
@@ -41,4 +41,19 @@ export function storedMetaValue(value: unknown): string {
   if (typeof value === 'boolean') return value ? '1' : '';
   if (value === null || value === undefined) return '';
   return JSON.stringify(value);
+}
+
+/**
+ * A stored meta value as WordPress would have stored it, for an export: what this site keeps as
+ * JSON (an array or object) PHP serialized, as maybe_serialize writes it; anything else as it is.
+ */
+export function phpStoredMetaValue(stored: string): string {
+  if (!/^[[{]/.test(stored)) return stored;
+  let value: unknown;
+  try {
+    value = JSON.parse(stored);
+  } catch {
+    return stored;
+  }
+  return value && typeof value === 'object' ? serialize(value) : stored;
 }

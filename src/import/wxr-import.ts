@@ -13,7 +13,7 @@ import { generatePassword, hashPassword } from '../auth/passwords.ts';
 import { sanitizeUserStrict } from '../auth/users.ts';
 import { guardedDownload } from '../net/fetch.ts';
 import { OutboundError } from '../net/errors.ts';
-import { isWxrVersion, NOT_WXR, readWxrFile, WxrError, type WxrAuthor, type WxrComment, type WxrMeta, type WxrPost, type WxrRecord } from './wxr-parser.ts';
+import { isWxrVersion, NOT_WXR, readWxrFile, TYPE_NAMES, WxrError, type WxrAuthor, type WxrComment, type WxrMeta, type WxrPost, type WxrRecord } from './wxr-parser.ts';
 import { maybeUnserialize, storedMetaValue } from './php-serialized.ts';
 import { IdMap, remapIds, rewriteBaseUrl } from './references.ts';
 
@@ -33,7 +33,10 @@ import { IdMap, remapIds, rewriteBaseUrl } from './references.ts';
 export type AuthorsChoice = { mode: 'create' } | { mode: 'skip' } | { mode: 'map'; map: ReadonlyMap<string, string> };
 
 export interface WxrImportOptions {
+  /** The file, or what names the source in messages. */
   file: string;
+  /** The records, when they do not come from the WXR file `file` (a live site's, spooled): read once to scan, once to import. */
+  read?: () => AsyncGenerator<WxrRecord>;
   authors: AuthorsChoice;
   /** Who gets what has no author of its own (WordPress's current user). */
   importingUser: number;
@@ -83,8 +86,6 @@ export interface WxrImportResult {
 
 /** Meta keys WordPress's importer never copies (is_valid_meta_key): the file's own place and sizes are the new site's, and a lock is the old site's. */
 const SKIPPED_META = new Set(['_wp_attached_file', '_wp_attachment_metadata', '_edit_lock']);
-/** WordPress's site-editor types, which this site keeps under its own names. */
-const TYPE_NAMES: Readonly<Record<string, string>> = { wp_block: 'cms_block', wp_template: 'cms_template', wp_template_part: 'cms_template_part', wp_navigation: 'cms_navigation', wp_global_styles: 'cms_global_styles' };
 const PAGE_TEMPLATE = '_wp_page_template';
 const templateOf = (post: WxrPost) => {
   const given = post.postmeta.find((m) => m.key === PAGE_TEMPLATE)?.value ?? '';
@@ -96,11 +97,11 @@ const BATCH_ITEMS = 200;
 const BATCH_BYTES = 4 * 1024 * 1024;
 
 /** The file read once, checking it whole and counting what it holds; nothing is written. */
-export async function scanWxr(file: string): Promise<WxrScan> {
+export async function scanWxr(file: string, read: () => AsyncGenerator<WxrRecord> = () => readWxrFile(file)): Promise<WxrScan> {
   const scan: WxrScan = { version: '', baseUrl: '', authors: [], categories: 0, tags: 0, terms: 0, items: {}, total: 0 };
   let versionLine = 0;
   const creators = new Set<string>();
-  for await (const r of readWxrFile(file)) {
+  for await (const r of read()) {
     if (r.kind === 'header') {
       ({ version: scan.version, baseUrl: scan.baseUrl } = r.header);
       versionLine = r.line;
@@ -158,6 +159,8 @@ export class WxrImporter {
   private readonly commentedPosts = new Set<number>();
   /** Inside an item's savepoint: how to undo what it did to the maps (see note). */
   private undo: (() => void)[] | null = null;
+  /** Inside a batch's transaction: how to undo what its items did to the maps, should the whole transaction run again (see writeBatch). */
+  private batchUndo: (() => void)[] | null = null;
   private clock!: SiteClock;
   private result!: WxrImportResult;
   private baseUrl = '';
@@ -181,17 +184,22 @@ export class WxrImporter {
    * if the item is rolled back, so the maps only ever name what is stored.
    */
   private note<K, V>(map: Map<K, V>, key: K, value: V): void {
-    if (this.undo) {
+    if (this.undo || this.batchUndo) {
       const had = map.has(key);
       const old = map.get(key);
-      this.undo.push(() => (had ? map.set(key, old as V) : map.delete(key)));
+      this.onUndo(() => (had ? map.set(key, old as V) : map.delete(key)));
     }
     map.set(key, value);
   }
 
+  private onUndo(undo: () => void): void {
+    this.undo?.push(undo);
+    this.batchUndo?.push(undo);
+  }
+
   private noteWritten(id: number): void {
     this.pending.written.push(id);
-    this.undo?.push(() => this.pending.written.pop());
+    this.onUndo(() => this.pending.written.pop());
   }
 
   /** term_exists, remembered: the terms an import asks about are few and asked about for every post. */
@@ -210,7 +218,7 @@ export class WxrImporter {
   }
 
   async run(): Promise<WxrImportResult> {
-    const scan = await scanWxr(this.o.file);
+    const scan = await scanWxr(this.o.file, this.o.read);
     this.result = { scan, users: 0, terms: 0, posts: {}, menuItems: 0, comments: 0, attachments: 0, existing: 0, failed: 0 };
     this.baseUrl = scan.baseUrl.replace(/\/+$/, '');
     if (this.o.dryRun) return this.result;
@@ -225,7 +233,7 @@ export class WxrImporter {
       bytes = 0;
       if (records.length) await this.writeBatch(records);
     };
-    for await (const r of readWxrFile(this.o.file)) {
+    for await (const r of this.o.read?.() ?? readWxrFile(this.o.file)) {
       if (r.kind === 'header') continue;
       if (r.kind === 'author') {
         this.tick();
@@ -310,26 +318,50 @@ export class WxrImporter {
     return id;
   }
 
-  /** A batch of terms and items in one transaction, each in a savepoint: one that fails is reported and leaves nothing behind. */
+  /**
+   * A batch of terms and items in one transaction, each in a savepoint: one that fails is reported
+   * and leaves nothing behind. PostgreSQL may undo the whole transaction (a deadlock, a lost race:
+   * the store runs it again), and then what its items noted is undone first, so the maps only ever
+   * name what is stored.
+   */
   private async writeBatch(records: WxrRecord[]): Promise<void> {
-    await this.store.steps(records.length, async (s, i) => {
-      const r = records[i];
-      const counts = { ...this.result, posts: { ...this.result.posts } };
-      this.undo = [];
-      try {
-        const keep = await this.importRecord(s, r);
-        return { value: undefined, keep };
-      } catch (e) {
-        if (e instanceof WxrError) throw e;
-        for (const undo of this.undo.reverse()) undo();
-        Object.assign(this.result, counts);
-        this.notice('failed', r.line, `${describe(r)} could not be imported: ${e instanceof Error ? e.message : String(e)}`);
-        return { value: undefined, keep: false };
-      } finally {
-        this.undo = null;
-        this.tick();
-      }
-    });
+    const before = { result: { ...this.result, posts: { ...this.result.posts } }, done: this.done };
+    this.batchUndo = [];
+    let runs = 0;
+    try {
+      await this.store.steps(records.length, async (s, i) => {
+        if (i === 0 && runs++ > 0) {
+          for (const undo of this.batchUndo!.splice(0).reverse()) undo();
+          Object.assign(this.result, { ...before.result, posts: { ...before.result.posts } });
+          this.done = before.done;
+          this.notice('warning', records[0].line, 'the database undid the batch of items from here on (a conflict with another transaction); it is written again.');
+        }
+        return this.writeStep(s, records[i]);
+      });
+    } finally {
+      this.batchUndo = null;
+    }
+  }
+
+  private async writeStep(s: Store, r: WxrRecord): Promise<{ value: undefined; keep: boolean }> {
+    const counts = { ...this.result, posts: { ...this.result.posts } };
+    const mark = this.batchUndo?.length ?? 0;
+    this.undo = [];
+    try {
+      const keep = await this.importRecord(s, r);
+      return { value: undefined, keep };
+    } catch (e) {
+      if (e instanceof WxrError) throw e;
+      for (const undo of this.undo.reverse()) undo();
+      // undone already: not again should the batch run again
+      this.batchUndo?.splice(mark);
+      Object.assign(this.result, counts);
+      this.notice('failed', r.line, `${describe(r)} could not be imported: ${e instanceof Error ? e.message : String(e)}`);
+      return { value: undefined, keep: false };
+    } finally {
+      this.undo = null;
+      this.tick();
+    }
   }
 
   private async importRecord(s: Store, r: WxrRecord): Promise<boolean> {
@@ -596,6 +628,7 @@ export class WxrImporter {
     await new ImportRepo(s.db).addMeta('post_meta', [{ owner: id, key: IMPORT_SOURCE, value: source }]);
     this.note(this.processed.menuItems, post.post_id, id);
     this.menuItemsImported.add(post.post_id);
+    this.onUndo(() => this.menuItemsImported.delete(post.post_id));
     this.result.menuItems++;
     return true;
   }
@@ -635,7 +668,21 @@ export class WxrImporter {
     try {
       await this.store.transaction(async (s) => {
         const author = this.processed.authorLogins.get(sanitizeUserStrict(post.post_author)) ?? this.o.importingUser;
-        const id = await this.media.add(s, this.site.home, { path: temp!, filename: basename(new URL(url).pathname), author, title: post.post_title, caption: post.post_excerpt, description: post.post_content });
+        // the old id when it is free (import_id), the file in the old site's year/month folder (upload_date), as WordPress's importer
+        const repo = new ImportRepo(s.db);
+        const keepId = post.post_id > 0 && !(await repo.postIdTaken(post.post_id));
+        const id = await this.media.add(s, this.site.home, {
+          path: temp!,
+          filename: basename(new URL(url).pathname),
+          author,
+          title: post.post_title,
+          caption: post.post_excerpt,
+          description: post.post_content,
+          ...(keepId ? { id: post.post_id } : {}),
+          // the folder the old site kept it in (its _wp_attached_file), else its date's
+          uploadedAt: /^\d{4}\/\d{2}/.exec(post.postmeta.find((m) => m.key === '_wp_attached_file')?.value ?? '')?.[0] ?? post.post_date,
+        });
+        if (keepId) await repo.movePostIdsPastLargest();
         const parent = this.processed.posts.get(post.post_parent) ?? 0;
         if (post.post_parent && !parent) this.note(this.pending.postParents, id, post.post_parent);
         const gmt = (v: string) => (v && !v.startsWith('0000-00-00') ? v : undefined);

@@ -106,6 +106,9 @@ export interface WxrHeader {
   baseBlogUrl: string;
 }
 
+/** WordPress's site-editor types, which this site keeps under its own names. */
+export const TYPE_NAMES: Readonly<Record<string, string>> = { wp_block: 'cms_block', wp_template: 'cms_template', wp_template_part: 'cms_template_part', wp_navigation: 'cms_navigation', wp_global_styles: 'cms_global_styles' };
+
 /** One record of the file, with the line its element starts on. */
 export type WxrRecord = { line: number } & (
   | { kind: 'header'; header: WxrHeader }
