@@ -30,7 +30,10 @@ const SHORTCODE_TEXT = /\[\/?(?:wp_caption|caption|gallery|playlist|audio|video|
 /**
  * The class WordPress 6.1 gives each block post's block, by the post's title. Posts whose block
  * WordPress 6.1 does not have (Details, Footnotes: added in 6.3 and 6.4) render their saved HTML,
- * and More and Page break print no markup of their own, so they are not listed.
+ * and More and Page break print no markup of their own, so they are not listed; nor is Author
+ * Biography, whose author has no biography in the files (WXR carries none), so that WordPress's
+ * render_block_core_post_author_biography prints nothing either. The post titled “Site Title”
+ * holds post-title blocks (the test data's own mix-up).
  */
 const BLOCK_CLASS: Record<string, string> = {
   Archives: 'wp-block-archives',
@@ -43,7 +46,7 @@ const BLOCK_CLASS: Record<string, string> = {
   Search: 'wp-block-search',
   'Social Icons': 'wp-block-social-links',
   'Tag cloud': 'wp-block-tag-cloud',
-  'Site Title': 'wp-block-site-title',
+  'Site Title': 'wp-block-post-title',
   'Site Tagline': 'wp-block-site-tagline',
   'Query Loop': 'wp-block-query',
   Avatar: 'wp-block-avatar',
@@ -53,7 +56,6 @@ const BLOCK_CLASS: Record<string, string> = {
   Date: 'wp-block-post-date',
   'Read More': 'wp-block-read-more',
   'Login/out': 'wp-block-loginout',
-  'Author Biography': 'wp-block-post-author-biography',
   Gallery: 'wp-block-gallery',
   Columns: 'wp-block-columns',
   Group: 'wp-block-group',
@@ -103,6 +105,12 @@ describe('WordPress’s test content rendered (Theme Unit Test data and block te
   after(async () => {
     await server?.close();
     await database?.drop();
+  });
+
+  test('the block test data’s reviewer, under another login with the same address, is the account the unit test data made', async () => {
+    const res = await server.call('cms/v2/users?context=edit&search=themereview', { auth });
+    const users = (await res.json()) as { username: string; email: string }[];
+    assert.deepEqual(users.map((u) => [u.username, u.email]), [['themereviewteam', 'themereviewteam@gmail.com']]);
   });
 
   test('every post and page imported renders without a shortcode left as text', () => {
