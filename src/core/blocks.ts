@@ -1,6 +1,8 @@
 import { compileArgs, type CompiledArgs } from '../engine/args.ts';
 import { invalidParams, RestError, type ParamFailure } from '../engine/errors.ts';
 import type { Logger } from '../engine/types.ts';
+import { blockSupports } from './block-library/supports/apply.ts';
+import { BlockSupportsState } from './block-library/supports/state.ts';
 
 /**
  * The block registry: WordPress's WP_Block_Type_Registry, WP_Block_Patterns_Registry and
@@ -30,7 +32,14 @@ export interface BlockAttribute {
 export interface BlockRenderContext {
   /** Set while a rendering that may be kept runs (src/core/kept-renderings.ts); a dynamic block marks it volatile. */
   trace?: RenderTrace;
+  /** The request's block-supports state (wp_unique_id's counter, the styles for the page); a rendering without one starts its own. */
+  supports?: BlockSupportsState;
 }
+
+/** A rendering under way: its block-supports state is settled. */
+type Rendering = BlockRenderContext & { supports: BlockSupportsState };
+
+const rendering = (ctx: BlockRenderContext): Rendering => (ctx.supports ? (ctx as Rendering) : { ...ctx, supports: new BlockSupportsState() });
 
 /** What a rendering met that makes it unfit to keep: a dynamic block, the store used. */
 export interface RenderTrace {
@@ -355,7 +364,7 @@ export class BlockRegistry {
    */
   async render(content: string, ctx: BlockRenderContext): Promise<string> {
     if (!hasBlocks(content)) return content;
-    return this.renderParts(parseBlocks(content), ctx);
+    return this.renderParts(parseBlocks(content), rendering(ctx));
   }
 
   /**
@@ -363,7 +372,8 @@ export class BlockRegistry {
    * top-level blocks whose text belongs in an excerpt (and classic text), a wrapper block by its
    * allowed inner blocks alone, a block with any other or nested inner block left out.
    */
-  async renderForExcerpt(content: string, ctx: BlockRenderContext): Promise<string> {
+  async renderForExcerpt(content: string, page: BlockRenderContext): Promise<string> {
+    const ctx = rendering(page);
     let html = '';
     for (const part of parseBlocks(content)) {
       if (typeof part === 'string') html += part;
@@ -377,7 +387,7 @@ export class BlockRegistry {
   }
 
   /** _excerpt_render_inner_blocks: a wrapper's allowed inner blocks, wrappers among them by their own. */
-  private async renderExcerptInner(block: ParsedBlock, ctx: BlockRenderContext): Promise<string> {
+  private async renderExcerptInner(block: ParsedBlock, ctx: Rendering): Promise<string> {
     let html = '';
     for (const inner of block.inner) {
       if (typeof inner === 'string' || !(EXCERPT_INNER_BLOCKS.has(inner.name) || EXCERPT_WRAPPER_BLOCKS.has(inner.name))) continue;
@@ -388,27 +398,30 @@ export class BlockRegistry {
 
   /** render_block of one block given by name and attributes, with no inner content (block-renderer). */
   renderBlock(name: string, attributes: Record<string, unknown>, ctx: BlockRenderContext): Promise<string> {
-    return this.renderParsed({ name, attrs: attributes, inner: [] }, ctx);
+    return this.renderParsed({ name, attrs: attributes, inner: [] }, rendering(ctx));
   }
 
-  private async renderParts(parts: readonly (string | ParsedBlock)[], ctx: BlockRenderContext): Promise<string> {
+  private async renderParts(parts: readonly (string | ParsedBlock)[], ctx: Rendering): Promise<string> {
     let html = '';
     for (const part of parts) html += typeof part === 'string' ? part : await this.renderParsed(part, ctx);
     return html;
   }
 
-  private async renderParsed(block: ParsedBlock, ctx: BlockRenderContext): Promise<string> {
-    const content = await this.renderParts(block.inner, ctx);
+  private async renderParsed(block: ParsedBlock, ctx: Rendering): Promise<string> {
     const r = this.types.get(block.name);
-    if (!r?.def.render) return content;
+    // the block supports' filters (layout, elements, duotone) of every block, static or dynamic
+    const supported = blockSupports(block, r?.def.supports, ctx.supports);
+    const content = await this.renderParts(block.inner, ctx);
+    if (!r?.def.render) return supported(content);
     // a render callback may read anything (posts, the time): its output is not kept
     if (ctx.trace) ctx.trace.volatile = true;
+    let html = '';
     try {
-      return await r.def.render({ name: block.name, attributes: this.prepareAttributes(block.name, block.attrs), content }, ctx);
+      html = await r.def.render({ name: block.name, attributes: this.prepareAttributes(block.name, block.attrs), content }, ctx);
     } catch (e) {
       // a failing block renders as nothing, so one broken plugin does not take the page down
       this.log?.error(`block ${block.name} of ${r.owner} failed to render: ${e instanceof Error ? e.message : String(e)}`);
-      return '';
     }
+    return supported(html);
   }
 }

@@ -10,6 +10,7 @@ import { cap, ContentTypes, type PostTypeInfo, type TaxonomyInfo } from './conte
 import { STYLESHEET } from './active-theme.ts';
 import { CURIES } from './curies.ts';
 import { BlockRegistry, type RenderTrace } from './blocks.ts';
+import type { BlockSupportsState } from './block-library/supports/state.ts';
 import { SharedState } from './shared-state.ts';
 import type { Mailer } from './mail.ts';
 import type { MediaLibrary } from './media.ts';
@@ -86,6 +87,8 @@ export interface PageContext {
   url: string;
   /** Set while a rendering that may be kept runs (src/core/kept-renderings.ts). */
   trace?: RenderTrace;
+  /** The request's block-supports state: one per page or REST request, so containers are numbered across all it renders. */
+  supports?: BlockSupportsState;
 }
 
 /** A page of the site that was answered, as plugins that count visits see it. */

@@ -108,7 +108,7 @@ const STATIC_BLOCKS: BlockTypeDefinition[] = [
       linkDestination: { type: 'string' },
       linkTarget: { type: 'string', source: 'attribute', selector: 'figure > a', attribute: 'target' },
     },
-    supports: { anchor: true, color: { __experimentalDuotone: 'img', text: false, background: false }, __experimentalBorder: { color: true, radius: true, width: true } },
+    supports: { anchor: true, color: { __experimentalDuotone: 'img, .components-placeholder', text: false, background: false }, __experimentalBorder: { color: true, radius: true, width: true } },
     styles: [{ name: 'default', label: 'Default', isDefault: true }, { name: 'rounded', label: 'Rounded' }],
     editorStyleHandles: ['wp-block-image-editor'], styleHandles: ['wp-block-image'],
   }),
