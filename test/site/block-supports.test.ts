@@ -1,0 +1,132 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { useServer } from '../helpers/server.ts';
+
+/**
+ * The block supports' render filters (wp-includes/block-supports/layout.php, elements.php,
+ * duotone.php of WordPress 6.1) over REST and on the site's pages. Every expected value is what
+ * WordPress 6.1.9 answered for the same markup (REST `content.rendered`, and
+ * wp_style_engine_get_stylesheet_from_context('block-supports') for the stylesheet), with one
+ * difference that is the theme's: twentytwentythree sets `useRootPaddingAwareAlignments`, so
+ * WordPress adds `has-global-padding` before a constrained layout's classes; this site's theme
+ * does not set it (nor `spacing.blockGap`), and WordPress run with those two settings as this
+ * theme has them answers without it, as written here.
+ */
+
+const server = useServer();
+
+type Obj = Record<string, any>;
+
+const publish = async (title: string, content: string): Promise<number> => (await server.json('cms/v2/posts', { method: 'POST', json: { title, content, status: 'publish' } }, 201)).id;
+
+/** A constrained group with a link colour inside, flex buttons, columns with a duotone image and a vertical flex group, a legacy `inherit` group with an unset duotone. */
+const MIXED = `<!-- wp:group {"layout":{"type":"constrained","contentSize":"40rem","wideSize":"60rem","justifyContent":"left"},"style":{"spacing":{"padding":{"left":"var:preset|spacing|20","right":"1rem"}}}} -->
+<div class="wp-block-group" style="padding-right:1rem;padding-left:var(--wp--preset--spacing--20)"><!-- wp:paragraph {"style":{"elements":{"link":{"color":{"text":"var:preset|color|accent"}}}}} -->
+<p class="has-link-color">A <a href="#x">link</a></p>
+<!-- /wp:paragraph -->
+
+<!-- wp:buttons {"layout":{"type":"flex","justifyContent":"space-between","verticalAlignment":"center"}} -->
+<div class="wp-block-buttons"><!-- wp:button -->
+<div class="wp-block-button"><a class="wp-block-button__link wp-element-button">Go</a></div>
+<!-- /wp:button --></div>
+<!-- /wp:buttons --></div>
+<!-- /wp:group -->
+
+<!-- wp:columns {"verticalAlignment":"top"} -->
+<div class="wp-block-columns are-vertically-aligned-top"><!-- wp:column {"verticalAlignment":"top","style":{"elements":{"link":{"color":{"text":"#0a5bb5"}}}}} -->
+<div class="wp-block-column is-vertically-aligned-top"><!-- wp:image {"id":7,"style":{"color":{"duotone":["#000","rgb(255, 128, 0)"]}}} -->
+<figure class="wp-block-image"><img src="https://example.org/a.jpg" alt="" class="wp-image-7"/></figure>
+<!-- /wp:image --></div>
+<!-- /wp:column -->
+
+<!-- wp:column -->
+<div class="wp-block-column"><!-- wp:group {"layout":{"type":"flex","orientation":"vertical","justifyContent":"center"}} -->
+<div class="wp-block-group"><!-- wp:paragraph -->
+<p>Stacked</p>
+<!-- /wp:paragraph --></div>
+<!-- /wp:group --></div>
+<!-- /wp:column --></div>
+<!-- /wp:columns -->
+
+<!-- wp:group {"layout":{"inherit":true}} -->
+<div class="wp-block-group"><!-- wp:image {"style":{"color":{"duotone":"unset"}}} -->
+<figure class="wp-block-image"><img src="https://example.org/b.jpg" alt=""/></figure>
+<!-- /wp:image --></div>
+<!-- /wp:group -->
+`;
+
+// WordPress 6.1.9's content.rendered of MIXED (inner blocks are filtered first, so the buttons are
+// wp-container-1 inside the group's 2; every layout block takes a number, with CSS of its own or not)
+const MIXED_RENDERED =
+  '\n<div class="is-content-justification-left is-layout-constrained wp-container-2 wp-block-group" style="padding-right:1rem;padding-left:var(--wp--preset--spacing--20)">\n<p class="wp-elements-0ed197a2177c21e2eacd4b8ca6017bfc has-link-color">A <a href="#x">link</a></p>\n\n\n\n<div class="is-content-justification-space-between is-layout-flex wp-container-1 wp-block-buttons">\n<div class="wp-block-button"><a class="wp-block-button__link wp-element-button">Go</a></div>\n</div>\n</div>\n\n\n\n<div class="is-layout-flex wp-container-7 wp-block-columns are-vertically-aligned-top">\n<div class="is-layout-flow wp-elements-598759adaceb0be56a2a623ea0bb21ec wp-block-column is-vertically-aligned-top">\n<figure class="wp-duotone-000-rgb2551280-3 wp-block-image"><img decoding="async" src="https://example.org/a.jpg" alt="" class="wp-image-7"/></figure>\n</div>\n\n\n\n<div class="is-layout-flow wp-block-column">\n<div class="is-vertical is-content-justification-center is-layout-flex wp-container-5 wp-block-group">\n<p>Stacked</p>\n</div>\n</div>\n</div>\n\n\n\n<div class="is-layout-constrained wp-block-group">\n<figure class="wp-duotone-unset-8 wp-block-image"><img decoding="async" src="https://example.org/b.jpg" alt=""/></figure>\n</div>\n\n';
+
+// What WordPress 6.1.9 prints for MIXED in wp_footer: the duotone SVG filter (wp_get_duotone_filter_svg),
+// then the late styles: each duotone's inline style, then the block-supports stylesheet
+// (wp_enqueue_stored_styles' `core-block-supports`, its rules in the order the filters added them)
+const MIXED_FOOTER =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 0 0" width="0" height="0" focusable="false" role="none" style="visibility: hidden; position: absolute; left: -9999px; overflow: hidden;" ><defs><filter id="wp-duotone-000-rgb2551280-3"><feColorMatrix color-interpolation-filters="sRGB" type="matrix" values=" .299 .587 .114 0 0 .299 .587 .114 0 0 .299 .587 .114 0 0 .299 .587 .114 0 0 " /><feComponentTransfer color-interpolation-filters="sRGB" ><feFuncR type="table" tableValues="0 1" /><feFuncG type="table" tableValues="0 0.50196078431373" /><feFuncB type="table" tableValues="0 0" /><feFuncA type="table" tableValues="1 1" /></feComponentTransfer><feComposite in2="SourceGraphic" operator="in" /></filter></defs></svg>' +
+  "<style id='wp-duotone-000-rgb2551280-3-inline-css'>\n.wp-duotone-000-rgb2551280-3 img, .wp-duotone-000-rgb2551280-3 .components-placeholder{filter:url('#wp-duotone-000-rgb2551280-3') !important;}\n</style>\n" +
+  "<style id='wp-duotone-unset-8-inline-css'>\n.wp-duotone-unset-8 img, .wp-duotone-unset-8 .components-placeholder{filter:none !important;}\n</style>\n" +
+  "<style id='core-block-supports-inline-css'>\n" +
+  '.wp-elements-0ed197a2177c21e2eacd4b8ca6017bfc a{color:var(--wp--preset--color--accent);}.wp-block-buttons.wp-container-1{justify-content:space-between;align-items:center;}.wp-block-group.wp-container-2 > :where(:not(.alignleft):not(.alignright):not(.alignfull)){max-width:40rem;margin-left:0 !important;margin-right:auto !important;}.wp-block-group.wp-container-2 > .alignwide{max-width:60rem;}.wp-block-group.wp-container-2 .alignfull{max-width:none;}.wp-block-group.wp-container-2 > .alignfull{margin-right:calc(1rem * -1);margin-left:calc(var(--wp--preset--spacing--20) * -1);}.wp-elements-598759adaceb0be56a2a623ea0bb21ec a{color:#0a5bb5;}.wp-block-group.wp-container-5{flex-direction:column;align-items:center;}.wp-block-columns.wp-container-7{flex-wrap:nowrap;}' +
+  '\n</style>\n';
+
+/** Two flex groups, one with a paragraph block inside (which an excerpt renders alone) and one without (which it renders whole). */
+const TWO_GROUPS = `<!-- wp:group {"layout":{"type":"flex","justifyContent":"center"}} -->
+<div class="wp-block-group"><!-- wp:paragraph -->
+<p>one</p>
+<!-- /wp:paragraph --></div>
+<!-- /wp:group -->
+
+<!-- wp:group {"layout":{"type":"flex","justifyContent":"right"}} -->
+<div class="wp-block-group"><p>two</p></div>
+<!-- /wp:group -->`;
+
+// WordPress 6.1.9's content.rendered of TWO_GROUPS, its containers numbered from `n`
+const twoGroups = (n: number) =>
+  `\n<div class="is-content-justification-center is-layout-flex wp-container-${n} wp-block-group">\n<p>one</p>\n</div>\n\n\n\n<div class="is-content-justification-right is-layout-flex wp-container-${n + 1} wp-block-group"><p>two</p></div>\n`;
+
+describe('block supports: layout, elements and duotone (WordPress 6.1 render_block filters)', () => {
+  let mixed = 0;
+
+  it('renders the layout classes, the elements class and the duotone class in content.rendered, as WordPress does', async () => {
+    mixed = await publish('Supports mixed', MIXED);
+    for (let i = 0; i < 2; i++) {
+      // the second answer is a kept rendering: the same numbers
+      const post: Obj = await server.json(`cms/v2/posts/${mixed}`);
+      assert.equal(post.content.rendered, MIXED_RENDERED);
+      // the excerpt renders the paragraphs of the group and the columns, not the wrappers
+      assert.equal(post.excerpt.rendered, '<p>A link Stacked</p>\n');
+    }
+  });
+
+  it('numbers the containers of a list of posts on from one post to the next, the excerpt taking its own', async () => {
+    const first = await publish('Supports list one', TWO_GROUPS);
+    const second = await publish('Supports list two', TWO_GROUPS);
+    // WordPress 6.1.9, GET /wp/v2/posts?include=…&orderby=id&order=asc: 1 and 2 for the first post's
+    // content, 3 for the second group its excerpt renders (the first group's paragraph is rendered alone), then 4 and 5
+    for (let i = 0; i < 2; i++) {
+      const list: Obj[] = await server.json(`cms/v2/posts?include=${first},${second}&orderby=id&order=asc`);
+      assert.deepEqual(list.map((p) => p.content.rendered), [twoGroups(1), twoGroups(4)]);
+      assert.deepEqual(list.map((p) => p.excerpt.rendered), ['<p>one two</p>\n', '<p>one two</p>\n']);
+    }
+    // a request of its own starts again at 1
+    assert.equal((await server.json(`cms/v2/posts/${second}`)).content.rendered, twoGroups(1));
+  });
+
+  it("prints the duotone filters and the block-supports stylesheet in the site page's footer, not in the content", async () => {
+    for (let i = 0; i < 2; i++) {
+      const page = await (await fetch(`${server.home}/?p=${mixed}`)).text();
+      assert.ok(page.includes(MIXED_RENDERED.trim()), 'the page shows the content as REST renders it');
+      assert.ok(page.includes(`${MIXED_FOOTER}</footer>`), 'the footer ends with the supports’ SVG and styles');
+      assert.equal(page.split("id='core-block-supports-inline-css'").length, 2, 'one block-supports stylesheet');
+    }
+  });
+
+  it('prints rules of the same declarations once, their selectors joined (the style engine’s combine_rules_selectors)', async () => {
+    const id = await publish('Supports combined', `${TWO_GROUPS}\n\n<!-- wp:group {"layout":{"type":"flex","justifyContent":"center"}} -->\n<div class="wp-block-group"><p>three</p></div>\n<!-- /wp:group -->`);
+    const page = await (await fetch(`${server.home}/?p=${id}`)).text();
+    // WordPress 6.1.9's wp_style_engine_get_stylesheet_from_context('block-supports') for these three groups
+    assert.ok(page.includes("<style id='core-block-supports-inline-css'>\n.wp-block-group.wp-container-2{justify-content:flex-end;}.wp-block-group.wp-container-1,.wp-block-group.wp-container-3{justify-content:center;}\n</style>\n"));
+  });
+});
