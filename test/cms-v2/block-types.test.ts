@@ -409,7 +409,8 @@ describe('cms/v2 blocks: WP_REST_Block_Types_Controller, block renderer, block p
       const nested = await post({ title: 'Nested', content: '<!-- wp:group -->\n<div class="wp-block-group"><!-- wp:site-title {"level":0} /--></div>\n<!-- /wp:group -->' });
       assert.equal(
         (await json(await site.call(`cms/v2/posts/${nested.id}`))).content.rendered,
-        `\n<div class="wp-block-group"><p class="wp-block-site-title"><a href="${site.home}/" rel="home">cms-spec</a></p></div>\n`,
+        // the group's layout class comes from the layout support's render filter (WordPress 6.1.9's do_blocks of the same markup)
+        `\n<div class="is-layout-flow wp-block-group"><p class="wp-block-site-title"><a href="${site.home}/" rel="home">cms-spec</a></p></div>\n`,
       );
     });
   });

@@ -36,7 +36,7 @@ export class BlockSupportsState {
 
   /** Rules added to the block-supports store (wp_style_engine_get_stylesheet_from_css_rules with its context). */
   addRules(rules: readonly CssRule[]): void {
-    this.apply({ kind: 'rules', rules });
+    if (rules.length) this.apply({ kind: 'rules', rules });
   }
 
   /** A style registered and enqueued with its inline CSS (wp_add_inline_style), printed with the late styles. */
