@@ -45,7 +45,7 @@ const OPTION_OF: Record<keyof SiteInfo, string> = {
 const NUMERIC_FIELDS = new Set<keyof SiteInfo>(['page_for_posts', 'page_on_front']);
 
 /** Options besides the index fields that pages and permalinks read on every request, and those a post's creation reads. */
-const EXTRA_OPTIONS = ['permalink_structure', 'date_format', 'time_format', 'posts_per_page', 'blog_charset', 'use_smilies', 'default_comment_status', 'default_ping_status', 'default_category'];
+const EXTRA_OPTIONS = ['permalink_structure', 'date_format', 'time_format', 'start_of_week', 'posts_per_page', 'blog_charset', 'use_smilies', 'default_comment_status', 'default_ping_status', 'default_category'];
 
 /** site.yaml's `site:` block with WordPress's defaults for what it leaves out. */
 /**

@@ -289,7 +289,8 @@ describe('cms/v2 blocks: WP_REST_Block_Types_Controller, block renderer, block p
       assert.equal(res.status, 200);
       assert.deepEqual(await res.json(), {
         rendered:
-          `<ul class="wp-block-latest-posts__list wp-block-latest-posts mine">` +
+          // get_block_wrapper_attributes: the block's own class, then the custom class, then the generated one (WordPress 6.1.9)
+          `<ul class="wp-block-latest-posts__list mine wp-block-latest-posts">` +
           `<li><a class="wp-block-latest-posts__post-title" href="${older.link}">Older news</a></li>\n` +
           `<li><a class="wp-block-latest-posts__post-title" href="${newer.link}">Newer news</a></li>\n</ul>`,
       });
@@ -338,9 +339,10 @@ describe('cms/v2 blocks: WP_REST_Block_Types_Controller, block renderer, block p
       const search = (await json(await render('core/search', { label: 'Find', buttonText: 'Go' }))).rendered as string;
       assert.equal(
         search,
+        // WordPress 6.1.9's render_block of the same attributes, its doubled class and spaces included
         `<form role="search" method="get" action="${site.home}/" class="wp-block-search__button-outside wp-block-search__text-button wp-block-search">` +
-          `<label for="wp-block-search__input-1" class="wp-block-search__label">Find</label><div class="wp-block-search__inside-wrapper">` +
-          `<input type="search" id="wp-block-search__input-1" class="wp-block-search__input" name="s" value="" placeholder="" required /><button type="submit" class="wp-block-search__button">Go</button></div></form>`,
+          `<label for="wp-block-search__input-1" class="wp-block-search__label" >Find</label><div class="wp-block-search__inside-wrapper " >` +
+          `<input type="search" id="wp-block-search__input-1" class="wp-block-search__input wp-block-search__input" name="s" value="" placeholder=""  required /><button type="submit" class="wp-block-search__button wp-element-button"  >Go</button></div></form>`,
       );
     });
 
@@ -354,7 +356,8 @@ describe('cms/v2 blocks: WP_REST_Block_Types_Controller, block renderer, block p
       const res = await render('core/page-list', { className: 'menu' }, site.admin, { post_id: team.id });
       assert.deepEqual(await res.json(), {
         rendered:
-          '<ul class="wp-block-page-list menu">' +
+          // the custom class before the generated one, as get_block_wrapper_attributes orders them (WordPress 6.1.9)
+          '<ul class="menu wp-block-page-list">' +
           // the installed site's Sample Page has menu order 0
           `<li class="wp-block-pages-list__item"><a class="wp-block-pages-list__item__link" href="${site.home}/sample-page/">Sample Page</a></li>` +
           `<li class="wp-block-pages-list__item"><a class="wp-block-pages-list__item__link" href="${contact.link}">Contact</a></li>` +
@@ -393,7 +396,7 @@ describe('cms/v2 blocks: WP_REST_Block_Types_Controller, block renderer, block p
       // do_blocks keeps what block serialisation leaves: the newlines inside a static block, the blank lines between blocks
       const expected =
         '\n<p>Before the list.</p>\n\n\n' +
-        `<ul class="wp-block-latest-posts__list wp-block-latest-posts in-post"><li><a class="wp-block-latest-posts__post-title" href="${latest.link}">${latest.title.rendered}</a></li>\n</ul>\n\n` +
+        `<ul class="wp-block-latest-posts__list in-post wp-block-latest-posts"><li><a class="wp-block-latest-posts__post-title" href="${latest.link}">${latest.title.rendered}</a></li>\n</ul>\n\n` +
         '<em>kept</em>';
       const got = await json(await site.call(`cms/v2/posts/${page.id}`));
       assert.equal(got.content.rendered, expected);

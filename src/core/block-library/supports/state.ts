@@ -29,6 +29,15 @@ export class BlockSupportsState {
     return `${prefix}${++this.counter}`;
   }
 
+  private readonly counters = new Map<string, number>();
+
+  /** A render callback's own counter (a PHP `static $block_id` in it, such as the categories dropdown's), per request. */
+  staticCounter(name: string): number {
+    const n = (this.counters.get(name) ?? 0) + 1;
+    this.counters.set(name, n);
+    return n;
+  }
+
   /** The next id wp_unique_id will give: a rendering that takes ids depends on it. */
   get position(): number {
     return this.counter;
