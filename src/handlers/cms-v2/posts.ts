@@ -139,7 +139,7 @@ async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context:
     title: type.rawMarkup
       ? // raw in view and edit context alone: an embedded block's title keeps nothing, PHP's empty array
         context === 'embed' ? [] : { raw: post.title }
-      : edit ? { raw: post.title, rendered: renderedTitle(post) } : { rendered: renderedTitle(post) },
+      : edit ? { raw: post.title, rendered: renderedTitle(post, { protectedPrefix: false }) } : { rendered: renderedTitle(post, { protectedPrefix: false }) },
     content: type.rawMarkup
       ? { raw: post.content, protected: post.password !== '', ...(edit ? { block_version: blockVersion(post.content) } : {}) }
       : edit ? { raw: post.content, rendered: contentHtml, protected: post.password !== '', block_version: blockVersion(post.content) } : { rendered: contentHtml, protected: post.password !== '' },
