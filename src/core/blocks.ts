@@ -83,6 +83,10 @@ export interface BlockTypeDefinition {
   styleHandles?: readonly string[];
   /** The render callback of a dynamic block: its HTML from its attributes and rendered inner content. */
   render?(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> | string;
+  /** Whether `render` reads nothing but the block (and the request's supports state), so its output may be kept. */
+  pure?: boolean;
+  /** A render_block_data filter of this block: its parsed block changed before it renders (core/gallery gives its images a `data-id`). */
+  blockData?(block: ParsedBlock): ParsedBlock;
 }
 
 /** A block pattern (register_block_pattern). */
@@ -407,14 +411,15 @@ export class BlockRegistry {
     return html;
   }
 
-  private async renderParsed(block: ParsedBlock, ctx: Rendering): Promise<string> {
-    const r = this.types.get(block.name);
+  private async renderParsed(parsed: ParsedBlock, ctx: Rendering): Promise<string> {
+    const r = this.types.get(parsed.name);
+    const block = r?.def.blockData?.(parsed) ?? parsed;
     // the block supports' filters (layout, elements, duotone) of every block, static or dynamic
     const supported = blockSupports(block, r?.def.supports, ctx.supports);
     const content = await this.renderParts(block.inner, ctx);
     if (!r?.def.render) return supported(content);
-    // a render callback may read anything (posts, the time): its output is not kept
-    if (ctx.trace) ctx.trace.volatile = true;
+    // a render callback may read anything (posts, the time): its output is not kept, unless it reads nothing
+    if (ctx.trace && !r.def.pure) ctx.trace.volatile = true;
     let html = '';
     try {
       html = await r.def.render({ name: block.name, attributes: this.prepareAttributes(block.name, block.attrs), content }, ctx);

@@ -129,4 +129,21 @@ describe('block supports: layout, elements and duotone (WordPress 6.1 render_blo
     // WordPress 6.1.9's wp_style_engine_get_stylesheet_from_context('block-supports') for these three groups
     assert.ok(page.includes("<style id='core-block-supports-inline-css'>\n.wp-block-group.wp-container-2{justify-content:flex-end;}.wp-block-group.wp-container-1,.wp-block-group.wp-container-3{justify-content:center;}\n</style>\n"));
   });
+
+  it('gives a gallery its own numbered class and gap style, and its images their data-id (block_core_gallery_render, render_block_core_image)', async () => {
+    const id = await publish('Supports gallery', GALLERIES);
+    // WordPress 6.1.9's content.rendered: the gallery takes its number (1) before its layout takes the next (2)
+    assert.equal((await server.json(`cms/v2/posts/${id}`)).content.rendered, GALLERIES_RENDERED);
+    const page = await (await fetch(`${server.home}/?p=${id}`)).text();
+    // wp_enqueue_block_support_styles prints each gallery's gap in wp_footer at priority 11
+    const gap = (n: number) => `<style>.wp-block-gallery.wp-block-gallery-${n}{ --wp--style--unstable-gallery-gap: var( --wp--style--gallery-gap-default, var( --gallery-block--gutter-size, var( --wp--style--block-gap, 0.5em ) ) ); gap: var( --wp--style--gallery-gap-default, var( --gallery-block--gutter-size, var( --wp--style--block-gap, 0.5em ) ) )}</style>\n`;
+    assert.ok(page.includes(`${gap(1)}${gap(3)}</footer>`), 'the galleries’ gaps end the footer');
+  });
 });
+
+/** A gallery of image blocks (WordPress 5.9 on) and one of the older markup, with `ids`. */
+const GALLERIES = "<!-- wp:gallery {\"linkTo\":\"none\",\"className\":\"mine\"} -->\n<figure class=\"wp-block-gallery has-nested-images columns-default is-cropped mine\"><!-- wp:image {\"id\":7,\"sizeSlug\":\"large\",\"linkDestination\":\"none\"} -->\n<figure class=\"wp-block-image size-large\"><img src=\"https://example.org/a.jpg\" alt=\"\" class=\"wp-image-7\"/></figure>\n<!-- /wp:image -->\n\n<!-- wp:image {\"id\":8,\"sizeSlug\":\"large\",\"linkDestination\":\"none\"} -->\n<figure class=\"wp-block-image size-large\"><img src=\"https://example.org/b.jpg\" alt=\"\" class=\"wp-image-8\"/></figure>\n<!-- /wp:image --></figure>\n<!-- /wp:gallery -->\n\n<!-- wp:gallery {\"ids\":[7,8],\"columns\":2} -->\n<figure class=\"wp-block-gallery columns-2 is-cropped\"><ul class=\"blocks-gallery-grid\"><li class=\"blocks-gallery-item\"><figure><img src=\"https://example.org/a.jpg\" alt=\"\" data-id=\"7\" class=\"wp-image-7\"/></figure></li><li class=\"blocks-gallery-item\"><figure><img src=\"https://example.org/b.jpg\" alt=\"\" data-id=\"8\" class=\"wp-image-8\"/></figure></li></ul></figure>\n<!-- /wp:gallery -->\n";
+
+// WordPress 6.1.9's content.rendered of GALLERIES
+const GALLERIES_RENDERED =
+  "\n<figure class=\"is-layout-flex wp-block-gallery-1 wp-block-gallery has-nested-images columns-default is-cropped mine\">\n<figure class=\"wp-block-image size-large\"><img decoding=\"async\" data-id=\"7\"  src=\"https://example.org/a.jpg\" alt=\"\" class=\"wp-image-7\"/></figure>\n\n\n\n<figure class=\"wp-block-image size-large\"><img decoding=\"async\" data-id=\"8\"  src=\"https://example.org/b.jpg\" alt=\"\" class=\"wp-image-8\"/></figure>\n</figure>\n\n\n\n<figure class=\"is-layout-flex wp-block-gallery-3 wp-block-gallery columns-2 is-cropped\"><ul class=\"blocks-gallery-grid\"><li class=\"blocks-gallery-item\"><figure><img decoding=\"async\" src=\"https://example.org/a.jpg\" alt=\"\" data-id=\"7\" class=\"wp-image-7\"/></figure></li><li class=\"blocks-gallery-item\"><figure><img decoding=\"async\" src=\"https://example.org/b.jpg\" alt=\"\" data-id=\"8\" class=\"wp-image-8\"/></figure></li></ul></figure>\n\n";

@@ -3,6 +3,7 @@ import { archives, categories, tagCloud } from './render/archives.ts';
 import { latestPosts } from './render/latest-posts.ts';
 import { pageList } from './render/page-list.ts';
 import { search } from './render/search.ts';
+import { gallery, galleryImageIds, image } from './render/gallery.ts';
 import { siteTagline, siteTitle } from './render/site-identity.ts';
 import { PATTERN_CATEGORIES, PATTERNS } from './patterns.ts';
 
@@ -111,6 +112,38 @@ const STATIC_BLOCKS: BlockTypeDefinition[] = [
     supports: { anchor: true, color: { __experimentalDuotone: 'img, .components-placeholder', text: false, background: false }, __experimentalBorder: { color: true, radius: true, width: true } },
     styles: [{ name: 'default', label: 'Default', isDefault: true }, { name: 'rounded', label: 'Rounded' }],
     editorStyleHandles: ['wp-block-image-editor'], styleHandles: ['wp-block-image'],
+    render: image, pure: true,
+  }),
+  block({
+    name: 'core/gallery', title: 'Gallery', category: 'media',
+    description: 'Display multiple images in a rich gallery.', keywords: ['images', 'photos'],
+    attributes: {
+      images: {
+        type: 'array', default: [], source: 'query', selector: '.blocks-gallery-item',
+        query: {
+          url: { type: 'string', source: 'attribute', selector: 'img', attribute: 'src' },
+          fullUrl: { type: 'string', source: 'attribute', selector: 'img', attribute: 'data-full-url' },
+          link: { type: 'string', source: 'attribute', selector: 'img', attribute: 'data-link' },
+          alt: { type: 'string', source: 'attribute', selector: 'img', attribute: 'alt', default: '' },
+          id: { type: 'string', source: 'attribute', selector: 'img', attribute: 'data-id' },
+          caption: { type: 'string', source: 'html', selector: '.blocks-gallery-item__caption' },
+        },
+      },
+      ids: { type: 'array', items: { type: 'number' }, default: [] },
+      shortCodeTransforms: { type: 'array', default: [], items: { type: 'object' } },
+      columns: { type: 'number', minimum: 1, maximum: 8 },
+      caption: { type: 'string', source: 'html', selector: '.blocks-gallery-caption' },
+      imageCrop: { type: 'boolean', default: true },
+      fixedHeight: { type: 'boolean', default: true },
+      linkTarget: { type: 'string' },
+      linkTo: { type: 'string' },
+      sizeSlug: { type: 'string', default: 'large' },
+      allowResize: { type: 'boolean', default: false },
+    },
+    providesContext: { allowResize: 'allowResize', imageCrop: 'imageCrop', fixedHeight: 'fixedHeight' },
+    supports: { anchor: true, align: true, html: false, units: ['px', 'em', 'rem', 'vh', 'vw'], spacing: { margin: true, padding: true, blockGap: ['horizontal', 'vertical'], __experimentalSkipSerialization: ['blockGap'], __experimentalDefaultControls: { blockGap: true } }, color: { text: false, background: true, gradients: true }, __experimentalLayout: { allowSwitching: false, allowInheriting: false, allowEditing: false, default: { type: 'flex' } } },
+    editorStyleHandles: ['wp-block-gallery-editor'], styleHandles: ['wp-block-gallery'],
+    render: gallery, pure: true, blockData: galleryImageIds,
   }),
   block({
     name: 'core/code', title: 'Code', category: 'text',

@@ -8,7 +8,7 @@ import { CssRulesStore, type CssRule } from './style-engine.ts';
  */
 
 /** Something a rendering added to the page, kept so that a kept rendering adds it again. */
-type Effect = { kind: 'rules'; rules: readonly CssRule[] } | { kind: 'inline-style'; id: string; css: string } | { kind: 'footer'; html: string };
+type Effect = { kind: 'rules'; rules: readonly CssRule[] } | { kind: 'inline-style'; id: string; css: string } | { kind: 'footer'; html: string; priority: number };
 
 /** What a rendering did to the request's state: how many ids it took and what it added. */
 export interface SupportsEffects {
@@ -20,7 +20,7 @@ export class BlockSupportsState {
   private counter = 0;
   private readonly store = new CssRulesStore();
   private readonly inlineStyles: { id: string; css: string }[] = [];
-  private readonly footer: string[] = [];
+  private readonly footer: { html: string; priority: number }[] = [];
   /** Every effect in order, so that what one rendering added can be told apart (`since`). */
   private readonly journal: Effect[] = [];
 
@@ -53,16 +53,16 @@ export class BlockSupportsState {
     this.apply({ kind: 'inline-style', id, css });
   }
 
-  /** HTML printed in wp_footer (a duotone filter's SVG). */
-  addFooter(html: string): void {
-    this.apply({ kind: 'footer', html });
+  /** HTML printed in wp_footer at a priority (a duotone filter's SVG at 10, wp_enqueue_block_support_styles' `<style>` at its own). */
+  addFooter(html: string, priority = 10): void {
+    this.apply({ kind: 'footer', html, priority });
   }
 
   private apply(effect: Effect): void {
     this.journal.push(effect);
     if (effect.kind === 'rules') this.store.add(effect.rules);
     else if (effect.kind === 'inline-style') this.inlineStyles.push({ id: effect.id, css: effect.css });
-    else this.footer.push(effect.html);
+    else this.footer.push({ html: effect.html, priority: effect.priority });
   }
 
   /** A point to measure a rendering's effects from. */
@@ -81,14 +81,14 @@ export class BlockSupportsState {
   }
 
   /**
-   * What wp_footer prints of it on a classic theme's page, in WordPress 6.1's order: the duotone
-   * SVGs (actions at priority 10), then the late styles (print_late_styles at 20): each duotone
-   * style, then the block-supports stylesheet wp_enqueue_stored_styles enqueued (at 1) as
-   * `core-block-supports`.
+   * What wp_footer prints of it on a classic theme's page, in WordPress 6.1's order: the actions
+   * added while rendering by priority, then in the order added (the duotone SVGs at 10, the
+   * gallery gaps at 11), then the late styles (print_late_styles at 20): each duotone style, then
+   * the block-supports stylesheet wp_enqueue_stored_styles enqueued (at 1) as `core-block-supports`.
    */
   footerHtml(): string {
     const style = (id: string, css: string) => `<style id='${id}-inline-css'>\n${css}\n</style>\n`;
-    let html = this.footer.join('');
+    let html = [...this.footer].sort((a, b) => a.priority - b.priority).map((f) => f.html).join('');
     for (const s of this.inlineStyles) html += style(s.id, s.css);
     if (!this.store.empty) {
       const css = this.store.stylesheet();
