@@ -139,6 +139,18 @@ describe('block supports: layout, elements and duotone (WordPress 6.1 render_blo
     const gap = (n: number) => `<style>.wp-block-gallery.wp-block-gallery-${n}{ --wp--style--unstable-gallery-gap: var( --wp--style--gallery-gap-default, var( --gallery-block--gutter-size, var( --wp--style--block-gap, 0.5em ) ) ); gap: var( --wp--style--gallery-gap-default, var( --gallery-block--gutter-size, var( --wp--style--block-gap, 0.5em ) ) )}</style>\n`;
     assert.ok(page.includes(`${gap(1)}${gap(3)}</footer>`), 'the galleries’ gaps end the footer');
   });
+
+  it('prints no markup from a layout value into the page’s style element (the style engine strips tags, as WordPress does)', async () => {
+    const id = await publish('Supports hostile', '<!-- wp:group {"layout":{"type":"constrained","contentSize":"</style><script>alert`1`</script>"}} -->\n<div class="wp-block-group"><p>x</p></div>\n<!-- /wp:group -->');
+    const page = await (await fetch(`${server.home}/?p=${id}`)).text();
+    assert.ok(!page.includes('<script>alert'), 'no script from the attribute');
+    // WordPress 6.1.9's stylesheet for it: filter_declaration's wp_strip_all_tags leaves the max-width empty, so it is dropped
+    assert.ok(
+      page.includes(
+        "<style id='core-block-supports-inline-css'>\n.wp-block-group.wp-container-1 > :where(:not(.alignleft):not(.alignright):not(.alignfull)){margin-left:auto !important;margin-right:auto !important;}.wp-block-group.wp-container-1 .alignfull{max-width:none;}\n</style>\n",
+      ),
+    );
+  });
 });
 
 /** A gallery of image blocks (WordPress 5.9 on) and one of the older markup, with `ids`. */

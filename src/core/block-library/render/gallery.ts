@@ -28,10 +28,14 @@ export function image(block: RenderedBlock): string {
   return block.content.includes(attribute) ? block.content : block.content.split('<img').join(`<img ${attribute} `);
 }
 
-/** A gap value as the gallery reads it: refused when it holds what safecss_filter_attr refuses, a spacing preset as its custom property. */
+/**
+ * A gap value as the gallery reads it: refused when it holds what safecss_filter_attr refuses, a
+ * spacing preset as its custom property. A `<` is refused too: the value is printed in a style
+ * element, which markup must not close (WordPress prints it as it is).
+ */
 function gapValue(v: unknown): string | null {
   const s = typeof v === 'string' ? v : '';
-  if (s && /[\\(&=}]|\/\*/.test(s)) return null;
+  if (s && /[\\(&=}<]|\/\*/.test(s)) return null;
   return s.includes('var:preset|spacing|') ? `var(--wp--preset--spacing--${kebabCase(s.slice(s.lastIndexOf('|') + 1))})` : s;
 }
 

@@ -1,5 +1,5 @@
 import { THEME_JSON } from '../../active-theme.ts';
-import { presetVariable, safeCssValue, type CssRule } from './style-engine.ts';
+import { compileRules, presetVariable, safeCssValue, type CssRule } from './style-engine.ts';
 import type { BlockSupportsState } from './state.ts';
 import { addClasses, blockDefaultClassName, truthy, type SupportedBlock } from './wrapper.ts';
 
@@ -141,6 +141,7 @@ export function renderLayout(html: string, block: SupportedBlock, supports: Json
   const fallbackGap = isObject(blockGapSupport) && typeof blockGapSupport.__experimentalDefault === 'string' ? blockGapSupport.__experimentalDefault : '0.5em';
   const rules = layoutRules(`.${blockDefaultClassName(block.name)}.${container}`, used, gap, skipsGapSerialization(supports), fallbackGap, spacing);
   state.addRules(rules);
-  if (rules.some((r) => r.declarations.some(([, v]) => v.trim() && safeCssValue(v)))) classes.push(container);
+  // the container's class only when its rules print something (wp_get_layout_style's CSS not empty)
+  if (compileRules(rules)) classes.push(container);
   return addClasses(html, classes.join(' '));
 }

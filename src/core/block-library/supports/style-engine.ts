@@ -1,3 +1,5 @@
+import { stripAllTags } from '../../../format/format.ts';
+
 /**
  * What the block supports share of WordPress 6.1's style engine (wp-includes/style-engine/): a
  * CSS value checked as safecss_filter_attr checks one, a `var:preset|…` value as its custom
@@ -78,8 +80,15 @@ export class CssRulesStore {
   }
 }
 
-/** One declaration as WP_Style_Engine_CSS_Declarations prints it (`property:value`), or '' when safecss_filter_attr refuses its value. */
-const declaration = (property: string, value: string) => (safeCssValue(value) ? `${property}:${value}` : '');
+/**
+ * One declaration as WP_Style_Engine_CSS_Declarations::filter_declaration prints it: the value
+ * without markup (wp_strip_all_tags, so nothing closes the style element), then
+ * `property:value`, or '' when safecss_filter_attr refuses the value.
+ */
+function declaration(property: string, value: string): string {
+  const v = stripAllTags(value);
+  return v && safeCssValue(v) ? `${property}:${v}` : '';
+}
 
 const ruleCss = (rule: CssRule) => {
   const body = rule.declarations.map(([p, v]) => declaration(p, v)).filter(Boolean).map((d) => `${d};`).join('');
