@@ -151,6 +151,16 @@ describe('block supports: layout, elements and duotone (WordPress 6.1 render_blo
       ),
     );
   });
+
+  it('filters a cover’s background with its duotone and labels a file block’s PDF embed (render_block_core_file)', async () => {
+    const id = await publish('Supports cover and file', COVER_AND_FILE);
+    // WordPress 6.1.9's content.rendered, the file's label doubled as its render callback doubles a saved one
+    assert.equal((await server.json(`cms/v2/posts/${id}`)).content.rendered, COVER_AND_FILE_RENDERED);
+    const page = await (await fetch(`${server.home}/?p=${id}`)).text();
+    // the cover's selectors of the duotone (its block.json's), filtered by the SVG the footer prints
+    assert.ok(page.includes("<style id='wp-duotone-8c00b7-fcff41-1-inline-css'>\n.wp-duotone-8c00b7-fcff41-1 > .wp-block-cover__image-background, .wp-duotone-8c00b7-fcff41-1 > .wp-block-cover__video-background{filter:url('#wp-duotone-8c00b7-fcff41-1') !important;}\n</style>\n"));
+    assert.ok(page.includes('<filter id="wp-duotone-8c00b7-fcff41-1">'));
+  });
 });
 
 /** A gallery of image blocks (WordPress 5.9 on) and one of the older markup, with `ids`. */
@@ -159,3 +169,10 @@ const GALLERIES = "<!-- wp:gallery {\"linkTo\":\"none\",\"className\":\"mine\"} 
 // WordPress 6.1.9's content.rendered of GALLERIES
 const GALLERIES_RENDERED =
   "\n<figure class=\"is-layout-flex wp-block-gallery-1 wp-block-gallery has-nested-images columns-default is-cropped mine\">\n<figure class=\"wp-block-image size-large\"><img decoding=\"async\" data-id=\"7\"  src=\"https://example.org/a.jpg\" alt=\"\" class=\"wp-image-7\"/></figure>\n\n\n\n<figure class=\"wp-block-image size-large\"><img decoding=\"async\" data-id=\"8\"  src=\"https://example.org/b.jpg\" alt=\"\" class=\"wp-image-8\"/></figure>\n</figure>\n\n\n\n<figure class=\"is-layout-flex wp-block-gallery-3 wp-block-gallery columns-2 is-cropped\"><ul class=\"blocks-gallery-grid\"><li class=\"blocks-gallery-item\"><figure><img decoding=\"async\" src=\"https://example.org/a.jpg\" alt=\"\" data-id=\"7\" class=\"wp-image-7\"/></figure></li><li class=\"blocks-gallery-item\"><figure><img decoding=\"async\" src=\"https://example.org/b.jpg\" alt=\"\" data-id=\"8\" class=\"wp-image-8\"/></figure></li></ul></figure>\n\n";
+
+/** A cover with a duotone and a file block with its PDF preview, as the editor saves them. */
+const COVER_AND_FILE = "<!-- wp:cover {\"url\":\"https://example.org/c.jpg\",\"id\":616,\"dimRatio\":50,\"style\":{\"color\":{\"duotone\":[\"#8c00b7\",\"#fcff41\"]}}} -->\n<div class=\"wp-block-cover\"><span aria-hidden=\"true\" class=\"wp-block-cover__background has-background-dim\"></span><img class=\"wp-block-cover__image-background wp-image-616\" alt=\"\" src=\"https://example.org/c.jpg\" data-object-fit=\"cover\"/><div class=\"wp-block-cover__inner-container\"><!-- wp:paragraph {\"align\":\"center\",\"placeholder\":\"Write title…\",\"fontSize\":\"large\"} -->\n<p class=\"has-text-align-center has-large-font-size\">Cover</p>\n<!-- /wp:paragraph --></div></div>\n<!-- /wp:cover -->\n\n<!-- wp:file {\"id\":1690,\"href\":\"https://example.org/file_block.pdf\",\"displayPreview\":true} -->\n<div class=\"wp-block-file\"><object class=\"wp-block-file__embed\" data=\"https://example.org/file_block.pdf\" type=\"application/pdf\" style=\"width:100%;height:600px\" aria-label=\"Embed of file_block.\"></object><a id=\"wp-block-file--media-1\" href=\"https://example.org/file_block.pdf\">file_block</a><a href=\"https://example.org/file_block.pdf\" class=\"wp-block-file__button\" download aria-describedby=\"wp-block-file--media-1\">Download</a></div>\n<!-- /wp:file -->\n";
+
+// WordPress 6.1.9's content.rendered of COVER_AND_FILE
+const COVER_AND_FILE_RENDERED =
+  "\n<div class=\"wp-duotone-8c00b7-fcff41-1 wp-block-cover\"><span aria-hidden=\"true\" class=\"wp-block-cover__background has-background-dim\"></span><img decoding=\"async\" class=\"wp-block-cover__image-background wp-image-616\" alt=\"\" src=\"https://example.org/c.jpg\" data-object-fit=\"cover\"/><div class=\"wp-block-cover__inner-container\">\n<p class=\"has-text-align-center has-large-font-size\">Cover</p>\n</div></div>\n\n\n\n<div class=\"wp-block-file\"><object class=\"wp-block-file__embed\" data=\"https://example.org/file_block.pdf\" type=\"application/pdf\" style=\"width:100%;height:600px\" aria-label=\"Embed of Embed of file_block..\"></object><a id=\"wp-block-file--media-1\" href=\"https://example.org/file_block.pdf\">file_block</a><a href=\"https://example.org/file_block.pdf\" class=\"wp-block-file__button\" download aria-describedby=\"wp-block-file--media-1\">Download</a></div>\n\n";

@@ -4,6 +4,7 @@ import { latestPosts } from './render/latest-posts.ts';
 import { pageList } from './render/page-list.ts';
 import { search } from './render/search.ts';
 import { gallery, galleryImageIds, image } from './render/gallery.ts';
+import { cover, file } from './render/media.ts';
 import { siteTagline, siteTitle } from './render/site-identity.ts';
 import { PATTERN_CATEGORIES, PATTERNS } from './patterns.ts';
 
@@ -144,6 +145,54 @@ const STATIC_BLOCKS: BlockTypeDefinition[] = [
     supports: { anchor: true, align: true, html: false, units: ['px', 'em', 'rem', 'vh', 'vw'], spacing: { margin: true, padding: true, blockGap: ['horizontal', 'vertical'], __experimentalSkipSerialization: ['blockGap'], __experimentalDefaultControls: { blockGap: true } }, color: { text: false, background: true, gradients: true }, __experimentalLayout: { allowSwitching: false, allowInheriting: false, allowEditing: false, default: { type: 'flex' } } },
     editorStyleHandles: ['wp-block-gallery-editor'], styleHandles: ['wp-block-gallery'],
     render: gallery, pure: true, blockData: galleryImageIds,
+  }),
+  block({
+    name: 'core/cover', title: 'Cover', category: 'media',
+    description: 'Add an image or video with a text overlay — great for headers.',
+    attributes: {
+      url: { type: 'string' },
+      useFeaturedImage: { type: 'boolean', default: false },
+      id: { type: 'number' },
+      alt: { type: 'string', source: 'attribute', selector: 'img', attribute: 'alt', default: '' },
+      hasParallax: { type: 'boolean', default: false },
+      isRepeated: { type: 'boolean', default: false },
+      dimRatio: { type: 'number', default: 100 },
+      overlayColor: { type: 'string' },
+      customOverlayColor: { type: 'string' },
+      backgroundType: { type: 'string', default: 'image' },
+      focalPoint: { type: 'object' },
+      minHeight: { type: 'number' },
+      minHeightUnit: { type: 'string' },
+      gradient: { type: 'string' },
+      customGradient: { type: 'string' },
+      contentPosition: { type: 'string' },
+      isDark: { type: 'boolean', default: true },
+      allowedBlocks: { type: 'array' },
+      templateLock: { type: ['string', 'boolean'], enum: ['all', 'insert', 'contentOnly', false] },
+    },
+    usesContext: ['postId', 'postType'],
+    supports: { anchor: true, align: true, html: false, spacing: { padding: true, margin: ['top', 'bottom'], __experimentalDefaultControls: { padding: true } }, color: { __experimentalDuotone: '> .wp-block-cover__image-background, > .wp-block-cover__video-background', text: false, background: false }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-cover-editor'], styleHandles: ['wp-block-cover'],
+    render: cover, pure: true,
+  }),
+  block({
+    name: 'core/file', title: 'File', category: 'media',
+    description: 'Add a link to a downloadable file.', keywords: ['document', 'pdf', 'download'],
+    attributes: {
+      id: { type: 'number' },
+      href: { type: 'string' },
+      fileId: { type: 'string', source: 'attribute', selector: 'a:not([download])', attribute: 'id' },
+      fileName: { type: 'string', source: 'html', selector: 'a:not([download])' },
+      textLinkHref: { type: 'string', source: 'attribute', selector: 'a:not([download])', attribute: 'href' },
+      textLinkTarget: { type: 'string', source: 'attribute', selector: 'a:not([download])', attribute: 'target' },
+      showDownloadButton: { type: 'boolean', default: true },
+      downloadButtonText: { type: 'string', source: 'html', selector: 'a[download]' },
+      displayPreview: { type: 'boolean' },
+      previewHeight: { type: 'number', default: 600 },
+    },
+    supports: { anchor: true, align: true },
+    editorStyleHandles: ['wp-block-file-editor'], styleHandles: ['wp-block-file'], viewScriptHandles: ['wp-block-file-view'],
+    render: file, pure: true,
   }),
   block({
     name: 'core/code', title: 'Code', category: 'text',
