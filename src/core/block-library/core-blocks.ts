@@ -5,6 +5,7 @@ import { pageList } from './render/page-list.ts';
 import { search } from './render/search.ts';
 import { gallery, galleryImageIds, image } from './render/gallery.ts';
 import { cover, file } from './render/media.ts';
+import { rss } from './render/rss.ts';
 import { siteTagline, siteTitle } from './render/site-identity.ts';
 import { PATTERN_CATEGORIES, PATTERNS } from './patterns.ts';
 
@@ -357,6 +358,23 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
     supports: { align: ['left', 'center', 'right'], color: { gradients: true, __experimentalSkipSerialization: true }, typography: { __experimentalSkipSerialization: true, __experimentalSelector: '.wp-block-search__label, .wp-block-search__input, .wp-block-search__button', fontSize: true, lineHeight: true }, __experimentalBorder: { color: true, radius: true, width: true, __experimentalSkipSerialization: true }, html: false },
     editorStyleHandles: ['wp-block-search-editor'], styleHandles: ['wp-block-search'],
     render: search,
+  }),
+  block({
+    name: 'core/rss', title: 'RSS', category: 'widgets',
+    description: 'Display entries from any RSS or Atom feed.', keywords: ['atom', 'feed'],
+    attributes: {
+      columns: { type: 'number', default: 2 },
+      blockLayout: { type: 'string', default: 'list' },
+      feedURL: { type: 'string', default: '' },
+      itemsToShow: { type: 'number', default: 5 },
+      displayExcerpt: { type: 'boolean', default: false },
+      displayAuthor: { type: 'boolean', default: false },
+      displayDate: { type: 'boolean', default: false },
+      excerptLength: { type: 'number', default: 55 },
+    },
+    supports: { align: true, html: false },
+    editorStyleHandles: ['wp-block-rss-editor'], styleHandles: ['wp-block-rss'],
+    render: rss,
   }),
   block({
     name: 'core/page-list', title: 'Page List', category: 'widgets',
