@@ -9,10 +9,40 @@ import { int, wrapperClass } from './shared.ts';
  * render_block_core_rss (WordPress 6.1): the newest entries of an RSS 2.0, RSS 1.0 or Atom feed
  * as fetch_feed reads them (SimplePie: items by date, newest first, when all have one), or the
  * placeholder WordPress shows when the feed cannot be read. The feed is fetched through the
- * guarded client (public addresses only, as wp_safe_remote_request) on every rendering, as
- * WordPress does when a feed fails; it does not keep a feed twelve hours as WordPress's
- * transient does.
+ * guarded client (public addresses only, as wp_safe_remote_request); one read is kept twelve
+ * hours, as fetch_feed's cache keeps it (here in the process, per site, where WordPress keeps a
+ * transient), and one that fails is asked again at the next rendering, as WordPress does.
  */
+
+/** How long a feed read is kept (fetch_feed's wp_feed_cache_transient_lifetime) and how many feeds a site keeps. */
+const FEED_KEPT_MS = 12 * 3600 * 1000;
+const FEEDS_KEPT = 100;
+const keptFeeds = new WeakMap<object, Map<string, { body: string; until: number }>>();
+
+const ACCEPT = 'application/atom+xml, application/rss+xml, application/rdf+xml;q=0.9, application/xml;q=0.8, text/xml;q=0.8, text/html;q=0.7, unknown/unknown;q=0.1, application/unknown;q=0.1, */*;q=0.1';
+
+/** The site's feeds read, by URL. */
+function feedsOf(site: object): Map<string, { body: string; until: number }> {
+  let kept = keptFeeds.get(site);
+  if (!kept) keptFeeds.set(site, (kept = new Map()));
+  return kept;
+}
+
+/** The feed's body: the one kept if younger than twelve hours, else read again. */
+async function feedBody(site: object, url: string): Promise<string> {
+  const found = feedsOf(site).get(url);
+  if (found && found.until > Date.now()) return found.body;
+  return (await guardedFetch(url, { timeoutMs: 10_000, headers: { accept: ACCEPT } })).text();
+}
+
+/** A feed read as a feed is kept (SimplePie caches only what it could read); the oldest goes past FEEDS_KEPT. */
+function keepFeed(site: object, url: string, body: string): void {
+  const kept = feedsOf(site);
+  if (kept.get(url)?.body === body) return;
+  kept.delete(url);
+  kept.set(url, { body, until: Date.now() + FEED_KEPT_MS });
+  if (kept.size > FEEDS_KEPT) kept.delete(kept.keys().next().value!);
+}
 
 const placeholder = (html: string) => `<div class="components-placeholder"><div class="notice notice-error">${html}</div></div>`;
 
@@ -109,13 +139,14 @@ export async function rss(block: RenderedBlock, ctx: BlockRenderContext): Promis
     return placeholder('Adding an RSS feed to this site’s homepage is not supported, as it could lead to a loop that slows down your site. Try using another block, like the <strong>Latest Posts</strong> block, to list posts from the site.');
   let body: string;
   try {
-    body = (await guardedFetch(url, { timeoutMs: 10_000, headers: { accept: 'application/atom+xml, application/rss+xml, application/rdf+xml;q=0.9, application/xml;q=0.8, text/xml;q=0.8, text/html;q=0.7, unknown/unknown;q=0.1, application/unknown;q=0.1, */*;q=0.1' } })).text();
+    body = await feedBody(ctx.site, url);
   } catch (e) {
     // WP_SimplePie_File's words; the reason is the guarded client's, where WordPress gives cURL's
     return placeholder(`<strong>RSS Error:</strong> ${escapeHtml(`WP HTTP Error: ${e instanceof Error ? e.message : String(e)}`)}`);
   }
   const parsed = parseFeed(body);
   if (typeof parsed === 'string') return placeholder(`<strong>RSS Error:</strong> ${escapeHtml(parsed)}`);
+  keepFeed(ctx.site, url, body);
   if (!parsed.length) return placeholder('An error has occurred, which probably means the feed is down. Try again later.');
   // SimplePie orders by date, newest first, only when every item has one
   const items = parsed.every((i) => i.date !== null) ? [...parsed].sort((x, y) => y.date! - x.date!) : parsed;
