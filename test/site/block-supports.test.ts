@@ -161,6 +161,22 @@ describe('block supports: layout, elements and duotone (WordPress 6.1 render_blo
     assert.ok(page.includes("<style id='wp-duotone-8c00b7-fcff41-1-inline-css'>\n.wp-duotone-8c00b7-fcff41-1 > .wp-block-cover__image-background, .wp-duotone-8c00b7-fcff41-1 > .wp-block-cover__video-background{filter:url('#wp-duotone-8c00b7-fcff41-1') !important;}\n</style>\n"));
     assert.ok(page.includes('<filter id="wp-duotone-8c00b7-fcff41-1">'));
   });
+
+  it('lays the layout types out with the base styles WordPress 6.1’s global stylesheet prints for this theme’s settings', async () => {
+    const page = await (await fetch(`${server.home}/`)).text();
+    const href = /<link rel="stylesheet" id="theme-style" href="([^"]+)"/.exec(page)?.[1];
+    assert.ok(href, 'the page links the theme’s stylesheet');
+    const css = await (await fetch(href.replace(/&amp;/g, '&'))).text();
+    // wp_get_global_stylesheet of WordPress 6.1.9 with this theme's layout settings (contentSize 44rem, no blockGap)
+    for (const rule of [
+      ':where(.is-layout-flex){gap: 0.5em;}',
+      'body .is-layout-constrained > :where(:not(.alignleft):not(.alignright):not(.alignfull)){max-width: var(--wp--style--global--content-size);margin-left: auto !important;margin-right: auto !important;}',
+      'body .is-layout-flex{display: flex;}',
+      'body .is-layout-flex{flex-wrap: wrap;align-items: center;}',
+      ':where(.wp-block-columns.is-layout-flex){gap: 2em;}',
+    ])
+      assert.ok(css.includes(rule), rule);
+  });
 });
 
 /** A gallery of image blocks (WordPress 5.9 on) and one of the older markup, with `ids`. */
