@@ -118,10 +118,12 @@ function skipsGapSerialization(supports: Json): boolean {
 
 /** wp_render_layout_support_flag: the block's wrapper with its layout classes, its container's CSS added to the page. */
 export function renderLayout(html: string, block: SupportedBlock, supports: Json, state: BlockSupportsState): string {
+  // block_has_support: `true` or an object (an empty one too)
   const support = supports.__experimentalLayout;
-  if (support === undefined || support === false || support === null) return html;
+  if (support !== true && (typeof support !== 'object' || support === null)) return html;
   const attrs = block.attrs;
-  const given = isObject(attrs.layout) ? attrs.layout : undefined;
+  // a layout attribute set to anything else than an object is an empty one, as json_decode's `[]` is
+  const given = attrs.layout === undefined || attrs.layout === null ? undefined : isObject(attrs.layout) ? attrs.layout : {};
   const used: Json = { ...(given ?? (isObject(support) && isObject(support.default) ? support.default : {})) };
   const container = state.uniqueId('wp-container-');
   if (truthy(used.inherit) || truthy(used.contentSize)) used.type = 'constrained';
