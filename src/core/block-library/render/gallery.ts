@@ -1,6 +1,7 @@
 import type { BlockRenderContext, ParsedBlock, RenderedBlock } from '../../blocks.ts';
 import { escapeAttr } from '../../../format/format.ts';
-import { kebabCase } from '../supports/style-engine.ts';
+import { presetVariable, UNSAFE_CSS } from '../supports/style-engine.ts';
+import { addClasses } from '../supports/wrapper.ts';
 import { BlockSupportsState } from '../supports/state.ts';
 
 /** The gallery and the image in it (WordPress 6.1's blocks/gallery.php and blocks/image.php). */
@@ -35,8 +36,8 @@ export function image(block: RenderedBlock): string {
  */
 function gapValue(v: unknown): string | null {
   const s = typeof v === 'string' ? v : '';
-  if (s && /[\\(&=}<]|\/\*/.test(s)) return null;
-  return s.includes('var:preset|spacing|') ? `var(--wp--preset--spacing--${kebabCase(s.slice(s.lastIndexOf('|') + 1))})` : s;
+  if (s && (UNSAFE_CSS.test(s) || s.includes('<'))) return null;
+  return s.includes('var:preset|spacing|') ? presetVariable(s, 'spacing') : s;
 }
 
 const FALLBACK_GAP = 'var( --wp--style--gallery-gap-default, var( --gallery-block--gutter-size, var( --wp--style--block-gap, 0.5em ) ) )';
@@ -52,8 +53,7 @@ export function gallery(block: RenderedBlock, ctx: BlockRenderContext): string {
   const raw = isObject(style) && isObject(style.spacing) ? style.spacing.blockGap : undefined;
   const gap = isObject(raw) ? Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, gapValue(v)])) : gapValue(raw);
   const id = state.uniqueId('wp-block-gallery-');
-  const at = block.content.indexOf('class="');
-  const content = at < 0 ? block.content : `${block.content.slice(0, at)}class="${id} ${block.content.slice(at + 'class="'.length)}`;
+  const content = addClasses(block.content, id);
   let value: string | Json = (isObject(gap) ? Object.keys(gap).length > 0 : gap) ? (gap as string | Json) : FALLBACK_GAP;
   let column = value;
   if (isObject(value)) {

@@ -1,5 +1,5 @@
 import { THEME_JSON } from '../../active-theme.ts';
-import { compileRules, presetVariable, safeCssValue, type CssRule } from './style-engine.ts';
+import { compileRules, presetVariable, safeCssValue, UNSAFE_CSS, type CssRule } from './style-engine.ts';
 import type { BlockSupportsState } from './state.ts';
 import { addClasses, blockDefaultClassName, truthy, type SupportedBlock } from './wrapper.ts';
 
@@ -107,8 +107,7 @@ function layoutRules(selector: string, layout: Json, gap: unknown, skipGap: bool
 }
 
 /** A gap value with what safecss_filter_attr refuses in a value (`\ ( & } =`, a comment) is dropped. */
-const UNSAFE_GAP = /[\\(&=}]|\/\*/;
-const safeGap = (v: unknown) => (typeof v === 'string' && v && UNSAFE_GAP.test(v) ? null : v);
+const safeGap = (v: unknown) => (typeof v === 'string' && v && UNSAFE_CSS.test(v) ? null : v);
 
 /** wp_should_skip_block_supports_serialization of spacing's blockGap. */
 function skipsGapSerialization(supports: Json): boolean {
