@@ -72,9 +72,13 @@ function keptTitle(title: string): string {
   return html;
 }
 
-/** get_the_title: a password-protected post's title says so (before a private one's), then the_title's filters. */
-export function renderedTitle(post: { title: string; status: string; password: string }): string {
-  if (post.password) return keptTitle(`Protected: ${post.title}`);
+/**
+ * get_the_title: a password-protected post's title says so (before a private one's), then
+ * the_title's filters. The posts routes print a protected title as it is (`protected`: false):
+ * WP_REST_Posts_Controller sets protected_title_format to `%s` while it renders `title.rendered`.
+ */
+export function renderedTitle(post: { title: string; status: string; password: string }, { protectedPrefix = true } = {}): string {
+  if (post.password) return keptTitle(protectedPrefix ? `Protected: ${post.title}` : post.title);
   if (post.status === 'private') return keptTitle(`Private: ${post.title}`);
   return keptTitle(post.title);
 }
