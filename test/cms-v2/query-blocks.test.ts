@@ -79,7 +79,8 @@ describe('the Query Loop blocks', () => {
     assert.ok(html.includes(`>dynblocks: Q2</a></h2>`) && html.includes(`>dynblocks: Q1</a></h2>`) && !html.includes('>dynblocks: Q3</a></h2>'), html);
     assert.ok(
       html.includes(
-        '<nav class="wp-block-query-pagination" aria-label="Pagination">\n' +
+        // the pagination's flex layout class from the layout support, as WordPress adds it
+        '<nav class="is-layout-flex wp-block-query-pagination" aria-label="Pagination">\n' +
           `<a href="${path}?query-3-page=1" class="wp-block-query-pagination-previous"><span class='wp-block-query-pagination-previous-arrow is-arrow-arrow' aria-hidden='true'>←</span>Previous Page</a>\n` +
           '<div class="wp-block-query-pagination-numbers"><a class="page-numbers" href="?cst">1</a>\n<span aria-current="page" class="page-numbers current">2</span></div>\n\n</nav>',
       ),
