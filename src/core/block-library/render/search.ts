@@ -3,13 +3,14 @@ import { escapeAttr, stripAllTags } from '../../../format/format.ts';
 import { kses } from '../../../format/kses.ts';
 import { uniqueId } from './shared.ts';
 import { wrapperAttributes } from './wrapper.ts';
+import { truthy } from '../supports/wrapper.ts';
 
 /** render_block_core_search (WordPress 6.1): a search form to the home URL, labelled, its button inside, outside or alone. */
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** PHP's `! empty()` of an attribute. */
-const given = (v: unknown) => !(v === undefined || v === null || v === false || v === '' || v === 0 || v === '0' || (Array.isArray(v) && !v.length));
+const given = truthy;
 const at = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), o);
 
 const SEARCH_ICON = `<svg class="search-icon" viewBox="0 0 24 24" width="24" height="24">

@@ -15,7 +15,8 @@ export interface CssRule {
 /** CSS functions safecss_filter_attr allows around what it would otherwise refuse, parentheses balanced. */
 const ALLOWED_FUNCTIONS = /\b(?:var|calc|min|max|minmax|clamp)\(/g;
 
-function withoutAllowedFunctions(value: string): string {
+/** A value without the allowed functions, each with its balanced parentheses (PHP's recursive pattern). */
+export function withoutAllowedFunctions(value: string): string {
   let out = '';
   let at = 0;
   for (const m of value.matchAll(ALLOWED_FUNCTIONS)) {

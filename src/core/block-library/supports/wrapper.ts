@@ -11,8 +11,8 @@ export interface SupportedBlock {
   inner: readonly (string | SupportedBlock)[];
 }
 
-/** wp_get_block_default_classname: `wp-block-` and the name, `core/` left out, the slash a hyphen. */
-export const blockDefaultClassName = (name: string) => `wp-block-${name.replace(/^core\//, '').replace('/', '-')}`;
+/** wp_get_block_default_classname: `wp-block-` and the name, its slashes hyphens, a `core-` prefix (`core/`, the old `core-embed/`) left out. */
+export const blockDefaultClassName = (name: string) => `wp-block-${name.replaceAll('/', '-').replace(/^core-/, '')}`;
 
 /** The supports' preg_replace of the first `class="` by `class="<classes> `: nothing happens to markup without one. */
 export function addClasses(html: string, classes: string): string {
