@@ -82,6 +82,7 @@ export const SQLITE_ONLY = [
   ['test/auth/wpapi-wp-json.test.ts', 'the wpapi client library at /wp-json/'],
   ['test/site/comments-browser.test.ts', 'the comment form in a browser'],
   ['test/format/formatting.test.ts', 'WordPress’s formatting of content'],
+  ['test/site/block-supports.test.ts', 'the block supports’ rendering, the same on any store'],
   ['test/site/rest-links.test.ts', 'the REST links of the site’s pages'],
   ['test/site/theme.test.ts', 'the theme in a browser'],
   ['test/site/test-content-render.test.ts', 'WordPress’s test content imported and rendered, in a browser'],

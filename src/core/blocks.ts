@@ -1,6 +1,8 @@
 import { compileArgs, type CompiledArgs } from '../engine/args.ts';
 import { invalidParams, RestError, type ParamFailure } from '../engine/errors.ts';
 import type { Logger } from '../engine/types.ts';
+import { blockSupports } from './block-library/supports/apply.ts';
+import { BlockSupportsState } from './block-library/supports/state.ts';
 
 /**
  * The block registry: WordPress's WP_Block_Type_Registry, WP_Block_Patterns_Registry and
@@ -33,11 +35,16 @@ export interface BlockRenderContext {
   /** The posts whose content a post-content block is rendering around this rendering (its recursion guard). */
   contentShown?: ReadonlySet<number>;
   /**
-   * wp_unique_id's counter (a navigation's `modal-N`), one per rendering: WordPress counts across
-   * the whole request, but each rendering here is kept and reused on its own.
+   * The request's block-supports state: wp_unique_id's counter (`wp-container-N`, a navigation's
+   * `modal-N`, a search form's input id...), the styles for the page; a rendering without one starts its own.
    */
-  uniqueIds?: { count: number };
+  supports?: BlockSupportsState;
 }
+
+/** A rendering under way: its block-supports state is settled. */
+type Rendering = BlockRenderContext & { supports: BlockSupportsState };
+
+const rendering = (ctx: BlockRenderContext): Rendering => (ctx.supports ? (ctx as Rendering) : { ...ctx, supports: new BlockSupportsState() });
 
 /** What a rendering met that makes it unfit to keep: a dynamic block, the store used. */
 export interface RenderTrace {
@@ -101,6 +108,10 @@ export interface BlockTypeDefinition {
   skipInnerBlocks?: boolean;
   /** The render callback of a dynamic block: its HTML from its attributes and rendered inner content. */
   render?(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> | string;
+  /** Whether `render` reads nothing but the block (and the request's supports state), so its output may be kept. */
+  pure?: boolean;
+  /** A render_block_data filter of this block: its parsed block changed before it renders (core/gallery gives its images a `data-id`). */
+  blockData?(block: ParsedBlock): ParsedBlock;
 }
 
 /** A block pattern (register_block_pattern). */
@@ -287,9 +298,6 @@ function fits(schema: BlockAttribute, v: unknown): boolean {
 
 // --- the registry ---
 
-/** The page context with wp_unique_id's counter, started at this rendering unless an enclosing one counts already. */
-const counting = (ctx: BlockRenderContext): BlockRenderContext => (ctx.uniqueIds ? ctx : { ...ctx, uniqueIds: { count: 0 } });
-
 /** excerpt_remove_blocks' lists: the blocks whose text an excerpt keeps, and the wrappers it looks into. */
 const EXCERPT_INNER_BLOCKS = new Set(['core/freeform', 'core/heading', 'core/html', 'core/list', 'core/media-text', 'core/paragraph', 'core/preformatted', 'core/pullquote', 'core/quote', 'core/table', 'core/verse']);
 const EXCERPT_WRAPPER_BLOCKS = new Set(['core/columns', 'core/column', 'core/group']);
@@ -387,7 +395,7 @@ export class BlockRegistry {
   async render(content: string, ctx: BlockRenderContext): Promise<string> {
     if (!hasBlocks(content)) return content;
     const parts = parseBlocks(content);
-    return this.renderParts(parts, await this.pageContext(parts, ctx), counting(ctx));
+    return this.renderParts(parts, await this.pageContext(parts, ctx), rendering(ctx));
   }
 
   /**
@@ -395,10 +403,10 @@ export class BlockRegistry {
    * top-level blocks whose text belongs in an excerpt (and classic text), a wrapper block by its
    * allowed inner blocks alone, a block with any other or nested inner block left out.
    */
-  async renderForExcerpt(content: string, ctx: BlockRenderContext): Promise<string> {
+  async renderForExcerpt(content: string, page: BlockRenderContext): Promise<string> {
     const parts = parseBlocks(content);
-    const context = await this.pageContext(parts, ctx);
-    ctx = counting(ctx);
+    const context = await this.pageContext(parts, page);
+    const ctx = rendering(page);
     let html = '';
     for (const part of parts) {
       if (typeof part === 'string') html += part;
@@ -412,7 +420,7 @@ export class BlockRegistry {
   }
 
   /** _excerpt_render_inner_blocks: a wrapper's allowed inner blocks, wrappers among them by their own. */
-  private async renderExcerptInner(block: ParsedBlock, context: BlockContext, ctx: BlockRenderContext): Promise<string> {
+  private async renderExcerptInner(block: ParsedBlock, context: BlockContext, ctx: Rendering): Promise<string> {
     let html = '';
     for (const inner of block.inner) {
       if (typeof inner === 'string' || !(EXCERPT_INNER_BLOCKS.has(inner.name) || EXCERPT_WRAPPER_BLOCKS.has(inner.name))) continue;
@@ -424,7 +432,7 @@ export class BlockRegistry {
   /** render_block of one block given by name and attributes, with no inner content (block-renderer). */
   async renderBlock(name: string, attributes: Record<string, unknown>, ctx: BlockRenderContext): Promise<string> {
     const block: ParsedBlock = { name, attrs: attributes, inner: [] };
-    return this.renderParsed(block, await this.pageContext([block], ctx), counting(ctx));
+    return this.renderParsed(block, await this.pageContext([block], ctx), rendering(ctx));
   }
 
   /**
@@ -445,41 +453,46 @@ export class BlockRegistry {
   /** Blocks rendered one by one with the context given (new WP_Block_List( $blocks, $context ), each rendered): a navigation's items from its menu post. */
   async renderEach(blocks: readonly ParsedBlock[], context: BlockContext, ctx: BlockRenderContext): Promise<string[]> {
     const out: string[] = [];
-    for (const block of blocks) out.push(await this.renderParsed(block, context, ctx));
+    const settled = rendering(ctx);
+    for (const block of blocks) out.push(await this.renderParsed(block, context, settled));
     return out;
   }
 
-  private async renderParts(parts: readonly (string | ParsedBlock)[], available: BlockContext, ctx: BlockRenderContext): Promise<string> {
+  private async renderParts(parts: readonly (string | ParsedBlock)[], available: BlockContext, ctx: Rendering): Promise<string> {
     let html = '';
     for (const part of parts) html += typeof part === 'string' ? part : await this.renderParsed(part, available, ctx);
     return html;
   }
 
   /**
-   * WP_Block::render: the inner blocks first, each given the context available here plus what this
-   * block provides from its attributes (`providesContext`), then the render callback of a dynamic
-   * block with the context its type uses (`usesContext`).
+   * WP_Block::render: the block's render_block_data filter, then its inner blocks, each given the
+   * context available here plus what this block provides from its attributes (`providesContext`),
+   * then the render callback of a dynamic block with the context its type uses (`usesContext`);
+   * the block supports' filters (layout, elements, duotone) around it all, on every block.
    */
-  private async renderParsed(block: ParsedBlock, available: BlockContext, ctx: BlockRenderContext): Promise<string> {
-    const r = this.types.get(block.name);
+  private async renderParsed(parsed: ParsedBlock, available: BlockContext, ctx: Rendering): Promise<string> {
+    const r = this.types.get(parsed.name);
+    const block = r?.def.blockData?.(parsed) ?? parsed;
+    const supported = blockSupports(block, r?.def.supports, ctx.supports);
     const attributes = this.prepareAttributes(block.name, block.attrs);
     const childContext: Record<string, unknown> = { ...available };
     for (const [name, attribute] of Object.entries(r?.def.providesContext ?? {})) if (attribute in attributes) childContext[name] = attributes[attribute];
     const content = r?.def.render && r.def.skipInnerBlocks ? '' : await this.renderParts(block.inner, childContext, ctx);
-    if (!r?.def.render) return content;
-    // a render callback may read anything (posts, the time): its output is not kept
-    if (ctx.trace) ctx.trace.volatile = true;
+    if (!r?.def.render) return supported(content);
+    // a render callback may read anything (posts, the time): its output is not kept, unless it reads nothing
+    if (ctx.trace && !r.def.pure) ctx.trace.volatile = true;
     const context: Record<string, unknown> = {};
     for (const name of r.def.usesContext ?? []) if (name in available) context[name] = available[name];
     const innerBlocks = block.inner.filter((p): p is ParsedBlock => typeof p !== 'string');
+    let html = '';
     try {
       const renderInner = (given: BlockContext) => this.renderParts(block.inner, given, ctx);
       const renderInnerBlocks = () => this.renderEach(innerBlocks, childContext, ctx);
-      return await r.def.render({ name: block.name, attributes, parsedAttributes: block.attrs, supports: r.def.supports ?? {}, content, context, innerBlocks, renderInner, renderInnerBlocks }, ctx);
+      html = await r.def.render({ name: block.name, attributes, parsedAttributes: block.attrs, supports: r.def.supports ?? {}, content, context, innerBlocks, renderInner, renderInnerBlocks }, ctx);
     } catch (e) {
       // a failing block renders as nothing, so one broken plugin does not take the page down
       this.log.error(`block ${block.name} of ${r.owner} failed to render: ${e instanceof Error ? e.message : String(e)}`);
-      return '';
     }
+    return supported(html);
   }
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PageContext, Site } from './site.ts';
 import type { RenderTrace } from './blocks.ts';
+import type { SupportsEffects } from './block-library/supports/state.ts';
 import type { Store } from '../store/index.ts';
 
 /** The bytes of rendered HTML (and keys) kept per site; the least recently used goes first past it. */
@@ -27,6 +28,16 @@ function watched(store: Store, trace: RenderTrace): Store {
   });
 }
 
+/** A kept rendering: its HTML and what it added to the request's block-supports state (ids taken, styles). */
+interface Kept {
+  html: string;
+  supports: SupportsEffects;
+  /** Its share of KEPT_BYTES, key included. */
+  bytes: number;
+}
+
+const NO_EFFECTS: SupportsEffects = { ids: 0, effects: [] };
+
 const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** A key of strings that cannot run into each other: each is preceded by its length. */
@@ -44,11 +55,13 @@ function keyOf(parts: readonly string[]): string {
  * the active plugins and the topics the plugins' site hooks name (moved by a write here or by
  * another process, the CLI on the same SQLite file, seen at the next request's catch-up), and the
  * objects those are held in (replaced whole when they change in this process). When any of that
- * moved, everything kept is dropped. A rendering that used the store or ran a dynamic block (whose
+ * moved, everything kept is dropped. Block supports number their containers per request
+ * (`wp-container-N`), so where the request's numbering stood is part of the key, and a kept
+ * rendering takes its ids and adds its styles to the request again when it is reused. A rendering that used the store or ran a dynamic block (whose
  * callback may read anything, the time included) is not kept; nor one during which the state moved.
  */
 export class KeptRenderings {
-  private readonly kept = new Map<string, string>();
+  private readonly kept = new Map<string, Kept>();
   private bytes = 0;
   private state: readonly unknown[] = [];
 
@@ -75,15 +88,18 @@ export class KeptRenderings {
       this.bytes = 0;
       this.state = state;
     }
-    const key = keyOf([ctx.kind, String(ctx.postId ?? ''), ctx.url, ...parts]);
+    const supports = ctx.supports;
+    const key = keyOf([ctx.kind, String(ctx.postId ?? ''), ctx.url, String(supports?.position ?? ''), ...parts]);
     const found = this.kept.get(key);
     if (found !== undefined) {
       // most recently used last, so the oldest goes first past the cap
       this.kept.delete(key);
       this.kept.set(key, found);
-      return found;
+      supports?.replay(found.supports);
+      return found.html;
     }
     const trace: RenderTrace = { volatile: false };
+    const mark = supports?.mark();
     const html = await render({ ...ctx, store: watched(ctx.store, trace), trace });
     if (trace.volatile) {
       if (ctx.trace) ctx.trace.volatile = true;
@@ -91,12 +107,14 @@ export class KeptRenderings {
     }
     // kept only if the site's state is still the one it was rendered at
     if (same(state, this.state) && same(state, this.stateNow()) && !this.kept.has(key)) {
-      this.kept.set(key, html);
-      this.bytes += key.length + html.length;
+      const effects = supports && mark ? supports.since(mark) : NO_EFFECTS;
+      const bytes = key.length + html.length + (effects.effects.length ? JSON.stringify(effects.effects).length : 0);
+      this.kept.set(key, { html, supports: effects, bytes });
+      this.bytes += bytes;
       for (const [oldest, value] of this.kept) {
         if (this.bytes <= KEPT_BYTES) break;
         this.kept.delete(oldest);
-        this.bytes -= oldest.length + value.length;
+        this.bytes -= value.bytes;
       }
     }
     return html;

@@ -3,6 +3,7 @@ import type { Site } from './site.ts';
 import type { Store } from '../store/index.ts';
 import type { TermRow } from '../store/terms.ts';
 import { decodePercent } from '../engine/url-decoding.ts';
+import { slugOfSegment } from '../store/transact.ts';
 
 /** The post fields a permalink depends on. */
 export interface PermalinkPost {
@@ -63,7 +64,8 @@ export function parsePermalink(site: Site, url: string): PermalinkTarget | null 
   const decoded = u.pathname.slice(base.length).split('/').filter(Boolean).map((s) => decodePercent(s));
   // malformed percent-encoding names nothing on this site
   if (decoded.includes(null)) return null;
-  const segments = decoded as string[];
+  // a slug of other scripts is stored percent-encoded (sanitize_title), whichever way the URL spells it
+  const segments = (decoded as string[]).map(slugOfSegment);
   if (segments.length === 0) return { kind: 'home' };
   if (segments.length === 4 && /^\d{4}$/.test(segments[0]) && /^\d{2}$/.test(segments[1]) && /^\d{2}$/.test(segments[2]))
     return { kind: 'dated', year: segments[0], month: segments[1], day: segments[2], slug: segments[3] };
@@ -85,7 +87,8 @@ export interface TermArchive {
  */
 export function termPermalink(site: Site, tax: TermArchive, term: { id: number; slug: string }, ancestorSlugs: string[] = []): string {
   if (!site.options.permalink_structure) return `${site.home}/?${tax.plainVar.name}=${tax.plainVar.byId ? term.id : encodeURIComponent(term.slug)}`;
-  return `${site.home}/${tax.archiveBase}/${[...ancestorSlugs, term.slug].map(encodeURIComponent).join('/')}/`;
+  // slugs are URL-safe as sanitize_title makes them (`%ce%b5` included): printed as they are
+  return `${site.home}/${tax.archiveBase}/${[...ancestorSlugs, term.slug].join('/')}/`;
 }
 
 /** get_author_posts_url: `{home}/author/{nicename}/`, or `?author=ID`. */

@@ -70,6 +70,8 @@ export async function postFieldsOf(ctx: Ctx, type: PostTypeInfo, store: Store, c
       throw denied(ctx, 'rest_cannot_publish');
     f.status = a.status;
   }
+  // wp_insert_post: a private post keeps no password
+  if ((f.status ?? current?.status) === 'private' && (f.password || current?.password)) f.password = '';
   if (typeof a.sticky === 'boolean' && type.slug === 'post') {
     if (a.sticky !== (current?.sticky === 1) && !(ctx.can('edit_others_posts') && ctx.can('publish_posts')))
       throw denied(ctx, 'rest_cannot_assign_sticky');

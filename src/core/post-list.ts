@@ -3,6 +3,7 @@ import type { PostQuery, PostRow, TaxQuery } from '../store/posts.ts';
 import { cap, type PostTypeInfo } from './content-types.ts';
 import type { Ctx } from './context.ts';
 import { denied, parseDateArg, type Page } from './rest.ts';
+import { sanitizeSlug } from '../store/transact.ts';
 
 /**
  * A post collection's query (WP_REST_Posts_Controller::get_items → WP_Query), shared by every
@@ -74,7 +75,8 @@ export function listQueryOf(ctx: Ctx, type: PostTypeInfo, statuses: string[], pa
  * a hierarchical type and media; menu_order for page-attributes and menu items; sticky on posts).
  */
 export const typeFilters = (ctx: Ctx): Partial<PostQuery> => ({
-  slugs: nonEmpty(ctx.args.slug),
+  // wp_parse_slug_list: each slug as sanitize_title saves it, so the text as typed finds its post
+  slugs: nonEmpty(ctx.args.slug)?.map((s: string) => sanitizeSlug(String(s))),
   after: wallOf(ctx.args.after),
   before: wallOf(ctx.args.before),
   modifiedAfter: wallOf(ctx.args.modified_after),

@@ -72,19 +72,15 @@ function keptTitle(title: string): string {
   return html;
 }
 
-/** get_the_title: a password-protected post's title says so (before a private one's), then the_title's filters. */
-export function renderedTitle(post: { title: string; status: string; password: string }): string {
-  if (post.password) return keptTitle(`Protected: ${post.title}`);
+/**
+ * get_the_title: a password-protected post's title says so (before a private one's), then
+ * the_title's filters. The posts routes print a protected title as it is (`protected`: false):
+ * WP_REST_Posts_Controller sets protected_title_format to `%s` while it renders `title.rendered`.
+ */
+export function renderedTitle(post: { title: string; status: string; password: string }, { protectedPrefix = true } = {}): string {
+  if (post.password) return keptTitle(protectedPrefix ? `Protected: ${post.title}` : post.title);
   if (post.status === 'private') return keptTitle(`Private: ${post.title}`);
   return keptTitle(post.title);
-}
-
-/**
- * title.rendered as WP_REST_Posts_Controller gives it: get_the_title with its protected_title_format
- * ('%s'), so a password-protected post's title does not say so (a private one's still does).
- */
-export function restRenderedTitle(post: { title: string; status: string; password: string }): string {
-  return renderedTitle({ ...post, password: '' });
 }
 
 /** The context arg, already validated by the spec's enum. */

@@ -11,6 +11,7 @@ import { cap, ContentTypes, type PostTypeInfo, type TaxonomyInfo } from './conte
 import { STYLESHEET } from './active-theme.ts';
 import { CURIES } from './curies.ts';
 import { BlockRegistry, type RenderTrace } from './blocks.ts';
+import type { BlockSupportsState } from './block-library/supports/state.ts';
 import { SharedState } from './shared-state.ts';
 import type { Mailer } from './mail.ts';
 import type { MediaLibrary } from './media.ts';
@@ -45,7 +46,7 @@ const OPTION_OF: Record<keyof SiteInfo, string> = {
 const NUMERIC_FIELDS = new Set<keyof SiteInfo>(['page_for_posts', 'page_on_front']);
 
 /** Options besides the index fields that pages and permalinks read on every request, and those a post's creation reads. */
-const EXTRA_OPTIONS = ['permalink_structure', 'date_format', 'time_format', 'posts_per_page', 'blog_charset', 'use_smilies', 'default_comment_status', 'default_ping_status', 'default_category'];
+const EXTRA_OPTIONS = ['permalink_structure', 'date_format', 'time_format', 'start_of_week', 'posts_per_page', 'blog_charset', 'use_smilies', 'default_comment_status', 'default_ping_status', 'default_category'];
 
 /** site.yaml's `site:` block with WordPress's defaults for what it leaves out. */
 /**
@@ -94,6 +95,8 @@ export interface PageContext {
   singular?: boolean;
   /** Set while a rendering that may be kept runs (src/core/kept-renderings.ts). */
   trace?: RenderTrace;
+  /** The request's block-supports state: one per page or REST request, so containers are numbered across all it renders. */
+  supports?: BlockSupportsState;
 }
 
 /** A page of the site that was answered, as plugins that count visits see it. */

@@ -19,6 +19,7 @@ import { feedResponse, type FeedPost } from './feeds.ts';
 import { robotsResponse, sitemapResponse, sitemapXmlRedirect } from './sitemaps.ts';
 import { COMMENT_POST_PATH, commentFeedItems, commentPost, commentsSection } from './comments.ts';
 import { siteChrome, STYLESHEET_PATH, stylesheetResponse, stylesheetUrl } from './theme.ts';
+import { BlockSupportsState } from '../core/block-library/supports/state.ts';
 import { isUploadPath, uploadResponse } from './uploads.ts';
 import { previewed, previewOf, previewShows, type Preview } from './preview.ts';
 import { NO_CACHE } from '../engine/critical-error.ts';
@@ -354,15 +355,16 @@ async function themedDocument(engine: Engine, ctx: PageContext, parts: Pick<Docu
     site: identity(site),
     stylesheet: stylesheetUrl(site),
     feeds: [...siteFeeds(site), ...(parts.feeds ?? [])],
-    chrome: await siteChrome(store, site, ctx.url, parts.search ?? ''),
+    chrome: await siteChrome(store, site, ctx.url, parts.search ?? '', ctx.supports),
     head: await hookOutput('head', ctx, engine.log),
-    footer: await hookOutput('footer', ctx, engine.log),
+    // the block supports' SVGs and styles come after the plugins' wp_footer output, as WordPress prints them on a classic theme's page
+    footer: (await hookOutput('footer', ctx, engine.log)) + (ctx.supports?.footerHtml() ?? ''),
   });
 }
 
 async function singlePage(engine: Engine, req: PageRequest, post: PostRow, url: string): Promise<PageResponse> {
   const { site, store } = engine;
-  const ctx: PageContext = { store, site, kind: post.type === 'page' ? 'page' : 'post', postId: post.id, url, queryArgs: req.query, singular: true };
+  const ctx: PageContext = { store, site, kind: post.type === 'page' ? 'page' : 'post', postId: post.id, url, queryArgs: req.query, singular: true, supports: new BlockSupportsState() };
   const [shown] = await showPosts(engine, [post], ctx, false);
   const isFront = url === `${site.home}/`;
   const discussion = await commentsSection(engine, req, post, url);
@@ -412,7 +414,7 @@ async function listPage(engine: Engine, plan: ListPlan, paged: number, postsPage
   const sticky = plan.kind === 'home' && paged === 1 ? (await store.posts.query({ ...plan.query, sticky: true, offset: 0, limit: MAX_STICKY })).rows : [];
   const stickyIds = new Set(sticky.map((p) => p.id));
   const listed = [...sticky, ...rows.filter((p) => !stickyIds.has(p.id))];
-  const ctx: PageContext = { store, site, kind: plan.kind, postId: postsPage?.id, url };
+  const ctx: PageContext = { store, site, kind: plan.kind, postId: postsPage?.id, url, supports: new BlockSupportsState() };
   const shown = await showPosts(engine, listed, ctx, true);
   let title: string;
   if (plan.kind === 'home') {

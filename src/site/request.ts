@@ -1,6 +1,7 @@
 import type { Site } from '../core/site.ts';
 import { parsePermalink, type FeedType, type PermalinkTarget } from '../core/permalinks.ts';
 import { decodePercent } from '../engine/url-decoding.ts';
+import { slugOfSegment } from '../store/transact.ts';
 
 /** A date archive's parts; month and day only when the URL names them. */
 export interface DateVars {
@@ -98,9 +99,10 @@ function listVarsOfPath(segments: string[]): ListVars | 'comments' | undefined {
   const [first, ...rest] = segments;
   if (first === 'comments' && rest.length === 0) return 'comments';
   if (first === 'search' && rest.length === 1) return { search: rest[0] };
-  if (first === 'category' && rest.length >= 1) return { categoryPath: rest };
-  if (first === 'tag' && rest.length === 1) return { tag: rest[0] };
-  if (first === 'author' && rest.length === 1) return { authorName: rest[0] };
+  // a slug of other scripts is stored percent-encoded (sanitize_title), whichever way the URL spells it
+  if (first === 'category' && rest.length >= 1) return { categoryPath: rest.map(slugOfSegment) };
+  if (first === 'tag' && rest.length === 1) return { tag: slugOfSegment(rest[0]) };
+  if (first === 'author' && rest.length === 1) return { authorName: slugOfSegment(rest[0]) };
   if (segments.length <= 3 && /^\d{4}$/.test(first) && (rest[0] === undefined || /^\d{2}$/.test(rest[0])) && (rest[1] === undefined || /^\d{2}$/.test(rest[1]))) {
     return { date: { year: Number(first), month: rest[0] ? Number(rest[0]) : undefined, day: rest[1] ? Number(rest[1]) : undefined } };
   }

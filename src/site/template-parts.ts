@@ -1,6 +1,7 @@
 import type { Site } from '../core/site.ts';
 import { storedPart } from '../core/templates.ts';
 import type { Store } from '../store/index.ts';
+import type { BlockSupportsState } from '../core/block-library/supports/state.ts';
 
 /**
  * The site's own template parts on the rendered pages: a published part stored for the active
@@ -9,8 +10,8 @@ import type { Store } from '../store/index.ts';
  * site's block renderer (do_blocks).
  */
 
-/** The stored footer part of the page at `url`, rendered; null while the theme's own footer is in use. */
-export async function footerPartHtml(store: Store, site: Site, url: string): Promise<string | null> {
+/** The stored footer part of the page at `url`, rendered (its containers numbered after the page's); null while the theme's own footer is in use. */
+export async function footerPartHtml(store: Store, site: Site, url: string, supports?: BlockSupportsState): Promise<string | null> {
   const part = await storedPart(store, site, 'footer');
-  return part ? site.blocks.render(part.content, { store, site, kind: 'template-part', url }) : null;
+  return part ? site.blocks.render(part.content, { store, site, kind: 'template-part', url, supports }) : null;
 }

@@ -12,6 +12,7 @@ import { locationMenus } from './menus.ts';
 import { footerPartHtml } from './template-parts.ts';
 import { globalStylesHtml } from './global-styles.ts';
 import { customizerHead } from './customizer-head.ts';
+import type { BlockSupportsState } from '../core/block-library/supports/state.ts';
 
 /** Where the default theme's stylesheet is served (WordPress keeps themes under wp-content/themes). */
 export const STYLESHEET_PATH = '/cms-content/themes/default/style.css';
@@ -50,11 +51,11 @@ const MENU_PAGES = 100;
  * footer template part and global styles the site stores, if any (site/template-parts.ts, global-styles.ts);
  * the site icon and Additional CSS at the end of `<head>` (site/customizer-head.ts).
  */
-export async function siteChrome(store: Store, site: Site, currentUrl: string, search: string): Promise<SiteChrome> {
+export async function siteChrome(store: Store, site: Site, currentUrl: string, search: string, supports?: BlockSupportsState): Promise<SiteChrome> {
   const [{ primary, footer: footerMenu }, widgets, footerPart, globalStyles, headEnd] = await Promise.all([
     locationMenus(store, site, currentUrl),
     sidebarWidgetsHtml(newEnv(store, site, search), THEME_SIDEBAR),
-    footerPartHtml(store, site, currentUrl),
+    footerPartHtml(store, site, currentUrl, supports),
     globalStylesHtml(store),
     customizerHead(store),
   ]);

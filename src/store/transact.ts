@@ -1,5 +1,6 @@
 import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
 import { stripTagMarkup } from '../format/format.ts';
+import { removeAccents } from '../format/remove-accents.ts';
 import { sql } from './kysely.ts';
 import { isPostgres } from './portable.ts';
 
@@ -114,16 +115,52 @@ function startsWith(db: Kysely<any>, column: Expression<string>, prefix: string)
   return sql<SqlBool>`(${column} >= ${prefix} and ${column} < ${after})`;
 }
 
+/** Characters sanitize_title_with_dashes drops when saving (soft hyphen, ¡ ¿, angle and curly quotes, bullet, © ® ° … ™, accents, zero-width and direction marks, BOM, U+FFFC), as the octets it matches. */
+const DROPPED_OCTETS = /%c2%ad|%c2%a1|%c2%bf|%c2%ab|%c2%bb|%e2%80%b9|%e2%80%ba|%e2%80%98|%e2%80%99|%e2%80%9c|%e2%80%9d|%e2%80%9a|%e2%80%9b|%e2%80%9e|%e2%80%9f|%e2%80%a2|%c2%a9|%c2%ae|%c2%b0|%e2%80%a6|%e2%84%a2|%c2%b4|%cb%8a|%cc%81|%cd%81|%cc%80|%cc%84|%cc%8c|%e2%80%8b|%e2%80%8c|%e2%80%8d|%e2%80%8e|%e2%80%8f|%e2%80%aa|%e2%80%ab|%e2%80%ac|%e2%80%ad|%e2%80%ae|%ef%bb%bf|%ef%bf%bc/g;
+/** The spaces it turns into hyphens: no-break space, en and em dash, the typographic spaces, line and paragraph separators. */
+const HYPHEN_OCTETS = /%c2%a0|%e2%80%93|%e2%80%94|%e2%80%8[0-9a]|%e2%80%a8|%e2%80%a9|%e2%80%af/g;
+
+/** utf8_uri_encode( $text, 200 ): every byte of a non-ASCII character as `%xx`, cut before the character that would pass 200. */
+function utf8UriEncode(text: string, length: number): string {
+  let out = '';
+  for (const c of text) {
+    const encoded = c.charCodeAt(0) < 128 ? c : [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16)}`).join('');
+    if (out.length + encoded.length > length) break;
+    out += encoded;
+  }
+  return out;
+}
+
 /**
- * sanitize_title for slugs (sanitize_title_with_dashes): lower-case, accents folded, whitespace to
- * hyphens, runs of hyphens to one, anything else but letters, digits and underscores dropped, at
+ * A URL's path segment, decoded, as sanitize_title_for_query finds the slug it names: its
+ * non-ASCII characters lower-cased and percent-encoded as stored (`επ` → `%ce%b5%cf%80`).
+ */
+export const slugOfSegment = (segment: string): string => (/[^\x00-\x7f]/.test(segment) ? utf8UriEncode(segment.toLowerCase(), SLUG_MAX).toLowerCase() : segment);
+
+/**
+ * sanitize_title as WordPress saves a slug (remove_accents, then sanitize_title_with_dashes in
+ * its `save` context): tags stripped, a `%` kept only as an octet, lower case, every other
+ * character percent-encoded as UTF-8 (`επ` → `%ce%b5%cf%80`), dashes and spaces to hyphens,
+ * quotes and marks dropped, anything but `%`, letters, digits, underscores and hyphens gone, at
  * most SLUG_MAX characters. Underscores stay, as in WordPress (a trashed post's `name__trashed`).
+ * mb_strtolower lowers every script, as on a PHP with mbstring (the reference WordPress's PHP has
+ * none, and leaves capitals of other scripts as they are).
  */
 export function sanitizeSlug(s: string): string {
-  const slug = stripTagMarkup(s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase())
-    .replace(/&[a-z0-9#]+;/g, '')
+  let slug = stripTagMarkup(removeAccents(s))
+    .replace(/%([a-fA-F0-9][a-fA-F0-9])/g, '---$1---')
+    .replace(/%/g, '')
+    .replace(/---([a-fA-F0-9][a-fA-F0-9])---/g, '%$1');
+  slug = utf8UriEncode(slug.toLowerCase(), SLUG_MAX).toLowerCase();
+  slug = slug
+    .replace(HYPHEN_OCTETS, '-')
+    .replace(/&nbsp;|&#160;|&ndash;|&#8211;|&mdash;|&#8212;/g, '-')
+    .replace(/\//g, '-')
+    .replace(DROPPED_OCTETS, '')
+    .replace(/%c3%97/g, 'x')
+    .replace(/&.+?;/g, '')
     .replace(/\./g, '-')
-    .replace(/[^a-z0-9\s_-]/g, '')
+    .replace(/[^%a-z0-9 _-]/g, '')
     .replace(/\s+/g, '-')
     .replace(/-+/g, '-')
     .replace(/^-+|-+$/g, '');

@@ -339,9 +339,10 @@ describe('cms/v2 blocks: WP_REST_Block_Types_Controller, block renderer, block p
       const search = (await json(await render('core/search', { label: 'Find', buttonText: 'Go' }))).rendered as string;
       assert.equal(
         search,
+        // WordPress 6.1.9's render_block of the same attributes, its doubled class and spaces included
         `<form role="search" method="get" action="${site.home}/" class="wp-block-search__button-outside wp-block-search__text-button wp-block-search">` +
-          `<label for="wp-block-search__input-1" class="wp-block-search__label">Find</label><div class="wp-block-search__inside-wrapper">` +
-          `<input type="search" id="wp-block-search__input-1" class="wp-block-search__input" name="s" value="" placeholder="" required /><button type="submit" class="wp-block-search__button">Go</button></div></form>`,
+          `<label for="wp-block-search__input-1" class="wp-block-search__label" >Find</label><div class="wp-block-search__inside-wrapper " >` +
+          `<input type="search" id="wp-block-search__input-1" class="wp-block-search__input wp-block-search__input" name="s" value="" placeholder=""  required /><button type="submit" class="wp-block-search__button wp-element-button"  >Go</button></div></form>`,
       );
     });
 
@@ -355,6 +356,7 @@ describe('cms/v2 blocks: WP_REST_Block_Types_Controller, block renderer, block p
       const res = await render('core/page-list', { className: 'menu' }, site.admin, { post_id: team.id });
       assert.deepEqual(await res.json(), {
         rendered:
+          // the custom class before the generated one, as get_block_wrapper_attributes orders them (WordPress 6.1.9)
           '<ul class="menu wp-block-page-list">' +
           // the installed site's Sample Page has menu order 0
           `<li class="wp-block-pages-list__item"><a class="wp-block-pages-list__item__link" href="${site.home}/sample-page/">Sample Page</a></li>` +
@@ -410,7 +412,8 @@ describe('cms/v2 blocks: WP_REST_Block_Types_Controller, block renderer, block p
       const nested = await post({ title: 'Nested', content: '<!-- wp:group -->\n<div class="wp-block-group"><!-- wp:site-title {"level":0} /--></div>\n<!-- /wp:group -->' });
       assert.equal(
         (await json(await site.call(`cms/v2/posts/${nested.id}`))).content.rendered,
-        `\n<div class="wp-block-group"><p class="wp-block-site-title"><a href="${site.home}/" rel="home">cms-spec</a></p></div>\n`,
+        // the group's layout class comes from the layout support's render filter (WordPress 6.1.9's do_blocks of the same markup)
+        `\n<div class="is-layout-flow wp-block-group"><p class="wp-block-site-title"><a href="${site.home}/" rel="home">cms-spec</a></p></div>\n`,
       );
     });
   });

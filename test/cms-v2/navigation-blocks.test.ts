@@ -34,15 +34,14 @@ describe('navigation links and submenus', () => {
   });
 
   it('renders a Navigation block: its own links in the responsive container, or the menu post it names', async () => {
-    // WordPress adds the layout support's classes first (`is-content-justification-right is-layout-flex wp-container-2`,
-    // `is-layout-flex`): rendered elsewhere, taken out here
+    // the layout support's classes come first (its wp_unique_id after the callback's `modal-1`), as in WordPress
     const menu = await site.json('cms/v2/navigation', { method: 'POST', json: { title: 'dynblocks: menu', status: 'publish', content: '<!-- wp:navigation-link {"label":"Menu link","url":"https://example.com/m","kind":"custom","isTopLevelLink":true} /-->' } }, 201);
     const content = "<!-- wp:navigation {\"textColor\":\"primary\",\"overlayBackgroundColor\":\"base\",\"layout\":{\"type\":\"flex\",\"justifyContent\":\"right\"}} -->\n<!-- wp:navigation-link {\"label\":\"One\",\"url\":\"https://example.com/one\",\"kind\":\"custom\",\"isTopLevelLink\":true} /-->\n\n<!-- wp:navigation-submenu {\"label\":\"Two\",\"url\":\"https://example.com/two\",\"kind\":\"custom\"} -->\n<!-- wp:navigation-link {\"label\":\"Two A\",\"url\":\"https://example.com/two-a\",\"kind\":\"custom\",\"isTopLevelLink\":false} /-->\n<!-- /wp:navigation-submenu -->\n<!-- /wp:navigation -->\n\n<!-- wp:navigation {\"ref\":REF,\"overlayMenu\":\"never\",\"fontSize\":\"small\"} /-->\n".replace('REF', String(menu.id));
     const post = await site.json('cms/v2/posts', { method: 'POST', json: { title: 'dynblocks: navblock', status: 'publish', content } }, 201);
     assert.equal(
       (await site.json(`cms/v2/posts/${post.id}`, { auth: undefined })).content.rendered,
       [
-        "<nav class=\"has-text-color has-primary-color is-responsive items-justified-right wp-block-navigation\" aria-label=\"\"><button aria-haspopup=\"true\" aria-label=\"Open menu\" class=\"wp-block-navigation__responsive-container-open \" data-micromodal-trigger=\"modal-1\"><svg width=\"24\" height=\"24\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 24 24\" aria-hidden=\"true\" focusable=\"false\"><rect x=\"4\" y=\"7.5\" width=\"16\" height=\"1.5\" /><rect x=\"4\" y=\"15\" width=\"16\" height=\"1.5\" /></svg></button>",
+        "<nav class=\"is-content-justification-right is-layout-flex wp-container-2 has-text-color has-primary-color is-responsive items-justified-right wp-block-navigation\" aria-label=\"\"><button aria-haspopup=\"true\" aria-label=\"Open menu\" class=\"wp-block-navigation__responsive-container-open \" data-micromodal-trigger=\"modal-1\"><svg width=\"24\" height=\"24\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 24 24\" aria-hidden=\"true\" focusable=\"false\"><rect x=\"4\" y=\"7.5\" width=\"16\" height=\"1.5\" /><rect x=\"4\" y=\"15\" width=\"16\" height=\"1.5\" /></svg></button>",
         "\t\t\t<div class=\"wp-block-navigation__responsive-container  has-background has-base-background-color\" style=\"\" id=\"modal-1\">",
         "\t\t\t\t<div class=\"wp-block-navigation__responsive-close\" tabindex=\"-1\" data-micromodal-close>",
         "\t\t\t\t\t<div class=\"wp-block-navigation__responsive-dialog\" aria-label=\"Menu\">",
@@ -54,7 +53,7 @@ describe('navigation links and submenus', () => {
         "\t\t\t\t</div>",
         "\t\t\t</div></nav>",
         "",
-        "<nav class=\"has-small-font-size wp-block-navigation has-small-font-size\" aria-label=\"dynblocks: menu\"><ul class=\"wp-block-navigation__container\"><li class=\"has-small-font-size wp-block-navigation-item wp-block-navigation-link\"><a class=\"wp-block-navigation-item__content\"  href=\"https://example.com/m\"><span class=\"wp-block-navigation-item__label\">Menu link</span></a></li></ul></nav>",
+        "<nav class=\"is-layout-flex has-small-font-size wp-block-navigation has-small-font-size\" aria-label=\"dynblocks: menu\"><ul class=\"wp-block-navigation__container\"><li class=\"has-small-font-size wp-block-navigation-item wp-block-navigation-link\"><a class=\"wp-block-navigation-item__content\"  href=\"https://example.com/m\"><span class=\"wp-block-navigation-item__label\">Menu link</span></a></li></ul></nav>",
         "",
       ].join('\n'),
     );
@@ -65,10 +64,9 @@ describe('navigation links and submenus', () => {
     const post = await site.json('cms/v2/posts', { method: 'POST', json: { title: 'dynblocks: home link', status: 'publish', content } }, 201);
     // WordPress's twentytwentythree turns on fluid typography: its answer writes both font sizes as
     // `font-size:clamp(14px, 0.875rem + ((1vw - 7.68px) * 0.481), 18px);`, where this site's theme keeps the size given
-    // (and it adds the layout support's `is-layout-flex`, rendered elsewhere)
     assert.equal(
       (await site.json(`cms/v2/posts/${post.id}`)).content.rendered,
-      '<nav style="font-size:18px;" class="has-text-color has-primary-color wp-block-navigation" aria-label=""><ul class="wp-block-navigation__container">' +
+      '<nav style="font-size:18px;" class="is-layout-flex has-text-color has-primary-color wp-block-navigation" aria-label=""><ul class="wp-block-navigation__container">' +
         '<li style="font-size: 18px;" class="has-text-color has-primary-color wp-block-navigation-item wp-block-home-link">' +
         `<a class="wp-block-home-link__content wp-block-navigation-item__content" href="${site.home}" "rel="home">Home &amp; away</a></li></ul></nav>`,
     );

@@ -573,10 +573,12 @@ describe('content, excerpt and title rendered as WordPress 6.1 renders them, ove
   it('a long content’s excerpt is its first 55 words and [&hellip;]; a private post keeps no password', async () => {
     const words = Array.from({ length: 60 }, (_, i) => `w${i + 1}`).join(' ');
     const post = await create({ title: 'Locked', status: 'private', password: 'pw', content: `<!-- wp:paragraph -->\n<p>${words}</p>\n<!-- /wp:paragraph -->` });
-    // WordPress 6.1.9, POST wp/v2/posts {"title":"fidelity Locked","status":"private","password":"pw"}: password '',
-    // title.rendered 'Private: fidelity Locked' (wp_insert_post empties a private post's password)
-    assert.equal(post.password, '');
+    // WordPress 6.1.9: wp_insert_post empties a private post's password, so the title says Private
     assert.equal(post.title.rendered, 'Private: Locked');
+    assert.equal(post.password, '');
+    // a protected post's title.rendered is its title: the posts routes render it with protected_title_format `%s`
+    const locked = await create({ title: 'Locked too', status: 'publish', password: 'pw', content: 'x' });
+    assert.deepEqual([locked.title.rendered, locked.content.protected], ['Locked too', true]);
     assert.equal(post.excerpt.rendered, `<p>${words.split(' ').slice(0, 55).join(' ')} [&hellip;]</p>\n`);
   });
 

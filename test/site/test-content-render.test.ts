@@ -28,12 +28,12 @@ const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, hei
 const SHORTCODE_TEXT = /\[\/?(?:wp_caption|caption|gallery|playlist|audio|video|embed)[\s\]/]/;
 
 /**
- * The class WordPress 6.1 gives each block post's block, by the post's title. Posts whose block
+ * The class WordPress 6.1 gives each block post's block, by the post's title (a pattern). Posts whose block
  * WordPress 6.1 does not have (Details, Footnotes: added in 6.3 and 6.4) render their saved HTML,
- * and More and Page break print no markup of their own, so they are not listed; nor is Author
- * Biography, whose author has no biography in the files (WXR carries none), so that WordPress's
- * render_block_core_post_author_biography prints nothing either. The post titled “Site Title”
- * holds post-title blocks (the test data's own mix-up).
+ * and More and Page break print no markup of their own, so they are not listed. The post named
+ * Site Title holds Title blocks (wp:post-title), none of wp:site-title. The RSS post's feeds are
+ * wordpress.org's, out of reach of a test: render_block_core_rss then prints WordPress's error
+ * placeholder, which takes room as the list would.
  */
 const BLOCK_CLASS: Record<string, string> = {
   Archives: 'wp-block-archives',
@@ -42,7 +42,7 @@ const BLOCK_CLASS: Record<string, string> = {
   'Latest Comments': 'wp-block-latest-comments',
   'Latest posts': 'wp-block-latest-posts',
   'Page list': 'wp-block-page-list',
-  RSS: 'wp-block-rss',
+  RSS: 'wp-block-rss|components-placeholder',
   Search: 'wp-block-search',
   'Social Icons': 'wp-block-social-links',
   'Tag cloud': 'wp-block-tag-cloud',
@@ -56,6 +56,7 @@ const BLOCK_CLASS: Record<string, string> = {
   Date: 'wp-block-post-date',
   'Read More': 'wp-block-read-more',
   'Login/out': 'wp-block-loginout',
+  'Author Biography': 'wp-block-post-author-biography',
   Gallery: 'wp-block-gallery',
   Columns: 'wp-block-columns',
   Group: 'wp-block-group',
@@ -69,18 +70,23 @@ interface RenderedPost {
   link: string;
   content: { raw: string; rendered: string };
   excerpt: { rendered: string };
+  author: number;
 }
 
 describe('WordPress’s test content rendered (Theme Unit Test data and block test data)', () => {
   let database: TestDatabase;
   let server: TestServer;
   let auth: string;
+  /** The address the site was installed at, which its pages link (stylesheet, images) while this server listens on another port. */
+  let installedOrigin = '';
   const posts: RenderedPost[] = [];
 
   before(async () => {
     database = await testDatabase();
     // the site installed first, then the files imported into it (their authors created beside its administrator)
-    await (await startTestServer({ dbPath: database.location })).close();
+    const installing = await startTestServer({ dbPath: database.location });
+    installedOrigin = new URL(installing.home).origin;
+    await installing.close();
     const uploads = testUploadsDir(database.location);
     if (uploads) process.env.CMS_SPEC_UPLOADS = uploads;
     try {
@@ -100,6 +106,16 @@ describe('WordPress’s test content rendered (Theme Unit Test data and block te
         posts.push(...((await res.json()) as RenderedPost[]));
         if (page >= Number(res.headers.get('x-wp-totalpages'))) break;
       }
+    }
+    // a WXR file carries no author's biography, without which the Author Biography block prints
+    // nothing (render_block_core_post_author_biography): its post's author is given one, and the post read again
+    const biography = posts.findIndex((p) => p.title.rendered === 'Author Biography' && p.content.raw.includes('<!-- wp:'));
+    if (biography >= 0) {
+      const res = await server.call(`cms/v2/users/${posts[biography].author}`, { method: 'POST', json: { description: 'Writes the block test data.' }, auth });
+      assert.equal(res.status, 200, await res.clone().text());
+      const again = await server.call(`cms/v2/posts/${posts[biography].id}?context=edit`, { auth });
+      assert.equal(again.status, 200, await again.clone().text());
+      posts[biography] = (await again.json()) as RenderedPost;
     }
   });
   after(async () => {
@@ -123,7 +139,7 @@ describe('WordPress’s test content rendered (Theme Unit Test data and block te
     const missing = Object.entries(BLOCK_CLASS).flatMap(([title, cls]) => {
       const post = posts.find((p) => p.title.rendered === title && p.content.raw.includes('<!-- wp:'));
       if (!post) return [`no post “${title}”`];
-      return new RegExp(`class="[^"]*\\b${cls}\\b`).test(post.content.rendered) ? [] : [`${title}: no ${cls} in ${post.content.rendered.replace(/\s+/g, ' ').slice(0, 160)}`];
+      return new RegExp(`class="[^"]*\\b(?:${cls})\\b`).test(post.content.rendered) ? [] : [`${title}: no ${cls} in ${post.content.rendered.replace(/\s+/g, ' ').slice(0, 160)}`];
     });
     assert.deepEqual(missing, []);
   });
@@ -134,6 +150,10 @@ describe('WordPress’s test content rendered (Theme Unit Test data and block te
       mkdirSync(SHOTS, { recursive: true });
       try {
         const page = await browser.newPage({ viewport });
+        // what the pages link at the installed address (the theme's stylesheet, which defines the
+        // presets blocks size themselves with) is fetched from this server
+        const here = new URL(server.api).origin;
+        await page.route(`${installedOrigin}/**`, async (route) => route.fulfill({ response: await route.fetch({ url: route.request().url().replace(installedOrigin, here) }) }));
         const empty: string[] = [];
         for (const post of posts.filter((p) => p.title.rendered in BLOCK_CLASS)) {
           // the site keeps the address it was installed at, and this server listens on another port

@@ -10,7 +10,8 @@ import { canEdit, canRead, may } from '../../core/post-access.ts';
 import { contentChanged } from '../../core/events.ts';
 import { shownMetaOfPosts, writeRequestMeta } from '../../core/post-meta.ts';
 import { renderedExcerpt, theContent } from '../../core/hooks.ts';
-import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, restDate, restRenderedTitle, routePostType, type Context } from '../../core/rest.ts';
+import { requestSupports } from '../../core/block-library/supports/state.ts';
+import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, renderedTitle, restDate, routePostType, type Context } from '../../core/rest.ts';
 import { authorFilters, listQueryOf, menuOrderFilter, parentFilters, POST_TAXONOMY_ARGS, queryPosts, statusesFor, stickyFilter, taxQueryOf, typeFilters } from '../../core/post-list.ts';
 import { postFieldsOf } from '../../core/post-fields.ts';
 import { saveRevision, versionLinks } from '../../core/revisions.ts';
@@ -118,7 +119,8 @@ async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context:
   const locked = post.password !== '' && !(edit && canEdit(ctx, type, post)) && ctx.args.password !== post.password;
   const kind = type.slug === 'page' ? 'page' : 'post';
   // a reusable block's markup is never rendered on its own (WP_REST_Blocks_Controller)
-  const page = { store: ctx.store, site: ctx.site, kind, postId: post.id, url: link };
+  // one block-supports state per request: a list's containers are numbered on from post to post
+  const page = { store: ctx.store, site: ctx.site, kind, postId: post.id, url: link, supports: requestSupports(ctx) };
   const contentHtml = locked || type.rawMarkup ? '' : await theContent(post.content, page, ctx.log);
   const excerptHtml = locked ? '' : await renderedExcerpt(post.excerpt, { raw: type.rawMarkup ? '' : post.content, rendered: contentHtml }, page, ctx.log);
   const terms = related.terms.get(post.id) ?? [];
@@ -137,7 +139,7 @@ async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context:
     title: type.rawMarkup
       ? // raw in view and edit context alone: an embedded block's title keeps nothing, PHP's empty array
         context === 'embed' ? [] : { raw: post.title }
-      : edit ? { raw: post.title, rendered: restRenderedTitle(post) } : { rendered: restRenderedTitle(post) },
+      : edit ? { raw: post.title, rendered: renderedTitle(post, { protectedPrefix: false }) } : { rendered: renderedTitle(post, { protectedPrefix: false }) },
     content: type.rawMarkup
       ? { raw: post.content, protected: post.password !== '', ...(edit ? { block_version: blockVersion(post.content) } : {}) }
       : edit ? { raw: post.content, rendered: contentHtml, protected: post.password !== '', block_version: blockVersion(post.content) } : { rendered: contentHtml, protected: post.password !== '' },

@@ -2,8 +2,10 @@ import type { BlockRenderContext, RenderedBlock } from '../../blocks.ts';
 import type { TermRow } from '../../../store/terms.ts';
 import { escapeAttr, escapeHtml } from '../../../format/format.ts';
 import { dateArchivePermalink, termPermalink } from '../../permalinks.ts';
-import { int } from './shared.ts';
+import { int, uniqueId } from './shared.ts';
 import { wrapperAttributes } from './wrapper.ts';
+import { archiveWeeks } from './archive-weeks.ts';
+import { formatLocalDate } from '../../../format/date.ts';
 
 /** The blocks that list the site's archives and terms: archives by month or year, categories, the tag cloud. */
 
@@ -13,30 +15,103 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 const ARCHIVES_LIST = ' wp-block-archives-list';
 const ARCHIVES_DROPDOWN = ' wp-block-archives-dropdown';
 
-/** render_block_core_archives: wp_get_archives' monthly or yearly list (or dropdown) of the published posts. */
+/** wp_get_archives' types the block passes on, and the dropdown's first option for each. */
+const SELECT_LABEL: Readonly<Record<string, string>> = { yearly: 'Select Year', monthly: 'Select Month', daily: 'Select Day', weekly: 'Select Week' };
+
+/** One link of the list: its URL (escaped as esc_url prints it) and text. */
+interface ArchiveLink {
+  url: string;
+  text: string;
+  count: number;
+}
+
+/** wp_get_archives' links of a type, newest first: by year, month or day (the date's archive), or by week (`?m=YEAR&w=WEEK`). */
+async function archiveLinks(type: string, ctx: BlockRenderContext): Promise<ArchiveLink[]> {
+  const dateFormat = ctx.site.options.date_format || 'F j, Y';
+  if (type === 'weekly') {
+    const startOfWeek = Number(ctx.site.options.start_of_week ?? 1);
+    const weeks = archiveWeeks(await ctx.store.archives.periods('post', 'daily'), Number.isInteger(startOfWeek) ? startOfWeek : 1);
+    const date = (d: Date) => formatLocalDate(dateFormat, `${d.toISOString().slice(0, 10)} 00:00:00`);
+    return weeks.map((w) => ({ url: `${escapeAttr(ctx.site.home)}/?m=${w.year}&#038;w=${w.week}`, text: `${date(w.start)}&#8211;${date(w.end)}`, count: w.count }));
+  }
+  const by = type === 'yearly' || type === 'daily' ? type : 'monthly';
+  const periods = await ctx.store.archives.periods('post', by);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return periods.map((p) => ({
+    url: escapeAttr(dateArchivePermalink(ctx.site, p.year, p.month, p.day)),
+    text: p.day ? formatLocalDate(dateFormat, `${p.year}-${pad(p.month ?? 1)}-${pad(p.day)} 00:00:00`) : p.month ? `${MONTHS[p.month - 1]} ${p.year}` : String(p.year),
+    count: p.count,
+  }));
+}
+
+/** render_block_core_archives: wp_get_archives' yearly, monthly, weekly or daily list (or dropdown) of the published posts. */
 export async function archives(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
   const a = block.attributes;
-  const by = a.type === 'yearly' ? 'yearly' : 'monthly';
-  const periods = await ctx.store.archives.periods('post', by);
-  const label = (y: number, m?: number) => (m ? `${MONTHS[m - 1]} ${y}` : String(y));
+  const type = typeof a.type === 'string' && a.type in SELECT_LABEL ? a.type : 'monthly';
+  const links = await archiveLinks(type, ctx);
+  const after = (l: ArchiveLink) => (a.showPostCounts ? `&nbsp;(${l.count})` : '');
   if (a.displayAsDropdown) {
-    const title = by === 'yearly' ? 'Select Year' : 'Select Month';
-    const id = 'wp-block-archives-1';
-    const options = periods.map((p) => `\t<option value='${escapeAttr(dateArchivePermalink(ctx.site, p.year, p.month))}'> ${label(p.year, p.month)}${a.showPostCounts ? `&nbsp;(${p.count})` : ''}</option>\n`).join('');
+    const id = uniqueId(ctx, 'wp-block-archives-');
+    const options = links.map((l) => `\t<option value='${l.url}'> ${l.text}${after(l)}</option>\n`).join('');
     const labelHtml = `<label for="${id}" class="wp-block-archives__label${a.showLabel === false ? ' screen-reader-text' : ''}">Archives</label>`;
-    return `<div ${wrapperAttributes(block, { class: ARCHIVES_DROPDOWN })}>${labelHtml}\n\t\t<select id="${id}" name="archive-dropdown" onchange="document.location.href=this.options[this.selectedIndex].value;">\n\t\t<option value="">${title}</option>${options}</select></div>`;
+    return `<div ${wrapperAttributes(block, { class: ARCHIVES_DROPDOWN })}>${labelHtml}\n\t\t<select id="${id}" name="archive-dropdown" onchange="document.location.href=this.options[this.selectedIndex].value;">\n\t\t<option value="">${SELECT_LABEL[type]}</option>${options}</select></div>`;
   }
-  if (!periods.length) return `<div ${wrapperAttributes(block)}>No archives to show.</div>`;
-  const items = periods.map((p) => `\t<li><a href='${escapeAttr(dateArchivePermalink(ctx.site, p.year, p.month))}'>${label(p.year, p.month)}</a>${a.showPostCounts ? `&nbsp;(${p.count})` : ''}</li>\n`).join('');
+  if (!links.length) return `<div ${wrapperAttributes(block)}>No archives to show.</div>`;
+  const items = links.map((l) => `\t<li><a href='${l.url}'>${l.text}</a>${after(l)}</li>\n`).join('');
   return `<ul ${wrapperAttributes(block, { class: ARCHIVES_LIST })}>${items}</ul>`;
 }
 
-/** render_block_core_categories: wp_list_categories of the category taxonomy, flat or nested, with counts when asked. */
+/** A category as the walkers print it: at its depth, with the listed categories under it. */
+interface CategoryNode {
+  term: TermRow;
+  depth: number;
+  children: CategoryNode[];
+}
+
+/** MySQL's utf8mb4_unicode_520_ci, as WordPress's `ORDER BY t.name` sorts: letters alike whatever their case and accents. */
+const byCollation = new Intl.Collator('en', { sensitivity: 'base' });
+
+/**
+ * render_block_core_categories: wp_list_categories (or, with `displayAsDropdown`,
+ * wp_dropdown_categories and its script) of the categories by name as the database collates them.
+ * Nested when `showHierarchy`: an empty category with a non-empty descendant is then listed
+ * (get_terms' hierarchical hide_empty) and, with counts, counts its descendants' posts too
+ * (pad_counts, summed here where WordPress counts a post in two of them once).
+ */
 export async function categories(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
   const a = block.attributes;
+  const hierarchical = Boolean(a.showHierarchy);
+  const showCount = Boolean(a.showPostCounts);
   const tax = ctx.site.types.taxonomy('category')!;
-  const { rows } = await ctx.store.terms.query({ taxonomy: 'category', hideEmpty: !a.showEmpty, ...(a.showOnlyTopLevel ? { parent: 0 } : {}), orderby: 'name', order: 'asc', offset: 0, limit: Number.MAX_SAFE_INTEGER });
-  const byId = new Map(rows.map((t) => [t.id, t]));
+  const { rows: all } = await ctx.store.terms.query({ taxonomy: 'category', hideEmpty: false, orderby: 'name', order: 'asc', offset: 0, limit: Number.MAX_SAFE_INTEGER });
+  const byId = new Map(all.map((t) => [t.id, t]));
+  const childrenOf = new Map<number, TermRow[]>();
+  for (const t of all) childrenOf.set(t.parent, [...(childrenOf.get(t.parent) ?? []), t]);
+  const descendants = (t: TermRow, seen = new Set([t.id])): TermRow[] =>
+    (childrenOf.get(t.id) ?? []).filter((c) => !seen.has(c.id) && seen.add(c.id)).flatMap((c) => [c, ...descendants(c, seen)]);
+  const shownCount = new Map(all.map((t) => [t.id, hierarchical && showCount ? t.count + descendants(t).reduce((n, d) => n + d.count, 0) : t.count]));
+  let rows = all.filter((t) => a.showEmpty || t.count > 0 || (hierarchical && descendants(t).some((d) => d.count > 0)));
+  if (a.showOnlyTopLevel) rows = rows.filter((t) => t.parent === 0);
+  rows = [...rows].sort((x, y) => byCollation.compare(x.name, y.name) || x.id - y.id);
+  const listed = new Set(rows.map((t) => t.id));
+  // each term under its parent when the parent is listed too, as the category walkers nest them
+  const levels = (parent: number, depth: number): CategoryNode[] =>
+    rows.filter((t) => (hierarchical && listed.has(t.parent) ? t.parent : 0) === parent).map((t) => ({ term: t, depth, children: hierarchical ? levels(t.id, depth + 1) : [] }));
+  const tree: CategoryNode[] = hierarchical ? levels(0, 0) : rows.map((t) => ({ term: t, depth: 0, children: [] }));
+
+  if (a.displayAsDropdown) {
+    const id = `wp-block-categories-${ctx.supports ? ctx.supports.staticCounter('core/categories') : 1}`;
+    const options = (nodes: CategoryNode[]): string =>
+      nodes
+        .map(({ term, depth, children }) => `\t<option class="level-${depth}" value="${term.id}">${'&nbsp;'.repeat(3 * depth)}${escapeHtml(term.name)}${showCount ? `&nbsp;&nbsp;(${shownCount.get(term.id)})` : ''}</option>\n${options(children)}`)
+        .join('');
+    const script = `\t<script type='text/javascript'>\n\t/* <![CDATA[ */\n\t( function() {\n\t\tvar dropdown = document.getElementById( '${id}' );\n\t\tfunction onCatChange() {\n\t\t\tif ( dropdown.options[ dropdown.selectedIndex ].value > 0 ) {\n\t\t\t\tlocation.href = "${escapeAttr(ctx.site.home)}/?cat=" + dropdown.options[ dropdown.selectedIndex ].value;\n\t\t\t}\n\t\t}\n\t\tdropdown.onchange = onCatChange;\n\t})();\n\t/* ]]> */\n\t</script>\n\t`;
+    // wp_dropdown_categories' select, with nothing to choose from only its placeholder (selected)
+    const none = rows.length ? `\t<option value='-1'>Select Category</option>\n` : `\t<option value='-1' selected='selected'>Select Category</option>\n`;
+    const select = `<select  name='cat' id='${id}' class='postform'>\n${none}${options(tree)}</select>${script}\n`;
+    return `<div ${wrapperAttributes(block, { class: 'wp-block-categories-dropdown' })}><label class="screen-reader-text" for="${id}">Categories</label>${select}</div>`;
+  }
+
   const ancestors = (t: TermRow): string[] => {
     const slugs: string[] = [];
     const seen = new Set([t.id]);
@@ -46,48 +121,90 @@ export async function categories(block: RenderedBlock, ctx: BlockRenderContext):
     }
     return slugs;
   };
-  const item = (t: TermRow, children: string) =>
-    `\t<li class="cat-item cat-item-${t.id}"><a href="${escapeAttr(termPermalink(ctx.site, tax, t, ancestors(t)))}">${escapeHtml(t.name)}</a>${a.showPostCounts ? ` (${t.count})` : ''}${children}\n</li>\n`;
-  // nested: each term under its parent when the parent is listed too, as wp_list_categories' walker does
-  const nested = a.showHierarchy === true;
-  const childrenOf = (parent: number): string => {
-    const kids = rows.filter((t) => (byId.has(t.parent) ? t.parent : 0) === parent);
-    return kids.map((t) => item(t, nested ? list(t.id) : '')).join('');
-  };
-  const list = (parent: number) => {
-    const inner = childrenOf(parent);
-    return inner ? `\n<ul class='children'>\n${inner}</ul>` : '';
-  };
-  const body = nested ? childrenOf(0) : rows.map((t) => item(t, '')).join('');
-  return `<ul ${wrapperAttributes(block, { class: 'wp-block-categories-list' })}>${body || '<li class="cat-item-none">No categories</li>'}</ul>`;
+  const items = (nodes: CategoryNode[]): string =>
+    nodes
+      .map(({ term: t, children }) => {
+        const nested = children.length ? `\n<ul class='children'>\n${items(children)}</ul>` : '';
+        return `\t<li class="cat-item cat-item-${t.id}"><a href="${escapeAttr(termPermalink(ctx.site, tax, t, ancestors(t)))}">${escapeHtml(t.name)}</a>${showCount ? ` (${shownCount.get(t.id)})` : ''}${nested}\n</li>\n`;
+      })
+      .join('');
+  return `<ul ${wrapperAttributes(block, { class: 'wp-block-categories-list' })}>${items(tree) || '<li class="cat-item-none">No categories</li>'}</ul>`;
 }
 
 /** PHP's float printing (precision 14), for the font sizes wp_generate_tag_cloud writes. */
 const phpFloat = (n: number) => String(Number(n.toPrecision(14)));
 
-/** render_block_core_tag_cloud: wp_tag_cloud of the most used terms, sized by use, by name. */
+/** PHP's floatval of a size such as `8pt`: its leading number. */
+const floatVal = (v: unknown) => {
+  const m = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/.exec(String(v ?? ''));
+  return m ? Number.parseFloat(m[0]) : 0;
+};
+
+/**
+ * strnatcasecmp (as _wp_object_name_sort_cb sorts a tag cloud): case folded, runs of digits
+ * compared as numbers, everything else byte by byte.
+ */
+export function strnatcasecmp(a: string, b: string): number {
+  const x = a.toLowerCase().replace(/^\s+/, '');
+  const y = b.toLowerCase().replace(/^\s+/, '');
+  let i = 0;
+  let j = 0;
+  while (i < x.length && j < y.length) {
+    const cx = x[i];
+    const cy = y[j];
+    if (/\d/.test(cx) && /\d/.test(cy)) {
+      const rx = /^\d+/.exec(x.slice(i))![0];
+      const ry = /^\d+/.exec(y.slice(j))![0];
+      const nx = rx.replace(/^0+(?=\d)/, '');
+      const ny = ry.replace(/^0+(?=\d)/, '');
+      if (nx.length !== ny.length) return nx.length < ny.length ? -1 : 1;
+      if (nx !== ny) return nx < ny ? -1 : 1;
+      i += rx.length;
+      j += ry.length;
+      continue;
+    }
+    if (cx !== cy) return cx < cy ? -1 : 1;
+    i++;
+    j++;
+  }
+  return x.length - i === y.length - j ? 0 : x.length - i < y.length - j ? -1 : 1;
+}
+
+/** number_format_i18n of a count: thousands separated by commas. */
+const formatCount = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/**
+ * render_block_core_tag_cloud: wp_tag_cloud of the most used terms (by count), sorted by name as
+ * strnatcasecmp sorts, each sized by default_topic_count_scale (round(log10(count + 1) * 100))
+ * between the smallest and largest size, in the smallest size's unit.
+ */
 export async function tagCloud(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
   const a = block.attributes;
   const tax = ctx.site.types.taxonomy(typeof a.taxonomy === 'string' ? a.taxonomy : 'post_tag');
-  const size = (v: unknown, fallback: number) => (typeof v === 'string' && /^\d+(\.\d+)?pt$/.test(v) ? Number.parseFloat(v) : fallback);
-  const smallest = size(a.smallestFontSize, 8);
-  const largest = size(a.largestFontSize, 22);
+  const smallestText = typeof a.smallestFontSize === 'string' ? a.smallestFontSize : '8pt';
+  const unit = /^[0-9.]+([a-z%]+)$/i.exec(smallestText)?.[1] ?? 'pt';
+  const smallest = floatVal(smallestText);
+  const largest = floatVal(typeof a.largestFontSize === 'string' ? a.largestFontSize : '22pt');
+  const number = int(a.numberOfTags, 45);
   const { rows } = tax
-    ? await ctx.store.terms.query({ taxonomy: tax.slug, hideEmpty: true, orderby: 'count', order: 'desc', offset: 0, limit: Math.max(1, int(a.numberOfTags, 45)) })
+    ? await ctx.store.terms.query({ taxonomy: tax.slug, hideEmpty: true, orderby: 'count', order: 'desc', offset: 0, limit: number > 0 ? number : Number.MAX_SAFE_INTEGER })
     : { rows: [] as TermRow[] };
   if (!tax || !rows.length) {
     const name = (tax?.name ?? 'Tags').toLowerCase();
     return `<p ${wrapperAttributes(block)}>Your site doesn&#8217;t have any ${escapeHtml(name)}, so there&#8217;s nothing to display here at the moment.</p>`;
   }
-  const counts = rows.map((t) => t.count);
-  const min = Math.min(...counts);
-  const spread = Math.max(1, Math.max(...counts) - min);
-  const step = (largest - smallest) / spread;
-  const sorted = [...rows].sort((x, y) => x.name.localeCompare(y.name));
+  // uasort is stable: names alike keep the order the count query gave them
+  const sorted = [...rows].sort((x, y) => strnatcasecmp(x.name, y.name));
+  const scaled = sorted.map((t) => Math.round(Math.log10(t.count + 1) * 100));
+  const min = Math.min(...scaled);
+  const spread = Math.max(...scaled) - min || 1;
+  const fontSpread = largest - smallest < 0 ? 1 : largest - smallest;
+  const step = fontSpread / spread;
   const links = sorted.map((t, i) => {
-    const items = `${t.count} item${t.count === 1 ? '' : 's'}`;
+    const items = `${formatCount(t.count)} item${t.count === 1 ? '' : 's'}`;
     const count = a.showTagCounts ? `<span class="tag-link-count"> (${t.count})</span>` : '';
-    return `<a href="${escapeAttr(termPermalink(ctx.site, tax, t))}" class="tag-cloud-link tag-link-${t.id} tag-link-position-${i + 1}" style="font-size: ${phpFloat(smallest + (t.count - min) * step)}pt;" aria-label="${escapeAttr(`${t.name} (${items})`)}">${escapeHtml(t.name)}${count}</a>`;
+    const size = `${phpFloat(smallest + (scaled[i] - min) * step)}${unit}`;
+    return `<a href="${escapeAttr(termPermalink(ctx.site, tax, t))}" class="tag-cloud-link tag-link-${t.id} tag-link-position-${i + 1}" style="font-size: ${escapeAttr(size)};" aria-label="${escapeAttr(t.name)} (${escapeAttr(items)})">${escapeHtml(t.name)}${count}</a>`;
   });
   return `<p ${wrapperAttributes(block)}>${links.join('\n')}</p>`;
 }

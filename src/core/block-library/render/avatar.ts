@@ -2,7 +2,8 @@ import type { BlockRenderContext, RenderedBlock } from '../../blocks.ts';
 import { escapeAttr } from '../../../format/format.ts';
 import { authorPermalink } from '../../permalinks.ts';
 import { avatarImage } from './shared.ts';
-import { kebabCase, safeCss, wrapperAttributes } from './wrapper.ts';
+import { safeCss, wrapperAttributes } from './wrapper.ts';
+import { kebabCase } from '../supports/style-engine.ts';
 
 /**
  * render_block_core_avatar: the avatar of a user (the block's `userId`, else the context post's

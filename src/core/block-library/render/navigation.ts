@@ -2,6 +2,7 @@ import { parseBlocks, type BlockContext, type BlockRenderContext, type ParsedBlo
 import { escapeAttr, stripAllTags } from '../../../format/format.ts';
 import { kses } from '../../../format/kses.ts';
 import { safeCss, wrapperAttributes } from './wrapper.ts';
+import { uniqueId } from './shared.ts';
 
 /**
  * A navigation's items: core/navigation-link and core/navigation-submenu (a wp_navigation post's
@@ -233,8 +234,7 @@ export async function navigation(block: RenderedBlock, ctx: BlockRenderContext):
   }
   if (open) html += '</ul>';
   const wrapper = wrapperAttributes(block, { class: classes.join(' '), style: `${typeof a.styles === 'string' ? a.styles : ''}${colors.style}${sizeStyle}`, 'aria-label': menuName });
-  const counter = ctx.uniqueIds ?? { count: 0 };
-  const modalId = `modal-${++counter.count}`;
+  const modalId = uniqueId(ctx, 'modal-');
   if (!responsive) return `<nav ${wrapper}>${html}</nav>`;
   const hiddenByDefault = a.overlayMenu === 'always';
   const containerClasses = ['wp-block-navigation__responsive-container', hiddenByDefault ? 'hidden-by-default' : '', colors.overlayClasses.join(' ')].join(' ');

@@ -3,8 +3,9 @@ import type { BlockRenderContext, RenderedBlock } from '../../blocks.ts';
 import type { PostRow } from '../../../store/posts.ts';
 import { escapeAttr, escapeHtml } from '../../../format/format.ts';
 import { permalink } from '../../permalinks.ts';
+import { BlockSupportsState } from '../supports/state.ts';
 
-/** What the core's block renderers share: the post of a block's context, a post's link, title and dates, an integer attribute, an avatar. */
+/** What the core's block renderers share: the post of a block's context, a post's link, title and dates, an integer attribute, an avatar, wp_unique_id. */
 
 export const postLink = (ctx: BlockRenderContext, p: PostRow) => permalink(ctx.site, { id: p.id, type: p.type, slug: p.slug, status: p.status, date: p.date });
 export const titleOf = (p: PostRow) => escapeHtml(p.title.trim() || '(no title)');
@@ -41,3 +42,6 @@ export function avatarImage(email: string, size: number, alt = '', extraClass = 
   const classes = ['avatar', `avatar-${size}`, 'photo', ...(extraClass ? [extraClass] : [])].join(' ');
   return `<img alt='${escapeAttr(alt)}' src='${url(size)}' srcset='${url(size * 2)} 2x' class='${escapeAttr(classes)}' height='${size}' width='${size}' ${extraAttributes ? `${extraAttributes} ` : ''}loading='lazy' decoding='async'/>`;
 }
+
+/** wp_unique_id: the prefix and the request's next number, shared with the block supports' ids (`wp-container-N`). */
+export const uniqueId = (ctx: BlockRenderContext, prefix: string) => (ctx.supports ??= new BlockSupportsState()).uniqueId(prefix);

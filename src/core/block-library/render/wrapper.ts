@@ -1,6 +1,8 @@
 import type { RenderedBlock } from '../../blocks.ts';
 import { escapeAttr } from '../../../format/format.ts';
 import allowed from '../../../format/kses-allowed-html.json' with { type: 'json' };
+import { kebabCase, UNSAFE_CSS, withoutAllowedFunctions } from '../supports/style-engine.ts';
+import { blockDefaultClassName, truthy } from '../supports/wrapper.ts';
 
 /**
  * get_block_wrapper_attributes (WordPress 6.1): the `style` and `class` a dynamic block's wrapper
@@ -16,7 +18,7 @@ type Declarations = [property: string, value: string][];
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const at = (v: unknown, ...path: string[]): unknown => path.reduce<unknown>((o, k) => (isObject(o) ? o[k] : undefined), v);
 /** PHP's empty(). */
-const empty = (v: unknown) => v === undefined || v === null || v === false || v === '' || v === '0' || v === 0 || (Array.isArray(v) && !v.length) || (isObject(v) && !Object.keys(v).length);
+const empty = (v: unknown) => !truthy(v);
 /** The style engine's is_valid_style_value: '0' or anything not empty. */
 const valid = (v: unknown) => v === '0' || !empty(v);
 /** PHP's is_numeric for what block attributes hold. */
@@ -33,11 +35,6 @@ function hasSupport(supports: Json, path: string[], fallback = false): boolean {
 function skipped(supports: Json, featureSet: string, feature?: string): boolean {
   const skip = at(supports, featureSet, '__experimentalSkipSerialization');
   return Array.isArray(skip) ? feature !== undefined && skip.includes(feature) : Boolean(skip);
-}
-
-/** _wp_to_kebab_case for the slugs of presets (lodash's kebabCase: words and digit runs joined by `-`, lower-cased). */
-export function kebabCase(s: string): string {
-  return (s.replace(/'/g, '').match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? []).join('-').toLowerCase();
 }
 
 /** A `var:preset|<kind>|<slug>` value's slug (get_slug_from_preset_value), '' for any other value. */
@@ -139,16 +136,6 @@ const URL_PROPERTIES = new Set(['background', 'background-image', 'cursor', 'lis
 const GRADIENT_PROPERTIES = new Set(['background', 'background-image']);
 const GRADIENT = /^(repeating-)?(linear|radial|conic)-gradient\(([^()]|rgba?\([^()]*\))*\)$/;
 
-/** The functions safecss_filter_attr allows, innermost first (PHP's recursive pattern, unrolled). */
-function withoutCssFunctions(text: string): string {
-  let rest = text;
-  for (let before = ''; before !== rest; ) {
-    before = rest;
-    rest = rest.replace(/\b(?:var|calc|min|max|minmax|clamp)\([^()]*\)/g, '');
-  }
-  return rest;
-}
-
 /**
  * safecss_filter_attr of one `property:value`: the parts between semicolons that name a safe
  * property (or a custom one) and whose value, without its url()s of an allowed protocol, its
@@ -180,7 +167,7 @@ export function safeCss(css: string): string {
         }
       if (found && gradients && GRADIENT.test(value)) test = test.replace(value, '');
     }
-    if (found && !/[\\(&=}]|\/\*/.test(withoutCssFunctions(test))) kept.push(item);
+    if (found && !UNSAFE_CSS.test(withoutAllowedFunctions(test))) kept.push(item);
   }
   return kept.join(';');
 }
@@ -265,11 +252,8 @@ function customClassNameSupport(supports: Json, attrs: Json): Added {
   return hasSupport(supports, ['customClassName'], true) && 'className' in attrs ? { class: String(attrs.className ?? '') } : {};
 }
 
-/** wp_get_block_default_classname: `wp-block-` and the name, `core/` left out. */
-export const defaultClassName = (name: string) => `wp-block-${name.replace('/', '-').replace(/^core-/, '')}`;
-
 function generatedClassNameSupport(supports: Json, name: string): Added {
-  return hasSupport(supports, ['className'], true) ? { class: defaultClassName(name) } : {};
+  return hasSupport(supports, ['className'], true) ? { class: blockDefaultClassName(name) } : {};
 }
 
 function spacingSupport(supports: Json, attrs: Json): Added {
