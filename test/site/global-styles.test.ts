@@ -26,6 +26,9 @@ describe('the global stylesheet', () => {
     assert.match(expected, /--wp--preset--spacing--50: 1\.5rem;/);
     assert.match(expected, /\.has-vivid-red-color\{color: var\(--wp--preset--color--vivid-red\) !important;\}/);
     assert.match(expected, /\.has-large-font-size\{font-size: var\(--wp--preset--font-size--large\) !important;\}/);
+    // the theme names no colour `text`, `border` or `link`: their classes would be the ones WordPress
+    // gives every block of a custom colour, and would force the preset over that colour
+    assert.doesNotMatch(expected, /\.has-(text|border|link)-color\{/);
   });
 
   it('merges the site’s own settings over them: presets, a spacing scale and custom properties', async () => {
