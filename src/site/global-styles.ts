@@ -120,7 +120,7 @@ function valuesBySlug(settings: Json, kind: PresetKind): Map<string, string> {
 function customVariables(tree: unknown, prefix: string): string[] {
   if (!isObject(tree)) return [];
   return Object.entries(tree).flatMap(([key, value]) => {
-    const name = `${prefix}${kebabCase(key).replace(/\//g, '-')}`;
+    const name = `${prefix}${kebabCase(key)}`;
     if (isObject(value)) return customVariables(value, `${name}--`);
     const css = cssValue(value);
     return css && slugOk(name) ? [`--wp--custom--${name}: ${css};`] : [];
