@@ -108,6 +108,7 @@ export const SQLITE_ONLY = [
   ['test/plugins/vectors', 'SVG files'],
   ['test/core/decode-and-clamp.test.ts', 'reads the sources and runs two pure helpers (it imports the server helper for the checkout’s path); starts nothing'],
   ['test/scripts/services.test.ts', 'runs a test file of its own to see a missing service reported; starts no server'],
+  ['test/site/global-styles.test.ts', 'the global stylesheet from the theme and one stored settings object (the stored part runs on PostgreSQL in test/cms-v2/themes.test.ts)'],
   ['test/site/site-icon.test.ts', 'the icon’s tags and the index, from options and an upload'],
 ];
 

@@ -140,8 +140,8 @@ function presetsByOrigin(settings: Json, origin: string): Json {
   return out;
 }
 
-/** A theme.json object as WP_Theme_JSON keeps it for an origin (`theme`, or `custom` for the user's): what it knows of settings and styles. */
-export function themeJsonData(config: { settings?: unknown; styles?: unknown }, origin: 'theme' | 'custom'): { settings: Json; styles: Json } {
+/** A theme.json object as WP_Theme_JSON keeps it for an origin (`default` for WordPress's own, `theme`, or `custom` for the user's): what it knows of settings and styles. */
+export function themeJsonData(config: { settings?: unknown; styles?: unknown }, origin: 'default' | 'theme' | 'custom'): { settings: Json; styles: Json } {
   return { settings: presetsByOrigin(sanitizeSettings(config.settings), origin), styles: sanitizeStyles(config.styles, true) };
 }
 

@@ -116,7 +116,7 @@ describe('cms/v2 global styles', () => {
     const { status, body } = await call('cms/v2/global-styles/themes/default');
     assert.equal(status, 200);
     assert.deepEqual(Object.keys(body), ['settings', 'styles', '_links']);
-    assert.deepEqual(body.settings.color.palette.theme.map((c: Json) => c.slug), ['text', 'muted', 'background', 'surface', 'border', 'accent']);
+    assert.deepEqual(body.settings.color.palette.theme.map((c: Json) => c.slug), ['foreground', 'muted', 'background', 'surface', 'divider', 'accent']);
     assert.deepEqual(body.settings.layout, { contentSize: '44rem' });
     assert.deepEqual(body.styles.elements.link, { color: { text: 'var(--wp--preset--color--accent)' } });
     assert.deepEqual(body._links, { self: [{ href: `${server.api}cms/v2/global-styles/themes/default` }] });
@@ -154,7 +154,8 @@ describe('cms/v2 global styles', () => {
 
   it('writes styles and settings, keeping the other part, and drops what theme.json does not know', async () => {
     const id = await stylesId();
-    assert.doesNotMatch(await (await fetch(`${server.home}/`)).text(), /global-styles-inline-css/, 'nothing of its own yet');
+    const presetsOnly = /<style id="global-styles-inline-css">\n([^<]*)\n<\/style>/.exec(await (await fetch(`${server.home}/`)).text())?.[1];
+    assert.ok(presetsOnly && !presetsOnly.includes('}body{'), 'no styles of its own yet: the presets only (test/site/global-styles.test.ts)');
     const styled = await call(`cms/v2/global-styles/${id}`, { method: 'POST', json: { styles: { color: { background: '#000000', sparkle: 'yes' }, bogus: 1, elements: { link: { color: { text: '#ff0' }, ':hover': { color: { text: '#fff' } } } } } } });
     assert.equal(styled.status, 200, JSON.stringify(styled.body));
     assert.deepEqual(styled.body.styles, { color: { background: '#000000' }, elements: { link: { color: { text: '#ff0' }, ':hover': { color: { text: '#fff' } } } } });
@@ -167,22 +168,23 @@ describe('cms/v2 global styles', () => {
     assert.deepEqual(set.body.title, { raw: 'My styles', rendered: 'My styles' });
     assert.deepEqual((await call(`cms/v2/global-styles/${id}`)).body.settings, { color: { palette: { custom: palette } } });
 
-    // the site shows them over the theme's stylesheet, presets as custom properties
+    // the site shows them over the theme's stylesheet, after the presets' custom properties (WordPress's first, then the theme's and the site's)
     const page = await (await fetch(`${server.home}/`)).text();
     const css = /<style id="global-styles-inline-css">\n([^<]*)\n<\/style>/.exec(page)?.[1];
     assert.ok(css, 'a global styles element');
     assert.ok(page.indexOf('id="theme-style"') < page.indexOf('global-styles-inline-css'));
-    assert.match(css, /^body\{--wp--preset--color--text: #1f2328;/);
+    assert.match(css, /^body\{--wp--preset--color--black: #000000;/);
+    assert.match(css, /--wp--preset--color--foreground: #1f2328;/);
     assert.match(css, /--wp--preset--color--brand: #123456;/);
     assert.match(css, /--wp--preset--font-family--system: system-ui/);
-    assert.match(css, /background-color: #000000;color: var\(--wp--preset--color--text\);font-family: var\(--wp--preset--font-family--system\);\}/);
+    assert.match(css, /\}body\{background-color: #000000;color: var\(--wp--preset--color--foreground\);font-family: var\(--wp--preset--font-family--system\);\}/);
     assert.match(css, /a:where\(:not\(\.wp-element-button\)\)\{color: #ff0;\}a:where\(:not\(\.wp-element-button\)\):hover\{color: #fff;\}/);
     // a value that would leave its declaration is not printed
     await call(`cms/v2/global-styles/${id}`, { method: 'POST', json: { styles: { color: { text: 'red;} body{display:none' }, typography: { fontSize: '</style><script>x</script>' } } } });
     const after = await (await fetch(`${server.home}/`)).text();
     assert.doesNotMatch(after, /display:none|<script>x/);
     // the new styles replaced the old ones: the theme's background shows again, the text colour is left out
-    assert.match(after, /"Liberation Mono", monospace;background-color: var\(--wp--preset--color--background\);font-family: var\(--wp--preset--font-family--system\);\}/);
+    assert.match(after, /\}body\{background-color: var\(--wp--preset--color--background\);font-family: var\(--wp--preset--font-family--system\);\}/);
 
     const bad = await call(`cms/v2/global-styles/${id}`, { method: 'POST', json: { styles: 'red' } });
     assert.equal(bad.status, 400);
