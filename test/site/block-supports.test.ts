@@ -162,7 +162,7 @@ describe('block supports: layout, elements and duotone (WordPress 6.1 render_blo
     assert.ok(page.includes('<filter id="wp-duotone-8c00b7-fcff41-1">'));
   });
 
-  it('lays the layout types out with the base styles and spacing presets WordPress 6.1’s global stylesheet prints for this theme’s settings', async () => {
+  it('lays the layout types out with the base styles WordPress 6.1’s global stylesheet prints for this theme’s settings', async () => {
     const page = await (await fetch(`${server.home}/`)).text();
     const href = /<link rel="stylesheet" id="theme-style" href="([^"]+)"/.exec(page)?.[1];
     assert.ok(href, 'the page links the theme’s stylesheet');
@@ -174,8 +174,6 @@ describe('block supports: layout, elements and duotone (WordPress 6.1 render_blo
       'body .is-layout-flex{display: flex;}',
       'body .is-layout-flex{flex-wrap: wrap;align-items: center;}',
       ':where(.wp-block-columns.is-layout-flex){gap: 2em;}',
-      // core's default spacing scale, which this theme does not replace (WP_Theme_JSON::set_spacing_sizes, 6.1.9)
-      'body{--wp--preset--spacing--20: 0.44rem;--wp--preset--spacing--30: 0.67rem;--wp--preset--spacing--40: 1rem;--wp--preset--spacing--50: 1.5rem;--wp--preset--spacing--60: 2.25rem;--wp--preset--spacing--70: 3.38rem;--wp--preset--spacing--80: 5.06rem;}',
     ])
       assert.ok(css.includes(rule), rule);
   });
