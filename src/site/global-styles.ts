@@ -1,5 +1,5 @@
 import { THEME_JSON } from '../core/active-theme.ts';
-import { kebabCase } from '../core/block-library/render/wrapper.ts';
+import { kebabCase } from '../core/block-library/supports/style-engine.ts';
 import { CORE_THEME_JSON } from '../core/core-theme-json.ts';
 import { themeJsonData, userThemeJson } from '../core/global-styles.ts';
 import { spacingSizes } from '../core/spacing-sizes.ts';
