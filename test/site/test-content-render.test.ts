@@ -167,7 +167,7 @@ describe('WordPress’s test content rendered (Theme Unit Test data and block te
           );
           if (!blocks.length) empty.push(`${post.title.rendered}: no content on ${post.link}`);
           for (const b of blocks) if (b.height === 0) empty.push(`${post.title.rendered}: <${b.tag.toLowerCase()} class="${b.cls}"> has no height`);
-          await page.screenshot({ path: join(SHOTS, `${name}-${post.id}.png`), fullPage: true });
+          await page.screenshot({ path: join(SHOTS, `${name}-${new URL(post.link).pathname.split("/").filter(Boolean).pop()}.png`), fullPage: true });
         }
         t.diagnostic(`screenshots: ${SHOTS}`);
         assert.deepEqual(empty, []);
