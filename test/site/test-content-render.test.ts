@@ -62,7 +62,30 @@ const BLOCK_CLASS: Record<string, string> = {
   Group: 'wp-block-group',
   Buttons: 'wp-block-buttons',
   Cover: 'wp-block-cover',
+  Categories: 'wp-block-post-terms',
+  Tags: 'wp-block-post-terms',
+  Comments: 'wp-block-comments',
+  Navigation: 'wp-block-navigation',
+  'Posts Lists': 'wp-block-query',
+  'Media &amp; Text': 'wp-block-media-text',
+  File: 'wp-block-file',
+  Image: 'wp-block-image',
+  Audio: 'wp-block-audio',
+  Video: 'wp-block-video',
+  Table: 'wp-block-table',
+  Pullquote: 'wp-block-pullquote',
+  Quote: 'wp-block-quote',
+  Separator: 'wp-block-separator',
+  Spacer: 'wp-block-spacer',
 };
+
+/**
+ * Block posts whose block WordPress 6.1 prints on a single post's page only: the post navigation
+ * links (render_block_core_post_navigation_link answers '' unless is_singular(), which a REST
+ * request never is). Not checked at all: Author Name (core/post-author-name came with 6.2, so 6.1
+ * prints nothing for it) and Comments Form (core/post-comments-form: not rendered yet here).
+ */
+const ON_THE_SITE_ONLY: Record<string, string> = { 'Next and Previous Post': 'wp-block-post-navigation-link' };
 
 interface RenderedPost {
   id: number;
@@ -155,7 +178,7 @@ describe('WordPress’s test content rendered (Theme Unit Test data and block te
         const here = new URL(server.api).origin;
         await page.route(`${installedOrigin}/**`, async (route) => route.fulfill({ response: await route.fetch({ url: route.request().url().replace(installedOrigin, here) }) }));
         const empty: string[] = [];
-        for (const post of posts.filter((p) => p.title.rendered in BLOCK_CLASS)) {
+        for (const post of posts.filter((p) => p.title.rendered in BLOCK_CLASS || p.title.rendered in ON_THE_SITE_ONLY)) {
           // the site keeps the address it was installed at, and this server listens on another port
           const res = await page.goto(new URL(new URL(post.link).pathname, server.api).href);
           assert.equal(res?.status(), 200, post.link);
@@ -167,6 +190,8 @@ describe('WordPress’s test content rendered (Theme Unit Test data and block te
           );
           if (!blocks.length) empty.push(`${post.title.rendered}: no content on ${post.link}`);
           for (const b of blocks) if (b.height === 0) empty.push(`${post.title.rendered}: <${b.tag.toLowerCase()} class="${b.cls}"> has no height`);
+          const siteOnly = ON_THE_SITE_ONLY[post.title.rendered];
+          if (siteOnly && !blocks.some((b) => String(b.cls).split(' ').includes(siteOnly))) empty.push(`${post.title.rendered}: no ${siteOnly} on ${post.link}`);
           await page.screenshot({ path: join(SHOTS, `${name}-${new URL(post.link).pathname.split("/").filter(Boolean).pop()}.png`), fullPage: true });
         }
         t.diagnostic(`screenshots: ${SHOTS}`);
