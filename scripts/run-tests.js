@@ -45,8 +45,11 @@ const REPORTER = process.env.CMS_SPEC_TEST_REPORTER ?? fileURLToPath(new URL('./
 // as many files at once as the machine has cores: most of a file's time is its server's work, not waiting
 const CONCURRENCY = Math.max(2, availableParallelism());
 
+// each file's process: TypeScript through tsx, and node:test's async tracking without its per-promise cost (test-promise-tracking.js)
+const PRELOADS = ['--import', 'tsx', '--import', new URL('./test-promise-tracking.js', import.meta.url).href];
+
 function run(files, env) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, `--test-reporter=${REPORTER}`, ...files], { stdio: 'inherit', env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, [...PRELOADS, '--test', `--test-concurrency=${CONCURRENCY}`, `--test-reporter=${REPORTER}`, ...files], { stdio: 'inherit', env: { ...process.env, ...env } });
   return r.status ?? 1;
 }
 
