@@ -5,9 +5,9 @@
 // async_hooks hook that maps every async resource to its test, with a `destroy` callback to forget
 // it again. A destroy callback makes Node track the collection of every promise (a weak callback
 // on each, `promiseInitHookWithDestroyTracking` / `registerDestroyHook` in a profile) and the
-// garbage collector pay for it; the tests run their server in their own process, whose every
-// request makes hundreds of promises, so a third of a server test's CPU went there (the route
-// fuzz on SQLite: 150 s of CPU, 105 s without it; see docs/testing.md).
+// garbage collector pay for it. The tests run their server in their own process, and a request
+// makes hundreds of promises on both sides: the route fuzz spent a third of its CPU there (150 s
+// on SQLite, 105 s without it; see docs/testing.md); a file whose time goes elsewhere gains little.
 //
 // The harness is handed, in place of its hook, one that maps every async resource but promises
 // and has no destroy callback. What that changes: an error thrown by a callback scheduled after an
