@@ -12,7 +12,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { QUICK, storePassOf, unmatchedPaths } from './test-groups.js';
+import { longestFirst, QUICK, storePassOf, unmatchedPaths } from './test-groups.js';
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -45,21 +45,25 @@ const REPORTER = process.env.CMS_SPEC_TEST_REPORTER ?? fileURLToPath(new URL('./
 // as many files at once as the machine has cores: most of a file's time is its server's work, not waiting
 const CONCURRENCY = Math.max(2, availableParallelism());
 
+// each file's process: TypeScript through tsx, and node:test's async tracking without its per-promise cost (test-promise-tracking.js)
+const PRELOADS = ['--import', 'tsx', '--import', new URL('./test-promise-tracking.js', import.meta.url).href];
+
 function run(files, env) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${CONCURRENCY}`, `--test-reporter=${REPORTER}`, ...files], { stdio: 'inherit', env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, [...PRELOADS, '--test', `--test-concurrency=${CONCURRENCY}`, `--test-reporter=${REPORTER}`, ...files], { stdio: 'inherit', env: { ...process.env, ...env } });
   return r.status ?? 1;
 }
 
+const rel = (f) => relative(process.cwd(), resolve(f)).split('\\').join('/');
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const only = args.filter((a) => a !== '--quick');
 const everything = !quick && !only.length;
-const files = quick ? QUICK : only.length ? only : find('test').sort();
+// the longest files start first (test-groups.js), so that no worker is left alone with one at the end
+const files = quick ? QUICK : longestFirst(only.length ? only.map(rel) : find('test'));
 const postgres = process.env.CMS_SPEC_TEST_PG ?? process.env.DATABASE_URL;
 
 // the lists are reviewed by hand: a file that may use the store and is in neither, or a listed path
 // that names no file, stops the run rather than being guessed
-const rel = (f) => relative(process.cwd(), resolve(f)).split('\\').join('/');
 const unclassified = files.filter((f) => storePassOf(rel(f)) === undefined && touchesStore(resolve(f)));
 const stale = everything ? unmatchedPaths(files.map(rel)) : [];
 if (unclassified.length || stale.length) {

@@ -112,6 +112,44 @@ export const SQLITE_ONLY = [
   ['test/site/site-icon.test.ts', 'the icon’s tags and the index, from options and an upload'],
 ];
 
+/**
+ * The files that take longest, longest first (seconds on two loaded cores, from the runner's
+ * per-file lines): the runner starts them first, so that the two files running at once at the end
+ * of a pass are short ones rather than one worker finishing the route fuzz alone for minutes.
+ * Files not named here follow in path order. A rough order is enough; re-sort when a file's time
+ * changes much.
+ */
+export const LONGEST_FIRST = [
+  'test/fuzz/routes.test.ts', // 306 s SQLite, 527 s PostgreSQL before docs/testing.md's changes
+  'test/bench-smoke.test.ts', // 238 s, mostly waiting on its own load rounds
+  'test/cli/docs-commands.test.ts', // 138 s
+  'test/admin/admin-browser.test.ts', // 136 s
+  'test/fuzz/permissions.test.ts', // 60–140 s
+  'test/cli/serve.test.ts', // 108 s
+  'test/auth/permissions.test.ts', // 43–72 s
+  'test/plugins/abilities/mcp.test.ts', // 57 s
+  'test/cli/one-site-two-processes.test.ts', // 50 s
+  'test/cli/walkthrough.test.ts', // 41 s
+  'test/cli/watch.test.ts', // 36 s
+  'test/cli/init.test.ts', // 28 s
+  'test/plugins/site-health/site-health.test.ts', // 25 s
+  'test/site/theme.test.ts', // 23 s
+  'test/core/plugins-cli.test.ts', // 22 s
+  'test/site/comments-browser.test.ts', // 21 s
+  'test/store/crash.test.ts', // 20 s
+  'test/engine/response-cache.test.ts', // 19 s
+  'test/fuzz/pages.test.ts', // 19 s
+];
+
+/** The files in the order the runner starts them: LONGEST_FIRST's first, then the others in path order. */
+export function longestFirst(files) {
+  const rank = (f) => {
+    const i = LONGEST_FIRST.indexOf(f);
+    return i === -1 ? LONGEST_FIRST.length : i;
+  };
+  return [...files].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** The entry of a list that names a file most specifically, or undefined. */
 function entryOf(list, file) {
   const matches = list.filter(([path]) => file === path || file.startsWith(`${path}/`));
@@ -130,5 +168,5 @@ export function storePassOf(file) {
 
 /** Paths of the lists that name no test file: a file renamed or removed since the lists were written. */
 export function unmatchedPaths(files) {
-  return [...QUICK, ...ON_POSTGRES.map(([p]) => p), ...SQLITE_ONLY.map(([p]) => p)].filter((p) => !files.some((f) => f === p || f.startsWith(`${p}/`)));
+  return [...QUICK, ...LONGEST_FIRST, ...ON_POSTGRES.map(([p]) => p), ...SQLITE_ONLY.map(([p]) => p)].filter((p) => !files.some((f) => f === p || f.startsWith(`${p}/`)));
 }
