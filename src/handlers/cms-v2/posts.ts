@@ -15,7 +15,7 @@ import { authorFilters, listQueryOf, menuOrderFilter, parentFilters, POST_TAXONO
 import { postFieldsOf } from '../../core/post-fields.ts';
 import { saveRevision, versionLinks } from '../../core/revisions.ts';
 import { availableActions } from '../../core/post-links.ts';
-import { addRestFields } from '../../core/rest-fields.ts';
+import { addRestFields, prepareRestFields } from '../../core/rest-fields.ts';
 
 /** Field order of each context, as WP_REST_Posts_Controller's schema gives them. */
 const POST_FIELDS: Record<Context, readonly string[]> = {
@@ -231,7 +231,9 @@ export async function listPosts(ctx: Ctx<'cms-v2:posts.listPosts'>) {
   // WP_REST_Posts_Controller::get_items drops what the user may not read, without changing the totals
   const readable = rows.filter((r) => canRead(ctx, type, r));
   const related = await relatedOf(ctx, ctx.store, type, readable);
-  const items = ctx.request.head ? [] : await Promise.all(readable.map((r) => preparePost(ctx, type, r, context, related)));
+  if (ctx.request.head) return collection(ctx, [], total, page, 'rest_post_invalid_page_number');
+  prepareRestFields(ctx, readable.map((post) => ({ kind: 'post', post, type })));
+  const items = await Promise.all(readable.map((r) => preparePost(ctx, type, r, context, related)));
   return collection(ctx, items, total, page, 'rest_post_invalid_page_number');
 }
 

@@ -3,6 +3,7 @@ import type { HeadMeta, Site } from '../../core/site.ts';
 import type { Store } from '../../store/index.ts';
 import type { PostRow } from '../../store/posts.ts';
 import type { UserRow } from '../../store/users.ts';
+import type { TermRow } from '../../store/terms.ts';
 import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from '../../format/format.ts';
 import { authorPermalink, termLink } from '../../core/permalinks.ts';
 import { formatLocalDate } from '../../format/date.ts';
@@ -137,11 +138,9 @@ async function featuredImage(store: Store, thumbnailId: string | undefined): Pro
   return { ...(width ? { width } : {}), ...(height ? { height } : {}), url, ...(attachment?.mime_type ? { type: attachment.mime_type } : {}) };
 }
 
-async function postFacts(store: Store, site: Site, post: PostRow): Promise<PostFacts> {
-  const [meta, author, terms] = await Promise.all([store.posts.meta.ofMany([post.id], [...META_KEYS, THUMBNAIL_KEY]), store.users.get(post.author), store.terms.termsOfPosts([post.id])]);
-  const own = meta.get(post.id) ?? {};
+/** A post's facts from what was read of it (its SEO meta, its author's row, its terms): the rest read or made here. */
+async function postFacts(store: Store, site: Site, post: PostRow, own: Record<string, string>, author: UserRow | undefined, postTerms: readonly TermRow[]): Promise<PostFacts> {
   const categoryTax = site.types.taxonomy('category');
-  const postTerms = terms.get(post.id) ?? [];
   const categories = categoryTax ? await Promise.all(postTerms.filter((t) => t.taxonomy === 'category').map(async (t) => ({ name: t.name, url: await termLink(store, site, categoryTax, t) }))) : [];
   const content = parseContent(post.content);
   const ancestors: PostRow[] = [];
@@ -163,6 +162,59 @@ async function postFacts(store: Store, site: Site, post: PostRow): Promise<PostF
     featured: await featuredImage(store, own[THUMBNAIL_KEY]),
     ancestors,
   };
+}
+
+/** The plugin's settings a head is made from: the same for every head of a request. */
+interface HeadSettings {
+  templates: Awaited<ReturnType<typeof templates>>;
+  publisher: Publisher;
+  blogPublic: string | undefined;
+}
+
+/**
+ * What the heads of one request read, read once: the plugin's settings, and the facts of the
+ * posts it shows, read together for a page of a list (their SEO meta, authors and terms in one
+ * query each, not one of each per post).
+ */
+export class HeadReads {
+  private settings: Promise<HeadSettings> | undefined;
+  private headless: Promise<string | undefined> | undefined;
+  private readonly facts = new Map<number, Promise<PostFacts>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly site: Site,
+  ) {}
+
+  settingsOf(): Promise<HeadSettings> {
+    const { store, site } = this;
+    return (this.settings ??= Promise.all([templates(store), publisherOf(store, site), store.options.get('blog_public')]).then(([t, publisher, blogPublic]) => ({ templates: t, publisher, blogPublic })));
+  }
+
+  /** The headless endpoints setting: '0' when the REST heads are off. */
+  headlessRest(): Promise<string | undefined> {
+    return (this.headless ??= this.store.options.get(OPTION.headlessRest));
+  }
+
+  /** Reads the facts of the posts not read yet, together. */
+  preload(posts: readonly PostRow[]): void {
+    const { store, site } = this;
+    const fresh = posts.filter((p) => !this.facts.has(p.id));
+    if (!fresh.length) return;
+    const ids = fresh.map((p) => p.id);
+    const together = Promise.all([store.posts.meta.ofMany(ids, [...META_KEYS, THUMBNAIL_KEY]), store.users.getMany([...new Set(fresh.map((p) => p.author))]), store.terms.termsOfPosts(ids)]);
+    for (const post of fresh) {
+      const facts = together.then(([meta, authors, terms]) => postFacts(store, site, post, meta.get(post.id) ?? {}, authors.find((a) => a.id === post.author), terms.get(post.id) ?? []));
+      // a post whose head is never asked for (its request failed before) leaves no rejection unhandled
+      facts.catch(() => undefined);
+      this.facts.set(post.id, facts);
+    }
+  }
+
+  factsOf(post: PostRow): Promise<PostFacts> {
+    this.preload([post]);
+    return this.facts.get(post.id)!;
+  }
 }
 
 /** The variables every template may use, and the page's own. */
@@ -192,8 +244,12 @@ export function postTitle(titles: Record<string, string>, vars: Vars, post: Post
   return replaceVars(meta[META.title] || titles[post.type] || titles.post, vars);
 }
 
-export async function present(store: Store, site: Site, target: Target): Promise<Presentation> {
-  const [{ titles, descriptions, separator }, publisher, blogPublic] = await Promise.all([templates(store), publisherOf(store, site), store.options.get('blog_public')]);
+export async function present(store: Store, site: Site, target: Target, reads = new HeadReads(store, site)): Promise<Presentation> {
+  const {
+    templates: { titles, descriptions, separator },
+    publisher,
+    blogPublic,
+  } = await reads.settingsOf();
   const paged = target.kind === '404' ? 1 : target.paged;
   const vars = siteVars(site, separator, paged);
   const home = `${site.home}/`;
@@ -222,7 +278,7 @@ export async function present(store: Store, site: Site, target: Target): Promise
   switch (target.kind) {
     case 'post': {
       post = target.post;
-      facts = await postFacts(store, site, post);
+      facts = await reads.factsOf(post);
       Object.assign(vars, postVars(site, post, { meta: facts.meta, authorName: facts.author?.display_name, category: facts.categories[0]?.name }));
       // a static front page is the home page: its title is the home's unless it has its own SEO title
       kind = target.isFront ? 'home' : post.type === 'page' ? 'page' : 'post';
