@@ -48,7 +48,9 @@ function checkpoint(database) {
     db?.close();
   }
 }
-parentPort.on('message', ({ id, path, database }) => {
+parentPort.on('message', ({ id, path, database, stop }) => {
+  // after whatever it was asked before (a checkpoint under way included): never cut short
+  if (stop) process.exit(0);
   let fd;
   try {
     fd = openSync(path, 'r');
@@ -96,11 +98,14 @@ export class SyncThread {
     });
   }
 
-  /** Stops the thread (a later sync starts another). */
+  /** Stops the thread once it has done what it was asked (a later sync starts another). */
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
-    await worker?.terminate();
+    if (!worker) return;
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.postMessage({ stop: true });
+    await exited;
   }
 
   private start(): Worker {
