@@ -72,9 +72,26 @@ const THUMBNAIL_KEY = '_thumbnail_id';
 /** A post of the route's type, or 404 as WordPress answers for any other type or a missing id. */
 /** The post the route's id names, of the route's type; `lock` for a read that a write in the same transaction follows (PostsRepo.get). */
 async function postOfRoute(ctx: Ctx, type: PostTypeInfo, store: Store = ctx.store, lock = false): Promise<PostRow> {
-  const post = await store.posts.get(Number(ctx.args.id), lock);
+  // a read outside a write is read once per request: the permission check's, which the handler then uses
+  const read = store === ctx.store && !lock ? readOnce(ctx) : store.posts.get(Number(ctx.args.id), lock);
+  const post = await read;
   if (!post || post.type !== type.slug) throw missingObject(ctx.fail('rest_post_invalid_id'));
   return post;
+}
+
+/**
+ * The post of each request's route as read outside a write, by the request's args (the one object
+ * its permission checks, those of the route's other methods for its Allow, and its handler share).
+ */
+const routePosts = new WeakMap<object, { id: number; read: Promise<PostRow | undefined> }>();
+
+function readOnce(ctx: Ctx): Promise<PostRow | undefined> {
+  const id = Number(ctx.args.id);
+  const kept = routePosts.get(ctx.args);
+  if (kept?.id === id) return kept.read;
+  const read = ctx.store.posts.get(id);
+  routePosts.set(ctx.args, { id, read });
+  return read;
 }
 
 // --- the post object ---
