@@ -28,7 +28,7 @@ interface Options {
   spawns: number;
   warmup: boolean;
   out: string;
-  /** Where the seeded sites of the content scenarios (1, 3, 4, 5, 9, 10, 11, 12, 13, 17) live. */
+  /** Where the seeded sites of the content scenarios (1, 3, 4, 5, 9, 10, 11, 12, 13, 14, 15, 16, 17) live. */
   store: 'sqlite' | 'postgres';
 }
 
@@ -45,6 +45,8 @@ interface Contender {
   unitsPerRequest?: number;
   /** How many units the server holds: a round must add at least one per unit of each answered request. */
   stored?: () => Promise<number>;
+  /** Concurrent connections for this contender (S16's creates at 1, 10 and 50 clients); otherwise `--connections`. */
+  connections?: number;
 }
 
 interface ContenderFigures {
@@ -84,7 +86,7 @@ const cmsPeaks: { scenario: number; label: string; mb: number | null }[] = [];
  * The scenarios that measure answers made per request: their servers run without the response
  * cache (which would replay its kept answer); S11 measures that, S4 writes, S5 starts.
  */
-const UNCACHED = new Set([1, 2, 3, 6, 8, 9, 12, 13]);
+const UNCACHED = new Set([1, 2, 3, 6, 8, 9, 12, 13, 14]);
 
 function cmsServer(scenario: number, label: string, args: string[]): Promise<ServerProcess> {
   const cache = UNCACHED.has(scenario) ? ['--response-cache', 'off'] : [];
@@ -135,7 +137,7 @@ async function sameAnswers(contenders: Contender[]): Promise<void> {
 async function duel(o: Options, contenders: Contender[]): Promise<ContenderFigures[]> {
   const runs = new Map<Contender, LoadResult[]>(contenders.map((c) => [c, []]));
   const problems = new Map<Contender, string[]>(contenders.map((c) => [c, []]));
-  const load = (c: Contender) => runLoad({ url: `http://127.0.0.1:${c.server.port}${c.path}`, connections: o.connections, duration: o.duration, method: c.method, body: c.body, headers: c.headers, idReplacement: c.idReplacement });
+  const load = (c: Contender) => runLoad({ url: `http://127.0.0.1:${c.server.port}${c.path}`, connections: c.connections ?? o.connections, duration: o.duration, method: c.method, body: c.body, headers: c.headers, idReplacement: c.idReplacement });
   if (o.warmup) for (const c of contenders) await load(c);
   for (let r = 0; r < o.rounds; r++) {
     for (const c of contenders) {
@@ -294,19 +296,36 @@ async function cachedListScenario(o: Options, db: string): Promise<ScenarioResul
   return replayScenario(o, db, 11, async () => POSTS_PATH, (bytes) => `GET ${POSTS_PATH} anonymous, response cache on (${bytes} bytes, ${o.posts} posts)`, 0.7);
 }
 
+/** S14's list: the first page of ten posts, as a client asks it first. */
+const FIRST_PAGE_PATH = '/cms-json/cms/v2/posts?per_page=10';
+
+/** Scenario 14: a list of ten posts, anonymous, made per request (response cache off), against raw node:http replaying it. */
+async function uncachedListScenario(o: Options, db: string): Promise<ScenarioResult> {
+  return replayScenario(o, db, 14, async () => FIRST_PAGE_PATH, (bytes) => `GET ${FIRST_PAGE_PATH} anonymous, response cache off (${bytes} bytes, ${o.posts} posts)`, 0.3);
+}
+
+/** S15's list: what an editor's client (the block editor's, the admin's) asks. */
+const EDIT_LIST_PATH = '/cms-json/cms/v2/posts?context=edit&per_page=10';
+
+/** Scenario 15: the list of ten posts in the edit context, authenticated as an editor (application password), against raw node:http replaying it. */
+async function editorListScenario(o: Options, db: string): Promise<ScenarioResult> {
+  const authorization = await newUserAuthorization(db, 'editor');
+  return replayScenario(o, db, 15, async () => EDIT_LIST_PATH, (bytes) => `GET ${EDIT_LIST_PATH} as an editor (Basic, application password; ${bytes} bytes, ${o.posts} posts)`, 0.25, { authorization });
+}
+
 /** A cms-spec answer against raw node:http replaying it (body and headers, checked identical): what is left is cms-spec's own cost per request. */
-async function replayScenario(o: Options, db: string, id: number, pathOf: (port: number) => Promise<string>, title: (bytes: number) => string, target: number): Promise<ScenarioResult> {
+async function replayScenario(o: Options, db: string, id: number, pathOf: (port: number) => Promise<string>, title: (bytes: number) => string, target: number, headers?: Record<string, string>): Promise<ScenarioResult> {
   const cms = await cmsServer(id, 'full spec', ['--db', db]);
   const path = await pathOf(cms.port);
-  const answer = await fetchRaw(cms.port, path);
+  const answer = await fetchRaw(cms.port, path, { headers });
   const [bodyFile, headersFile] = [join(TMP, `replay-${id}.json`), join(TMP, `replay-${id}-headers.json`)];
   writeFileSync(bodyFile, answer.body);
   writeFileSync(headersFile, JSON.stringify(replayableHeaders(answer.headers)));
   const raw = await helper('raw-server.ts', ['static', bodyFile, headersFile], 'raw');
   try {
     const contenders = [
-      { name: 'raw', server: raw, path },
-      { name: 'cms-spec', server: cms, path },
+      { name: 'raw', server: raw, path, headers },
+      { name: 'cms-spec', server: cms, path, headers },
     ];
     await sameAnswers(contenders);
     const figures = await duel(o, contenders);
@@ -410,11 +429,22 @@ async function batchScenario(o: Options, db: string): Promise<ScenarioResult> {
 }
 
 /** An application password of the seeded site's admin, as the Authorization header value. */
-async function adminAuthorization(db: string): Promise<string> {
-  const printed = await runCli(['app-password', 'create', 'admin', `bench ${Date.now()}`, '--db', db]);
+function adminAuthorization(db: string): Promise<string> {
+  return appPasswordAuthorization(db, 'admin');
+}
+
+/** A new user of `role` on the seeded site, and an application password of theirs as the Authorization header value. */
+async function newUserAuthorization(db: string, role: string): Promise<string> {
+  const login = `bench-${role}-${Date.now()}`;
+  await runCli(['user', 'add', login, '--role', role, '--db', db]);
+  return appPasswordAuthorization(db, login);
+}
+
+async function appPasswordAuthorization(db: string, login: string): Promise<string> {
+  const printed = await runCli(['app-password', 'create', login, `bench ${Date.now()}`, '--db', db]);
   const password = /^\s{4}(\S{4}(?: \S{4}){5})\s*$/m.exec(printed)?.[1].replace(/ /g, '');
   if (!password) throw new Error(`no application password in: ${printed}`);
-  return `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
+  return `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
 }
 
 /**
@@ -690,6 +720,36 @@ function rssScenario(): ScenarioResult {
   return { id: 7, title: 'peak RSS of the cms-spec processes', contenders: [], ratios: [], figures, notes: cmsPeaks.some((p) => p.mb === null) ? ['/proc/PID/status was not readable for some processes.'] : [] };
 }
 
+/** S16's numbers of concurrent clients, fewest first. */
+const CREATE_CLIENTS = [1, 10, 50];
+
+/**
+ * Scenario 16: S10's authenticated creates at 1, 10 and 50 concurrent clients on one server:
+ * whether creates scale with concurrency (each rate at least the rate at fewer clients) until
+ * the disk is the limit, or something serialises them. Each round checks every answered create is stored.
+ */
+async function concurrentCreatesScenario(o: Options, db: string): Promise<ScenarioResult> {
+  const headers = { authorization: await adminAuthorization(db), 'content-type': 'application/json' };
+  const cms = await cmsServer(16, 'full spec', ['--db', db]);
+  const body = JSON.stringify({ title: 'Concurrent post [<id>]', content: '<p>A post written by the benchmark.</p>', status: 'publish' });
+  const stored = async () => Number((await fetchRaw(cms.port, '/cms-json/cms/v2/posts?per_page=1')).headers.find(([k]) => k.toLowerCase() === 'x-wp-total')?.[1]);
+  try {
+    const path = '/cms-json/cms/v2/posts';
+    const contenders: Contender[] = CREATE_CLIENTS.map((connections) => ({ name: `${connections} client${connections > 1 ? 's' : ''}`, server: cms, path, method: 'POST', body, headers, idReplacement: true, stored, connections }));
+    const figures = await duel(o, contenders);
+    return {
+      id: 16,
+      title: `authenticated POST /cms-json/cms/v2/posts at ${CREATE_CLIENTS.join(', ')} concurrent clients (${o.posts} posts before${o.store === 'postgres' ? ', PostgreSQL' : ''})`,
+      contenders: figures,
+      ratios: figures.slice(1).map((f, i) => ratio(`${f.name} / ${figures[i].name}`, f, figures[i], 1)),
+      figures: [],
+      notes: ['One server, the clients loaded in turn (1, 10, 50, 1, 10, 50...); a ratio ≥ 1 means more clients got at least as many creates through.'],
+    };
+  } finally {
+    await cms.stop();
+  }
+}
+
 /** Milliseconds from sending to the answer of one authenticated create (a tag of its own name). */
 async function timedCreate(port: number, authorization: string, name: string): Promise<number> {
   const started = performance.now();
@@ -799,7 +859,7 @@ async function main(): Promise<void> {
     duration: quick ? 1 : Number(v.duration),
     rounds: quick ? 1 : Number(v.rounds),
     connections: quick ? 10 : Number(v.connections),
-    only: new Set((v.only ?? '1,2,3,4,5,6,7,8,9,10,11,12,13,17,18').split(',').map(Number)),
+    only: new Set((v.only ?? '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18').split(',').map(Number)),
     quick,
     posts: quick ? 50 : Number(v.posts),
     // the smoke test proves the scenario runs and reports: two small sites, seeded in seconds rather than a minute on PostgreSQL
@@ -823,7 +883,7 @@ async function main(): Promise<void> {
   }
   try {
     let db = '';
-    if ([1, 3, 4, 5, 9, 10, 11, 13, 17].some((id) => o.only.has(id))) {
+    if ([1, 3, 4, 5, 9, 10, 11, 13, 14, 15, 16, 17].some((id) => o.only.has(id))) {
       db = await seededSite(o, 'site', o.posts);
     }
     await run(1, () => indexScenario(o, db));
@@ -832,11 +892,14 @@ async function main(): Promise<void> {
     await run(3, () => postsScenario(o, db));
     await run(9, () => singlePostScenario(o, db));
     await run(11, () => cachedListScenario(o, db));
+    await run(14, () => uncachedListScenario(o, db));
+    await run(15, () => editorListScenario(o, db));
     await run(12, () => siteSizeScenario(o, o.sizes));
     await run(4, () => batchScenario(o, db));
     await run(5, () => startupScenario(o, db));
     // after the scenarios that read the seeded site: it adds thousands of posts to it
     await run(10, () => createScenario(o, db));
+    await run(16, () => concurrentCreatesScenario(o, db));
     await run(17, () => stalledWriteScenario(o, db));
     await run(6, () => routerScenario(o, quick ? [20, 200, 2000] : [200, 2000, 20000]));
     await run(8, () => workersScenario(o));

@@ -3,16 +3,35 @@ import type { Authenticator, User } from '../engine/types.ts';
 import { presentedNonce } from '../engine/wp-rest.ts';
 import type { Store } from '../store/index.ts';
 import { appPasswordHasher, USAGE_INTERVAL_S } from './app-passwords.ts';
-import { BrowserSessions } from './session.ts';
+import { BrowserSessions, cookieValue, nonceTick, SESSION_COOKIE, type ReadSession } from './session.ts';
 import { FailureThrottle } from './throttle.ts';
 import { tokenGrant } from './oauth.ts';
 import type { AppPasswordRow } from '../store/app-passwords.ts';
 import { findAccount, LOGIN_ERRORS, toUser } from './users.ts';
 import type { Roles } from './roles.ts';
+import { KnownCredentials, type StateVersions } from './known-credentials.ts';
 
-/** What the authenticator reads of the site (the core's Site): its roles as they are at each request, plugins' included. */
+/**
+ * What the authenticator reads of the site (the core's Site): its roles as they are at each
+ * request, plugins' included, and the shared-state versions, caught up with every other writer
+ * before each request.
+ */
 interface Site {
   readonly roles: Roles;
+  readonly shared: StateVersions;
+}
+
+/** An application password that passed its check: the user it authenticates, and its row (for the daily record of its use). */
+interface CheckedPassword {
+  readonly user: User;
+  readonly match: AppPasswordRow;
+}
+
+/** A session cookie that passed its check; the nonce it answers with is made once per nonce tick. */
+interface CheckedSession {
+  readonly session: ReadSession;
+  readonly user: User;
+  answered?: { readonly tick: number; readonly user: User };
 }
 
 const BASIC = /^basic\s+(\S+)\s*$/i;
@@ -52,7 +71,10 @@ const NO_CACHE = { Expires: 'Wed, 11 Jan 1984 05:00:00 GMT', 'Cache-Control': 'n
  * Other schemes and no credentials at all mean an anonymous request.
  */
 export function createAuthenticator(store: Store, site: Site): Authenticator {
-  const throttle = new FailureThrottle(store, 'application-password');
+  const throttle = new FailureThrottle(store, 'application-password', undefined, undefined, site.shared);
+  // what each check reads: the account and its passwords; the account and its sessions (user meta)
+  const knownPasswords = new KnownCredentials<CheckedPassword>(site.shared, ['users', 'app_passwords']);
+  const knownSessions = new KnownCredentials<CheckedSession>(site.shared, ['users', 'user_meta']);
   let hasher: Promise<(pw: string) => string> | undefined;
 
   const fail = async (ip: string, code: keyof typeof LOGIN_ERRORS): Promise<never> => {
@@ -84,7 +106,17 @@ export function createAuthenticator(store: Store, site: Site): Authenticator {
     if (match.last_used === null || match.last_used <= now - USAGE_INTERVAL_S) await store.appPasswords.recordUse(match.uuid, now, ip, USAGE_INTERVAL_S);
   };
 
-  async function applicationPassword(credentials: { login: string; password: string }, ip: string): Promise<User> {
+  /** A Basic credential recognised: it passed its check, and nothing that check read has been written since. */
+  async function recognisedPassword(known: CheckedPassword, ip: string): Promise<User> {
+    const checking = throttle.check(ip);
+    if (checking) await checking;
+    await recordUse(known.match, ip);
+    return known.user;
+  }
+
+  async function applicationPassword(digest: string, credentials: { login: string; password: string }, ip: string): Promise<User> {
+    const stamp = knownPasswords.stamp();
+    const roles = site.roles;
     await throttle.check(ip);
     const account = await findAccount(store, credentials.login);
     if ('error' in account) return fail(ip, account.error);
@@ -97,20 +129,40 @@ export function createAuthenticator(store: Store, site: Site): Authenticator {
     const match = await store.appPasswords.byHash(account.row.id, hash);
     if (!match) return fail(ip, 'incorrect_password');
     await recordUse(match, ip);
-    return withNonces(toUser(account.row, site.roles, match.uuid));
+    const user = await withNonces(toUser(account.row, roles, match.uuid));
+    knownPasswords.keep(digest, { user, match }, stamp, roles);
+    return user;
   }
 
+  /** A session cookie with a REST nonce: the session recognised as `applicationPassword` recognises a password; the nonce checked every time. */
   async function cookieLogin(headers: Record<string, string>, nonce: string): Promise<User | null> {
     const sessions = await BrowserSessions.of(store);
-    const session = await sessions.read(headers.cookie);
-    const loggedIn = session?.user ? session : null;
-    if (!sessions.verifyNonce(loggedIn, REST_NONCE_ACTION, nonce)) {
+    const value = cookieValue(headers.cookie, SESSION_COOKIE);
+    const digest = value === undefined ? undefined : knownSessions.digest(value);
+    let checked = digest === undefined ? undefined : knownSessions.get(digest, site.roles);
+    const now = Date.now();
+    if (checked && checked.session.expires * 1000 <= now) checked = undefined;
+    if (!checked) {
+      const stamp = knownSessions.stamp();
+      const roles = site.roles;
+      const session = await sessions.read(headers.cookie, now);
+      if (session?.user) {
+        checked = { session, user: toUser(session.user, roles) };
+        knownSessions.keep(digest!, checked, stamp, roles);
+      }
+    }
+    const loggedIn = checked?.session ?? null;
+    if (!sessions.verifyNonce(loggedIn, REST_NONCE_ACTION, nonce, now)) {
       const e = new RestError('rest_cookie_invalid_nonce', 'Cookie check failed', 403);
       Object.assign(e.headers, NO_CACHE);
       throw e;
     }
-    if (!loggedIn?.user) return null;
-    return { ...toUser(loggedIn.user, site.roles), answerHeaders: { 'X-WP-Nonce': sessions.nonce(loggedIn, REST_NONCE_ACTION) }, nonce: (action) => sessions.nonce(loggedIn, action) };
+    if (!checked) return null;
+    const tick = nonceTick(now);
+    const session = checked.session;
+    if (checked.answered?.tick !== tick)
+      checked.answered = { tick, user: { ...checked.user, answerHeaders: { 'X-WP-Nonce': sessions.nonce(session, REST_NONCE_ACTION, now) }, nonce: (action) => sessions.nonce(session, action) } };
+    return checked.answered.user;
   }
 
   return {
@@ -118,8 +170,13 @@ export function createAuthenticator(store: Store, site: Site): Authenticator {
       const header = headers.authorization;
       const token = header && accept?.bearer ? BEARER.exec(header)?.[1] : undefined;
       if (token !== undefined) return bearer(token, ip);
-      const credentials = header ? parseBasic(header) : null;
-      if (credentials) return applicationPassword(credentials, ip);
+      if (header) {
+        const digest = knownPasswords.digest(header);
+        const known = knownPasswords.get(digest, site.roles);
+        if (known) return recognisedPassword(known, ip);
+        const credentials = parseBasic(header);
+        if (credentials) return applicationPassword(digest, credentials, ip);
+      }
       const nonce = presentedNonce(headers, query);
       // no nonce: whatever cookie came along, the request is anonymous (and costs nothing more)
       if (nonce === undefined) return NOBODY;

@@ -210,4 +210,4 @@ export class BrowserSessions {
 }
 
 /** wp_nonce_tick(): the half-life period the time falls in. */
-const nonceTick = (now: number) => Math.ceil(now / 1000 / (NONCE_LIFE_S / 2));
+export const nonceTick = (now: number) => Math.ceil(now / 1000 / (NONCE_LIFE_S / 2));

@@ -19,6 +19,15 @@ export function fieldRequested(ctx: Ctx, field: string): boolean {
   return list.split(/[\s,]+/).some((f) => f === field || f.startsWith(`${field}.`));
 }
 
+/** Tells the active plugins' REST field groups of the objects a request is about to show together (RestFieldGroup.prepare). */
+export function prepareRestFields(ctx: Ctx, objects: readonly RestFieldObject[]): void {
+  for (const group of ctx.site.restFields) {
+    if (!group.prepare || !group.names.some((name) => fieldRequested(ctx, name))) continue;
+    const registered = objects.filter((o) => group.registeredFor(o));
+    if (registered.length) group.prepare(ctx, registered);
+  }
+}
+
 /** Adds the active plugins' REST fields registered for `object` to `out`, each only when asked for. */
 export async function addRestFields(ctx: Ctx, object: RestFieldObject, out: Record<string, unknown>): Promise<void> {
   for (const group of ctx.site.restFields) {

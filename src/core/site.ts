@@ -196,6 +196,11 @@ export interface RestFieldGroup {
   registeredFor(object: RestFieldObject): boolean;
   /** The values of `wanted` (the group's fields the request asks for, never none) for one object. */
   get(ctx: HandlerContext<Store, Site>, object: RestFieldObject, wanted: readonly string[]): Promise<Record<string, unknown>>;
+  /**
+   * Told, before `get` is asked for each, of the objects a request shows together (a page of a
+   * list), those the group is registered for: what their fields read can be read for all at once.
+   */
+  prepare?(ctx: HandlerContext<Store, Site>, objects: readonly RestFieldObject[]): void;
 }
 
 /** A plugin's hooks with its name, for failure reports. */

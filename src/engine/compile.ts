@@ -14,6 +14,8 @@ export interface CompiledEndpoint {
   handler: Handler;
   /** A capability, `a|b` for any of them, or `public`. */
   permission: string;
+  /** The capabilities `permission` names, any of which lets a caller in (split once, not per request). */
+  capabilities: readonly string[];
   /** The endpoint's permission callback (`permission_check:`): throws its refusal. */
   check?: Handler;
   allowBatch: boolean;
@@ -194,7 +196,7 @@ export async function compileRoutes(routes: readonly RouteSpec[], variant: Varia
         problems.push(diagnostic(e.pos, 'handler-exists', `permission check '${e.check}' not found`));
         continue;
       }
-      endpoints.push({ methods: new Set(e.methods), handlerName: e.handler, handler, permission: e.permission ?? 'public', ...(check ? { check } : {}), allowBatch: e.allowBatch, args: compileArgs(e.args), spec: e });
+      endpoints.push({ methods: new Set(e.methods), handlerName: e.handler, handler, permission: e.permission ?? 'public', capabilities: (e.permission ?? 'public').split('|'), ...(check ? { check } : {}), allowBatch: e.allowBatch, args: compileArgs(e.args), spec: e });
     }
     const route: CompiledRoute = { key: r.key, namespace: r.namespace, spec: r, endpoints, descriptors: describeAt(r, endpoints, roots) };
     compiled.push(route);

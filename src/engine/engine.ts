@@ -560,7 +560,8 @@ function mergeInto(target: Record<string, unknown>, source: Record<string, unkno
 export function permitted(endpoint: CompiledEndpoint, user: User | null): boolean {
   if (endpoint.permission === 'public') return true;
   if (user === null) return false;
-  return endpoint.permission.split('|').some((cap) => user.caps.has(cap));
+  for (const cap of endpoint.capabilities) if (user.caps.has(cap)) return true;
+  return false;
 }
 
 /** The Allow of a route without permission checks: the methods whose capability the user holds. */

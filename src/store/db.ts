@@ -138,8 +138,11 @@ async function openSqlite(path: string, groupCommit: boolean): Promise<Kysely<DB
   const wal = groupCommit && path !== ':memory:' ? `${resolve(path)}-wal` : undefined;
   // the WAL's syncs run on a thread of their own, never queued behind the libuv pool's work
   const syncs = wal === undefined ? undefined : new SyncThread();
-  const group = wal === undefined ? undefined : new GroupCommit(() => syncs!.sync(wal));
+  const group = wal === undefined ? undefined : new GroupCommit(() => syncs!.sync(wal, resolve(path)));
   sqlite.pragma(group ? 'synchronous = NORMAL' : 'synchronous = FULL');
+  // the sync thread checkpoints the WAL (sync-thread.ts); SQLite's own checkpoint, on the committing
+  // call in the event loop with two syncs of its own, stays only as the backstop should it fall behind
+  if (group) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const readCache = new ReadCache();
@@ -152,6 +155,9 @@ async function openSqlite(path: string, groupCommit: boolean): Promise<Kysely<DB
   if (group) groupCommits.set(db, group);
   return db;
 }
+
+/** SQLite's automatic checkpoint under group commit: ten times the size at which the sync thread checkpoints. */
+const BACKSTOP_CHECKPOINT_PAGES = 10_000;
 
 /** The file of each SQLite database opened here, by its Kysely instance. */
 const sqliteFiles = new WeakMap<object, string>();

@@ -211,6 +211,7 @@ describe('the login screen and cookie authentication of the REST API', () => {
   test('changing the password ends the user’s sessions', async () => {
     const user = await userAuth(site, 'author');
     const { cookie, nonce } = await logIn(site.home, user.login, user.password);
+    assert.equal((await site.call('cms/v2/users/me', { headers: { cookie, 'x-wp-nonce': nonce } })).status, 200);
     await site.json(`cms/v2/users/${user.userId}`, { method: 'POST', json: { password: 'a whole new password' } });
     assert.equal((await site.call('cms/v2/users/me', { headers: { cookie, 'x-wp-nonce': nonce } })).status, 403);
   });

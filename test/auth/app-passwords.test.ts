@@ -200,6 +200,48 @@ describe('HTTP Basic with application passwords', () => {
   });
 });
 
+describe('a password recognised after its first check is checked again once anything it was checked against is written', () => {
+  const server = useServer();
+  const roles = async (auth: string) => {
+    const r = await server.call('cms/v2/users/me?context=edit', { auth });
+    return { status: r.status, body: (await r.json()) as { roles?: string[]; code?: string } };
+  };
+
+  test("a role changed is the next request's: what REST says the user is and what they may do", async () => {
+    const user = await userAuth(server, 'subscriber');
+    const draft = () => server.call('cms/v2/posts', { method: 'POST', json: { title: 'Recognised' }, auth: user.auth });
+    assert.deepEqual((await roles(user.auth)).body.roles, ['subscriber']);
+    assert.equal((await draft()).status, 403);
+    assert.equal((await server.call(`cms/v2/users/${user.userId}`, { method: 'POST', json: { roles: ['author'] }, auth: server.admin })).status, 200);
+    assert.deepEqual((await roles(user.auth)).body.roles, ['author']);
+    assert.equal((await draft()).status, 201);
+    assert.equal((await server.call(`cms/v2/users/${user.userId}`, { method: 'POST', json: { roles: ['subscriber'] }, auth: server.admin })).status, 200);
+    assert.equal((await draft()).status, 403);
+  });
+
+  test('a deleted user is unknown at the next request', async () => {
+    const user = await userAuth(server, 'author');
+    assert.equal((await roles(user.auth)).status, 200);
+    assert.equal((await server.call(`cms/v2/users/${user.userId}?force=true&reassign=1`, { method: 'DELETE', auth: server.admin })).status, 200);
+    const gone = await roles(user.auth);
+    assert.equal(gone.status, 401);
+    assert.equal(gone.body.code, 'invalid_username');
+  });
+
+  test('one revoked password of a user is refused at the next request, the other still recognised', async () => {
+    const user = await userAuth(server, 'editor');
+    const second = await create(server, user.auth, { name: 'second' });
+    const secondAuth = basicAuth(user.login, second.body.password);
+    assert.equal((await roles(secondAuth)).status, 200);
+    assert.equal((await roles(user.auth)).status, 200);
+    assert.equal((await server.call(`${collection(user.userId)}/${second.body.uuid}`, { method: 'DELETE', auth: server.admin })).status, 200);
+    const refused = await roles(secondAuth);
+    assert.equal(refused.status, 401);
+    assert.equal(refused.body.code, 'incorrect_password');
+    assert.deepEqual((await roles(user.auth)).body.roles, ['editor']);
+  });
+});
+
 describe('repeated failures from one address', () => {
   let server: TestServer;
   before(async () => {
@@ -212,6 +254,8 @@ describe('repeated failures from one address', () => {
 
   test('after 5 failures within 60 s every attempt gets 429 with Retry-After until the window has passed', async () => {
     const user = await userAuth(server, 'subscriber');
+    // recognised before the failures: a credential known to be good is held back all the same
+    assert.equal((await server.call(`${collection('me')}/introspect`, { auth: user.auth })).status, 200);
     const now = Date.now();
     mock.timers.enable({ apis: ['Date'], now });
     const wrong = basicAuth(user.login, 'AAAA BBBB CCCC DDDD EEEE FFFF');

@@ -145,6 +145,16 @@ describe(`the CLI, a second server and a running server on one ${TEST_STORE === 
     assert.equal((await draft()).status, 201);
   });
 
+  test('a user deleted by the CLI is unknown at the next request', async () => {
+    ok(['user', 'add', 'casey', '--role', 'author', '--db', db]);
+    const casey = basicAuth('casey', /^ {4}(\S.*)$/m.exec(ok(['app-password', 'create', 'casey', 'two-processes', '--db', db]))![1]);
+    assert.equal((await call('cms/v2/users/me', casey)).status, 200);
+    ok(['user', 'delete', 'casey', '--reassign', 'admin', '--db', db]);
+    const refused = await call('cms/v2/users/me', casey);
+    assert.equal(refused.status, 401);
+    assert.equal(((await refused.json()) as { code: string }).code, 'invalid_username');
+  });
+
   test('an application password revoked by the CLI is refused at the next request', async () => {
     const auth = basicAuth('admin', newPassword('revoked-soon'));
     assert.equal((await call('cms/v2/users/me', auth)).status, 200);

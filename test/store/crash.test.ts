@@ -62,7 +62,7 @@ test('kill -9 during a write loop loses no acknowledged write', { timeout: 60_00
 });
 
 /** Clients creating posts at once, each sending its next create as soon as the last is answered. */
-const CLIENTS = 24;
+const CLIENTS = 50;
 
 test('kill -9 of the server under concurrent creates loses no post it answered 201', { timeout: 120_000 }, async () => {
   const database = await testDatabase();

@@ -1,13 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pbkdf2 } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { endianness, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GroupCommit } from '../../src/store/group-commit.ts';
-import { SyncThread } from '../../src/store/sync-thread.ts';
+import { CHECKPOINT_FRAMES, SyncThread } from '../../src/store/sync-thread.ts';
 import { Store } from '../../src/store/index.ts';
 import { TEST_STORE, testDatabase } from '../helpers/store.ts';
+import { until } from '../helpers/until.ts';
 
 /** A WAL sync the test ends by hand: each call is recorded with the commits made when it began. */
 function handSync() {
@@ -122,5 +123,33 @@ test("the WAL's sync runs on a thread of its own: it is not queued behind work t
     await syncs.close();
     await Promise.all(poolWork);
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** The WAL index's count of frames in the WAL and of those copied into the database (https://www.sqlite.org/walformat.html). */
+function walFrames(file: string): { inWal: number; copied: number } {
+  const header = readFileSync(`${file}-shm`).subarray(0, 100);
+  const read = (offset: number) => (endianness() === 'LE' ? header.readUInt32LE(offset) : header.readUInt32BE(offset));
+  return { inWal: read(16), copied: read(96) };
+}
+
+test('the WAL is checkpointed by the sync thread after a sync, not by a commit on the event loop', { skip: TEST_STORE === 'postgres' && 'a SQLite WAL' }, async () => {
+  const database = await testDatabase();
+  const store = await Store.open(database.location, { groupCommit: true });
+  try {
+    await store.durable();
+    const content = 'x'.repeat(8000);
+    // well past SQLite's own automatic checkpoint (1,000 frames), with no sync asked for: nothing is copied by the commits
+    let frames = walFrames(database.location);
+    while (frames.inWal < CHECKPOINT_FRAMES * 1.5 && frames.copied === 0) {
+      await store.posts.insert({ title: 'Filling the WAL', content });
+      frames = walFrames(database.location);
+    }
+    assert.equal(frames.copied, 0, 'no checkpoint ran on a committing call');
+    await store.durable();
+    await until(() => walFrames(database.location).copied >= CHECKPOINT_FRAMES, 'the checkpoint after the sync');
+  } finally {
+    await store.close();
+    await database.drop();
   }
 });

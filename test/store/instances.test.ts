@@ -1,4 +1,5 @@
 import { before, describe, it } from 'node:test';
+import { get } from 'node:http';
 import assert from 'node:assert/strict';
 import type { Serving } from '../cli/run.ts';
 import { useTwoInstances } from '../helpers/instances.ts';
@@ -65,13 +66,57 @@ describe('two instances on one PostgreSQL', { skip }, () => {
     assert.equal(await total(b), before + 4 * PER_CLIENT);
   });
 
+  /** `users/me` as `auth` from another loopback address: refusals count against the caller's address, so the throttle's test below starts from none. */
+  const refusedBy = (s: Serving, auth: string) =>
+    new Promise<{ status: number; code: string }>((resolve, reject) => {
+      const url = new URL(`${s.api}cms/v2/users/me`);
+      get({ host: url.hostname, port: url.port, path: url.pathname, headers: { authorization: auth }, localAddress: '127.0.0.2' }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, code: (JSON.parse(body) as { code: string }).code }));
+      }).on('error', reject);
+    });
+
+  it("a role changed, a password revoked or a user deleted through one is the other's at its next request", async () => {
+    const made = await call(a, 'cms/v2/users', { json: { username: 'recognised', email: 'recognised@example.test', password: 'a long password', roles: ['subscriber'] }, auth: admin });
+    assert.equal(made.status, 201, await made.clone().text());
+    const { id } = (await made.json()) as { id: number };
+    const newPassword = async (name: string) => {
+      const res = await call(a, `cms/v2/users/${id}/application-passwords`, { json: { name }, auth: admin });
+      assert.equal(res.status, 201);
+      const { password, uuid } = (await res.json()) as { password: string; uuid: string };
+      return { auth: basicAuth('recognised', password), uuid };
+    };
+    const first = await newPassword('first');
+    const draft = (auth: string) => call(b, 'cms/v2/posts', { json: { title: 'Through b' }, auth });
+    // recognised by b, then changed through a
+    assert.equal((await draft(first.auth)).status, 403);
+    assert.equal((await call(a, `cms/v2/users/${id}`, { json: { roles: ['author'] }, auth: admin })).status, 200);
+    assert.equal((await draft(first.auth)).status, 201);
+
+    assert.equal((await call(a, `cms/v2/users/${id}/application-passwords/${first.uuid}`, { method: 'DELETE', auth: admin })).status, 200);
+    const revoked = await refusedBy(b, first.auth);
+    assert.equal(revoked.status, 401);
+    assert.equal(revoked.code, 'incorrect_password');
+
+    const second = await newPassword('second');
+    assert.equal((await call(b, 'cms/v2/users/me', { auth: second.auth })).status, 200);
+    assert.equal((await call(a, `cms/v2/users/${id}?force=true&reassign=1`, { method: 'DELETE', auth: admin })).status, 200);
+    const deleted = await refusedBy(b, second.auth);
+    assert.equal(deleted.status, 401);
+    assert.equal(deleted.code, 'invalid_username');
+  });
+
   it('the throttle for bad passwords counts failures on both instances together', async () => {
     const wrong = basicAuth('admin', 'not the password');
     for (let i = 0; i < 5; i++) assert.equal((await call(i % 2 ? a : b, 'cms/v2/users/me', { auth: wrong })).status, 401);
-    for (const s of [a, b]) {
-      const refused = await call(s, 'cms/v2/users/me', { auth: wrong });
-      assert.equal(refused.status, 429);
-      assert.equal((await refused.json()).code, 'too_many_failed_logins');
-    }
+    // the administrator's password, recognised by both before, is held back with the rest
+    for (const s of [a, b])
+      for (const auth of [wrong, admin]) {
+        const refused = await call(s, 'cms/v2/users/me', { auth });
+        assert.equal(refused.status, 429);
+        assert.equal((await refused.json()).code, 'too_many_failed_logins');
+      }
   });
 });

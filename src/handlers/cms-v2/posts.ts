@@ -16,7 +16,7 @@ import { authorFilters, listQueryOf, menuOrderFilter, parentFilters, POST_TAXONO
 import { postFieldsOf } from '../../core/post-fields.ts';
 import { saveRevision, versionLinks } from '../../core/revisions.ts';
 import { availableActions } from '../../core/post-links.ts';
-import { addRestFields } from '../../core/rest-fields.ts';
+import { addRestFields, prepareRestFields } from '../../core/rest-fields.ts';
 
 /** Field order of each context, as WP_REST_Posts_Controller's schema gives them. */
 const POST_FIELDS: Record<Context, readonly string[]> = {
@@ -73,9 +73,26 @@ const THUMBNAIL_KEY = '_thumbnail_id';
 /** A post of the route's type, or 404 as WordPress answers for any other type or a missing id. */
 /** The post the route's id names, of the route's type; `lock` for a read that a write in the same transaction follows (PostsRepo.get). */
 async function postOfRoute(ctx: Ctx, type: PostTypeInfo, store: Store = ctx.store, lock = false): Promise<PostRow> {
-  const post = await store.posts.get(Number(ctx.args.id), lock);
+  // a read outside a write is read once per request: the permission check's, which the handler then uses
+  const read = store === ctx.store && !lock ? readOnce(ctx) : store.posts.get(Number(ctx.args.id), lock);
+  const post = await read;
   if (!post || post.type !== type.slug) throw missingObject(ctx.fail('rest_post_invalid_id'));
   return post;
+}
+
+/**
+ * The post of each request's route as read outside a write, by the request's args (the one object
+ * its permission checks, those of the route's other methods for its Allow, and its handler share).
+ */
+const routePosts = new WeakMap<object, { id: number; read: Promise<PostRow | undefined> }>();
+
+function readOnce(ctx: Ctx): Promise<PostRow | undefined> {
+  const id = Number(ctx.args.id);
+  const kept = routePosts.get(ctx.args);
+  if (kept?.id === id) return kept.read;
+  const read = ctx.store.posts.get(id);
+  routePosts.set(ctx.args, { id, read });
+  return read;
 }
 
 // --- the post object ---
@@ -233,7 +250,9 @@ export async function listPosts(ctx: Ctx<'cms-v2:posts.listPosts'>) {
   // WP_REST_Posts_Controller::get_items drops what the user may not read, without changing the totals
   const readable = rows.filter((r) => canRead(ctx, type, r));
   const related = await relatedOf(ctx, ctx.store, type, readable);
-  const items = ctx.request.head ? [] : await Promise.all(readable.map((r) => preparePost(ctx, type, r, context, related)));
+  if (ctx.request.head) return collection(ctx, [], total, page, 'rest_post_invalid_page_number');
+  prepareRestFields(ctx, readable.map((post) => ({ kind: 'post', post, type })));
+  const items = await Promise.all(readable.map((r) => preparePost(ctx, type, r, context, related)));
   return collection(ctx, items, total, page, 'rest_post_invalid_page_number');
 }
 

@@ -89,8 +89,8 @@ export function parseContent(raw: string): ParsedContent {
 }
 
 /** The first image of the content (the page's image when nothing else names one), as an absolute URL on `base`. */
-export function firstImage(content: ParsedContent, base: string): string | undefined {
-  for (const img of content.images) {
+export function firstImage(images: readonly ContentImage[], base: string): string | undefined {
+  for (const img of images) {
     if (!img.src) continue;
     try {
       return new URL(img.src, base).href;

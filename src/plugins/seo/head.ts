@@ -3,13 +3,14 @@ import type { HeadMeta, Site } from '../../core/site.ts';
 import type { Store } from '../../store/index.ts';
 import type { PostRow } from '../../store/posts.ts';
 import type { UserRow } from '../../store/users.ts';
+import type { TermRow } from '../../store/terms.ts';
 import { escapeAttr, escapeHtml, excerptText, renderContent, stripAllTags } from '../../format/format.ts';
 import { authorPermalink, termLink } from '../../core/permalinks.ts';
 import { formatLocalDate } from '../../format/date.ts';
 import { attachmentImageSrc } from '../../core/attachment-image.ts';
 import { avatarUrls } from '../../core/rest.ts';
 import { Text, THRESHOLDS } from './analysis.ts';
-import { firstImage, parseContent } from './content.ts';
+import { firstImage, parseContent, type ContentImage } from './content.ts';
 import { replaceVars, type Vars } from './replace-vars.ts';
 import { META, META_KEYS, OPTION, templates, type TemplateKind } from './settings.ts';
 import { postPermalink, type Target } from './targets.ts';
@@ -117,7 +118,10 @@ interface PostFacts {
   author?: UserRow;
   categories: { name: string; url: string }[];
   tags: string[];
-  text: Text;
+  /** The content's word count, as the analysis counts words. */
+  words: number;
+  /** The content formatted as the site shows it (renderContent), which the excerpt is made from. */
+  rendered: string;
   /** The first image of the content (Yoast's first-content-image). */
   image?: string;
   /** The featured image (Yoast's featured-image), with its size and type. */
@@ -137,13 +141,41 @@ async function featuredImage(store: Store, thumbnailId: string | undefined): Pro
   return { ...(width ? { width } : {}), ...(height ? { height } : {}), url, ...(attachment?.mime_type ? { type: attachment.mime_type } : {}) };
 }
 
-async function postFacts(store: Store, site: Site, post: PostRow): Promise<PostFacts> {
-  const [meta, author, terms] = await Promise.all([store.posts.meta.ofMany([post.id], [...META_KEYS, THUMBNAIL_KEY]), store.users.get(post.author), store.terms.termsOfPosts([post.id])]);
-  const own = meta.get(post.id) ?? {};
+/** What a head reads of a post's content, which depends on the content alone. */
+interface ContentFacts {
+  words: number;
+  images: readonly ContentImage[];
+  rendered: string;
+}
+
+/** Content facts are kept by the content they were read from, up to this many characters of content and formatted text together (the oldest out first). */
+const KEPT_CONTENT_CHARS = 8_000_000;
+const keptContentFacts = new Map<string, ContentFacts>();
+let keptContentChars = 0;
+
+/** Formatting, parsing and counting the words of a post's content, once per content (each list of it made them again, three times a post). */
+function contentFacts(raw: string): ContentFacts {
+  const kept = keptContentFacts.get(raw);
+  if (kept) return kept;
+  const parsed = parseContent(raw);
+  const facts = { words: new Text(parsed).words.length, images: parsed.images, rendered: renderContent(raw) };
+  const size = raw.length + facts.rendered.length;
+  if (size > KEPT_CONTENT_CHARS) return facts;
+  for (const [content, old] of keptContentFacts) {
+    if (keptContentChars + size <= KEPT_CONTENT_CHARS) break;
+    keptContentFacts.delete(content);
+    keptContentChars -= content.length + old.rendered.length;
+  }
+  keptContentFacts.set(raw, facts);
+  keptContentChars += size;
+  return facts;
+}
+
+/** A post's facts from what was read of it (its SEO meta, its author's row, its terms): the rest read or made here. */
+async function postFacts(store: Store, site: Site, post: PostRow, own: Record<string, string>, author: UserRow | undefined, postTerms: readonly TermRow[]): Promise<PostFacts> {
   const categoryTax = site.types.taxonomy('category');
-  const postTerms = terms.get(post.id) ?? [];
   const categories = categoryTax ? await Promise.all(postTerms.filter((t) => t.taxonomy === 'category').map(async (t) => ({ name: t.name, url: await termLink(store, site, categoryTax, t) }))) : [];
-  const content = parseContent(post.content);
+  const content = contentFacts(post.content);
   const ancestors: PostRow[] = [];
   const seen = new Set([post.id]);
   for (let parent = post.parent; parent && !seen.has(parent); ) {
@@ -158,11 +190,65 @@ async function postFacts(store: Store, site: Site, post: PostRow): Promise<PostF
     author,
     categories,
     tags: postTerms.filter((t) => t.taxonomy === 'post_tag').map((t) => t.name),
-    text: new Text(content),
-    image: firstImage(content, `${site.home}/`),
+    words: content.words,
+    rendered: content.rendered,
+    image: firstImage(content.images, `${site.home}/`),
     featured: await featuredImage(store, own[THUMBNAIL_KEY]),
     ancestors,
   };
+}
+
+/** The plugin's settings a head is made from: the same for every head of a request. */
+interface HeadSettings {
+  templates: Awaited<ReturnType<typeof templates>>;
+  publisher: Publisher;
+  blogPublic: string | undefined;
+}
+
+/**
+ * What the heads of one request read, read once: the plugin's settings, and the facts of the
+ * posts it shows, read together for a page of a list (their SEO meta, authors and terms in one
+ * query each, not one of each per post).
+ */
+export class HeadReads {
+  private settings: Promise<HeadSettings> | undefined;
+  private headless: Promise<string | undefined> | undefined;
+  private readonly facts = new Map<number, Promise<PostFacts>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly site: Site,
+  ) {}
+
+  settingsOf(): Promise<HeadSettings> {
+    const { store, site } = this;
+    return (this.settings ??= Promise.all([templates(store), publisherOf(store, site), store.options.get('blog_public')]).then(([t, publisher, blogPublic]) => ({ templates: t, publisher, blogPublic })));
+  }
+
+  /** The headless endpoints setting: '0' when the REST heads are off. */
+  headlessRest(): Promise<string | undefined> {
+    return (this.headless ??= this.store.options.get(OPTION.headlessRest));
+  }
+
+  /** Reads the facts of the posts not read yet, together. */
+  preload(posts: readonly PostRow[]): void {
+    const { store, site } = this;
+    const fresh = posts.filter((p) => !this.facts.has(p.id));
+    if (!fresh.length) return;
+    const ids = fresh.map((p) => p.id);
+    const together = Promise.all([store.posts.meta.ofMany(ids, [...META_KEYS, THUMBNAIL_KEY]), store.users.getMany([...new Set(fresh.map((p) => p.author))]), store.terms.termsOfPosts(ids)]);
+    for (const post of fresh) {
+      const facts = together.then(([meta, authors, terms]) => postFacts(store, site, post, meta.get(post.id) ?? {}, authors.find((a) => a.id === post.author), terms.get(post.id) ?? []));
+      // a post whose head is never asked for (its request failed before) leaves no rejection unhandled
+      facts.catch(() => undefined);
+      this.facts.set(post.id, facts);
+    }
+  }
+
+  factsOf(post: PostRow): Promise<PostFacts> {
+    this.preload([post]);
+    return this.facts.get(post.id)!;
+  }
 }
 
 /** The variables every template may use, and the page's own. */
@@ -171,11 +257,11 @@ export function siteVars(site: Site, separator: string, paged: number): Vars {
 }
 
 /** The %%variables%% of a post (its title, excerpt, author, category, keyphrase, type). */
-export function postVars(site: Site, post: PostRow, facts: { meta: Record<string, string>; authorName?: string; category?: string }): Vars {
+export function postVars(site: Site, post: PostRow, facts: { meta: Record<string, string>; authorName?: string; category?: string; rendered?: string }): Vars {
   const type = site.types.postType(post.type);
   return {
     title: post.title,
-    excerpt: stripAllTags(excerptText(post.excerpt, renderContent(post.content), 55, '')),
+    excerpt: stripAllTags(excerptText(post.excerpt, facts.rendered ?? renderContent(post.content), 55, '')),
     excerpt_only: post.excerpt,
     name: facts.authorName ?? '',
     category: facts.category ?? '',
@@ -192,8 +278,12 @@ export function postTitle(titles: Record<string, string>, vars: Vars, post: Post
   return replaceVars(meta[META.title] || titles[post.type] || titles.post, vars);
 }
 
-export async function present(store: Store, site: Site, target: Target): Promise<Presentation> {
-  const [{ titles, descriptions, separator }, publisher, blogPublic] = await Promise.all([templates(store), publisherOf(store, site), store.options.get('blog_public')]);
+export async function present(store: Store, site: Site, target: Target, reads = new HeadReads(store, site)): Promise<Presentation> {
+  const {
+    templates: { titles, descriptions, separator },
+    publisher,
+    blogPublic,
+  } = await reads.settingsOf();
   const paged = target.kind === '404' ? 1 : target.paged;
   const vars = siteVars(site, separator, paged);
   const home = `${site.home}/`;
@@ -222,11 +312,11 @@ export async function present(store: Store, site: Site, target: Target): Promise
   switch (target.kind) {
     case 'post': {
       post = target.post;
-      facts = await postFacts(store, site, post);
-      Object.assign(vars, postVars(site, post, { meta: facts.meta, authorName: facts.author?.display_name, category: facts.categories[0]?.name }));
+      facts = await reads.factsOf(post);
+      Object.assign(vars, postVars(site, post, { meta: facts.meta, authorName: facts.author?.display_name, category: facts.categories[0]?.name, rendered: facts.rendered }));
       // a static front page is the home page: its title is the home's unless it has its own SEO title
       kind = target.isFront ? 'home' : post.type === 'page' ? 'page' : 'post';
-      ogFallbackDescription = target.isPostsPage ? '' : excerptText(post.excerpt, renderContent(post.content));
+      ogFallbackDescription = target.isPostsPage ? '' : excerptText(post.excerpt, facts.rendered);
       pageType = target.isPostsPage ? 'CollectionPage' : 'WebPage';
       ogType = target.isFront || target.isPostsPage ? 'website' : 'article';
       const m = facts.meta;
@@ -247,7 +337,7 @@ export async function present(store: Store, site: Site, target: Target): Promise
       if (post.type === 'post' && facts.author) author = facts.author.display_name;
       // Slack's enhanced data (twitter:misc): the author of a post, the reading time of any singular page but the static front page
       if (!target.isFront && !target.isPostsPage) {
-        const minutes = Math.max(1, Math.ceil(facts.text.words.length / THRESHOLDS.readingSpeedWordsPerMinute));
+        const minutes = Math.max(1, Math.ceil(facts.words / THRESHOLDS.readingSpeedWordsPerMinute));
         twitter.misc = { ...(author ? { 'Written by': author } : {}), 'Est. reading time': `${minutes} minute${minutes === 1 ? '' : 's'}` };
       }
       if (!target.isFront) {
@@ -345,7 +435,7 @@ export async function present(store: Store, site: Site, target: Target): Promise
         datePublished: isoDate(post.date_gmt),
         dateModified: isoDate(post.modified_gmt),
         mainEntityOfPage: { '@id': webpageId },
-        wordCount: facts.text.words.length,
+        wordCount: facts.words,
         commentCount: post.comment_count,
         ...(publisher.id ? { publisher: { '@id': publisher.id } } : {}),
         ...(image ? { image: { '@id': `${url}#primaryimage` }, thumbnailUrl: image.url } : {}),

@@ -1,6 +1,6 @@
 import type { RestFieldGroup } from '../../core/site.ts';
-import { headHtml, headJson, present } from './head.ts';
-import { OPTION, PLUGIN_VERSION } from './settings.ts';
+import { HeadReads, headHtml, headJson, present } from './head.ts';
+import { PLUGIN_VERSION } from './settings.ts';
 import { objectTarget } from './targets.ts';
 
 /**
@@ -12,6 +12,15 @@ import { objectTarget } from './targets.ts';
 export const YOAST_HEAD = 'yoast_head';
 export const YOAST_HEAD_JSON = 'yoast_head_json';
 
+/** Per request (its handler context), what its heads read, read once. */
+const readsOfRequest = new WeakMap<object, HeadReads>();
+
+function readsOf(ctx: Parameters<RestFieldGroup['get']>[0]): HeadReads {
+  let reads = readsOfRequest.get(ctx);
+  if (!reads) readsOfRequest.set(ctx, (reads = new HeadReads(ctx.store, ctx.site)));
+  return reads;
+}
+
 export const headFields: RestFieldGroup = {
   names: [YOAST_HEAD, YOAST_HEAD_JSON],
   registeredFor(object) {
@@ -19,10 +28,14 @@ export const headFields: RestFieldGroup = {
     if (object.kind === 'term') return object.taxonomy.viewable;
     return true;
   },
+  prepare(ctx, objects) {
+    readsOf(ctx).preload(objects.flatMap((o) => (o.kind === 'post' ? [o.post] : [])));
+  },
   async get(ctx, object, wanted) {
-    if ((await ctx.store.options.get(OPTION.headlessRest)) === '0') return {};
+    const reads = readsOf(ctx);
+    if ((await reads.headlessRest()) === '0') return {};
     const target = await objectTarget(ctx.store, ctx.site, object);
-    const p = target && (await present(ctx.store, ctx.site, target));
+    const p = target && (await present(ctx.store, ctx.site, target, reads));
     const shown = p && p.status === 200 ? p : null;
     const out: Record<string, unknown> = {};
     if (wanted.includes(YOAST_HEAD)) out[YOAST_HEAD] = shown && headHtml(shown, { version: PLUGIN_VERSION, withThemeTags: true, seoManager: ctx.can('wpseo_manage_options') });
