@@ -17,7 +17,7 @@ import { parseSiteRequest, type SiteRequest } from './request.ts';
 import { planList, type ListPlan } from './archives.ts';
 import { feedResponse, type FeedPost } from './feeds.ts';
 import { robotsResponse, sitemapResponse, sitemapXmlRedirect } from './sitemaps.ts';
-import { COMMENT_POST_PATH, commentFeedItems, commentPost, commentsSection } from './comments.ts';
+import { COMMENT_POST_PATH, commentFeedItems, commentPost, commentsSection, pageVisitor } from './comments.ts';
 import { siteChrome, STYLESHEET_PATH, stylesheetResponse, stylesheetUrl } from './theme.ts';
 import { BlockSupportsState } from '../core/block-library/supports/state.ts';
 import { isUploadPath, uploadResponse } from './uploads.ts';
@@ -364,11 +364,16 @@ async function themedDocument(engine: Engine, ctx: PageContext, parts: Pick<Docu
 
 async function singlePage(engine: Engine, req: PageRequest, post: PostRow, url: string): Promise<PageResponse> {
   const { site, store } = engine;
-  const ctx: PageContext = { store, site, kind: post.type === 'page' ? 'page' : 'post', postId: post.id, url, queryArgs: req.query, singular: true, supports: new BlockSupportsState() };
+  const visitor = await pageVisitor(engine, req);
+  const ctx: PageContext = {
+    store, site, kind: post.type === 'page' ? 'page' : 'post', postId: post.id, url, queryArgs: req.query, singular: true, supports: new BlockSupportsState(),
+    requestUri: { path: req.path, query: req.query }, commentVisitor: visitor,
+  };
   const [shown] = await showPosts(engine, [post], ctx, false);
   const isFront = url === `${site.home}/`;
-  const discussion = await commentsSection(engine, req, post, url);
-  const main = articleHtml(shown, true) + (discussion.html ? `\n${discussion.html}` : '') + (post.type === 'post' ? `\n${await adjacentNav(store, site, post)}` : '');
+  // after the content: a Post Comments Form block in it has printed the form the section then leaves out
+  const discussion = await commentsSection(engine, req, post, url, visitor);
+  const main = articleHtml(shown, true) + (discussion ? `\n${discussion}` : '') + (post.type === 'post' ? `\n${await adjacentNav(store, site, post)}` : '');
   const html = await themedDocument(engine, ctx, {
     title: isFront ? `${site.info.name} – ${site.info.description}` : `${shown.title || site.info.name} – ${site.info.name}`,
     description: shown.excerpt || site.info.description,
@@ -377,10 +382,10 @@ async function singlePage(engine: Engine, req: PageRequest, post: PostRow, url: 
     bodyClass: post.type === 'page' ? `page page-id-${post.id}${isFront ? ' home' : ''}` : `single single-post postid-${post.id}`,
     main,
     // feed_links_extra: a post that takes or has comments announces its comments feed
-    feeds: discussion.html ? [{ text: `${site.info.name} » ${post.title} Comments Feed`, url: feedPermalink(site, url, 'rss2') }] : [],
+    feeds: discussion ? [{ text: `${site.info.name} » ${post.title} Comments Feed`, url: feedPermalink(site, url, 'rss2') }] : [],
   });
   const res = htmlResponse(200, html, restLink(site, post));
-  if (discussion.setCookie) res.headers['Set-Cookie'] = discussion.setCookie;
+  if (visitor.setCookie) res.headers['Set-Cookie'] = visitor.setCookie;
   return res;
 }
 
