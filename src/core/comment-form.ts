@@ -1,5 +1,6 @@
 import { escapeAttr, escapeHtml } from '../format/format.ts';
 import { isOn, type DiscussionOptions } from './comments.ts';
+import type { Commenter } from './comment-visitor.ts';
 
 /**
  * comment_form (WordPress 6.1's comment-template.php, html5 format, as a visitor who is not logged
@@ -8,25 +9,6 @@ import { isOn, type DiscussionOptions } from './comments.ts';
  * as arguments: the block's button classes (post_comments_form_block_form_defaults), and what the
  * site's page knows of its visitor (their remembered details, the form token its POST needs).
  */
-
-/** Who the browser says it is (wp_get_current_commenter). */
-export interface Commenter {
-  name: string;
-  email: string;
-  url: string;
-}
-
-/**
- * The visitor of a site's page, lent to the blocks through the page context: a REST rendering has
- * none, so its form is the one every anonymous visitor gets, without a token.
- */
-export interface CommentFormVisitor {
-  /** The hidden `_token` field's value for a post's form, bound to the browser (POST /wp-comments-post.php requires it). */
-  formToken(postId: number): string;
-  commenter?: Commenter;
-  /** Set once a form (id="respond") is on the page, so the theme's comments section prints no second one with the same ids. */
-  formShown: boolean;
-}
 
 export interface CommentFormArgs {
   postId: number;

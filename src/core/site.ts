@@ -15,7 +15,7 @@ import type { BlockSupportsState } from './block-library/supports/state.ts';
 import { SharedState } from './shared-state.ts';
 import type { Mailer } from './mail.ts';
 import type { MediaLibrary } from './media.ts';
-import type { CommentFormVisitor } from './comment-form.ts';
+import type { CommentFormVisitor } from './comment-visitor.ts';
 import { siteIconId, siteIconUrl, siteLogoId } from './site-icon.ts';
 
 /** The site description fields of the index, in WordPress's key order; site.yaml's `site:` gives a new database's values. */

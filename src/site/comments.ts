@@ -13,7 +13,8 @@ import type { Site } from '../core/site.ts';
 import { escapeAttr, escapeHtml, stripAllTags } from '../format/format.ts';
 import type { FeedPost } from './feeds.ts';
 import { formatLocalDate } from '../format/date.ts';
-import { commentForm, type Commenter, type CommentFormVisitor } from '../core/comment-form.ts';
+import { commentForm } from '../core/comment-form.ts';
+import type { Commenter, CommentFormVisitor } from '../core/comment-visitor.ts';
 
 /**
  * Comments on the site, as WordPress's comments template shows them: a post's approved comments
