@@ -130,7 +130,7 @@ async function singularRequest(engine: Engine, req: PageRequest, path: string, r
   if (resolved.kind === 'list') {
     // the page that shows the posts: the blog's plan at the page's URL (a plan without vars is never null)
     const blog = (await planList(store, site, {}))!;
-    return listPage(engine, { ...blog, url: resolved.base }, resolved.paged, resolved.page);
+    return listPage(engine, req, { ...blog, url: resolved.base }, resolved.paged, resolved.page);
   }
   return notFoundPage(engine, site.url(req.path));
 }
@@ -165,7 +165,7 @@ async function listRequest(engine: Engine, req: PageRequest, path: string, r: Ex
   const canonical = r.feed ? feedPermalink(site, plan.url, r.feed) : pagedPermalink(site, plan.url, r.paged);
   if (site.options.permalink_structure && plan.kind !== 'search' && (r.fromQuery || new URL(canonical).pathname !== path)) return redirect(canonical);
   if (r.feed) return listFeed(engine, req, plan, r.feed);
-  return listPage(engine, plan, r.paged);
+  return listPage(engine, req, plan, r.paged);
 }
 
 const isPublished = (post: PostRow | undefined | null): post is PostRow => !!post && post.status === 'publish' && VIEWABLE_TYPES.includes(post.type);
@@ -406,7 +406,7 @@ const perPageOf = (site: Site) => Math.max(1, Number(site.options.posts_per_page
  * and search pages under their heading. A page past the last is a 404, and so is an empty first
  * page where WordPress's handle_404 says so.
  */
-async function listPage(engine: Engine, plan: ListPlan, paged: number, postsPage?: PostRow): Promise<PageResponse> {
+async function listPage(engine: Engine, req: PageRequest, plan: ListPlan, paged: number, postsPage?: PostRow): Promise<PageResponse> {
   const { site, store } = engine;
   const perPage = perPageOf(site);
   const offset = (paged - 1) * perPage;
@@ -419,7 +419,9 @@ async function listPage(engine: Engine, plan: ListPlan, paged: number, postsPage
   const sticky = plan.kind === 'home' && paged === 1 ? (await store.posts.query({ ...plan.query, sticky: true, offset: 0, limit: MAX_STICKY })).rows : [];
   const stickyIds = new Set(sticky.map((p) => p.id));
   const listed = [...sticky, ...rows.filter((p) => !stickyIds.has(p.id))];
-  const ctx: PageContext = { store, site, kind: plan.kind, postId: postsPage?.id, url, supports: new BlockSupportsState() };
+  // the visitor, for a Post Comments Form block in a listed post's content (each prints its form, as WordPress's list does)
+  const visitor = await pageVisitor(engine, req);
+  const ctx: PageContext = { store, site, kind: plan.kind, postId: postsPage?.id, url, supports: new BlockSupportsState(), requestUri: { path: req.path, query: req.query }, commentVisitor: visitor };
   const shown = await showPosts(engine, listed, ctx, true);
   let title: string;
   if (plan.kind === 'home') {
@@ -445,7 +447,9 @@ async function listPage(engine: Engine, plan: ListPlan, paged: number, postsPage
     feeds: plan.kind === 'home' ? [] : [{ text: plan.feedTitle, url: feedPermalink(site, plan.url, 'rss2') }],
     search: plan.search,
   });
-  return htmlResponse(200, html);
+  const res = htmlResponse(200, html);
+  if (visitor.setCookie) res.headers['Set-Cookie'] = visitor.setCookie;
+  return res;
 }
 
 /** When anything published last changed (get_lastpostmodified), for feeds with nothing newer to go by. */

@@ -213,6 +213,12 @@ describe('comments on the site', () => {
     const [stored] = (await server.app.store.comments.query({ search: 'Through the block', offset: 0, limit: 1 })).rows;
     assert.equal(stored.post, withBlock.id);
     assert.equal(stored.author_name, 'Bo');
+    // a list page prints the block of each post it shows in full, its form the visitor's too
+    const reader = new Visitor();
+    const listed = Visitor.fields((await reader.page(`${server.home}/`)).html);
+    assert.equal(listed.comment_post_ID, String(withBlock.id));
+    assert.match(reader.cookie, /^cms_comment_nonce=/);
+    assert.equal((await postFrom('127.0.0.8', reader.cookie, { ...listed, author: 'Cid', email: 'cid@example.com', comment: 'From the list' })).status, 302);
   });
 });
 
