@@ -35,6 +35,8 @@ const DISCUSSION_DEFAULTS = {
   close_comments_for_old_posts: '0',
   close_comments_days_old: '14',
   show_avatars: '1',
+  // the comment form's "Save my name, email, and website" checkbox (WordPress's default since 4.9.6)
+  show_comments_cookies_opt_in: '1',
   // email the site's address when a comment is held, and the post's author when one is published
   moderation_notify: '1',
   comments_notify: '1',

@@ -168,3 +168,9 @@ export function avatarUrls(email: string, siteUrl: string): Record<string, strin
   const host = siteUrl.startsWith('https:') ? 'https://secure.gravatar.com' : `http://${parseInt(hash[0]!, 16) % 3}.gravatar.com`;
   return Object.fromEntries([24, 48, 96].map((s) => [String(s), `${host}/avatar/${hash}?s=${s}&d=mm&r=g`]));
 }
+
+/** WordPress's REQUEST_URI of a REST request: its path under the root and names the caller used, and the query args it sent. */
+export function restRequestUri(ctx: Pick<Ctx, 'api' | 'request'>): { path: string; query: Record<string, unknown> } {
+  const url = new URL(ctx.api.restUrl(ctx.request.path));
+  return { path: url.pathname, query: { ...Object.fromEntries(url.searchParams), ...ctx.request.query } };
+}

@@ -15,6 +15,7 @@ import type { BlockSupportsState } from './block-library/supports/state.ts';
 import { SharedState } from './shared-state.ts';
 import type { Mailer } from './mail.ts';
 import type { MediaLibrary } from './media.ts';
+import type { CommentFormVisitor } from './comment-visitor.ts';
 import { siteIconId, siteIconUrl, siteLogoId } from './site-icon.ts';
 
 /** The site description fields of the index, in WordPress's key order; site.yaml's `site:` gives a new database's values. */
@@ -93,6 +94,13 @@ export interface PageContext {
   queryArgs?: Readonly<Record<string, unknown>>;
   /** WordPress's is_singular(): the page shows one post (the site's page of a post or page); a REST rendering is not. */
   singular?: boolean;
+  /**
+   * WordPress's REQUEST_URI: the path (as the caller named it) and query args the request came in
+   * with, which links back to the request are made of (the comment form's cancel-reply link).
+   */
+  requestUri?: { path: string; query: Readonly<Record<string, unknown>> };
+  /** The site page's visitor, for the comment forms printed on it (src/site/comments.ts lends it); none over REST. */
+  commentVisitor?: CommentFormVisitor;
   /** Set while a rendering that may be kept runs (src/core/kept-renderings.ts). */
   trace?: RenderTrace;
   /** The request's block-supports state: one per page or REST request, so containers are numbered across all it renders. */

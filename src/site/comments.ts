@@ -5,7 +5,7 @@ import { RestError } from '../engine/errors.ts';
 import { hmac, purposeKey, sameSecret, siteSecret } from '../auth/secret.ts';
 import { cookieValue } from '../auth/session.ts';
 import { commentNotices } from '../core/notices.ts';
-import { commentsOpen, discussionOptions, isOn, renderedComment, submitComment, tooLong, checkParent, type DiscussionOptions } from '../core/comments.ts';
+import { commentsOpen, discussionOptions, isOn, renderedComment, submitComment, tooLong, checkParent } from '../core/comments.ts';
 import { avatarUrls } from '../core/rest.ts';
 import type { CommentRow } from '../store/comments.ts';
 import type { PostRow } from '../store/posts.ts';
@@ -13,6 +13,8 @@ import type { Site } from '../core/site.ts';
 import { escapeAttr, escapeHtml, stripAllTags } from '../format/format.ts';
 import type { FeedPost } from './feeds.ts';
 import { formatLocalDate } from '../format/date.ts';
+import { commentForm } from '../core/comment-form.ts';
+import type { Commenter, CommentFormVisitor } from '../core/comment-visitor.ts';
 
 /**
  * Comments on the site, as WordPress's comments template shows them: a post's approved comments
@@ -58,18 +60,11 @@ const formToken = (key: Buffer, nonce: string, postId: number) => hmac(key, `for
 /** wp_hash($comment->comment_date_gmt)'s role: proves the redirect after posting came from this site. */
 const moderationHash = (key: Buffer, c: CommentRow) => hmac(key, `moderation|${c.id}|${c.date_gmt}`).slice(0, 32);
 
-/** Who the browser says it is (wp_get_current_commenter), from its signed cookie. */
-interface RememberedCommenter {
-  name: string;
-  email: string;
-  url: string;
-}
-
-function commenterOf(key: Buffer, req: PageRequest): RememberedCommenter | undefined {
+function commenterOf(key: Buffer, req: PageRequest): Commenter | undefined {
   const [body, mac] = (cookieValue(req.headers.cookie, COMMENTER_COOKIE) ?? '').split('.');
   if (!body || !mac || !sameSecret(mac, hmac(key, `commenter|${body}`))) return undefined;
   try {
-    const c = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as RememberedCommenter;
+    const c = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Commenter;
     return typeof c.name === 'string' && typeof c.email === 'string' && typeof c.url === 'string' ? c : undefined;
   } catch {
     return undefined;
@@ -77,7 +72,7 @@ function commenterOf(key: Buffer, req: PageRequest): RememberedCommenter | undef
 }
 
 /** wp_set_comment_cookies: the commenter's details for a year or so, or, without their consent, none. */
-function commenterCookie(engine: Engine, key: Buffer, c: RememberedCommenter | null): string {
+function commenterCookie(engine: Engine, key: Buffer, c: Commenter | null): string {
   const secure = engine.site.home.startsWith('https:') ? '; Secure' : '';
   if (!c) return `${COMMENTER_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`;
   const body = Buffer.from(JSON.stringify(c)).toString('base64url');
@@ -136,44 +131,15 @@ ${renderedComment(c.content, t.site)}</div>${reply}
 </li>${after}`;
 }
 
-/** comment_form: the reply form, a reply's title and cancel link, the visitor's fields and the form token. */
-function formHtml(post: PostRow, url: string, action: string, token: string, o: DiscussionOptions, replyTo: CommentRow | undefined, commenter: RememberedCommenter | undefined): string {
-  if (isOn(o.comment_registration)) {
-    return `<div id="respond" class="comment-respond">
-<h3 id="reply-title" class="comment-reply-title">Leave a Reply</h3>
-<p class="must-log-in">You must be logged in to post a comment.</p>
-</div>`;
-  }
-  const required = isOn(o.require_name_email);
-  const star = required ? ' <span class="required">*</span>' : '';
-  const req = required ? ' required' : '';
-  const title = replyTo
-    ? `Leave a Reply to ${escapeHtml(replyTo.author_name || 'Anonymous')} <small><a rel="nofollow" id="cancel-comment-reply-link" href="${escapeAttr(`${url}#respond`)}">Cancel reply</a></small>`
-    : 'Leave a Reply';
-  const notes = `<span id="email-notes">Your email address will not be published.</span>${required ? ' <span class="required-field-message">Required fields are marked <span class="required">*</span></span>' : ''}`;
-  return `<div id="respond" class="comment-respond">
-<h3 id="reply-title" class="comment-reply-title">${title}</h3>
-<form action="${escapeAttr(action)}" method="post" id="commentform" class="comment-form">
-<p class="comment-notes">${notes}</p>
-<p class="comment-form-comment"><label for="comment">Comment <span class="required">*</span></label> <textarea id="comment" name="comment" cols="45" rows="8" maxlength="65525" required></textarea></p>
-<p class="comment-form-author"><label for="author">Name${star}</label> <input id="author" name="author" type="text" value="${escapeAttr(commenter?.name ?? '')}" size="30" maxlength="245" autocomplete="name"${req}></p>
-<p class="comment-form-email"><label for="email">Email${star}</label> <input id="email" name="email" type="email" value="${escapeAttr(commenter?.email ?? '')}" size="30" maxlength="100" aria-describedby="email-notes" autocomplete="email"${req}></p>
-<p class="comment-form-url"><label for="url">Website</label> <input id="url" name="url" type="url" value="${escapeAttr(commenter?.url ?? '')}" size="30" maxlength="200" autocomplete="url"></p>
-<p class="comment-form-cookies-consent"><input id="wp-comment-cookies-consent" name="wp-comment-cookies-consent" type="checkbox" value="yes"${commenter ? ' checked' : ''}> <label for="wp-comment-cookies-consent">Save my name, email, and website in this browser for the next time I comment.</label></p>
-<p class="form-submit"><input name="submit" type="submit" id="submit" class="submit" value="Post Comment"> <input type="hidden" name="comment_post_ID" value="${post.id}" id="comment_post_ID"> <input type="hidden" name="comment_parent" id="comment_parent" value="${replyTo?.id ?? 0}"> <input type="hidden" name="_token" value="${escapeAttr(token)}"></p>
-</form>
-</div>`;
-}
-
 /** The title above the thread (the default themes' "One thought on …"). */
 function threadTitle(count: number, post: PostRow): string {
   const title = escapeHtml(post.title);
   return count === 1 ? `One thought on &ldquo;${title}&rdquo;` : `${count} thoughts on &ldquo;${title}&rdquo;`;
 }
 
-export interface CommentsSection {
-  html: string;
-  /** The browser's nonce cookie, when it has none yet. */
+/** The visitor of one page, as its comment forms see them; the nonce cookie is made the first time a form needs a token. */
+export interface PageVisitor extends CommentFormVisitor {
+  /** The browser's nonce cookie, when it had none and a form was printed. */
   setCookie?: string;
 }
 
@@ -183,19 +149,35 @@ function nonceCookie(engine: Engine, key: Buffer): { nonce: string; cookie: stri
   return { nonce, cookie: `${NONCE_COOKIE}=${nonce}.${hmac(key, `nonce|${nonce}`)}; Path=/; HttpOnly; SameSite=Lax${secure}` };
 }
 
+/** The page's visitor, lent to the blocks through the page context (the Post Comments Form block) and used by the comments section. */
+export async function pageVisitor(engine: Engine, req: PageRequest): Promise<PageVisitor> {
+  const key = await keyOf(engine);
+  let nonce = nonceOf(key, req);
+  const visitor: PageVisitor = {
+    commenter: commenterOf(key, req),
+    formShown: false,
+    formToken(postId) {
+      if (!nonce) ({ nonce, cookie: visitor.setCookie } = nonceCookie(engine, key));
+      return formToken(key, nonce, postId);
+    },
+  };
+  return visitor;
+}
+
 /**
  * comments_template for a single post or page: its approved comments (and the visitor's own held
- * one) threaded, "Comments are closed." or the form.
+ * one) threaded, "Comments are closed." or the form, unless a Post Comments Form block in the
+ * content printed it already (one form with those ids a page).
  */
-export async function commentsSection(engine: Engine, req: PageRequest, post: PostRow, url: string): Promise<CommentsSection> {
+export async function commentsSection(engine: Engine, req: PageRequest, post: PostRow, url: string, visitor: PageVisitor): Promise<string> {
   const { store, site } = engine;
   const o = await discussionOptions(store);
   const open = commentsOpen(post, o);
   const approved = await store.comments.ofPost(post.id, ['1']);
-  if (!open && !approved.length) return { html: '' };
+  if (!open && !approved.length) return '';
   const key = await keyOf(engine);
   // the visitor's own held comments: those of the email their browser remembers, or the one the moderation hash names
-  const commenter = commenterOf(key, req);
+  const { commenter } = visitor;
   const own = commenter?.email ? (await store.comments.ofPost(post.id, ['0'])).filter((c) => c.author_email === commenter.email) : [];
   const preview = await previewedComment(engine, key, post.id, req.query);
   if (preview && !own.some((c) => c.id === preview.id)) own.push(preview);
@@ -225,17 +207,26 @@ export async function commentsSection(engine: Engine, req: PageRequest, post: Po
     parts.push(`<h2 class="comments-title">${threadTitle(approved.length, post)}</h2>`);
     parts.push(`<ol class="comment-list">\n${(byParent.get(0) ?? []).map((c) => commentHtml(c, 1, t)).join('\n')}\n</ol>`);
   }
-  let setCookie: string | undefined;
-  if (open) {
-    let nonce = nonceOf(key, req);
-    if (!nonce) ({ nonce, cookie: setCookie } = nonceCookie(engine, key));
+  if (open && !visitor.formShown) {
     const replyId = Number(req.query.replytocom);
     const replyTo = threaded && Number.isSafeInteger(replyId) ? approved.find((c) => c.id === replyId) : undefined;
-    parts.push(formHtml(post, url, site.url(COMMENT_POST_PATH), formToken(key, nonce, post.id), o, replyTo, commenter));
-  } else {
+    parts.push(
+      commentForm({
+        postId: post.id,
+        options: o,
+        action: site.url(COMMENT_POST_PATH),
+        loginUrl: `${site.url(`${site.adminPath}login`)}?${new URLSearchParams({ redirect_to: url }).toString()}`,
+        requestUri: { path: req.path, query: req.query },
+        replyTo: replyTo && { id: replyTo.id, author: replyTo.author_name || 'Anonymous' },
+        commenter,
+        token: visitor.formToken(post.id),
+      }),
+    );
+    visitor.formShown = true;
+  } else if (!open) {
     parts.push('<p class="no-comments">Comments are closed.</p>');
   }
-  return { html: `<div id="comments" class="comments-area">\n${parts.join('\n')}\n</div>`, setCookie };
+  return `<div id="comments" class="comments-area">\n${parts.join('\n')}\n</div>`;
 }
 
 /** wp_die's page: the message, a way back, and the status WordPress answers with. */

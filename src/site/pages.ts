@@ -17,7 +17,7 @@ import { parseSiteRequest, type SiteRequest } from './request.ts';
 import { planList, type ListPlan } from './archives.ts';
 import { feedResponse, type FeedPost } from './feeds.ts';
 import { robotsResponse, sitemapResponse, sitemapXmlRedirect } from './sitemaps.ts';
-import { COMMENT_POST_PATH, commentFeedItems, commentPost, commentsSection } from './comments.ts';
+import { COMMENT_POST_PATH, commentFeedItems, commentPost, commentsSection, pageVisitor } from './comments.ts';
 import { siteChrome, STYLESHEET_PATH, stylesheetResponse, stylesheetUrl } from './theme.ts';
 import { BlockSupportsState } from '../core/block-library/supports/state.ts';
 import { isUploadPath, uploadResponse } from './uploads.ts';
@@ -130,7 +130,7 @@ async function singularRequest(engine: Engine, req: PageRequest, path: string, r
   if (resolved.kind === 'list') {
     // the page that shows the posts: the blog's plan at the page's URL (a plan without vars is never null)
     const blog = (await planList(store, site, {}))!;
-    return listPage(engine, { ...blog, url: resolved.base }, resolved.paged, resolved.page);
+    return listPage(engine, req, { ...blog, url: resolved.base }, resolved.paged, resolved.page);
   }
   return notFoundPage(engine, site.url(req.path));
 }
@@ -165,7 +165,7 @@ async function listRequest(engine: Engine, req: PageRequest, path: string, r: Ex
   const canonical = r.feed ? feedPermalink(site, plan.url, r.feed) : pagedPermalink(site, plan.url, r.paged);
   if (site.options.permalink_structure && plan.kind !== 'search' && (r.fromQuery || new URL(canonical).pathname !== path)) return redirect(canonical);
   if (r.feed) return listFeed(engine, req, plan, r.feed);
-  return listPage(engine, plan, r.paged);
+  return listPage(engine, req, plan, r.paged);
 }
 
 const isPublished = (post: PostRow | undefined | null): post is PostRow => !!post && post.status === 'publish' && VIEWABLE_TYPES.includes(post.type);
@@ -364,11 +364,16 @@ async function themedDocument(engine: Engine, ctx: PageContext, parts: Pick<Docu
 
 async function singlePage(engine: Engine, req: PageRequest, post: PostRow, url: string): Promise<PageResponse> {
   const { site, store } = engine;
-  const ctx: PageContext = { store, site, kind: post.type === 'page' ? 'page' : 'post', postId: post.id, url, queryArgs: req.query, singular: true, supports: new BlockSupportsState() };
+  const visitor = await pageVisitor(engine, req);
+  const ctx: PageContext = {
+    store, site, kind: post.type === 'page' ? 'page' : 'post', postId: post.id, url, queryArgs: req.query, singular: true, supports: new BlockSupportsState(),
+    requestUri: { path: req.path, query: req.query }, commentVisitor: visitor,
+  };
   const [shown] = await showPosts(engine, [post], ctx, false);
   const isFront = url === `${site.home}/`;
-  const discussion = await commentsSection(engine, req, post, url);
-  const main = articleHtml(shown, true) + (discussion.html ? `\n${discussion.html}` : '') + (post.type === 'post' ? `\n${await adjacentNav(store, site, post)}` : '');
+  // after the content: a Post Comments Form block in it has printed the form the section then leaves out
+  const discussion = await commentsSection(engine, req, post, url, visitor);
+  const main = articleHtml(shown, true) + (discussion ? `\n${discussion}` : '') + (post.type === 'post' ? `\n${await adjacentNav(store, site, post)}` : '');
   const html = await themedDocument(engine, ctx, {
     title: isFront ? `${site.info.name} – ${site.info.description}` : `${shown.title || site.info.name} – ${site.info.name}`,
     description: shown.excerpt || site.info.description,
@@ -377,10 +382,10 @@ async function singlePage(engine: Engine, req: PageRequest, post: PostRow, url: 
     bodyClass: post.type === 'page' ? `page page-id-${post.id}${isFront ? ' home' : ''}` : `single single-post postid-${post.id}`,
     main,
     // feed_links_extra: a post that takes or has comments announces its comments feed
-    feeds: discussion.html ? [{ text: `${site.info.name} » ${post.title} Comments Feed`, url: feedPermalink(site, url, 'rss2') }] : [],
+    feeds: discussion ? [{ text: `${site.info.name} » ${post.title} Comments Feed`, url: feedPermalink(site, url, 'rss2') }] : [],
   });
   const res = htmlResponse(200, html, restLink(site, post));
-  if (discussion.setCookie) res.headers['Set-Cookie'] = discussion.setCookie;
+  if (visitor.setCookie) res.headers['Set-Cookie'] = visitor.setCookie;
   return res;
 }
 
@@ -401,7 +406,7 @@ const perPageOf = (site: Site) => Math.max(1, Number(site.options.posts_per_page
  * and search pages under their heading. A page past the last is a 404, and so is an empty first
  * page where WordPress's handle_404 says so.
  */
-async function listPage(engine: Engine, plan: ListPlan, paged: number, postsPage?: PostRow): Promise<PageResponse> {
+async function listPage(engine: Engine, req: PageRequest, plan: ListPlan, paged: number, postsPage?: PostRow): Promise<PageResponse> {
   const { site, store } = engine;
   const perPage = perPageOf(site);
   const offset = (paged - 1) * perPage;
@@ -414,7 +419,9 @@ async function listPage(engine: Engine, plan: ListPlan, paged: number, postsPage
   const sticky = plan.kind === 'home' && paged === 1 ? (await store.posts.query({ ...plan.query, sticky: true, offset: 0, limit: MAX_STICKY })).rows : [];
   const stickyIds = new Set(sticky.map((p) => p.id));
   const listed = [...sticky, ...rows.filter((p) => !stickyIds.has(p.id))];
-  const ctx: PageContext = { store, site, kind: plan.kind, postId: postsPage?.id, url, supports: new BlockSupportsState() };
+  // the visitor, for a Post Comments Form block in a listed post's content (each prints its form, as WordPress's list does)
+  const visitor = await pageVisitor(engine, req);
+  const ctx: PageContext = { store, site, kind: plan.kind, postId: postsPage?.id, url, supports: new BlockSupportsState(), requestUri: { path: req.path, query: req.query }, commentVisitor: visitor };
   const shown = await showPosts(engine, listed, ctx, true);
   let title: string;
   if (plan.kind === 'home') {
@@ -440,7 +447,9 @@ async function listPage(engine: Engine, plan: ListPlan, paged: number, postsPage
     feeds: plan.kind === 'home' ? [] : [{ text: plan.feedTitle, url: feedPermalink(site, plan.url, 'rss2') }],
     search: plan.search,
   });
-  return htmlResponse(200, html);
+  const res = htmlResponse(200, html);
+  if (visitor.setCookie) res.headers['Set-Cookie'] = visitor.setCookie;
+  return res;
 }
 
 /** When anything published last changed (get_lastpostmodified), for feeds with nothing newer to go by. */

@@ -86,3 +86,61 @@ describe('the Comments block', () => {
     assert.equal((await site.json(`cms/v2/posts/${closed.id}`)).content.rendered, '');
   });
 });
+
+/**
+ * WordPress 6.1.9's render_block_core_post_comments_form for an open post, as a visitor who is not
+ * logged in gets it (content.rendered of `wp-json/wp/v2/posts/216` asked for without credentials,
+ * the post written over REST as `<!-- wp:post-comments-form /-->`, default discussion options):
+ * comment_form with the block's wrapper attributes on its `comment-respond` container and the button
+ * block's classes on the submit button (post_comments_form_block_form_defaults, a block theme).
+ * The cancel-reply link goes back to the request's URI, which over REST is the REST route's; the
+ * addresses and ids are this site's.
+ */
+const commentForm = (home: string, postId: number, wrapper: string, cancelHref: string) =>
+  `\t<div id="respond" ${wrapper}>
+\t\t<h3 id="reply-title" class="comment-reply-title">Leave a Reply <small><a rel="nofollow" id="cancel-comment-reply-link" href="${cancelHref}#respond" style="display:none;">Cancel reply</a></small></h3><form action="${home}/wp-comments-post.php" method="post" id="commentform" class="comment-form" novalidate><p class="comment-notes"><span id="email-notes">Your email address will not be published.</span> <span class="required-field-message">Required fields are marked <span class="required">*</span></span></p><p class="comment-form-comment"><label for="comment">Comment <span class="required">*</span></label> <textarea id="comment" name="comment" cols="45" rows="8" maxlength="65525" required></textarea></p><p class="comment-form-author"><label for="author">Name <span class="required">*</span></label> <input id="author" name="author" type="text" value="" size="30" maxlength="245" autocomplete="name" required /></p>
+<p class="comment-form-email"><label for="email">Email <span class="required">*</span></label> <input id="email" name="email" type="email" value="" size="30" maxlength="100" aria-describedby="email-notes" autocomplete="email" required /></p>
+<p class="comment-form-url"><label for="url">Website</label> <input id="url" name="url" type="url" value="" size="30" maxlength="200" autocomplete="url" /></p>
+<p class="comment-form-cookies-consent"><input id="wp-comment-cookies-consent" name="wp-comment-cookies-consent" type="checkbox" value="yes" /> <label for="wp-comment-cookies-consent">Save my name, email, and website in this browser for the next time I comment.</label></p>
+<p class="form-submit wp-block-button"><input name="submit" type="submit" id="submit" class="wp-block-button__link wp-element-button" value="Post Comment" /> <input type='hidden' name='comment_post_ID' value='${postId}' id='comment_post_ID' />
+<input type='hidden' name='comment_parent' id='comment_parent' value='0' />
+</p></form>\t</div><!-- #respond -->
+\t`;
+
+describe('the Post Comments Form block', () => {
+  const site = useServer();
+
+  it('prints the comment form WordPress prints, without a token: REST has no visitor', async () => {
+    // WordPress's wrapper for these attributes (do_blocks in the loop of an open post)
+    const markup = '<!-- wp:post-comments-form {"textAlign":"right","backgroundColor":"vivid-red","fontSize":"large","style":{"typography":{"letterSpacing":"2px"}}} /-->';
+    const post = await site.json('cms/v2/posts', { method: 'POST', json: { title: 'commentform: open', status: 'publish', content: markup } }, 201);
+    const res = await fetch(`${site.home}/wp-json/wp/v2/posts/${post.id}`);
+    // the form token the site's page adds (a hidden `_token` bound to the browser's cookie) is not
+    // here: a REST rendering has no visitor, so it is every anonymous visitor's form, as WordPress's
+    assert.equal(
+      ((await res.json()) as Obj).content.rendered,
+      commentForm(site.home, post.id, 'style="letter-spacing:2px;" class="comment-respond has-text-align-right has-background has-vivid-red-background-color wp-block-post-comments-form has-large-font-size"', `/wp-json/wp/v2/posts/${post.id}`),
+    );
+  });
+
+  it('renders through block-renderer as a visitor who is not logged in', async () => {
+    const post = await site.json('cms/v2/posts', { method: 'POST', json: { title: 'commentform: renderer', status: 'publish' } }, 201);
+    const res = await fetch(`${site.home}/wp-json/wp/v2/block-renderer/core/post-comments-form?context=edit&post_id=${post.id}`, { headers: { authorization: site.admin } });
+    // WordPress prints its "Logged in as admin" form (and the unfiltered-HTML nonce) to the
+    // administrator asking; a rendering here knows no one, so it is the anonymous visitor's form
+    assert.equal(
+      ((await res.json()) as Obj).rendered,
+      commentForm(site.home, post.id, 'class="comment-respond wp-block-post-comments-form"', `/wp-json/wp/v2/block-renderer/core/post-comments-form?context=edit&amp;post_id=${post.id}`),
+    );
+  });
+
+  it('prints nothing for a post closed to comments or protected by a password', async () => {
+    // WordPress 6.1.9: comment_form prints nothing when comments_open is false (its
+    // comment_form_comments_closed action has nothing hooked), and the block returns early on post_password_required
+    for (const extra of [{ comment_status: 'closed' }, { password: 'pw' }]) {
+      const post = await site.json('cms/v2/posts', { method: 'POST', json: { title: 'commentform: none', status: 'publish', content: '<!-- wp:post-comments-form /-->', ...extra } }, 201);
+      const res = await fetch(`${site.home}/wp-json/wp/v2/block-renderer/core/post-comments-form?context=edit&post_id=${post.id}`, { headers: { authorization: site.admin } });
+      assert.equal(((await res.json()) as Obj).rendered, '', JSON.stringify(extra));
+    }
+  });
+});

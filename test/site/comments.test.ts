@@ -27,8 +27,8 @@ class Visitor {
   /** The form's hidden fields as the page gives them. */
   static fields(html: string): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" (?:id="[^"]*" )?value="([^"]*)"/g)) out[m[1]] = m[2];
-    for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) out[m[1]] = m[2];
+    // get_comment_id_fields quotes its attributes with ' , the token's field with "
+    for (const m of html.matchAll(/<input type=(["'])hidden\1 name=\1([^"']+)\1 (?:id=\1[^"']*\1 )?value=\1([^"']*)\1/g)) out[m[2]] = m[3];
     return out;
   }
 
@@ -58,8 +58,10 @@ describe('comments on the site', () => {
     const v = new Visitor();
     const { status, html } = await v.page(post.link);
     assert.equal(status, 200);
-    assert.match(html, /<h3 id="reply-title" class="comment-reply-title">Leave a Reply<\/h3>/);
-    assert.match(html, new RegExp(`<form action="${server.home}/wp-comments-post.php" method="post" id="commentform" class="comment-form">`));
+    // WordPress 6.1.9's comment_form (html5): the cancel link hidden, back to the request's URI
+    assert.ok(html.includes(`<h3 id="reply-title" class="comment-reply-title">Leave a Reply <small><a rel="nofollow" id="cancel-comment-reply-link" href="${new URL(post.link).pathname}#respond" style="display:none;">Cancel reply</a></small></h3><form action="${server.home}/wp-comments-post.php" method="post" id="commentform" class="comment-form" novalidate>`));
+    // the token goes where the comment_form action's hidden fields go, after the submit field
+    assert.match(html, /<\/p><input type="hidden" name="_token" value="[\w-]+" \/>\n<\/form>\t<\/div><!-- #respond -->/);
     assert.match(v.cookie, /^cms_comment_nonce=/);
     const f = Visitor.fields(html);
     assert.equal(f.comment_post_ID, String(post.id));
@@ -117,7 +119,7 @@ describe('comments on the site', () => {
     assert.match(html, new RegExp(`<li id="comment-${stored.id}" class="comment unapproved depth-1">[\\s\\S]*?<em class="comment-awaiting-moderation">Your comment is awaiting moderation\\.</em>`));
     assert.match(html, /<input id="author" name="author" type="text" value="Hal"/);
     assert.match(html, /<input id="email" name="email" type="email" value="hal@example.com"/);
-    assert.match(html, /name="wp-comment-cookies-consent" type="checkbox" value="yes" checked>/);
+    assert.match(html, /name="wp-comment-cookies-consent" type="checkbox" value="yes" checked \/>/);
     // a cookie made up by someone else shows nothing
     const forged = new Visitor();
     forged.cookie = `cms_commenter=${Buffer.from(JSON.stringify({ name: 'Hal', email: 'hal@example.com', url: '' })).toString('base64url')}.forged`;
@@ -150,7 +152,8 @@ describe('comments on the site', () => {
     assert.match(html, thread);
     assert.match(html, new RegExp(`href="${post.link.replace(/[?]/g, '\\?')}\\?replytocom=${top.id}#respond"`));
     const replyForm = (await new Visitor().page(`${post.link}?replytocom=${top.id}`)).html;
-    assert.match(replyForm, /Leave a Reply to Cy <small><a rel="nofollow" id="cancel-comment-reply-link"/);
+    // comment_form_title links the name to the comment; the cancel link, shown, goes back to the URI without replytocom
+    assert.ok(replyForm.includes(`Leave a Reply to <a href="#comment-${top.id}">Cy</a> <small><a rel="nofollow" id="cancel-comment-reply-link" href="${new URL(post.link).pathname}#respond">Cancel reply</a></small>`));
     assert.equal(Visitor.fields(replyForm).comment_parent, String(top.id));
     const feed = await (await fetch(`${server.home}/comments/feed/`)).text();
     assert.match(feed, /<title><!\[CDATA\[Comment on Open for talk by Di\]\]><\/title>|<title>Comment on Open for talk by Di<\/title>/);
@@ -190,4 +193,32 @@ describe('comments on the site', () => {
     assert.equal(res.status, 403);
     assert.match(await res.text(), /Sorry, comments are closed for this item\./);
   });
+
+  it('gives a Post Comments Form block in the content the visitor\'s token, and prints no second form below it', async () => {
+    const withBlock = (await (await server.call('cms/v2/posts', { json: { title: 'Form inside', status: 'publish', content: '<!-- wp:paragraph -->\n<p>Talk below.</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:post-comments-form {"textAlign":"center"} /-->' }, auth: server.admin })).json()) as Obj;
+    const v = new Visitor();
+    const { html } = await v.page(withBlock.link);
+    // the block's form (its wrapper attributes on the container, the button block's classes) and
+    // only it: the theme's comments section leaves its own out, so the ids stay unique
+    assert.equal(html.split('id="respond"').length, 2);
+    assert.ok(html.includes('<div id="respond" class="comment-respond has-text-align-center wp-block-post-comments-form">'));
+    assert.ok(html.includes('<p class="form-submit wp-block-button"><input name="submit" type="submit" id="submit" class="wp-block-button__link wp-element-button" value="Post Comment" />'));
+    assert.match(v.cookie, /^cms_comment_nonce=/);
+    const f = Visitor.fields(html);
+    assert.equal(f.comment_post_ID, String(withBlock.id));
+    assert.ok(f._token);
+    // from an address of its own: the other tests' comments from 127.0.0.1 would make this one a flood
+    const res = await postFrom('127.0.0.7', v.cookie, { ...f, author: 'Bo', email: 'bo@example.com', comment: 'Through the block' });
+    assert.equal(res.status, 302);
+    const [stored] = (await server.app.store.comments.query({ search: 'Through the block', offset: 0, limit: 1 })).rows;
+    assert.equal(stored.post, withBlock.id);
+    assert.equal(stored.author_name, 'Bo');
+    // a list page prints the block of each post it shows in full, its form the visitor's too
+    const reader = new Visitor();
+    const listed = Visitor.fields((await reader.page(`${server.home}/`)).html);
+    assert.equal(listed.comment_post_ID, String(withBlock.id));
+    assert.match(reader.cookie, /^cms_comment_nonce=/);
+    assert.equal((await postFrom('127.0.0.8', reader.cookie, { ...listed, author: 'Cid', email: 'cid@example.com', comment: 'From the list' })).status, 302);
+  });
 });
+

@@ -65,6 +65,7 @@ const BLOCK_CLASS: Record<string, string> = {
   Categories: 'wp-block-post-terms',
   Tags: 'wp-block-post-terms',
   Comments: 'wp-block-comments',
+  'Comments Form': 'wp-block-post-comments-form',
   Navigation: 'wp-block-navigation',
   'Posts Lists': 'wp-block-query',
   'Media &amp; Text': 'wp-block-media-text',
@@ -83,7 +84,7 @@ const BLOCK_CLASS: Record<string, string> = {
  * Block posts whose block WordPress 6.1 prints on a single post's page only: the post navigation
  * links (render_block_core_post_navigation_link answers '' unless is_singular(), which a REST
  * request never is). Not checked at all: Author Name (core/post-author-name came with 6.2, so 6.1
- * prints nothing for it) and Comments Form (core/post-comments-form: not rendered yet here).
+ * prints nothing for it).
  */
 const ON_THE_SITE_ONLY: Record<string, string> = { 'Next and Previous Post': 'wp-block-post-navigation-link' };
 

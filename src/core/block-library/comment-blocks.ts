@@ -1,6 +1,6 @@
 import type { BlockTypeDefinition } from '../blocks.ts';
 import { block } from './block-definition.ts';
-import { commentAuthorName, commentContent, commentDate, commentReplyLink, comments, commentsPagination, commentsTitle, commentTemplate } from './render/comments.ts';
+import { commentAuthorName, commentContent, commentDate, commentReplyLink, comments, commentsPagination, commentsTitle, commentTemplate, postCommentsForm } from './render/comments.ts';
 
 /**
  * The Comments block and the blocks of its thread (WordPress 6.1's block.json of each, its REST
@@ -79,5 +79,14 @@ export const COMMENT_BLOCKS: BlockTypeDefinition[] = [
     supports: { align: true, reusable: false, html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true, link: true } }, __experimentalLayout: { allowSwitching: false, allowInheriting: false, default: { type: 'flex' } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
     editorStyleHandles: ['wp-block-comments-pagination-editor'], styleHandles: ['wp-block-comments-pagination'],
     render: commentsPagination,
+  }),
+  block({
+    name: 'core/post-comments-form', title: 'Post Comments Form', category: 'theme',
+    description: "Display a post's comments form.",
+    attributes: { textAlign: { type: 'string' } },
+    usesContext: ['postId', 'postType'],
+    supports: { html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontStyle: true, __experimentalFontWeight: true, __experimentalLetterSpacing: true, __experimentalTextTransform: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-post-comments-form-editor'], styleHandles: ['wp-block-post-comments-form', 'wp-block-buttons', 'wp-block-button'],
+    render: postCommentsForm,
   }),
 ];

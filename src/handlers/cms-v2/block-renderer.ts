@@ -1,6 +1,6 @@
 import type { Ctx } from '../../core/context.ts';
 import { canEdit } from '../../core/post-access.ts';
-import { denied } from '../../core/rest.ts';
+import { denied, restRequestUri } from '../../core/rest.ts';
 import { permalink } from '../../core/permalinks.ts';
 
 /**
@@ -22,5 +22,5 @@ export async function renderBlock(ctx: Ctx<'cms-v2:block-renderer.renderBlock'>)
   const page = post
     ? { kind: post.type === 'page' ? 'page' : 'post', postId: post.id, url: permalink(ctx.site, { id: post.id, type: post.type, slug: post.slug, status: post.status, date: post.date }) }
     : { kind: 'home', url: `${ctx.site.home}/` };
-  return { rendered: await registry.renderBlock(name, attributes, { store: ctx.store, site: ctx.site, ...page }) };
+  return { rendered: await registry.renderBlock(name, attributes, { store: ctx.store, site: ctx.site, requestUri: restRequestUri(ctx), ...page }) };
 }

@@ -11,7 +11,7 @@ import { contentChanged } from '../../core/events.ts';
 import { shownMetaOfPosts, writeRequestMeta } from '../../core/post-meta.ts';
 import { renderedExcerpt, theContent } from '../../core/hooks.ts';
 import { requestSupports } from '../../core/block-library/supports/state.ts';
-import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, renderedTitle, restDate, routePostType, type Context } from '../../core/rest.ts';
+import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, renderedTitle, restDate, restRequestUri, routePostType, type Context } from '../../core/rest.ts';
 import { authorFilters, listQueryOf, menuOrderFilter, parentFilters, POST_TAXONOMY_ARGS, queryPosts, statusesFor, stickyFilter, taxQueryOf, typeFilters } from '../../core/post-list.ts';
 import { postFieldsOf } from '../../core/post-fields.ts';
 import { saveRevision, versionLinks } from '../../core/revisions.ts';
@@ -137,7 +137,7 @@ async function preparePost(ctx: Ctx, type: PostTypeInfo, post: PostRow, context:
   const kind = type.slug === 'page' ? 'page' : 'post';
   // a reusable block's markup is never rendered on its own (WP_REST_Blocks_Controller)
   // one block-supports state per request: a list's containers are numbered on from post to post
-  const page = { store: ctx.store, site: ctx.site, kind, postId: post.id, url: link, supports: requestSupports(ctx) };
+  const page = { store: ctx.store, site: ctx.site, kind, postId: post.id, url: link, requestUri: restRequestUri(ctx), supports: requestSupports(ctx) };
   const contentHtml = locked || type.rawMarkup ? '' : await theContent(post.content, page, ctx.log);
   const excerptHtml = locked ? '' : await renderedExcerpt(post.excerpt, { raw: type.rawMarkup ? '' : post.content, rendered: contentHtml }, page, ctx.log);
   const terms = related.terms.get(post.id) ?? [];

@@ -6,6 +6,7 @@ import { commentsOpen, discussionOptions, isOn, renderedComment } from '../../co
 import { renderedTitle } from '../../rest.ts';
 import { contextPost, isoDate, postPermalink } from './shared.ts';
 import { wrapperAttributes } from './wrapper.ts';
+import { commentForm } from '../../comment-form.ts';
 
 /**
  * The Comments block and the blocks inside it: the thread of the context post's approved comments
@@ -15,6 +16,8 @@ import { wrapperAttributes } from './wrapper.ts';
  * kept), so no one's held comments show, as for a visitor who is not logged in; the edit link
  * (comment-edit-link) is for those who may edit the comment, so it is not registered and renders
  * as nothing. The legacy Post Comments block (`legacy`: the theme's comments.php) renders nothing here.
+ * The Post Comments Form block prints comment_form (src/core/comment-form.ts), with the site page's
+ * visitor (their token and details) when the page lends one.
  */
 
 const commentOf = (block: RenderedBlock, ctx: BlockRenderContext): Promise<CommentRow | undefined> =>
@@ -220,4 +223,35 @@ export async function commentReplyLink(block: RenderedBlock, ctx: BlockRenderCon
  */
 export function commentsPagination(block: RenderedBlock): string {
   return block.content.trim() ? `<div ${wrapperAttributes(block)}>${block.content}</div>` : '';
+}
+
+/**
+ * render_block_core_post_comments_form: comment_form for the context post, its `comment-respond`
+ * container given the block's wrapper attributes and, the theme being a block theme, the button
+ * block's classes on its submit button; nothing for a password-protected post or one closed to comments.
+ */
+export async function postCommentsForm(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
+  const post = await contextPost(block, ctx);
+  if (!post || post.password) return '';
+  const options = await discussionOptions(ctx.store);
+  if (!commentsOpen(post, options)) return '';
+  const visitor = ctx.commentVisitor;
+  const replyId = Number(ctx.queryArgs?.replytocom);
+  const replied = isOn(options.thread_comments) && Number.isSafeInteger(replyId) && replyId > 0 ? await ctx.store.comments.get(replyId) : undefined;
+  const replyTo = replied && replied.post === post.id && replied.approved === '1' ? { id: replied.id, author: await authorOf(ctx, replied) } : undefined;
+  const permalink = await postPermalink(ctx, post);
+  const form = commentForm({
+    postId: post.id,
+    options,
+    action: ctx.site.url('/wp-comments-post.php'),
+    loginUrl: `${ctx.site.url(`${ctx.site.adminPath}login`)}?${new URLSearchParams({ redirect_to: permalink }).toString()}`,
+    requestUri: ctx.requestUri ?? { path: new URL(ctx.url).pathname, query: {} },
+    replyTo,
+    commenter: visitor?.commenter,
+    buttonBlock: true,
+    token: visitor?.formToken(post.id),
+  });
+  if (visitor) visitor.formShown = true;
+  const classes = `comment-respond${block.attributes.textAlign ? ` has-text-align-${String(block.attributes.textAlign)}` : ''}`;
+  return form.replace('class="comment-respond"', wrapperAttributes(block, { class: classes }));
 }
