@@ -164,9 +164,15 @@ export function collection(ctx: Ctx, items: unknown[], total: number, p: Page, o
  * any URL of it) says whether the site is served over https.
  */
 export function avatarUrls(email: string, siteUrl: string): Record<string, string> {
+  const base = gravatarBase(email, siteUrl);
+  return Object.fromEntries([24, 48, 96].map((s) => [String(s), `${base}?s=${s}&d=mm&r=g`]));
+}
+
+/** An address's gravatar without its query: the host get_avatar_data picks (see avatarUrls), `/avatar/` and the md5. */
+export function gravatarBase(email: string, siteUrl: string): string {
   const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
   const host = siteUrl.startsWith('https:') ? 'https://secure.gravatar.com' : `http://${parseInt(hash[0]!, 16) % 3}.gravatar.com`;
-  return Object.fromEntries([24, 48, 96].map((s) => [String(s), `${host}/avatar/${hash}?s=${s}&d=mm&r=g`]));
+  return `${host}/avatar/${hash}`;
 }
 
 /** WordPress's REQUEST_URI of a REST request: its path under the root and names the caller used, and the query args it sent. */

@@ -8,8 +8,7 @@ import { useServer } from '../helpers/server.ts';
 // links), the post written through its REST API by an administrator (`dynblocks: Hello &
 // <em>world</em>`, 2024-03-05) with three approved comments by named visitors (Vee on 2030-03-07,
 // Sue on 2030-03-08 and Ray's reply to Vee on 2030-03-09), its default discussion options
-// (threaded five deep, not paged, oldest first); addresses and ids are this site's, and gravatar
-// is linked at secure.gravatar.com where WordPress on an http site links http://N.gravatar.com.
+// (threaded five deep, not paged, oldest first); addresses and ids are this site's.
 
 type Obj = Record<string, any>;
 
@@ -48,7 +47,7 @@ describe('the Comments block', () => {
         `<div class="wp-block-comments"><h2 id="comments" class="wp-block-comments-title">3 responses to &#8220;dynblocks: Hello &#038; <em>world</em>&#8221;</h2>`,
         ``,
         `<ol class="wp-block-comment-template"><li id="comment-${vee.id}" class="comment even thread-even depth-1">`,
-        `<div class="wp-block-avatar"><img alt='Visitor Vee Avatar' src='https://secure.gravatar.com/avatar/44ef0cb86c8facace482629a0d55f9d8?s=40&#038;d=mm&#038;r=g' srcset='https://secure.gravatar.com/avatar/44ef0cb86c8facace482629a0d55f9d8?s=80&#038;d=mm&#038;r=g 2x' class='avatar avatar-40 photo wp-block-avatar__image ' height='40' width='40'  style="border-radius: 20px" loading='lazy' decoding='async'/></div>`,
+        `<div class="wp-block-avatar"><img alt='Visitor Vee Avatar' src='http://1.gravatar.com/avatar/44ef0cb86c8facace482629a0d55f9d8?s=40&#038;d=mm&#038;r=g' srcset='http://1.gravatar.com/avatar/44ef0cb86c8facace482629a0d55f9d8?s=80&#038;d=mm&#038;r=g 2x' class='avatar avatar-40 photo wp-block-avatar__image ' height='40' width='40'  style="border-radius: 20px" loading='lazy' decoding='async'/></div>`,
         `<div class="wp-block-comment-author-name has-small-font-size">Visitor Vee</div>`,
         `<div class="wp-block-comment-date has-small-font-size"><time datetime="2030-03-07T11:00:00+00:00"><a href="${post.link}#comment-${vee.id}">March 7, 2030</a></time></div>`,
         ``,
@@ -57,7 +56,7 @@ describe('the Comments block', () => {
         `</div>`,
         `<div class="wp-block-comment-reply-link has-small-font-size"><a rel='nofollow' class='comment-reply-link' href='${post.link}?replytocom=${vee.id}#respond' data-commentid="${vee.id}" data-postid="${post.id}" data-belowelement="comment-${vee.id}" data-respondelement="respond" data-replyto="Reply to Visitor Vee" aria-label='Reply to Visitor Vee'>Reply</a></div>`,
         `<ol><li id="comment-${ray.id}" class="comment odd alt depth-2">`,
-        `<div class="wp-block-avatar"><img alt='Replier Ray Avatar' src='https://secure.gravatar.com/avatar/3420fea007680343a9ca1125aca32f47?s=40&#038;d=mm&#038;r=g' srcset='https://secure.gravatar.com/avatar/3420fea007680343a9ca1125aca32f47?s=80&#038;d=mm&#038;r=g 2x' class='avatar avatar-40 photo wp-block-avatar__image ' height='40' width='40'  style="border-radius: 20px" loading='lazy' decoding='async'/></div>`,
+        `<div class="wp-block-avatar"><img alt='Replier Ray Avatar' src='http://0.gravatar.com/avatar/3420fea007680343a9ca1125aca32f47?s=40&#038;d=mm&#038;r=g' srcset='http://0.gravatar.com/avatar/3420fea007680343a9ca1125aca32f47?s=80&#038;d=mm&#038;r=g 2x' class='avatar avatar-40 photo wp-block-avatar__image ' height='40' width='40'  style="border-radius: 20px" loading='lazy' decoding='async'/></div>`,
         `<div class="wp-block-comment-author-name has-small-font-size"><a rel="external nofollow ugc" href="https://ray.example/" target="_self" >Replier Ray</a></div>`,
         `<div class="wp-block-comment-date has-small-font-size"><time datetime="2030-03-09T09:00:00+00:00"><a href="${post.link}#comment-${ray.id}">March 9, 2030</a></time></div>`,
         ``,
@@ -65,7 +64,7 @@ describe('the Comments block', () => {
         `</div>`,
         `<div class="wp-block-comment-reply-link has-small-font-size"><a rel='nofollow' class='comment-reply-link' href='${post.link}?replytocom=${ray.id}#respond' data-commentid="${ray.id}" data-postid="${post.id}" data-belowelement="comment-${ray.id}" data-respondelement="respond" data-replyto="Reply to Replier Ray" aria-label='Reply to Replier Ray'>Reply</a></div>`,
         `</li></ol></li><li id="comment-${sue.id}" class="comment even thread-odd thread-alt depth-1">`,
-        `<div class="wp-block-avatar"><img alt='Site Sue Avatar' src='https://secure.gravatar.com/avatar/cfd0d09405493b6e81d57c34271ed255?s=40&#038;d=mm&#038;r=g' srcset='https://secure.gravatar.com/avatar/cfd0d09405493b6e81d57c34271ed255?s=80&#038;d=mm&#038;r=g 2x' class='avatar avatar-40 photo wp-block-avatar__image ' height='40' width='40'  style="border-radius: 20px" loading='lazy' decoding='async'/></div>`,
+        `<div class="wp-block-avatar"><img alt='Site Sue Avatar' src='http://0.gravatar.com/avatar/cfd0d09405493b6e81d57c34271ed255?s=40&#038;d=mm&#038;r=g' srcset='http://0.gravatar.com/avatar/cfd0d09405493b6e81d57c34271ed255?s=80&#038;d=mm&#038;r=g 2x' class='avatar avatar-40 photo wp-block-avatar__image ' height='40' width='40'  style="border-radius: 20px" loading='lazy' decoding='async'/></div>`,
         `<div class="wp-block-comment-author-name has-small-font-size"><a rel="external nofollow ugc" href="https://sue.example/" target="_self" >Site Sue</a></div>`,
         `<div class="wp-block-comment-date has-small-font-size"><time datetime="2030-03-08T12:30:00+00:00"><a href="${post.link}#comment-${sue.id}">March 8, 2030</a></time></div>`,
         ``,

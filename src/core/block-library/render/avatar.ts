@@ -34,7 +34,7 @@ export async function avatar(block: RenderedBlock, ctx: BlockRenderContext): Pro
     const userId = typeof a.userId === 'number' ? a.userId : post?.author;
     const user = userId ? await ctx.store.users.get(userId) : undefined;
     const name = user?.display_name ?? '';
-    let html = avatarImage(user?.email ?? '', size, `${name} Avatar`, `wp-block-avatar__image ${imageClasses} `, style);
+    let html = avatarImage(ctx, user?.email ?? '', size, `${name} Avatar`, `wp-block-avatar__image ${imageClasses} `, style);
     if (a.isLink && user) {
       const label = target === '_blank' ? `aria-label="${escapeAttr(`(${name} author archive, opens in a new tab)`)}"` : '';
       html = `<a href="${authorPermalink(ctx.site, user)}" target="${escapeAttr(target)}" ${label} class="wp-block-avatar__link">${html}</a>`;
@@ -44,7 +44,7 @@ export async function avatar(block: RenderedBlock, ctx: BlockRenderContext): Pro
   const comment = await ctx.store.comments.get(Number(block.context.commentId));
   if (!comment) return '';
   const user = comment.author > 0 ? await ctx.store.users.get(comment.author) : undefined;
-  let html = avatarImage(user?.email ?? comment.author_email, size, `${comment.author_name} Avatar`, `wp-block-avatar__image ${imageClasses}`, style);
+  let html = avatarImage(ctx, user?.email ?? comment.author_email, size, `${comment.author_name} Avatar`, `wp-block-avatar__image ${imageClasses}`, style);
   if (a.isLink && comment.author_url) {
     const label = target === '_blank' ? `aria-label="${escapeAttr(`(${comment.author_name} website link, opens in a new tab)`)}"` : '';
     html = `<a href="${escapeAttr(comment.author_url)}" target="${escapeAttr(target)}" ${label} class="wp-block-avatar__link">${html}</a>`;

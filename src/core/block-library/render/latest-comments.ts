@@ -23,7 +23,7 @@ export async function latestComments(block: RenderedBlock, ctx: BlockRenderConte
     const user = c.author > 0 ? users.get(c.author) : undefined;
     items += '<li class="wp-block-latest-comments__comment">';
     // get_avatar of a comment: its user's address, else the one the commenter gave
-    if (a.displayAvatar) items += avatarImage(user?.email ?? c.author_email, 48, '', 'wp-block-latest-comments__comment-avatar');
+    if (a.displayAvatar) items += avatarImage(ctx, user?.email ?? c.author_email, 48, '', 'wp-block-latest-comments__comment-avatar');
     items += '<article><footer class="wp-block-latest-comments__comment-meta">';
     const authorUrl = c.author_url || (user ? authorPermalink(ctx.site, user) : '');
     // get_comment_author: the name given, else the user's display name, else Anonymous

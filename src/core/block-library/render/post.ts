@@ -101,7 +101,7 @@ export async function postAuthor(block: RenderedBlock, ctx: BlockRenderContext):
   const bio = a.showBio ? `<p class="wp-block-post-author__bio">${(await ctx.store.users.meta.get(author.id, 'description')) ?? ''}</p>` : '';
   return (
     `<div ${wrapperAttributes(block, { class: classes.join(' ') })}>` +
-    (a.showAvatar ? `<div class="wp-block-post-author__avatar">${size ? avatarImage(author.email, size) : ''}</div>` : '') +
+    (a.showAvatar ? `<div class="wp-block-post-author__avatar">${size ? avatarImage(ctx, author.email, size) : ''}</div>` : '') +
     '<div class="wp-block-post-author__content">' +
     (a.byline ? `<p class="wp-block-post-author__byline">${await kses(str(a.byline), 'post')}</p>` : '') +
     `<p class="wp-block-post-author__name">${author.display_name}</p>` +

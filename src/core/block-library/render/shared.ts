@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { BlockRenderContext, RenderedBlock } from '../../blocks.ts';
 import type { PostRow } from '../../../store/posts.ts';
 import { escapeAttr, escapeHtml } from '../../../format/format.ts';
 import { permalink } from '../../permalinks.ts';
+import { gravatarBase } from '../../rest.ts';
 import { BlockSupportsState } from '../supports/state.ts';
 
 /** What the core's block renderers share: the post of a block's context, a post's link, title and dates, an integer attribute, an avatar, wp_unique_id. */
@@ -32,13 +32,12 @@ export function isoDate(local: string, gmt: string): string {
 
 /**
  * get_avatar: the gravatar of an address at a size, twice that size for 2x screens, as WordPress
- * writes the tag (`extraAttributes` before its loading and decoding). WordPress links gravatar
- * over http on a site served over http; this site always links secure.gravatar.com, as its
- * avatar_urls do.
+ * writes the tag (`extraAttributes` before its loading and decoding), from the host avatar_urls
+ * use (gravatarBase: secure.gravatar.com on a site served over https).
  */
-export function avatarImage(email: string, size: number, alt = '', extraClass = '', extraAttributes = ''): string {
-  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-  const url = (s: number) => `https://secure.gravatar.com/avatar/${hash}?s=${s}&#038;d=mm&#038;r=g`;
+export function avatarImage(ctx: BlockRenderContext, email: string, size: number, alt = '', extraClass = '', extraAttributes = ''): string {
+  const base = gravatarBase(email, ctx.site.home);
+  const url = (s: number) => `${base}?s=${s}&#038;d=mm&#038;r=g`;
   const classes = ['avatar', `avatar-${size}`, 'photo', ...(extraClass ? [extraClass] : [])].join(' ');
   return `<img alt='${escapeAttr(alt)}' src='${url(size)}' srcset='${url(size * 2)} 2x' class='${escapeAttr(classes)}' height='${size}' width='${size}' ${extraAttributes ? `${extraAttributes} ` : ''}loading='lazy' decoding='async'/>`;
 }
