@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Roles } from '../auth/roles.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -6,6 +6,7 @@ import { formatDiagnostic, SpecError } from '../engine/diagnostics.ts';
 import { RestError } from '../engine/errors.ts';
 import { importModule } from '../engine/load-module.ts';
 import { loadSpec, type Spec } from '../engine/spec.ts';
+import { config } from '../config.ts';
 import type { Mount } from '../engine/server.ts';
 import type { Logger } from '../engine/types.ts';
 import type { Store } from '../store/index.ts';
@@ -13,6 +14,7 @@ import { ContentTypes, type RegisteredMeta } from './content-types.ts';
 import { BlockRegistry } from './blocks.ts';
 import { CORE_BLOCKS } from './block-library/core-blocks.ts';
 import { tablePrefix, type PluginDefinition } from './plugin.ts';
+import { installFromSource } from './plugin-source.ts';
 import type { PluginControl, PluginStatus, Site } from './site.ts';
 
 /** The option holding the active plugins' ids, as WordPress keeps `active_plugins` (a JSON list here). */
@@ -25,6 +27,8 @@ interface Installed {
   name: string;
   /** WordPress's plugin id, `folder/file`. */
   id: string;
+  /** The folder it was found in. */
+  folder: string;
   def?: PluginDefinition;
   /** Its post meta as registered for this site's spec (`postMeta` resolved at activation). */
   postMeta?: readonly RegisteredMeta[];
@@ -72,7 +76,7 @@ export async function discoverPlugins(dirs: readonly string[]): Promise<Installe
       if (!statSync(folder).isDirectory()) continue;
       const file = definitionFile(folder);
       if (!file) continue;
-      const entry: Installed = { name, id: `${name}/${name}` };
+      const entry: Installed = { name, id: `${name}/${name}`, folder };
       if (!NAME.test(name)) entry.error = `its folder name '${name}' must be lower-case letters, digits and hyphens`;
       else if (found.some((p) => p.name === name)) entry.error = `a plugin named ${name} is installed twice`;
       else {
@@ -212,6 +216,60 @@ export class PluginRegistry implements PluginControl {
       this.checkStatic();
       this.active.clear();
       await this.activateStored();
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * POST plugins: copies the slug's plugin from the trusted source into the first of the spec's
+   * plugin folders, and finds it (inactive). WordPress's answers when it cannot: no folder to
+   * write to is its unavailable filesystem, a slug the source lacks its unreachable directory.
+   */
+  install(slug: string): Promise<PluginStatus> {
+    const run = this.queue.then(async () => {
+      const into = pluginDirs(this.engine.spec)[0];
+      if (!into) throw new RestError('fs_unavailable', 'The filesystem is currently unavailable for managing plugins.', 500);
+      installFromSource(config().pluginSource, slug, into);
+      const found = (await discoverPlugins([into])).find((p) => p.name === slug);
+      if (!found) {
+        // a folder without a definition file is no plugin: WordPress's upgrader finds no plugin file in it
+        rmSync(join(into, slug), { recursive: true, force: true });
+        throw new RestError('unable_to_determine_installed_plugin', 'Unable to determine what plugin was installed.', 500);
+      }
+      this.byName.set(slug, found);
+      this.checkStatic();
+      await this.site.shared.changed('plugins');
+      this.log.info(`plugin ${slug} installed`);
+      return this.status(found);
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * DELETE plugins/{plugin}: WordPress's delete_plugins, which runs the plugin's uninstall and
+   * removes its folder. What its uninstall removes here is what the core knows it made: its tables
+   * (its migrations may create only those named with its prefix), its migration records and the
+   * options its `settings` declare. An active plugin is refused, as WordPress refuses it.
+   */
+  uninstall(pluginOrName: string): Promise<PluginStatus> {
+    const run = this.queue.then(async () => {
+      const p = this.find(pluginOrName);
+      if (!p) throw new RestError('rest_plugin_not_found', 'Plugin not found.', 404);
+      if (this.active.has(p.name)) throw new RestError('rest_cannot_delete_active_plugin', 'Cannot delete an active plugin. Please deactivate it first.', 400);
+      const status = this.status(p);
+      if (p.def) {
+        const dropped = await this.store.dropPluginData(p.name, tablePrefix(p.name));
+        for (const option of Object.keys(p.def.settings ?? {})) await this.store.options.delete(option);
+        if (dropped.length) this.log.info(`plugin ${p.name}: dropped tables ${dropped.join(', ')}`);
+      }
+      rmSync(p.folder, { recursive: true, force: true });
+      this.byName.delete(p.name);
+      this.checkStatic();
+      await this.site.shared.changed('plugins');
+      this.log.info(`plugin ${p.name} deleted`);
+      return status;
     });
     this.queue = run.catch(() => {});
     return run;

@@ -1,6 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 import type { DB } from './schema.ts';
-import { tableNames } from './portable.ts';
+import { isPostgres, tableNames } from './portable.ts';
 
 /** A plugin's migration that failed, with the tables it made outside its prefix if that was the fault. */
 export class PluginMigrationError extends Error {
@@ -40,4 +40,19 @@ export async function migratePlugin(db: Kysely<DB>, plugin: string, prefix: stri
     ran.push(name);
   }
   return ran;
+}
+
+/**
+ * Undoes what a plugin's migrations made, for its uninstall: drops its tables (those named with
+ * its prefix, the only ones migratePlugin lets it create) and forgets which migrations ran, so an
+ * install of it again starts afresh. Returns the tables dropped.
+ */
+export async function dropPluginData(db: Kysely<DB>, plugin: string, prefix: string): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
+    const own = (await tableNames(trx)).filter((t) => isOwnTable(t, prefix));
+    // PostgreSQL refuses to drop a table another of them references unless told to; SQLite has no such word
+    for (const table of own) await (isPostgres(trx) ? trx.schema.dropTable(table).ifExists().cascade() : trx.schema.dropTable(table).ifExists()).execute();
+    await trx.deleteFrom('plugin_migrations').where('plugin', '=', plugin).execute();
+    return own;
+  });
 }
