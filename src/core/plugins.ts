@@ -231,6 +231,8 @@ export class PluginRegistry implements PluginControl {
       const into = pluginDirs(this.engine.spec)[0];
       if (!into) throw new RestError('fs_unavailable', 'The filesystem is currently unavailable for managing plugins.', 500);
       installFromSource(config().pluginSource, slug, into);
+      // a site that never chose its plugins runs all of them: it chooses now, so the new one stays inactive
+      if ((await this.store.options.get(ACTIVE_PLUGINS_OPTION)) === undefined) await this.storeActive();
       const found = (await discoverPlugins([into])).find((p) => p.name === slug);
       if (!found) {
         // a folder without a definition file is no plugin: WordPress's upgrader finds no plugin file in it
@@ -273,6 +275,10 @@ export class PluginRegistry implements PluginControl {
     });
     this.queue = run.catch(() => {});
     return run;
+  }
+
+  private storeActive(): Promise<void> {
+    return this.store.options.set(ACTIVE_PLUGINS_OPTION, JSON.stringify([...this.byName.values()].filter((x) => this.active.has(x.name)).map((x) => x.id)));
   }
 
   /** Activates what the site's option lists (every plugin the variant offers when it lists none), each after its dependencies. */
@@ -437,7 +443,7 @@ export class PluginRegistry implements PluginControl {
       await this.apply();
       throw e;
     }
-    await this.store.options.set(ACTIVE_PLUGINS_OPTION, JSON.stringify([...this.byName.values()].filter((x) => this.active.has(x.name)).map((x) => x.id)));
+    await this.storeActive();
     await this.site.shared.changed('plugins');
     this.log.info(`plugin ${p.name} ${activate ? 'activated' : 'deactivated'}`);
     return this.status(p);
