@@ -174,11 +174,12 @@ export class PluginRegistry implements PluginControl {
    * Another process changed the active plugins: serve what the site now says. A plugin this one
    * has never seen (made by `cms-spec new plugin` while it serves) is looked for with the spec read
    * again, so its routes come at the next request, not at a restart; so is any new plugin of a
-   * site that never chose its plugins (all of them are active there).
+   * site that never chose its plugins (all of them are active there), and any plugin another
+   * instance installed or deleted (the plugin folders hold other plugins than this one knows).
    */
   async catchUp(): Promise<void> {
     const stored = await this.store.options.get(ACTIVE_PLUGINS_OPTION);
-    if (stored !== undefined && parseActive(stored).every((name) => this.byName.has(name))) return this.reload();
+    if (stored !== undefined && parseActive(stored).every((name) => this.byName.has(name)) && !this.foldersChanged()) return this.reload();
     let problems;
     try {
       problems = await this.engine.reload(loadSpec(this.engine.spec.dir));
@@ -189,6 +190,12 @@ export class PluginRegistry implements PluginControl {
     if (!problems.length) return this.rescan();
     for (const d of problems) this.log.error(`a newly active plugin cannot be served yet: ${formatDiagnostic(d)}`);
     return this.reload();
+  }
+
+  /** Whether the plugin folders hold other plugins than the ones this instance found. */
+  private foldersChanged(): boolean {
+    const onDisk = new Set(pluginDirs(this.engine.spec).flatMap((dir) => (existsSync(dir) ? readdirSync(dir).filter((name) => definitionFile(join(dir, name))) : [])));
+    return onDisk.size !== this.byName.size || [...this.byName.keys()].some((name) => !onDisk.has(name));
   }
 
   /** Serves what the site's stored active plugins say now. */
@@ -203,12 +210,13 @@ export class PluginRegistry implements PluginControl {
 
   /**
    * The plugin folders or the spec changed (`serve --watch`, after the engine took the new spec):
-   * plugins added since the start are found, one that could not be used is looked at again (its
-   * namespace file may have come, its handler been fixed), and the site's active plugins are
-   * served anew.
+   * plugins added since the start are found, one whose folder is gone is forgotten, one that could
+   * not be used is looked at again (its namespace file may have come, its handler been fixed), and
+   * the site's active plugins are served anew.
    */
   rescan(): Promise<void> {
     const run = this.queue.then(async () => {
+      for (const p of [...this.byName.values()]) if (!existsSync(p.folder)) this.byName.delete(p.name);
       for (const p of await discoverPlugins(pluginDirs(this.engine.spec))) {
         const known = this.byName.get(p.name);
         if (!known || known.error) this.byName.set(p.name, p);

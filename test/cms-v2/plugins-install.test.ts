@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import { ROOT, useServer } from '../helpers/server.ts';
+import { ROOT, startTestServer, useServer } from '../helpers/server.ts';
 import { userAuth } from '../helpers/auth.ts';
 import { tableNames } from '../../src/store/portable.ts';
 
@@ -168,13 +168,28 @@ describe('POST plugins installs from the trusted source, DELETE plugins/{plugin}
     assert.equal((await remove('tidy-notes/tidy-notes')).status, 200);
   });
 
-  test('a zip of the source is unpacked and, with status=active, activated', async () => {
+  test('a zip of the source is unpacked and, with status=active, activated; another instance of the site sees the install and the delete at its next request', async () => {
     process.env.CMS_SPEC_PLUGIN_SOURCE = source;
-    const res = await install({ slug: 'zipped', status: 'active' });
-    assert.equal(res.status, 201);
-    const body = (await res.json()) as Obj;
-    assert.deepEqual([body.plugin, body.status, body.name], ['zipped/zipped', 'active', 'Zipped']);
-    assert.ok(existsSync(join(sitePlugins, 'zipped', 'plugin.ts')));
-    assert.ok((await tables()).includes('zipped_notes'));
+    const other = await startTestServer({ dbPath: site.dbPath, compose: { plugins: [sitePlugins, join(ROOT, 'src/plugins')] } });
+    try {
+      const statusThere = async () => {
+        const res = await other.call('cms/v2/plugins/zipped/zipped', { auth: site.admin });
+        return res.status === 200 ? ((await res.json()) as Obj).status : res.status;
+      };
+      assert.equal(await statusThere(), 404);
+      const res = await install({ slug: 'zipped', status: 'active' });
+      assert.equal(res.status, 201);
+      const body = (await res.json()) as Obj;
+      assert.deepEqual([body.plugin, body.status, body.name], ['zipped/zipped', 'active', 'Zipped']);
+      assert.ok(existsSync(join(sitePlugins, 'zipped', 'plugin.ts')));
+      assert.ok((await tables()).includes('zipped_notes'));
+      assert.equal(await statusThere(), 'active');
+
+      assert.equal((await setStatus('zipped/zipped', 'inactive')).status, 200);
+      assert.equal((await remove('zipped/zipped')).status, 200);
+      assert.equal(await statusThere(), 404);
+    } finally {
+      await other.close();
+    }
   });
 });
