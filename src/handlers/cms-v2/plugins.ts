@@ -1,4 +1,4 @@
-import { RestError, RestResponse, authStatus } from '../../engine/index.ts';
+import { RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { contextOf, denied, nsUrl, pick, type Context } from '../../core/rest.ts';
 import type { PluginStatus } from '../../core/site.ts';
@@ -76,7 +76,7 @@ export async function installPlugin(ctx: Ctx<'cms-v2:plugins.installPlugin'>) {
 
 /** delete_item_permissions_check after activate_plugins: delete_plugins (the same code, its own words), then a plugin that exists. */
 export function mayDeletePlugin(ctx: Ctx): void {
-  if (!ctx.can('delete_plugins')) throw new RestError('rest_cannot_manage_plugins', 'Sorry, you are not allowed to delete plugins for this site.', authStatus(ctx.user !== null));
+  if (!ctx.can('delete_plugins')) throw denied(ctx, 'rest_cannot_manage_plugins', { action: 'delete' });
   if (!ctx.site.plugins.get(String(ctx.args.plugin))) throw ctx.fail('rest_plugin_not_found');
 }
 
