@@ -39,15 +39,17 @@ const incompatibleArchive = () => new RestError('incompatible_archive', 'The pac
 /**
  * Copies the slug's plugin from the source into the folder `into` (as `into/{slug}`), whole or not
  * at all: it is unpacked beside its destination under a dot-name (which no plugin has) and renamed.
+ * `installedAt`: the folder of a plugin of that name installed already.
  */
-export function installFromSource(source: string | null, slug: string, into: string): void {
+export function installFromSource(source: string | null, slug: string, into: string, installedAt?: string): void {
   const folder = source && join(source, slug);
   const zip = source && join(source, `${slug}.zip`);
   const fromFolder = folder && existsSync(folder) && statSync(folder).isDirectory();
   const fromZip = zip && existsSync(zip) && statSync(zip).isFile();
   if (!fromFolder && !fromZip) throw pluginsApiFailed();
   const destination = join(into, slug);
-  if (existsSync(destination)) throw folderExists(destination);
+  // the slug is taken wherever a plugin of that name is, in this folder or another the spec names
+  if (installedAt || existsSync(destination)) throw folderExists(installedAt ?? destination);
   mkdirSync(into, { recursive: true });
   const work = mkdtempSync(join(into, '.installing-'));
   try {

@@ -238,7 +238,8 @@ export class PluginRegistry implements PluginControl {
     const run = this.queue.then(async () => {
       const into = pluginDirs(this.engine.spec)[0];
       if (!into) throw new RestError('fs_unavailable', 'The filesystem is currently unavailable for managing plugins.', 500);
-      installFromSource(config().pluginSource, slug, into);
+      const installed = this.byName.get(slug);
+      installFromSource(config().pluginSource, slug, into, installed?.folder);
       // a site that never chose its plugins runs all of them: it chooses now, so the new one stays inactive
       if ((await this.store.options.get(ACTIVE_PLUGINS_OPTION)) === undefined) await this.storeActive();
       const found = (await discoverPlugins([into])).find((p) => p.name === slug);
@@ -270,7 +271,8 @@ export class PluginRegistry implements PluginControl {
       if (this.active.has(p.name)) throw new RestError('rest_cannot_delete_active_plugin', 'Cannot delete an active plugin. Please deactivate it first.', 400);
       const status = this.status(p);
       if (p.def) {
-        const dropped = await this.store.dropPluginData(p.name, tablePrefix(p.name));
+        const others = [...this.byName.keys()].filter((name) => name !== p.name).map(tablePrefix);
+        const dropped = await this.store.dropPluginData(p.name, tablePrefix(p.name), others);
         for (const option of Object.keys(p.def.settings ?? {})) await this.store.options.delete(option);
         if (dropped.length) this.log.info(`plugin ${p.name}: dropped tables ${dropped.join(', ')}`);
       }

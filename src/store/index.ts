@@ -83,8 +83,8 @@ export class Store {
   }
 
   /** Drops a plugin's tables and its migration records (see plugin-migrations.ts). */
-  dropPluginData(plugin: string, prefix: string): Promise<string[]> {
-    return dropPluginData(this.db, plugin, prefix);
+  dropPluginData(plugin: string, prefix: string, otherPrefixes: readonly string[]): Promise<string[]> {
+    return dropPluginData(this.db, plugin, prefix, otherPrefixes);
   }
 
   /** A SQLite file path (or `:memory:`), or a `postgres://` URL. */

@@ -55,6 +55,14 @@ describe('POST plugins installs from the trusted source, DELETE plugins/{plugin}
   writeFileSync(join(source, 'zipped.zip'), zipSync({ 'zipped/plugin.ts': strToU8(pluginSource('zipped', 'Zipped')) }));
   // a zip whose entry climbs out of its folder: refused whole
   writeFileSync(join(source, 'climber.zip'), zipSync({ 'climber/plugin.ts': strToU8(pluginSource('climber', 'Climber')), 'climber/../../escaped.ts': strToU8('x') }));
+  // plugins whose prefix starts another's tables: a core table (post_meta), another plugin's (tidy_notes_notes)
+  for (const name of ['tidy', 'post']) {
+    mkdirSync(join(source, name));
+    writeFileSync(join(source, name, 'plugin.ts'), `export default { name: '${name}', title: '${name}', version: '1.0.0', description: 'A prefix of others.' };\n`);
+  }
+  // the name of a plugin the site has already, in another of its plugin folders
+  mkdirSync(join(source, 'oembed'));
+  writeFileSync(join(source, 'oembed', 'plugin.ts'), pluginSource('oembed', 'Not the site’s oEmbed'));
   mkdirSync(join(source, 'no-definition'));
   writeFileSync(join(source, 'no-definition', 'readme.txt'), 'no plugin.ts here');
 
@@ -124,6 +132,9 @@ describe('POST plugins installs from the trusted source, DELETE plugins/{plugin}
     // WP_Upgrader::install_package's refusal, the destination folder as its earlier error data
     const again = await install({ slug: 'tidy-notes' });
     assert.deepEqual([again.status, await again.json()], [500, { code: 'folder_exists', message: 'Destination folder already exists.', data: { status: 500 }, additional_data: [`${join(sitePlugins, 'tidy-notes')}/`] }]);
+    const taken = await install({ slug: 'oembed' });
+    assert.deepEqual([taken.status, await taken.json()], [500, { code: 'folder_exists', message: 'Destination folder already exists.', data: { status: 500 }, additional_data: [`${join(ROOT, 'src/plugins/oembed')}/`] }]);
+    assert.equal(((await (await site.call('cms/v2/plugins/oembed/oembed', { auth: site.admin })).json()) as Obj).name, 'oEmbed');
     // a folder with no definition file is no plugin: WordPress's upgrader finds no plugin file in it, and nothing stays
     const bare = await install({ slug: 'no-definition' });
     assert.deepEqual([bare.status, await bare.json()], [500, { code: 'unable_to_determine_installed_plugin', message: 'Unable to determine what plugin was installed.', data: { status: 500 } }]);
@@ -139,6 +150,12 @@ describe('POST plugins installs from the trusted source, DELETE plugins/{plugin}
     assert.equal(await site.app.store.options.get('tidy_notes_greeting'), 'hello');
     const active = await remove('tidy-notes/tidy-notes');
     assert.deepEqual([active.status, await active.json()], [400, DELETE_ACTIVE]);
+    // deleting a plugin whose prefix begins other tables' names leaves those tables
+    for (const name of ['tidy', 'post']) {
+      assert.equal((await install({ slug: name })).status, 201);
+      assert.equal((await remove(`${name}/${name}`)).status, 200);
+    }
+    assert.ok((await tables()).includes('tidy_notes_notes') && (await tables()).includes('post_meta'));
 
     const anonymous = await remove('tidy-notes/tidy-notes', '');
     assert.deepEqual([anonymous.status, await anonymous.json()], [401, CANNOT_MANAGE]);
