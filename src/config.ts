@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+
 /**
  * Runtime settings read from the environment. Every variable is optional:
  *
@@ -27,6 +29,8 @@
  * |                                 |          | user:password@host:port (`serve --smtp`); without one, mail is written|
  * |                                 |          | to the server log                                                     |
  * | CMS_SPEC_MAIL_FROM              | (none)   | the address the site's mail comes from; default wordpress@{site host} |
+ * | CMS_SPEC_PLUGIN_SOURCE          | (none)   | the folder `POST plugins` installs from: plugin folders and `{slug}.zip`|
+ * |                                 |          | files the server trusts (it never reaches WordPress.org)               |
  *
  * Settings are read when first needed and re-read only when the environment changes, so a
  * process (or a test) that sets a variable before starting a server sees it without restarting.
@@ -60,6 +64,8 @@ export interface Config {
     /** CMS_SPEC_MAIL_FROM; null: wordpress@{the site's host}. */
     from: string | null;
   };
+  /** CMS_SPEC_PLUGIN_SOURCE, resolved; null: `POST plugins` has nowhere to install from. */
+  pluginSource: string | null;
 }
 
 const VARIABLES = [
@@ -76,6 +82,7 @@ const VARIABLES = [
   'CMS_SPEC_MCP_PATH',
   'CMS_SPEC_SMTP_URL',
   'CMS_SPEC_MAIL_FROM',
+  'CMS_SPEC_PLUGIN_SOURCE',
 ] as const;
 
 let cached: { key: string; config: Config } | null = null;
@@ -104,6 +111,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     wpCompat: onOff(env, 'CMS_SPEC_WP_COMPAT', true),
     mcpPath: pathUnderRoot(env, 'CMS_SPEC_MCP_PATH', '/mcp'),
     mail: { smtpUrl: smtpUrl(env), from: mailFrom(env) },
+    pluginSource: env.CMS_SPEC_PLUGIN_SOURCE?.trim() ? resolve(env.CMS_SPEC_PLUGIN_SOURCE.trim()) : null,
   };
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Roles } from '../auth/roles.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -6,6 +6,7 @@ import { formatDiagnostic, SpecError } from '../engine/diagnostics.ts';
 import { RestError } from '../engine/errors.ts';
 import { importModule } from '../engine/load-module.ts';
 import { loadSpec, type Spec } from '../engine/spec.ts';
+import { config } from '../config.ts';
 import type { Mount } from '../engine/server.ts';
 import type { Logger } from '../engine/types.ts';
 import type { Store } from '../store/index.ts';
@@ -13,6 +14,7 @@ import { ContentTypes, type RegisteredMeta } from './content-types.ts';
 import { BlockRegistry } from './blocks.ts';
 import { CORE_BLOCKS } from './block-library/core-blocks.ts';
 import { tablePrefix, type PluginDefinition } from './plugin.ts';
+import { installFromSource } from './plugin-source.ts';
 import type { PluginControl, PluginStatus, Site } from './site.ts';
 
 /** The option holding the active plugins' ids, as WordPress keeps `active_plugins` (a JSON list here). */
@@ -25,6 +27,8 @@ interface Installed {
   name: string;
   /** WordPress's plugin id, `folder/file`. */
   id: string;
+  /** The folder it was found in. */
+  folder: string;
   def?: PluginDefinition;
   /** Its post meta as registered for this site's spec (`postMeta` resolved at activation). */
   postMeta?: readonly RegisteredMeta[];
@@ -72,7 +76,7 @@ export async function discoverPlugins(dirs: readonly string[]): Promise<Installe
       if (!statSync(folder).isDirectory()) continue;
       const file = definitionFile(folder);
       if (!file) continue;
-      const entry: Installed = { name, id: `${name}/${name}` };
+      const entry: Installed = { name, id: `${name}/${name}`, folder };
       if (!NAME.test(name)) entry.error = `its folder name '${name}' must be lower-case letters, digits and hyphens`;
       else if (found.some((p) => p.name === name)) entry.error = `a plugin named ${name} is installed twice`;
       else {
@@ -170,11 +174,12 @@ export class PluginRegistry implements PluginControl {
    * Another process changed the active plugins: serve what the site now says. A plugin this one
    * has never seen (made by `cms-spec new plugin` while it serves) is looked for with the spec read
    * again, so its routes come at the next request, not at a restart; so is any new plugin of a
-   * site that never chose its plugins (all of them are active there).
+   * site that never chose its plugins (all of them are active there), and any plugin another
+   * instance installed or deleted (the plugin folders hold other plugins than this one knows).
    */
   async catchUp(): Promise<void> {
     const stored = await this.store.options.get(ACTIVE_PLUGINS_OPTION);
-    if (stored !== undefined && parseActive(stored).every((name) => this.byName.has(name))) return this.reload();
+    if (stored !== undefined && parseActive(stored).every((name) => this.byName.has(name)) && !this.foldersChanged()) return this.reload();
     let problems;
     try {
       problems = await this.engine.reload(loadSpec(this.engine.spec.dir));
@@ -185,6 +190,12 @@ export class PluginRegistry implements PluginControl {
     if (!problems.length) return this.rescan();
     for (const d of problems) this.log.error(`a newly active plugin cannot be served yet: ${formatDiagnostic(d)}`);
     return this.reload();
+  }
+
+  /** Whether the plugin folders hold other plugins than the ones this instance found. */
+  private foldersChanged(): boolean {
+    const onDisk = new Set(pluginDirs(this.engine.spec).flatMap((dir) => (existsSync(dir) ? readdirSync(dir).filter((name) => definitionFile(join(dir, name))) : [])));
+    return onDisk.size !== this.byName.size || [...this.byName.keys()].some((name) => !onDisk.has(name));
   }
 
   /** Serves what the site's stored active plugins say now. */
@@ -199,12 +210,13 @@ export class PluginRegistry implements PluginControl {
 
   /**
    * The plugin folders or the spec changed (`serve --watch`, after the engine took the new spec):
-   * plugins added since the start are found, one that could not be used is looked at again (its
-   * namespace file may have come, its handler been fixed), and the site's active plugins are
-   * served anew.
+   * plugins added since the start are found, one whose folder is gone is forgotten, one that could
+   * not be used is looked at again (its namespace file may have come, its handler been fixed), and
+   * the site's active plugins are served anew.
    */
   rescan(): Promise<void> {
     const run = this.queue.then(async () => {
+      for (const p of [...this.byName.values()]) if (!existsSync(p.folder)) this.byName.delete(p.name);
       for (const p of await discoverPlugins(pluginDirs(this.engine.spec))) {
         const known = this.byName.get(p.name);
         if (!known || known.error) this.byName.set(p.name, p);
@@ -215,6 +227,68 @@ export class PluginRegistry implements PluginControl {
     });
     this.queue = run.catch(() => {});
     return run;
+  }
+
+  /**
+   * POST plugins: copies the slug's plugin from the trusted source into the first of the spec's
+   * plugin folders, and finds it (inactive). WordPress's answers when it cannot: no folder to
+   * write to is its unavailable filesystem, a slug the source lacks its unreachable directory.
+   */
+  install(slug: string): Promise<PluginStatus> {
+    const run = this.queue.then(async () => {
+      const into = pluginDirs(this.engine.spec)[0];
+      if (!into) throw new RestError('fs_unavailable', 'The filesystem is currently unavailable for managing plugins.', 500);
+      const installed = this.byName.get(slug);
+      installFromSource(config().pluginSource, slug, into, installed?.folder);
+      // a site that never chose its plugins runs all of them: it chooses now, so the new one stays inactive
+      if ((await this.store.options.get(ACTIVE_PLUGINS_OPTION)) === undefined) await this.storeActive();
+      const found = (await discoverPlugins([into])).find((p) => p.name === slug);
+      if (!found) {
+        // a folder without a definition file is no plugin: WordPress's upgrader finds no plugin file in it
+        rmSync(join(into, slug), { recursive: true, force: true });
+        throw new RestError('unable_to_determine_installed_plugin', 'Unable to determine what plugin was installed.', 500);
+      }
+      this.byName.set(slug, found);
+      this.checkStatic();
+      await this.site.shared.changed('plugins');
+      this.log.info(`plugin ${slug} installed`);
+      return this.status(found);
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * DELETE plugins/{plugin}: WordPress's delete_plugins, which runs the plugin's uninstall and
+   * removes its folder. What its uninstall removes here is what the core knows it made: its tables
+   * (its migrations may create only those named with its prefix), its migration records and the
+   * options its `settings` declare. An active plugin is refused, as WordPress refuses it.
+   */
+  uninstall(pluginOrName: string): Promise<PluginStatus> {
+    const run = this.queue.then(async () => {
+      const p = this.find(pluginOrName);
+      if (!p) throw new RestError('rest_plugin_not_found', 'Plugin not found.', 404);
+      if (this.active.has(p.name)) throw new RestError('rest_cannot_delete_active_plugin', 'Cannot delete an active plugin. Please deactivate it first.', 400);
+      const status = this.status(p);
+      if (p.def) {
+        const others = [...this.byName.keys()].filter((name) => name !== p.name).map(tablePrefix);
+        const dropped = await this.store.dropPluginData(p.name, tablePrefix(p.name), others);
+        for (const option of Object.keys(p.def.settings ?? {})) await this.store.options.delete(option);
+        if (dropped.length) this.log.info(`plugin ${p.name}: dropped tables ${dropped.join(', ')}`);
+      }
+      rmSync(p.folder, { recursive: true, force: true });
+      this.byName.delete(p.name);
+      this.checkStatic();
+      await this.site.shared.changed('plugins');
+      this.log.info(`plugin ${p.name} deleted`);
+      return status;
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private storeActive(): Promise<void> {
+    return this.store.options.set(ACTIVE_PLUGINS_OPTION, JSON.stringify([...this.byName.values()].filter((x) => this.active.has(x.name)).map((x) => x.id)));
   }
 
   /** Activates what the site's option lists (every plugin the variant offers when it lists none), each after its dependencies. */
@@ -379,7 +453,7 @@ export class PluginRegistry implements PluginControl {
       await this.apply();
       throw e;
     }
-    await this.store.options.set(ACTIVE_PLUGINS_OPTION, JSON.stringify([...this.byName.values()].filter((x) => this.active.has(x.name)).map((x) => x.id)));
+    await this.storeActive();
     await this.site.shared.changed('plugins');
     this.log.info(`plugin ${p.name} ${activate ? 'activated' : 'deactivated'}`);
     return this.status(p);

@@ -262,6 +262,10 @@ export interface PluginControl {
   get(pluginOrName: string): PluginStatus | undefined;
   /** Activates or deactivates; throws a RestError saying why when it cannot. Resolves once the routes are rebuilt. */
   setActive(pluginOrName: string, active: boolean): Promise<PluginStatus>;
+  /** Installs the slug's plugin from the trusted source (inactive); throws WordPress's RestError when it cannot. */
+  install(slug: string): Promise<PluginStatus>;
+  /** Deletes an inactive plugin with its data; resolves to what it was. */
+  uninstall(pluginOrName: string): Promise<PluginStatus>;
   /** The active plugins' definitions, in load order, as far as the core's services read them. */
   activeDefinitions(): readonly DeclaredOutbound[];
 }

@@ -122,7 +122,9 @@ export interface HandlerAnswers {
   'cms-v2:menus.getMenu': Answer<typeof handlers15.getMenu>;
   'cms-v2:menus.listMenus': Answer<typeof handlers15.listMenus>;
   'cms-v2:menus.updateMenu': Answer<typeof handlers15.updateMenu>;
+  'cms-v2:plugins.deletePlugin': Answer<typeof handlers16.deletePlugin>;
   'cms-v2:plugins.getPlugin': Answer<typeof handlers16.getPlugin>;
+  'cms-v2:plugins.installPlugin': Answer<typeof handlers16.installPlugin>;
   'cms-v2:plugins.listPlugins': Answer<typeof handlers16.listPlugins>;
   'cms-v2:plugins.updatePlugin': Answer<typeof handlers16.updatePlugin>;
   'cms-v2:posts.createPost': Answer<typeof handlers17.createPost>;

@@ -935,11 +935,24 @@ export interface HandlerArgs {
     auto_add?: boolean | null;
     parent?: unknown;
   };
+  /** DELETE /cms/v2/plugins/{plugin} */
+  'cms-v2:plugins.deletePlugin': {
+    plugin: string;
+    /** Scope under which the request is made; determines fields present in response. */
+    context: 'view' | 'embed' | 'edit';
+  };
   /** GET /cms/v2/plugins/{plugin} */
   'cms-v2:plugins.getPlugin': {
     plugin: string;
     /** Scope under which the request is made; determines fields present in response. */
     context: 'view' | 'embed' | 'edit';
+  };
+  /** POST /cms/v2/plugins */
+  'cms-v2:plugins.installPlugin': {
+    /** WordPress.org plugin directory slug. */
+    slug: string;
+    /** The plugin activation status. */
+    status: 'inactive' | 'active';
   };
   /** GET /cms/v2/plugins */
   'cms-v2:plugins.listPlugins': {
@@ -4367,7 +4380,9 @@ export interface HandlerResults {
   'cms-v2:menus.getMenu': Resources['cms/v2:nav_menu'];
   'cms-v2:menus.listMenus': Resources['cms/v2:nav_menu'][];
   'cms-v2:menus.updateMenu': Resources['cms/v2:nav_menu'];
+  'cms-v2:plugins.deletePlugin': { deleted: boolean; previous: Resources['cms/v2:plugin'] };
   'cms-v2:plugins.getPlugin': Resources['cms/v2:plugin'];
+  'cms-v2:plugins.installPlugin': Resources['cms/v2:plugin'];
   'cms-v2:plugins.listPlugins': Resources['cms/v2:plugin'][];
   'cms-v2:plugins.updatePlugin': Resources['cms/v2:plugin'];
   'cms-v2:posts.createPost': unknown;
@@ -4614,6 +4629,7 @@ export interface EndpointResults {
   'DELETE /cms/v2/navigation/{parent}/revisions/{id}': { deleted: boolean; previous: Resources['cms/v2:cms_navigation-revision'] } | Resources['cms/v2:cms_navigation-revision'];
   'DELETE /cms/v2/pages/{id}': { deleted: boolean; previous: Resources['cms/v2:page'] } | Resources['cms/v2:page'];
   'DELETE /cms/v2/pages/{parent}/revisions/{id}': { deleted: boolean; previous: Resources['cms/v2:page-revision'] } | Resources['cms/v2:page-revision'];
+  'DELETE /cms/v2/plugins/{plugin}': { deleted: boolean; previous: Resources['cms/v2:plugin'] };
   'DELETE /cms/v2/posts/{id}': { deleted: boolean; previous: Resources['cms/v2:post'] } | Resources['cms/v2:post'];
   'DELETE /cms/v2/posts/{parent}/revisions/{id}': { deleted: boolean; previous: Resources['cms/v2:post-revision'] } | Resources['cms/v2:post-revision'];
   'DELETE /cms/v2/tags/{id}': { deleted: boolean; previous: Resources['cms/v2:tag'] } | Resources['cms/v2:tag'];
@@ -5156,6 +5172,7 @@ export interface EndpointResults {
     [property: string]: unknown;
   };
   'POST /cms/v2/pages/{id}/autosaves': Resources['cms/v2:page-autosave'];
+  'POST /cms/v2/plugins': Resources['cms/v2:plugin'];
   'POST /cms/v2/plugins/{plugin}': Resources['cms/v2:plugin'];
   'POST /cms/v2/posts': {
     id?: number;

@@ -13,7 +13,7 @@ import { durableWrites, openDatabase, type DatabaseOptions } from './db.ts';
 import { sql } from './kysely.ts';
 import { isPostgres } from './portable.ts';
 import { DatabaseRepo } from './database.ts';
-import { migratePlugin } from './plugin-migrations.ts';
+import { dropPluginData, migratePlugin } from './plugin-migrations.ts';
 import { inTransaction, retryingConflicts } from './transact.ts';
 
 /** What `Store.plugin` needs of a plugin: its name and how to make its repository over a connection. */
@@ -80,6 +80,11 @@ export class Store {
   /** Runs a plugin's pending migrations (see plugin-migrations.ts). */
   migratePlugin(plugin: string, prefix: string, migrations: Readonly<Record<string, Migration>>): Promise<string[]> {
     return migratePlugin(this.db, plugin, prefix, migrations);
+  }
+
+  /** Drops a plugin's tables and its migration records (see plugin-migrations.ts). */
+  dropPluginData(plugin: string, prefix: string, otherPrefixes: readonly string[]): Promise<string[]> {
+    return dropPluginData(this.db, plugin, prefix, otherPrefixes);
   }
 
   /** A SQLite file path (or `:memory:`), or a `postgres://` URL. */

@@ -1,6 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 import type { DB } from './schema.ts';
-import { tableNames } from './portable.ts';
+import { isPostgres, tableNames } from './portable.ts';
 
 /** A plugin's migration that failed, with the tables it made outside its prefix if that was the fault. */
 export class PluginMigrationError extends Error {
@@ -40,4 +40,28 @@ export async function migratePlugin(db: Kysely<DB>, plugin: string, prefix: stri
     ran.push(name);
   }
   return ran;
+}
+
+/** The core's tables (schema.ts's DB: the type makes this list complete) and the migrator's: never a plugin's, whatever its prefix. */
+const CORE_TABLES: Record<keyof DB, true> = {
+  options: true, users: true, user_meta: true, posts: true, post_meta: true, comments: true, comment_meta: true, terms: true, term_relationships: true,
+  term_meta: true, app_passwords: true, plugin_migrations: true, state_versions: true, login_failures: true, cron_events: true,
+};
+const NEVER_A_PLUGINS = new Set([...Object.keys(CORE_TABLES), 'kysely_migration', 'kysely_migration_lock']);
+
+/**
+ * Undoes what a plugin's migrations made, for its uninstall: drops its tables and forgets which
+ * migrations ran, so an install of it again starts afresh. Its tables are those named with its
+ * prefix (the only ones migratePlugin lets it create), less the core's and those of another
+ * plugin whose longer prefix starts with it (`code` must not take `code_snippets_*`). Returns the
+ * tables dropped.
+ */
+export async function dropPluginData(db: Kysely<DB>, plugin: string, prefix: string, otherPrefixes: readonly string[]): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
+    const own = (await tableNames(trx)).filter((t) => isOwnTable(t, prefix) && !NEVER_A_PLUGINS.has(t) && !otherPrefixes.some((other) => other.length > prefix.length && isOwnTable(t, other)));
+    // PostgreSQL refuses to drop a table another of them references unless told to; SQLite has no such word
+    for (const table of own) await (isPostgres(trx) ? trx.schema.dropTable(table).ifExists().cascade() : trx.schema.dropTable(table).ifExists()).execute();
+    await trx.deleteFrom('plugin_migrations').where('plugin', '=', plugin).execute();
+    return own;
+  });
 }

@@ -101,6 +101,8 @@ const REQUIRED: readonly [methods: string | null, route: RegExp, cap: string, on
   ['DELETE', /^\/cms\/v2\/categories\//, 'manage_categories', { caps: ['do_not_allow'], code: 'rest_cannot_delete' }],
   [null, /^\/cms\/v2\/(categories|tags)\b/, 'manage_categories'],
   [null, /^\/cms\/v2\/media\b/, 'upload_files'],
+  ['POST', /^\/cms\/v2\/plugins$/, 'install_plugins'],
+  // DELETE: activate_plugins, then delete_plugins, which WordPress's roles grant together (administrator)
   [null, /^\/cms\/v2\/plugins\b/, 'activate_plugins'],
   [null, /^\/cms\/v2\/block-directory\//, 'install_plugins'],
   [null, /^\/cms\/v2\/settings$/, 'manage_options'],

@@ -48,11 +48,7 @@ const ROUTE_KEYS: Record<string, string> = {
   '/cms/v2/template-parts/(?P<id>([^\\/:<>\\*\\?"\\|]+(?:\\/[^\\/:<>\\*\\?"\\|]+)?)[\\/\\w-]+)': '/cms/v2/template-parts/(?P<id>[^\\/:<>\\*\\?"\\|]+(?:\\/\\/?[^\\/:<>\\*\\?"\\|]+)?)',
   '/cms/v2/global-styles/themes/(?P<stylesheet>[\\/\\s%\\w\\.\\(\\)\\[\\]\\@_\\-]+)/variations': '/cms/v2/global-styles/themes/(?P<stylesheet>[\\/\\s%\\w\\.\\x28\\x29\\[\\]\\@_\\-]+)/variations',
 };
-const EXCEPTIONS: Record<string, string> = {
-  // installing a plugin from the WordPress.org directory and deleting a plugin's files: plugins here ship with the site
-  'POST /cms/v2/plugins': 'no plugin installer',
-  'DELETE /cms/v2/plugins/(?P<plugin>[^.\\/]+(?:\\/[^.\\/]+)?)': 'no plugin installer',
-};
+const EXCEPTIONS: Record<string, string> = {};
 
 describe('cms/v2 against WordPress 6.1: args in the index, OPTIONS schemas', () => {
   const site = useServer();

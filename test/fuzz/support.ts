@@ -277,7 +277,8 @@ export interface FuzzRequest {
 
 /**
  * The 5xx answers WordPress itself gives: deleting a term without force (WP_REST_Terms_Controller::delete_item),
- * and the block and pattern directories of a site whose requests to WordPress.org are blocked.
+ * and the block and pattern directories of a site whose requests to WordPress.org are blocked, and so
+ * installing a plugin (POST plugins: plugins_api_failed, for a slug the trusted source lacks or with none set).
  */
 const WORDPRESS_5XX = new Set(['501 rest_trash_not_supported', '500 plugins_api_failed', '500 http_request_not_executed']);
 

@@ -1,7 +1,7 @@
-import { RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { editsSomeType } from '../../core/editor-access.ts';
 import { denied } from '../../core/rest.ts';
+import { pluginsApiFailed } from '../../core/plugin-source.ts';
 
 /**
  * The block directory and the pattern directory (WP_REST_Block_Directory_Controller,
@@ -11,22 +11,11 @@ import { denied } from '../../core/rest.ts';
  * wraps in its own error. The controllers add status 500 to the error they get.
  */
 
-const BLOCKED = 'User has blocked requests through HTTP.';
-
 /** GET block-directory/search: plugins_api's failure, with the request's error message kept as earlier error data. */
-export function searchBlockDirectory(ctx: Ctx<'cms-v2:directories.searchBlockDirectory'>) {
+export function searchBlockDirectory(ctx: Ctx<'cms-v2:directories.searchBlockDirectory'>): never {
   // the route asks for install_plugins; WordPress wants activate_plugins as well
   if (!ctx.can('activate_plugins')) throw denied(ctx, 'rest_block_directory_cannot_view');
-  return new RestResponse(
-    {
-      code: 'plugins_api_failed',
-      message:
-        'An unexpected error occurred. Something may be wrong with WordPress.org or this server&#8217;s configuration. If you continue to have problems, please try the <a href="https://wordpress.org/support/forums/">support forums</a>.',
-      data: { status: 500 },
-      additional_data: [BLOCKED],
-    },
-    500,
-  );
+  throw pluginsApiFailed();
 }
 
 /** GET pattern-directory/patterns: the blocked request's own error. */

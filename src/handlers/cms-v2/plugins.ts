@@ -1,5 +1,6 @@
+import { RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
-import { contextOf, nsUrl, pick, type Context } from '../../core/rest.ts';
+import { contextOf, denied, nsUrl, pick, type Context } from '../../core/rest.ts';
 import type { PluginStatus } from '../../core/site.ts';
 import { escapeHtml } from '../../format/format.ts';
 
@@ -58,4 +59,29 @@ export async function updatePlugin(ctx: Ctx<'cms-v2:plugins.updatePlugin'>) {
   const status = ctx.args.status as 'active' | 'inactive' | undefined;
   const p = status ? await ctx.site.plugins.setActive(id, status === 'active') : ctx.site.plugins.get(id)!;
   return preparePlugin(ctx, p, 'edit');
+}
+
+/** create_item_permissions_check after install_plugins: installing it active needs activate_plugins too. */
+export function mayInstallPlugin(ctx: Ctx): void {
+  if (ctx.args.status !== 'inactive' && !ctx.can('activate_plugins')) throw denied(ctx, 'rest_cannot_activate_plugin');
+}
+
+/** POST plugins: installs from the trusted source (see core/plugin-source.ts), activated when asked; 201 with its Location. */
+export async function installPlugin(ctx: Ctx<'cms-v2:plugins.installPlugin'>) {
+  let p = await ctx.site.plugins.install(String(ctx.args.slug));
+  if (ctx.args.status === 'active') p = await ctx.site.plugins.setActive(p.plugin, true);
+  // the route declares no `context`: WordPress prepares it in the view context
+  return new RestResponse(preparePlugin(ctx, p, 'view'), 201, { Location: nsUrl(ctx, `plugins/${p.plugin}`) });
+}
+
+/** delete_item_permissions_check after activate_plugins: delete_plugins (the same code, its own words), then a plugin that exists. */
+export function mayDeletePlugin(ctx: Ctx): void {
+  if (!ctx.can('delete_plugins')) throw denied(ctx, 'rest_cannot_manage_plugins', { action: 'delete' });
+  if (!ctx.site.plugins.get(String(ctx.args.plugin))) throw ctx.fail('rest_plugin_not_found');
+}
+
+/** DELETE plugins/{plugin}: an inactive plugin's uninstall and files (core/plugins.ts says what goes); answers what it was. */
+export async function deletePlugin(ctx: Ctx<'cms-v2:plugins.deletePlugin'>) {
+  const p = await ctx.site.plugins.uninstall(String(ctx.args.plugin));
+  return { deleted: true, previous: preparePlugin(ctx, p, contextOf(ctx)) };
 }
