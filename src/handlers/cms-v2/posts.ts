@@ -73,8 +73,11 @@ const THUMBNAIL_KEY = '_thumbnail_id';
 /** A post of the route's type, or 404 as WordPress answers for any other type or a missing id. */
 /** The post the route's id names, of the route's type; `lock` for a read that a write in the same transaction follows (PostsRepo.get). */
 async function postOfRoute(ctx: Ctx, type: PostTypeInfo, store: Store = ctx.store, lock = false): Promise<PostRow> {
-  // a read outside a write is read once per request: the permission check's, which the handler then uses
-  const read = store === ctx.store && !lock ? readOnce(ctx) : store.posts.get(Number(ctx.args.id), lock);
+  // a read outside a write is read once per request: the permission check's, which the handler then uses;
+  // a write's read forgets it, so that what runs after the write (the Allow's checks) reads the post as the write left it
+  const writing = store !== ctx.store || lock;
+  if (writing) routePosts.delete(ctx.args);
+  const read = writing ? store.posts.get(Number(ctx.args.id), lock) : readOnce(ctx);
   const post = await read;
   if (!post || post.type !== type.slug) throw missingObject(ctx.fail('rest_post_invalid_id'));
   return post;
@@ -405,6 +408,7 @@ export async function deletePost(ctx: Ctx<'cms-v2:posts.deletePost'>) {
   const previous = await prepareOne(ctx, type, post, 'edit');
   if (ctx.args.force === true) {
     await ctx.store.posts.delete(post.id);
+    routePosts.delete(ctx.args);
     await releaseFrontPage(ctx, post);
     await contentChanged(ctx, { type: 'postDeleted', postId: post.id, postType: post.type });
     return { deleted: true, previous };
