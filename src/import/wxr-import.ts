@@ -533,31 +533,36 @@ export class WxrImporter {
     const repo = new ImportRepo(s.db);
     const keepId = post.post_id > 0 && !this.batchPosts!.takenIds.has(post.post_id);
     const gmt = (v: string) => (v && !v.startsWith('0000-00-00') ? v : undefined);
-    const row = await s.posts.insertRow({
-      ...(keepId ? { id: post.post_id } : {}),
-      type,
-      author: author ?? this.o.importingUser,
-      date: gmt(post.post_date),
-      date_gmt: gmt(post.post_date_gmt),
-      modified: gmt(post.post_modified) ?? gmt(post.post_date),
-      modified_gmt: gmt(post.post_modified_gmt) ?? gmt(post.post_date_gmt),
-      title: post.post_title,
-      content: rewriteBaseUrl(post.post_content, this.baseUrl, this.site.home),
-      excerpt: rewriteBaseUrl(post.post_excerpt, this.baseUrl, this.site.home),
-      status: post.status || 'publish',
-      slug: post.post_name,
-      comment_status: post.comment_status || 'open',
-      ping_status: post.ping_status || 'open',
-      guid: post.guid,
-      parent,
-      menu_order: post.menu_order,
-      password: post.post_password,
-      sticky: post.is_sticky === 1 ? 1 : 0,
-      // the post_format term is the format column here (and kept as a term, as WordPress keeps it)
-      format: post.terms.find((t) => t.domain === 'post_format')?.slug.replace(/^post-format-/, '') ?? 'standard',
-      // the page template WordPress keeps in _wp_page_template meta is a column here ('default' is none)
-      template: templateOf(post),
-    });
+    const row = await s.posts.insertRow(
+      {
+        ...(keepId ? { id: post.post_id } : {}),
+        type,
+        author: author ?? this.o.importingUser,
+        date: gmt(post.post_date),
+        date_gmt: gmt(post.post_date_gmt),
+        modified: gmt(post.post_modified) ?? gmt(post.post_date),
+        modified_gmt: gmt(post.post_modified_gmt) ?? gmt(post.post_date_gmt),
+        title: post.post_title,
+        content: rewriteBaseUrl(post.post_content, this.baseUrl, this.site.home),
+        excerpt: rewriteBaseUrl(post.post_excerpt, this.baseUrl, this.site.home),
+        status: post.status || 'publish',
+        slug: post.post_name,
+        comment_status: post.comment_status || 'open',
+        ping_status: post.ping_status || 'open',
+        guid: post.guid,
+        parent,
+        menu_order: post.menu_order,
+        password: post.post_password,
+        sticky: post.is_sticky === 1 ? 1 : 0,
+        // the post_format term is the format column here (and kept as a term, as WordPress keeps it)
+        format: post.terms.find((t) => t.domain === 'post_format')?.slug.replace(/^post-format-/, '') ?? 'standard',
+        // the page template WordPress keeps in _wp_page_template meta is a column here ('default' is none)
+        template: templateOf(post),
+      },
+      undefined,
+      // read once for the import: the options it is made of are not the import's to change
+      this.clock,
+    );
     if (keepId) await repo.movePostIdsPastLargest();
     this.notePostWritten(row);
     if (post.post_id) this.note(this.processed.posts, post.post_id, row.id);
