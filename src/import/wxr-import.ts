@@ -95,6 +95,8 @@ const templateOf = (post: WxrPost) => {
 const BATCH_ITEMS = 200;
 /** A batch is written early once its items' text passes this size. */
 const BATCH_BYTES = 4 * 1024 * 1024;
+/** The planner's statistics are refreshed once the import has written this many posts, and again each time it has written twice as many (see refreshStatistics). */
+const FIRST_ANALYZE_POSTS = 200;
 
 /** The file read once, checking it whole and counting what it holds; nothing is written. */
 export async function scanWxr(file: string, read: () => AsyncGenerator<WxrRecord> = () => readWxrFile(file)): Promise<WxrScan> {
@@ -147,6 +149,16 @@ interface Pending {
   written: number[];
 }
 
+/** What the checks of a batch's items ask about the posts already here, read once as the batch starts and kept up to date as its items are written. */
+interface BatchPosts {
+  /** Posts by type and date, oldest first: what post_exists looks among. */
+  onDate: Map<string, { id: number; title: string }[]>;
+  /** The ids among the batch's items' old ids that posts here have (import_id is honoured only when free). */
+  takenIds: Set<number>;
+}
+
+const typeAndDate = (type: string, date: string) => `${type}\u0000${date}`;
+
 export class WxrImporter {
   private readonly processed: Processed = { authors: new Map(), authorLogins: new Map(), terms: new Map(), posts: new Map(), menuItems: new Map() };
   private readonly pending: Pending = { postParents: new Map(), menuItems: [], menuItemParents: new Map(), featured: new Map(), urls: new Map(), written: [] };
@@ -161,10 +173,14 @@ export class WxrImporter {
   private undo: (() => void)[] | null = null;
   /** Inside a batch's transaction: how to undo what its items did to the maps, should the whole transaction run again (see writeBatch). */
   private batchUndo: (() => void)[] | null = null;
+  /** Inside a batch's transaction: the posts its checks look among (see loadBatchPosts). */
+  private batchPosts: BatchPosts | null = null;
   private clock!: SiteClock;
   private result!: WxrImportResult;
   private baseUrl = '';
   private done = 0;
+  /** Posts written when the planner's statistics are next refreshed. */
+  private analyzeAt = FIRST_ANALYZE_POSTS;
 
   constructor(
     private readonly store: Store,
@@ -232,6 +248,7 @@ export class WxrImporter {
       batch = [];
       bytes = 0;
       if (records.length) await this.writeBatch(records);
+      await this.refreshStatistics();
     };
     for await (const r of this.o.read?.() ?? readWxrFile(this.o.file)) {
       if (r.kind === 'header') continue;
@@ -252,6 +269,18 @@ export class WxrImporter {
     await flush();
     await this.finish();
     return this.result;
+  }
+
+  /**
+   * ANALYZE as the site grows under the import: statistics of a site with a few posts (a new
+   * site's) let SQLite pick a table scan, or the type's index, for the slug check of every new
+   * post, so each post cost more than the one before it (10,000 posts took 7 minutes). Refreshed
+   * each time the posts written double, the statistics cost about twice the last refresh in all.
+   */
+  private async refreshStatistics(): Promise<void> {
+    if (this.pending.written.length < this.analyzeAt) return;
+    this.analyzeAt = 2 * this.pending.written.length;
+    await this.store.analyze();
   }
 
   /** get_author_mapping: each of the file's authors becomes a user here (create), the user a CSV names (map), or the importing user. */
@@ -336,12 +365,52 @@ export class WxrImporter {
           this.done = before.done;
           this.notice('warning', records[0].line, 'the database undid the batch of items from here on (a conflict with another transaction); it is written again.');
         }
+        // read in the transaction, so a batch run again reads again
+        if (i === 0) this.batchPosts = await this.loadBatchPosts(s, records);
         return this.writeStep(s, records[i]);
       });
     } finally {
       this.batchUndo = null;
+      this.batchPosts = null;
     }
   }
+
+  /** post_exists and the free-id check for every item of a batch in two queries, instead of two per item. */
+  private async loadBatchPosts(s: Store, records: WxrRecord[]): Promise<BatchPosts> {
+    const posts = records.flatMap((r) => (r.kind === 'post' ? [r.post] : []));
+    const repo = new ImportRepo(s.db);
+    const onDate = new Map<string, { id: number; title: string }[]>();
+    for (const p of await repo.postsOnDates(posts.map((p) => this.typeOf(p)), posts.map((p) => p.post_date))) {
+      const key = typeAndDate(p.type, p.date);
+      onDate.set(key, [...(onDate.get(key) ?? []), { id: p.id, title: p.title }]);
+    }
+    return { onDate, takenIds: await repo.takenPostIds(posts.flatMap((p) => (p.post_id > 0 ? [p.post_id] : []))) };
+  }
+
+  /** post_exists($title, '', $date, $type) among the batch's posts: the oldest of the type at the date with that title (any, for an empty title). */
+  private existingPost(title: string, date: string, type: string): number | undefined {
+    const onDate = this.batchPosts!.onDate.get(typeAndDate(type, date));
+    return (title ? onDate?.find((p) => p.title === title) : onDate?.[0])?.id;
+  }
+
+  /** A post this batch wrote, for the checks of the items after it (undone with the item). */
+  private notePostWritten(row: { id: number; type: string; date: string; title: string }): void {
+    const { onDate } = this.batchPosts!;
+    const key = typeAndDate(row.type, row.date);
+    const before = onDate.get(key);
+    onDate.set(key, [...(before ?? []), { id: row.id, title: row.title }].sort((a, b) => a.id - b.id));
+    this.onUndo(() => (before ? onDate.set(key, before) : onDate.delete(key)));
+    this.noteIdTaken(row.id);
+  }
+
+  /** An id a post of this batch took: no later item keeps it as its own. */
+  private noteIdTaken(id: number): void {
+    const { takenIds } = this.batchPosts!;
+    if (takenIds.has(id)) return;
+    takenIds.add(id);
+    this.onUndo(() => takenIds.delete(id));
+  }
+
 
   private async writeStep(s: Store, r: WxrRecord): Promise<{ value: undefined; keep: boolean }> {
     const counts = { ...this.result, posts: { ...this.result.posts } };
@@ -428,7 +497,7 @@ export class WxrImporter {
     if (type === MENU_ITEM_TYPE) return this.importMenuItem(s, post, line);
     const repo = new ImportRepo(s.db);
 
-    const existing = await repo.postExists(post.post_title, post.post_date, type);
+    const existing = this.existingPost(post.post_title, post.post_date, type);
     if (existing) {
       this.notice('exists', line, `${info.singular} “${post.post_title}” already exists.`);
       if (post.post_id) this.note(this.processed.posts, post.post_id, existing);
@@ -462,34 +531,40 @@ export class WxrImporter {
     const author = this.processed.authorLogins.get(sanitizeUserStrict(post.post_author));
     if (author === undefined && post.post_author) this.notice('warning', line, `${post.post_type} “${post.post_title}”: its author “${post.post_author}” is not one of the file's authors; it goes to the importing user.`);
     const repo = new ImportRepo(s.db);
-    const keepId = post.post_id > 0 && !(await repo.postIdTaken(post.post_id));
+    const keepId = post.post_id > 0 && !this.batchPosts!.takenIds.has(post.post_id);
     const gmt = (v: string) => (v && !v.startsWith('0000-00-00') ? v : undefined);
-    const row = await s.posts.insertRow({
-      ...(keepId ? { id: post.post_id } : {}),
-      type,
-      author: author ?? this.o.importingUser,
-      date: gmt(post.post_date),
-      date_gmt: gmt(post.post_date_gmt),
-      modified: gmt(post.post_modified) ?? gmt(post.post_date),
-      modified_gmt: gmt(post.post_modified_gmt) ?? gmt(post.post_date_gmt),
-      title: post.post_title,
-      content: rewriteBaseUrl(post.post_content, this.baseUrl, this.site.home),
-      excerpt: rewriteBaseUrl(post.post_excerpt, this.baseUrl, this.site.home),
-      status: post.status || 'publish',
-      slug: post.post_name,
-      comment_status: post.comment_status || 'open',
-      ping_status: post.ping_status || 'open',
-      guid: post.guid,
-      parent,
-      menu_order: post.menu_order,
-      password: post.post_password,
-      sticky: post.is_sticky === 1 ? 1 : 0,
-      // the post_format term is the format column here (and kept as a term, as WordPress keeps it)
-      format: post.terms.find((t) => t.domain === 'post_format')?.slug.replace(/^post-format-/, '') ?? 'standard',
-      // the page template WordPress keeps in _wp_page_template meta is a column here ('default' is none)
-      template: templateOf(post),
-    });
+    const row = await s.posts.insertRow(
+      {
+        ...(keepId ? { id: post.post_id } : {}),
+        type,
+        author: author ?? this.o.importingUser,
+        date: gmt(post.post_date),
+        date_gmt: gmt(post.post_date_gmt),
+        modified: gmt(post.post_modified) ?? gmt(post.post_date),
+        modified_gmt: gmt(post.post_modified_gmt) ?? gmt(post.post_date_gmt),
+        title: post.post_title,
+        content: rewriteBaseUrl(post.post_content, this.baseUrl, this.site.home),
+        excerpt: rewriteBaseUrl(post.post_excerpt, this.baseUrl, this.site.home),
+        status: post.status || 'publish',
+        slug: post.post_name,
+        comment_status: post.comment_status || 'open',
+        ping_status: post.ping_status || 'open',
+        guid: post.guid,
+        parent,
+        menu_order: post.menu_order,
+        password: post.post_password,
+        sticky: post.is_sticky === 1 ? 1 : 0,
+        // the post_format term is the format column here (and kept as a term, as WordPress keeps it)
+        format: post.terms.find((t) => t.domain === 'post_format')?.slug.replace(/^post-format-/, '') ?? 'standard',
+        // the page template WordPress keeps in _wp_page_template meta is a column here ('default' is none)
+        template: templateOf(post),
+      },
+      undefined,
+      // read once for the import: the options it is made of are not the import's to change
+      this.clock,
+    );
     if (keepId) await repo.movePostIdsPastLargest();
+    this.notePostWritten(row);
     if (post.post_id) this.note(this.processed.posts, post.post_id, row.id);
     this.noteWritten(row.id);
     return row.id;
@@ -500,12 +575,13 @@ export class WxrImporter {
     const repo = new ImportRepo(s.db);
     const item = `${singular} “${post.post_title}”`;
     const pairs: { postId: number; termId: number }[] = [];
+    const templateMeta: { owner: number; key: string; value: string }[] = [];
     for (const t of post.terms) {
       // WXR 1.0 calls tags `tag`
       const taxonomy = t.domain === 'tag' ? 'post_tag' : t.domain;
       // the site editor's taxonomies are post meta here
-      if (taxonomy === 'wp_theme') await repo.addMeta('post_meta', [{ owner: id, key: TEMPLATE_META.theme, value: t.slug }]);
-      else if (taxonomy === 'wp_template_part_area') await repo.addMeta('post_meta', [{ owner: id, key: TEMPLATE_META.area, value: t.slug }]);
+      if (taxonomy === 'wp_theme') templateMeta.push({ owner: id, key: TEMPLATE_META.theme, value: t.slug });
+      else if (taxonomy === 'wp_template_part_area') templateMeta.push({ owner: id, key: TEMPLATE_META.area, value: t.slug });
       let termId = await this.termId(repo, t.slug, taxonomy);
       if (!termId) {
         termId = await s.terms.insert({ taxonomy, name: t.name, slug: t.slug });
@@ -518,13 +594,7 @@ export class WxrImporter {
     await repo.relate(pairs);
     if (post.comments.length) this.commentedPosts.add(id);
 
-    const inserted = new Map<number, number>();
-    for (const c of [...post.comments].sort((a, b) => a.comment_id - b.comment_id)) {
-      const commentId = await this.insertComment(repo, id, c, inserted);
-      inserted.set(c.comment_id, commentId);
-      await repo.addMeta('comment_meta', this.metaRows(commentId, c.commentmeta, line, `${item}'s comment ${c.comment_id}`));
-      this.result.comments++;
-    }
+    await this.insertComments(repo, id, post.comments, line, item);
 
     const meta: WxrMeta[] = [];
     for (const m of post.postmeta) {
@@ -537,14 +607,40 @@ export class WxrImporter {
       if (m.key === '_thumbnail_id') this.note(this.pending.featured, id, Number(m.value));
       meta.push(m);
     }
-    await repo.addMeta('post_meta', this.metaRows(id, meta, line, item));
+    await repo.addMeta('post_meta', [...templateMeta, ...this.metaRows(id, meta, line, item)]);
   }
 
-  /** wp_insert_comment: its parent among the post's comments already in, its user mapped. */
-  private async insertComment(repo: ImportRepo, postId: number, c: WxrComment, inserted: Map<number, number>): Promise<number> {
+  /**
+   * wp_insert_comment for each of a post's comments, oldest first, with their meta: a statement for
+   * as many as follow one another without one answering another of them (whose parent's new id it
+   * must know first), so usually one for all.
+   */
+  private async insertComments(repo: ImportRepo, postId: number, comments: WxrComment[], line: number, item: string): Promise<void> {
+    const inserted = new Map<number, number>();
+    const meta: { owner: number; key: string; value: string }[] = [];
+    let group: WxrComment[] = [];
+    const flush = async () => {
+      const ids = await repo.insertComments(group.map((c) => this.commentRow(postId, c, inserted)));
+      group.forEach((c, i) => {
+        inserted.set(c.comment_id, ids[i]);
+        meta.push(...this.metaRows(ids[i], c.commentmeta, line, `${item}'s comment ${c.comment_id}`));
+      });
+      this.result.comments += group.length;
+      group = [];
+    };
+    for (const c of [...comments].sort((a, b) => a.comment_id - b.comment_id)) {
+      if (group.some((g) => g.comment_id === c.comment_parent)) await flush();
+      group.push(c);
+    }
+    if (group.length) await flush();
+    await repo.addMeta('comment_meta', meta);
+  }
+
+  /** A comment's row: its parent among the post's comments already in, its user mapped. */
+  private commentRow(postId: number, c: WxrComment, inserted: Map<number, number>) {
     const given = (v: string) => (v && !v.startsWith('0000-00-00') ? v : undefined);
     const dates = fillDates(this.clock, given(c.comment_date), given(c.comment_date_gmt), new Date());
-    return repo.insertComment({
+    return {
       post: postId,
       parent: inserted.get(c.comment_parent) ?? 0,
       author: this.processed.authors.get(c.comment_user_id) ?? 0,
@@ -557,8 +653,9 @@ export class WxrImporter {
       content: c.comment_content,
       approved: c.comment_approved || '1',
       type: c.comment_type || 'comment',
-    });
+    };
   }
+
 
   /**
    * process_menu_item: an item of a menu in the file (skipped without one, or as a draft), its
@@ -626,6 +723,8 @@ export class WxrImporter {
       this.processed.authorLogins.get(sanitizeUserStrict(post.post_author)) ?? this.o.importingUser,
     );
     await new ImportRepo(s.db).addMeta('post_meta', [{ owner: id, key: IMPORT_SOURCE, value: source }]);
+    // its id is no longer free for a later item of the batch
+    if (this.batchPosts) this.noteIdTaken(id);
     this.note(this.processed.menuItems, post.post_id, id);
     this.menuItemsImported.add(post.post_id);
     this.onUndo(() => this.menuItemsImported.delete(post.post_id));

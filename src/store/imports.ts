@@ -28,6 +28,34 @@ export class ImportRepo {
     return (await this.db.selectFrom('posts').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   }
 
+  /** What post_exists reads for a batch of items at once: the posts of these types on these dates, oldest first. */
+  async postsOnDates(types: readonly string[], dates: readonly string[]): Promise<{ id: number; type: string; date: string; title: string }[]> {
+    if (!types.length || !dates.length) return [];
+    const found: { id: number; type: string; date: string; title: string }[] = [];
+    const distinct = [...new Set(dates)];
+    for (let i = 0; i < distinct.length; i += 500) {
+      found.push(
+        ...(await this.db
+          .selectFrom('posts')
+          .select(['id', 'type', 'date', 'title'])
+          .where('type', 'in', [...new Set(types)])
+          .where('date', 'in', distinct.slice(i, i + 500))
+          .execute()),
+      );
+    }
+    return found.sort((a, b) => a.id - b.id);
+  }
+
+  /** Which of these ids posts have already (the import_id checks of a batch of items at once). */
+  async takenPostIds(ids: readonly number[]): Promise<Set<number>> {
+    const taken = new Set<number>();
+    const distinct = [...new Set(ids)];
+    for (let i = 0; i < distinct.length; i += 500) {
+      for (const r of await this.db.selectFrom('posts').select('id').where('id', 'in', distinct.slice(i, i + 500)).execute()) taken.add(r.id);
+    }
+    return taken;
+  }
+
   /** term_exists($value, $taxonomy): the term whose slug is the value sanitised, else whose name is the value. */
   async termExists(value: string, taxonomy: string): Promise<number | undefined> {
     const slug = sanitizeSlug(value);
@@ -73,9 +101,16 @@ export class ImportRepo {
     }
   }
 
-  /** wp_insert_comment for an import, its dates as the file gives them (both: WordPress exports both); the post is counted at the end. */
-  async insertComment(c: Omit<Insertable<CommentsTable>, 'id'>): Promise<number> {
-    return (await this.db.insertInto('comments').values(c).returning('id').executeTakeFirstOrThrow()).id;
+  /** wp_insert_comment for an import, many at once (their ids in the rows' order), their dates as the file gives them (both: WordPress exports both); the posts are counted at the end. */
+  async insertComments(rows: readonly Omit<Insertable<CommentsTable>, 'id'>[]): Promise<number[]> {
+    const ids: number[] = [];
+    // a statement's bound values stay well under every engine's parameter limit
+    for (let i = 0; i < rows.length; i += 200) {
+      const inserted = await this.db.insertInto('comments').values(rows.slice(i, i + 200)).returning('id').execute();
+      // ids follow the order of the rows of one statement
+      ids.push(...inserted.map((r) => r.id).sort((a, b) => a - b));
+    }
+    return ids;
   }
 
   /** The post parent an import sets once both posts are in (backfill_parents), without touching anything else of the post. */
