@@ -1,4 +1,4 @@
-import { attributeMap, shortcodeAtts, type ShortcodeAttributes } from '../../format/shortcodes.ts';
+import { shortcodeAtts, type ShortcodeAttributes } from '../../format/shortcodes.ts';
 import { wptexturize } from '../../format/format.ts';
 import type { PostRow } from '../../store/posts.ts';
 import { sanitizeHtmlClass } from '../menus.ts';
@@ -6,7 +6,7 @@ import { parseMetadata } from '../content-tags.ts';
 import { ATTACHMENT_METADATA } from '../media.ts';
 import allowed from '../../format/kses-allowed-html.json' with { type: 'json' };
 import { attachmentImage, attachmentLink } from './attachment-markup.ts';
-import { listedAttachments } from './listed-attachments.ts';
+import { listedAttachments, withIdsIncluded } from './listed-attachments.ts';
 import { phpInt } from './caption.ts';
 import type { ShortcodeContext } from '../site.ts';
 
@@ -26,11 +26,7 @@ const galleryTag = (tag: string, fallback: string) => {
  */
 export async function galleryShortcode(given: ShortcodeAttributes, _content: string, _tag: string, ctx: ShortcodeContext): Promise<string> {
   const instance = ctx.instance('gallery');
-  const attr = attributeMap(given);
-  if (attr.get('ids')) {
-    if (!attr.get('orderby')) attr.set('orderby', 'post__in');
-    attr.set('include', attr.get('ids')!);
-  }
+  const attr = withIdsIncluded(given);
   const atts = shortcodeAtts(
     { order: 'ASC', orderby: 'menu_order ID', id: String(ctx.page.postId ?? 0), itemtag: 'figure', icontag: 'div', captiontag: 'figcaption', columns: '3', size: 'thumbnail', include: '', exclude: '', link: '' },
     attr,

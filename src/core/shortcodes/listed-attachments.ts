@@ -1,3 +1,4 @@
+import { attributeMap, type ShortcodeAttributes } from '../../format/shortcodes.ts';
 import type { PostRow } from '../../store/posts.ts';
 import type { ShortcodeContext } from '../site.ts';
 import { phpInt } from './caption.ts';
@@ -52,6 +53,19 @@ function sortAttachments(rows: PostRow[], orderby: string, order: string, ids: n
     }
     return a.id - b.id;
   });
+}
+
+/**
+ * The named attributes of a gallery or playlist, `ids` read as WordPress's gallery_shortcode and
+ * wp_playlist_shortcode read it: the attachments to include, in the order given unless an orderby is.
+ */
+export function withIdsIncluded(given: ShortcodeAttributes): Map<string, string> {
+  const attr = attributeMap(given);
+  if (attr.get('ids')) {
+    if (!attr.get('orderby')) attr.set('orderby', 'post__in');
+    attr.set('include', attr.get('ids')!);
+  }
+  return attr;
 }
 
 /**

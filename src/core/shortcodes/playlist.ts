@@ -1,10 +1,10 @@
-import { attributeMap, shortcodeAtts, type ShortcodeAttributes } from '../../format/shortcodes.ts';
+import { shortcodeAtts, type ShortcodeAttributes } from '../../format/shortcodes.ts';
 import { escapeAttr } from '../../format/format.ts';
 import type { ShortcodeContext } from '../site.ts';
 import { ATTACHMENT_METADATA } from '../media.ts';
 import { attachmentImageSrc } from '../attachment-image.ts';
 import { attachmentLink, attachmentUrl } from './attachment-markup.ts';
-import { listedAttachments } from './listed-attachments.ts';
+import { listedAttachments, withIdsIncluded } from './listed-attachments.ts';
 import { checkFiletype } from './media-players.ts';
 
 /** A whole number PHP holds as a float (round()'s answer), which its JSON writes as `338.0`. */
@@ -46,11 +46,7 @@ function readMetadata(raw: string | undefined): Record<string, unknown> | null {
  */
 export async function playlistShortcode(given: ShortcodeAttributes, _content: string, _tag: string, ctx: ShortcodeContext): Promise<string> {
   const instance = ctx.instance('playlist');
-  const attr = attributeMap(given);
-  if (attr.get('ids')) {
-    if (!attr.get('orderby')) attr.set('orderby', 'post__in');
-    attr.set('include', attr.get('ids')!);
-  }
+  const attr = withIdsIncluded(given);
   const atts = shortcodeAtts(
     { type: 'audio', order: 'ASC', orderby: 'menu_order ID', id: String(ctx.page.postId ?? 0), include: '', exclude: '', style: 'light', tracklist: '1', tracknumbers: '1', images: '1', artists: '1' },
     attr,
