@@ -246,6 +246,7 @@ const NOT_ANONYMOUS: { route: RegExp; why: string; refusedGet?: string }[] = [
   { route: /application-passwords/, why: 'application passwords are read by their owner only', refusedGet: 'cms/v2/users/1/application-passwords' },
   { route: /^\/cms\/v2\/(menus|menu-items|navigation|blocks|templates|template-parts|global-styles|sidebars|widgets)/, why: 'menus, blocks, templates, styles, sidebars and widgets are read through the API by editors only', refusedGet: 'cms/v2/menus' },
   { route: /^\/cms\/v2\/(block-renderer|widget-types)/, why: 'renders, writes nothing' },
+  { route: /^\/cms\/v2\/plugins$/, why: 'installs a plugin from the trusted source (none is set here, so it answers plugins_api_failed); one installed active moves the index through the same activation the plugin route above tests; the plugins list is read by administrators only', refusedGet: 'cms/v2/plugins' },
   { route: /^\/cms\/v2\/media\/\(\?P<id>\[\\d\]\+\)\/(post-process|edit)$/, why: 'makes image files and new attachments, which the media list GET shows like an upload (tested above)' },
   { route: /^\/cms-abilities\//, why: 'abilities run other routes (their writes are those routes’)' },
   { route: /^\/code-snippets\//, why: 'the snippets are read by administrators only; an active snippet changes the filters, a shared-state topic every kept answer depends on', refusedGet: 'code-snippets/v1/snippets' },
