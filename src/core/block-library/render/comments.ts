@@ -1,10 +1,11 @@
 import type { BlockRenderContext, RenderedBlock } from '../../blocks.ts';
 import type { CommentRow } from '../../../store/comments.ts';
 import { escapeAttr } from '../../../format/format.ts';
+import { escUrl } from '../../../format/esc-url.ts';
 import { formatLocalDate } from '../../../format/date.ts';
 import { commentsOpen, discussionOptions, isOn, renderedComment } from '../../comments.ts';
 import { renderedTitle } from '../../rest.ts';
-import { contextPost, isoDate, postPermalink } from './shared.ts';
+import { contextPost, isoDate, loginUrl, postPermalink } from './shared.ts';
 import { wrapperAttributes } from './wrapper.ts';
 import { commentForm } from '../../comment-form.ts';
 
@@ -203,14 +204,13 @@ export async function commentReplyLink(block: RenderedBlock, ctx: BlockRenderCon
   const permalink = await postPermalink(ctx, post);
   let link: string;
   if (isOn(options.comment_registration)) {
-    const login = `${ctx.site.url(`${ctx.site.adminPath}login`)}?${new URLSearchParams({ redirect_to: permalink }).toString()}`;
-    link = `<a rel="nofollow" class="comment-reply-login" href="${escapeAttr(login).replace(/&amp;/g, '&#038;')}">Log in to Reply</a>`;
+    link = `<a rel="nofollow" class="comment-reply-login" href="${escUrl(loginUrl(ctx, permalink))}">Log in to Reply</a>`;
   } else {
     const replyTo = `Reply to ${await authorOf(ctx, c)}`;
     const url = new URL(permalink);
     url.searchParams.set('replytocom', String(c.id));
     const data = `data-commentid="${c.id}" data-postid="${post.id}" data-belowelement="comment-${c.id}" data-respondelement="respond" data-replyto="${escapeAttr(replyTo)}"`;
-    link = `<a rel='nofollow' class='comment-reply-link' href='${escapeAttr(url.href).replace(/&amp;/g, '&#038;')}#respond' ${data} aria-label='${escapeAttr(replyTo)}'>Reply</a>`;
+    link = `<a rel='nofollow' class='comment-reply-link' href='${escUrl(url.href)}#respond' ${data} aria-label='${escapeAttr(replyTo)}'>Reply</a>`;
   }
   return `<div ${wrapperAttributes(block, { class: alignClass(block.attributes) })}>${link}</div>`;
 }

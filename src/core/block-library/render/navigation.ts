@@ -1,5 +1,6 @@
 import { parseBlocks, type BlockContext, type BlockRenderContext, type ParsedBlock, type RenderedBlock } from '../../blocks.ts';
 import { escapeAttr, stripAllTags } from '../../../format/format.ts';
+import { escUrl } from '../../../format/esc-url.ts';
 import { kses } from '../../../format/kses.ts';
 import { safeCss, wrapperAttributes } from './wrapper.ts';
 import { uniqueId } from './shared.ts';
@@ -77,7 +78,7 @@ async function itemOf(block: RenderedBlock, ctx: BlockRenderContext, topLevelKey
 }
 
 /** esc_url of a link's address. */
-const href = (url: unknown) => escapeAttr(String(url)).replace(/&amp;/g, '&#038;');
+const href = (url: unknown) => escUrl(String(url));
 
 /** render_block_core_navigation_link: the link in a list item, its description, and its submenu when it holds links. */
 export async function navigationLink(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {

@@ -1,6 +1,7 @@
 import type { BlockContext, BlockRenderContext, RenderedBlock } from '../../blocks.ts';
 import type { PostQuery, PostRow } from '../../../store/posts.ts';
 import { escapeAttr, escapeHtml } from '../../../format/format.ts';
+import { escUrl } from '../../../format/esc-url.ts';
 import { wrapperAttributes } from './wrapper.ts';
 
 /**
@@ -134,9 +135,6 @@ function arrowOf(block: RenderedBlock, next: boolean): string {
   return `<span class='wp-block-query-pagination-${which}-arrow is-arrow-${kind}' aria-hidden='true'>${arrows[kind][next ? 0 : 1]}</span>`;
 }
 
-/** esc_url's escaping of an address in an attribute: `&` as `&#038;`. */
-const escapeUrl = (url: string) => escapeAttr(url).replace(/&amp;/g, '&#038;');
-
 /**
  * add_query_arg of the loop's page on the address requested (WordPress's REQUEST_URI: the path
  * and query, without the host), its other args kept.
@@ -145,7 +143,7 @@ function pageUrl(block: RenderedBlock, ctx: BlockRenderContext, page: number): s
   const url = new URL(ctx.url, 'http://localhost/');
   for (const [key, value] of Object.entries(ctx.queryArgs ?? {})) if (typeof value === 'string') url.searchParams.set(key, value);
   url.searchParams.set(pageKey(block), String(page));
-  return escapeUrl(`${url.pathname}${url.search}`);
+  return escUrl(`${url.pathname}${url.search}`);
 }
 
 const labelOf = (block: RenderedBlock, fallback: string) => (block.attributes.label ? escapeHtml(String(block.attributes.label)) : fallback);
@@ -187,7 +185,7 @@ export async function queryPaginationNumbers(block: RenderedBlock, ctx: BlockRen
   const link = (n: number) => {
     // paginate_links' format `?query-N-page=%#%` on the base `%_%`: page 1 links without it
     const href = n === 1 ? '' : `?${pageKey(block)}=${n}`;
-    return `<a class="page-numbers" href="${escapeUrl(page !== 1 ? (href ? `${href}&cst` : '?cst') : href)}">${n}</a>`;
+    return `<a class="page-numbers" href="${escUrl(page !== 1 ? (href ? `${href}&cst` : '?cst') : href)}">${n}</a>`;
   };
   const parts: string[] = [];
   let dots = false;

@@ -44,3 +44,9 @@ export function avatarImage(ctx: BlockRenderContext, email: string, size: number
 
 /** wp_unique_id: the prefix and the request's next number, shared with the block supports' ids (`wp-container-N`). */
 export const uniqueId = (ctx: BlockRenderContext, prefix: string) => (ctx.supports ??= new BlockSupportsState()).uniqueId(prefix);
+
+/** wp_login_url: the login screen (this site's, under the admin's address), sending the browser back to `redirect` afterwards. */
+export function loginUrl(ctx: BlockRenderContext, redirect: string): string {
+  const url = ctx.site.url(`${ctx.site.adminPath}login`);
+  return redirect ? `${url}?${new URLSearchParams({ redirect_to: redirect }).toString()}` : url;
+}

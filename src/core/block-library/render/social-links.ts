@@ -1,6 +1,7 @@
 import type { RenderedBlock } from '../../blocks.ts';
-import { escapeAttr, escapeHtml } from '../../../format/format.ts';
+import { escapeHtml } from '../../../format/format.ts';
 import services from './social-services.json' with { type: 'json' };
+import { escUrl } from '../../../format/esc-url.ts';
 import { wrapperAttributes } from './wrapper.ts';
 
 /**
@@ -39,5 +40,5 @@ export function socialLink(block: RenderedBlock): string {
   if ('iconBackgroundColorValue' in context) style += `background-color: ${String(context.iconBackgroundColorValue)}; `;
   const wrapper = wrapperAttributes(block, { class: `wp-social-link wp-social-link-${slug}`, style });
   const labelClass = context.showLabels ? '' : ' screen-reader-text';
-  return `<li ${wrapper}><a href="${escapeAttr(url).replace(/&amp;/g, '&#038;')}" ${relTarget} class="wp-block-social-link-anchor">${serviceOf(slug).icon}<span class="wp-block-social-link-label${labelClass}">${escapeHtml(label)}</span></a></li>`;
+  return `<li ${wrapper}><a href="${escUrl(url)}" ${relTarget} class="wp-block-social-link-anchor">${serviceOf(slug).icon}<span class="wp-block-social-link-label${labelClass}">${escapeHtml(label)}</span></a></li>`;
 }

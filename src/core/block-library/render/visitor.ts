@@ -1,5 +1,7 @@
 import type { BlockRenderContext, RenderedBlock } from '../../blocks.ts';
 import { escapeAttr } from '../../../format/format.ts';
+import { escUrl } from '../../../format/esc-url.ts';
+import { loginUrl } from './shared.ts';
 import { wrapperAttributes } from './wrapper.ts';
 
 /**
@@ -8,12 +10,6 @@ import { wrapperAttributes } from './wrapper.ts';
  * and REST renderings are the same for everyone, as they are kept), so the login block shows what
  * a visitor who is not logged in sees.
  */
-
-/** wp_login_url: the login screen (this site's, under the admin's address), sending the browser back to `redirect` afterwards. */
-function loginUrl(ctx: BlockRenderContext, redirect: string): string {
-  const url = ctx.site.url(`${ctx.site.adminPath}login`);
-  return redirect ? `${url}?${new URLSearchParams({ redirect_to: redirect }).toString()}` : url;
-}
 
 /** wp_login_form's markup (its defaults: remember me shown, nothing filled in). */
 const loginForm = (action: string, redirect: string) =>
@@ -34,10 +30,10 @@ export function loginout(block: RenderedBlock, ctx: BlockRenderContext): string 
   let classes = 'logged-out';
   // the page's own address, as WordPress takes it from the request
   const current = ctx.url;
-  let contents = `<a href="${escapeAttr(loginUrl(ctx, a.redirectToCurrent ? current : '')).replace(/&amp;/g, '&#038;')}">Log in</a>`;
+  let contents = `<a href="${escUrl(loginUrl(ctx, a.redirectToCurrent ? current : ''))}">Log in</a>`;
   if (a.displayLoginAsForm) {
     classes += ' has-login-form';
-    contents = loginForm(ctx.site.url(`${ctx.site.adminPath}login`), current);
+    contents = loginForm(loginUrl(ctx, ''), current);
   }
   return `<div ${wrapperAttributes(block, { class: classes })}>${contents}</div>`;
 }
