@@ -1,12 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useServer } from '../helpers/server.ts';
+import { LocalSite } from '../helpers/local-site.ts';
 import { setEnv } from '../helpers/env.ts';
 
 /*
@@ -18,50 +18,31 @@ import { setEnv } from '../helpers/env.ts';
  */
 
 /** A third-party site: listed oEmbed endpoints (video, photo, link, one that 404s) and a page that announces one for discovery. */
-class ProviderSite {
-  server!: Server;
-  base = '';
-  hits = new Map<string, number>();
-
-  async start() {
-    this.server = createServer((req, res) => {
-      const u = new URL(req.url ?? '/', this.base);
-      this.hits.set(u.pathname, (this.hits.get(u.pathname) ?? 0) + 1);
-      const json = (data: unknown) => {
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify(data));
-      };
-      const width = u.searchParams.get('maxwidth');
-      switch (u.pathname) {
-        case '/oembed':
-          return json({ version: '1.0', type: 'video', title: 'A test video', provider_name: 'Test Provider', width: Number(width), height: 180, html: `<iframe src="https://video.example/embed/1" width="${width}" height="180"\nframeborder="0" allowfullscreen></iframe>` });
-        case '/photo-oembed':
-          return json({ version: '1.0', type: 'photo', url: 'https://img.example/p.jpg', width: 640, height: 480, title: 'A "photo" & more' });
-        case '/link-oembed':
-          return json({ version: '1.0', type: 'link', title: 'A <b>link</b> & more' });
-        case '/article':
-          res.setHeader('content-type', 'text/html');
-          return res.end(`<!DOCTYPE html><html><head><title>An article</title>
+class ProviderSite extends LocalSite {
+  protected answer(u: URL, _req: IncomingMessage, res: ServerResponse) {
+    const json = (data: unknown) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(data));
+    };
+    const width = u.searchParams.get('maxwidth');
+    switch (u.pathname) {
+      case '/oembed':
+        return json({ version: '1.0', type: 'video', title: 'A test video', provider_name: 'Test Provider', width: Number(width), height: 180, html: `<iframe src="https://video.example/embed/1" width="${width}" height="180"\nframeborder="0" allowfullscreen></iframe>` });
+      case '/photo-oembed':
+        return json({ version: '1.0', type: 'photo', url: 'https://img.example/p.jpg', width: 640, height: 480, title: 'A "photo" & more' });
+      case '/link-oembed':
+        return json({ version: '1.0', type: 'link', title: 'A <b>link</b> & more' });
+      case '/article':
+        res.setHeader('content-type', 'text/html');
+        return res.end(`<!DOCTYPE html><html><head><title>An article</title>
 <link rel="alternate" type="application/json+oembed" href="${this.base}/discovered?url=${encodeURIComponent(`${this.base}/article`)}&amp;format=json">
 </head><body><p>Hello</p></body></html>`);
-        case '/discovered':
-          return json({ version: '1.0', type: 'rich', title: 'An article', html: '<blockquote><a href="https://blog.example/article">An article</a></blockquote><script>alert(1)</script><iframe src="https://blog.example/embed" width="400" height="225" onload="steal()"></iframe>' });
-        default:
-          res.statusCode = 404;
-          return res.end('not found');
-      }
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  hitsOf(path: string) {
-    return this.hits.get(path) ?? 0;
-  }
-
-  async stop() {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+      case '/discovered':
+        return json({ version: '1.0', type: 'rich', title: 'An article', html: '<blockquote><a href="https://blog.example/article">An article</a></blockquote><script>alert(1)</script><iframe src="https://blog.example/embed" width="400" height="225" onload="steal()"></iframe>' });
+      default:
+        res.statusCode = 404;
+        return res.end('not found');
+    }
   }
 }
 

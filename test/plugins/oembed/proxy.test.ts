@@ -1,68 +1,48 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useServer } from '../../helpers/server.ts';
 import { userAuth } from '../../helpers/auth.ts';
+import { LocalSite } from '../../helpers/local-site.ts';
 import { setEnv } from '../../helpers/env.ts';
 
 /** A third-party site with an oEmbed endpoint, pages that announce one, and misbehaving endpoints. */
-class ProviderSite {
-  server!: Server;
-  base = '';
-  /** Requests per path, so tests can tell whether the provider was reached. */
-  hits = new Map<string, number>();
+class ProviderSite extends LocalSite {
   lastQuery = new URLSearchParams();
-
-  async start() {
-    this.server = createServer((req, res) => {
-      const u = new URL(req.url ?? '/', this.base);
-      this.hits.set(u.pathname, (this.hits.get(u.pathname) ?? 0) + 1);
-      switch (u.pathname) {
-        case '/oembed':
-          this.lastQuery = u.searchParams;
-          res.setHeader('content-type', 'application/json');
-          return res.end(JSON.stringify({ version: '1.0', type: 'video', title: 'A test video', provider_name: 'Test Provider', width: Number(u.searchParams.get('maxwidth')), height: 180, html: '<iframe src="https://video.example/embed/1"></iframe>' }));
-        case '/article':
-          res.setHeader('content-type', 'text/html');
-          return res.end(`<!DOCTYPE html><html><head><title>An article</title>
+  protected answer(u: URL, _req: IncomingMessage, res: ServerResponse) {
+    switch (u.pathname) {
+      case '/oembed':
+        this.lastQuery = u.searchParams;
+        res.setHeader('content-type', 'application/json');
+        return res.end(JSON.stringify({ version: '1.0', type: 'video', title: 'A test video', provider_name: 'Test Provider', width: Number(u.searchParams.get('maxwidth')), height: 180, html: '<iframe src="https://video.example/embed/1"></iframe>' }));
+      case '/article':
+        res.setHeader('content-type', 'text/html');
+        return res.end(`<!DOCTYPE html><html><head><title>An article</title>
 <link rel="alternate" type="application/json+oembed" href="${this.base}/discovered?url=${encodeURIComponent(`${this.base}/article`)}&amp;format=json">
 </head><body><p>Hello</p></body></html>`);
-        case '/discovered':
-          this.lastQuery = u.searchParams;
-          res.setHeader('content-type', 'application/json');
-          return res.end(JSON.stringify({ version: '1.0', type: 'rich', title: 'An article', html: '<blockquote><a href="https://blog.example/article">An article</a></blockquote><script>alert(1)</script><iframe src="https://blog.example/embed" onload="steal()"></iframe>' }));
-        case '/plain':
-          res.setHeader('content-type', 'text/html');
-          return res.end('<!DOCTYPE html><html><head><title>No oEmbed here</title></head><body></body></html>');
-        case '/not-oembed':
-          res.setHeader('content-type', 'application/json');
-          return res.end(JSON.stringify({ hello: 'world' }));
-        case '/slow':
-          return; // never answers
-        case '/huge':
-          res.setHeader('content-type', 'application/json');
-          res.write(`{"version":"1.0","type":"rich","html":"${'x'.repeat(400 * 1024)}`);
-          return res.end('"}');
-        default:
-          res.statusCode = 404;
-          return res.end('not found');
-      }
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  hitsOf(path: string) {
-    return this.hits.get(path) ?? 0;
-  }
-
-  async stop() {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+      case '/discovered':
+        this.lastQuery = u.searchParams;
+        res.setHeader('content-type', 'application/json');
+        return res.end(JSON.stringify({ version: '1.0', type: 'rich', title: 'An article', html: '<blockquote><a href="https://blog.example/article">An article</a></blockquote><script>alert(1)</script><iframe src="https://blog.example/embed" onload="steal()"></iframe>' }));
+      case '/plain':
+        res.setHeader('content-type', 'text/html');
+        return res.end('<!DOCTYPE html><html><head><title>No oEmbed here</title></head><body></body></html>');
+      case '/not-oembed':
+        res.setHeader('content-type', 'application/json');
+        return res.end(JSON.stringify({ hello: 'world' }));
+      case '/slow':
+        return; // never answers
+      case '/huge':
+        res.setHeader('content-type', 'application/json');
+        res.write(`{"version":"1.0","type":"rich","html":"${'x'.repeat(400 * 1024)}`);
+        return res.end('"}');
+      default:
+        res.statusCode = 404;
+        return res.end('not found');
+    }
   }
 }
 
