@@ -4,7 +4,7 @@ import { escapeHtml, htmlSplit, replaceInTags } from '../format/format.ts';
 import { escUrl } from '../format/esc-url.ts';
 import type { ContentEvent, PageContext, Site } from './site.ts';
 import type { Store } from '../store/index.ts';
-import { doShortcode, type ShortcodeAttributes } from '../format/shortcodes.ts';
+import { doShortcode, phpInt, type ShortcodeAttributes } from '../format/shortcodes.ts';
 import { fetchOEmbed } from './oembed/fetch.ts';
 import { localEmbedData, postForUrl } from './oembed/own-posts.ts';
 import { providerEndpoint } from './oembed/providers.ts';
@@ -33,15 +33,8 @@ export interface EmbedRun {
 const UNKNOWN = '{{unknown}}';
 const DEFAULT_WIDTH = 500;
 const MAX_DEFAULT_HEIGHT = 1000;
-const INTEGER_PREFIX = /^\s*[+-]?\d+/;
-
-/** PHP's (int) of a string: its leading integer, 0 when none. */
-const phpInt = (v: PhpScalar | undefined): number => {
-  if (v === undefined) return 0;
-  if (typeof v !== 'string') return Math.trunc('int' in v ? v.int : v.float);
-  const m = INTEGER_PREFIX.exec(v);
-  return m ? Number(m[0]) : 0;
-};
+/** PHP's (int) of an attribute value: a string's leading integer, 0 when none. */
+const intOf = (v: PhpScalar | undefined): number => (v === undefined ? 0 : typeof v === 'string' ? phpInt(v) : Math.trunc('int' in v ? v.int : v.float));
 
 /** PHP's empty() of a shortcode attribute. */
 const empty = (v: string | undefined) => v === undefined || v === '' || v === '0';
@@ -104,7 +97,7 @@ async function embedHandlerHtml(raw: ShortcodeAttributes, url: string, run: Embe
   if (VIDEO_FILE.test(url)) {
     const width = attribute(raw, 'width');
     const height = attribute(raw, 'height');
-    const dimensions = !empty(width) && !empty(height) ? `width="${phpInt(width)}" height="${phpInt(height)}" ` : '';
+    const dimensions = !empty(width) && !empty(height) ? `width="${intOf(width)}" height="${intOf(height)}" ` : '';
     return `[video ${dimensions} src="${escUrl(url)}" /]`;
   }
   return false;
@@ -121,10 +114,10 @@ const maybeMakeLink = (url: string, linkIfUnknown: boolean) => (linkIfUnknown ? 
 async function oembedGet(url: string, attrs: EmbedAttributes, { ctx }: EmbedRun): Promise<string | false> {
   const own = await postForUrl(ctx.store, ctx.site, url);
   const trusted = providerEndpoint(url) !== null;
-  if (own) return oembedHtml(await localEmbedData(ctx.store, ctx.site, own, phpInt(attrs.get('width'))), url, trusted);
+  if (own) return oembedHtml(await localEmbedData(ctx.store, ctx.site, own, intOf(attrs.get('width'))), url, trusted);
   let answer;
   try {
-    answer = await fetchOEmbed({ url, maxwidth: phpInt(attrs.get('width')), maxheight: phpInt(attrs.get('height')), discover: true, home: ctx.site.home });
+    answer = await fetchOEmbed({ url, maxwidth: intOf(attrs.get('width')), maxheight: intOf(attrs.get('height')), discover: true, home: ctx.site.home });
   } catch {
     // WP_oEmbed::get_data: a request that fails is no embed
     return false;
@@ -159,7 +152,7 @@ export async function embedShortcode(raw: ShortcodeAttributes, content: string, 
   if (postId) {
     const meta = await ctx.store.posts.meta.ofMany([postId], [key, timeKey]);
     cache = meta.get(postId)?.[key] ?? '';
-    cacheTime = phpInt(meta.get(postId)?.[timeKey] ?? '');
+    cacheTime = intOf(meta.get(postId)?.[timeKey] ?? '');
   }
   const now = Math.floor(Date.now() / 1000);
   const cachedRecently = now - cacheTime < config().oembed.cacheTtlSeconds;

@@ -1,4 +1,4 @@
-import { attributeMap, shortcodeAtts, type ShortcodeAttributes } from '../../format/shortcodes.ts';
+import { phpInt, attributeMap, shortcodeAtts, type ShortcodeAttributes } from '../../format/shortcodes.ts';
 import { escapeAttr } from '../../format/format.ts';
 import { kses } from '../../format/kses.ts';
 import { sanitizeHtmlClass } from '../menus.ts';
@@ -36,10 +36,3 @@ export async function captionShortcode(given: ShortcodeAttributes, enclosed: str
   return `<figure ${idAttr}${describedBy}style="width: ${width}px" class="${escapeAttr(className)}">${await ctx.doShortcode(content)}<figcaption ${captionIdAttr}class="wp-caption-text">${atts.caption}</figcaption></figure>`;
 }
 
-/** PHP's (int) of a string: its leading integer ('150px' is 150), 0 when it has none. */
-export function phpInt(value: string): number {
-  const m = /^[ \t\n\r\v\f]*([+-]?[0-9]+)/.exec(value);
-  if (!m) return 0;
-  const n = Number(m[1]);
-  return Number.isSafeInteger(n) ? n : n > 0 ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
-}
