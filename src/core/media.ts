@@ -1,4 +1,5 @@
 import { isPostgresUrl } from '../store/db.ts';
+import { truthy } from '../format/php-values.ts';
 import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
@@ -603,7 +604,7 @@ function cropBox(width: number, height: number, c: { left: number; top: number; 
 }
 
 /** PHP's empty() for a metadata value: '', '0', 0, false, null, an empty list. */
-const isEmptyValue = (v: unknown) => v === undefined || v === null || v === '' || v === '0' || v === 0 || v === false || (Array.isArray(v) && v.length === 0);
+const isEmptyValue = (v: unknown) => !truthy(v);
 
 /** An outbound failure of an import as the REST error its caller answers (download_url's errors, with statuses). */
 function importFailure(e: unknown, limit: number): unknown {

@@ -101,14 +101,6 @@ const ATTRIBUTE = new RegExp(`([\\w-]+)${SP}*=${SP}*"([^"]*)"(?:${SP}|$)|([\\w-]
 const CLOSED_TAGS = /^[^<]*(?:<[^>]*>[^<]*)*$/;
 const C_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', v: '\v', b: '\b', f: '\f' };
 
-/** PHP's (int) of a string: its leading integer ('150px' is 150), 0 when it has none. */
-export function phpInt(value: string): number {
-  const m = /^[ \t\n\r\v\f]*([+-]?[0-9]+)/.exec(value);
-  if (!m) return 0;
-  const n = Number(m[1]);
-  return Number.isSafeInteger(n) ? n : n > 0 ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
-}
-
 /** PHP's stripcslashes: C escapes (`\n`, `\x41`, `\101`) become their characters, any other backslash goes. */
 export function stripcslashes(s: string): string {
   if (!s.includes('\\')) return s;

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { truthy } from '../../format/php-values.ts';
 import { noteUnrepeatable } from '../../store/table-versions.ts';
 import { escapeAttr, escapeHtml } from '../../format/format.ts';
 import { escUrl } from '../../format/esc-url.ts';
@@ -18,7 +19,7 @@ const NUMERIC = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?\s*$/i;
 const isNumeric = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && NUMERIC.test(v));
 const nonEmptyString = (v: unknown): v is string => typeof v === 'string' && v !== '' && v !== '0';
 /** PHP's empty() of a decoded JSON or XML value. */
-const phpEmpty = (v: unknown) => !v || v === '0' || (Array.isArray(v) && v.length === 0);
+const phpEmpty = (v: unknown) => !truthy(v);
 /** esc_attr of a value PHP prints: numbers as written. */
 const attrOf = (v: unknown) => escapeAttr(String(v));
 

@@ -1,4 +1,5 @@
-import { phpInt, attributeMap, shortcodeAtts, type ShortcodeAttributes } from '../../format/shortcodes.ts';
+import { phpInt } from '../../format/php-values.ts';
+import { attributeMap, shortcodeAtts, type ShortcodeAttributes } from '../../format/shortcodes.ts';
 import { escapeAttr } from '../../format/format.ts';
 import { kses } from '../../format/kses.ts';
 import { sanitizeHtmlClass } from '../menus.ts';

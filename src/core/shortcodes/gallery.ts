@@ -7,7 +7,7 @@ import { ATTACHMENT_METADATA } from '../media.ts';
 import allowed from '../../format/kses-allowed-html.json' with { type: 'json' };
 import { attachmentImage, attachmentLink } from './attachment-markup.ts';
 import { listedAttachments, withIdsIncluded } from './listed-attachments.ts';
-import { phpInt } from '../../format/shortcodes.ts';
+import { phpInt } from '../../format/php-values.ts';
 import type { ShortcodeContext } from '../site.ts';
 
 const allowedTags = allowed.post as Record<string, unknown>;

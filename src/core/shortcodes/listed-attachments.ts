@@ -1,7 +1,7 @@
 import { attributeMap, type ShortcodeAttributes } from '../../format/shortcodes.ts';
 import type { PostRow } from '../../store/posts.ts';
 import type { ShortcodeContext } from '../site.ts';
-import { phpInt } from '../../format/shortcodes.ts';
+import { phpInt } from '../../format/php-values.ts';
 
 /** Most attachments a gallery or playlist shows (get_children asks for all of them; this is a bound, never reached by a real post). */
 const MOST_ATTACHMENTS = 1000;

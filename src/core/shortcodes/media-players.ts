@@ -5,7 +5,7 @@ import type { PostRow } from '../../store/posts.ts';
 import type { ShortcodeContext } from '../site.ts';
 import mimeTypes from './mime-types.json' with { type: 'json' };
 import { attachmentUrl } from './attachment-markup.ts';
-import { phpInt } from '../../format/shortcodes.ts';
+import { phpInt } from '../../format/php-values.ts';
 
 /**
  * wp_audio_shortcode and wp_video_shortcode: MediaElement's `<audio>`/`<video>` markup with a

@@ -3,7 +3,7 @@ import { escapeAttr, stripAllTags } from '../../../format/format.ts';
 import { kses } from '../../../format/kses.ts';
 import { uniqueId } from './shared.ts';
 import { wrapperAttributes } from './wrapper.ts';
-import { truthy } from '../supports/wrapper.ts';
+import { truthy } from '../../../format/php-values.ts';
 
 /** render_block_core_search (WordPress 6.1): a search form to the home URL, labelled, its button inside, outside or alone. */
 

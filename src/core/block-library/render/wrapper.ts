@@ -2,7 +2,8 @@ import type { RenderedBlock } from '../../blocks.ts';
 import { escapeAttr } from '../../../format/format.ts';
 import allowed from '../../../format/kses-allowed-html.json' with { type: 'json' };
 import { kebabCase, UNSAFE_CSS, withoutAllowedFunctions } from '../supports/style-engine.ts';
-import { blockDefaultClassName, truthy } from '../supports/wrapper.ts';
+import { truthy } from '../../../format/php-values.ts';
+import { blockDefaultClassName } from '../supports/wrapper.ts';
 
 /**
  * get_block_wrapper_attributes (WordPress 6.1): the `style` and `class` a dynamic block's wrapper

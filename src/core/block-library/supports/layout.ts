@@ -1,7 +1,8 @@
 import { THEME_JSON } from '../../active-theme.ts';
 import { compileRules, presetVariable, safeCssValue, UNSAFE_CSS, type CssRule } from './style-engine.ts';
 import type { BlockSupportsState } from './state.ts';
-import { addClasses, blockDefaultClassName, truthy, type SupportedBlock } from './wrapper.ts';
+import { truthy } from '../../../format/php-values.ts';
+import { addClasses, blockDefaultClassName, type SupportedBlock } from './wrapper.ts';
 
 /**
  * The layout block support (wp-includes/block-supports/layout.php, WordPress 6.1): a block whose

@@ -20,6 +20,3 @@ export function addClasses(html: string, classes: string): string {
   return at < 0 ? html : `${html.slice(0, at)}class="${classes} ${html.slice(at + 'class="'.length)}`;
 }
 
-/** PHP's truthiness of a decoded JSON value (`if ( $value )`). */
-export const truthy = (v: unknown): boolean =>
-  !(v === undefined || v === null || v === false || v === 0 || v === '' || v === '0' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0));
