@@ -524,9 +524,12 @@ async function compileTimes(specDir: string, times: number): Promise<{ routes: n
 }
 
 async function startupScenario(o: Options, db: string): Promise<ScenarioResult> {
+  // the smoke test proves the growth is measured and reported: a spec of three copies, parsed and
+  // checked in a few seconds, rather than ten (most of --quick's time was parsing that one, twice)
+  const copies = o.quick ? 3 : 10;
   const specs = [
     { label: 'full spec', dir: join(ROOT, 'spec') },
-    { label: 'full spec ×10', dir: scaledSpec(10, join(TMP, 'spec-x10')) },
+    { label: `full spec ×${copies}`, dir: scaledSpec(copies, join(TMP, `spec-x${copies}`)) },
   ];
   const figures: ScenarioResult['figures'] = [];
   const compiled = [];
@@ -549,7 +552,7 @@ async function startupScenario(o: Options, db: string): Promise<ScenarioResult> 
   }
   const [one, ten] = compiled;
   const growth = (ten.loadSpecMs + ten.compileMs) / (one.loadSpecMs + one.compileMs) / (ten.routes / one.routes);
-  figures.push({ label: 'load + compile time per route, ×10 spec over full spec', value: growth, unit: '×', target: '≤ 1.2 (linear)', met: growth <= 1.2 });
+  figures.push({ label: `load + compile time per route, ×${copies} spec over full spec`, value: growth, unit: '×', target: '≤ 1.2 (linear)', met: growth <= 1.2 });
   return { id: 5, title: 'start-up', contenders: [], ratios: [], figures, notes: [`Medians of ${o.spawns} spawns / compile runs, each in a fresh process.`] };
 }
 

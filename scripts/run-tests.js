@@ -13,6 +13,7 @@ import { availableParallelism } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { longestFirst, QUICK, storePassOf, unmatchedPaths } from './test-groups.js';
+import { build, distIsFresh } from './build.js';
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -45,8 +46,9 @@ const REPORTER = process.env.CMS_SPEC_TEST_REPORTER ?? fileURLToPath(new URL('./
 // as many files at once as the machine has cores: most of a file's time is its server's work, not waiting
 const CONCURRENCY = Math.max(2, availableParallelism());
 
-// each file's process: TypeScript through tsx, and node:test's async tracking without its per-promise cost (test-promise-tracking.js)
-const PRELOADS = ['--import', 'tsx', '--import', new URL('./test-promise-tracking.js', import.meta.url).href];
+// each file's process: TypeScript through tsx, src/ from its dist/ twins (test-built-sources.js), and
+// node:test's async tracking without its per-promise cost (test-promise-tracking.js)
+const PRELOADS = ['--import', 'tsx', '--import', new URL('./test-built-sources.js', import.meta.url).href, '--import', new URL('./test-promise-tracking.js', import.meta.url).href];
 
 function run(files, env) {
   const r = spawnSync(process.execPath, [...PRELOADS, '--test', `--test-concurrency=${CONCURRENCY}`, `--test-reporter=${REPORTER}`, ...files], { stdio: 'inherit', env: { ...process.env, ...env } });
@@ -70,6 +72,12 @@ if (unclassified.length || stale.length) {
   for (const f of unclassified) console.error(`${rel(f)} starts a server or opens a database: list it in scripts/test-groups.js, in ON_POSTGRES if its behaviour depends on the store, else in SQLITE_ONLY`);
   for (const p of stale) console.error(`scripts/test-groups.js names ${p}, which is no test file or folder`);
   process.exit(1);
+}
+
+// the files run src/ as built (test-built-sources.js): built now if src/ changed since, once for every file
+if (!distIsFresh()) {
+  console.log('building dist/ from src/ (the tests run the built sources)...');
+  await build();
 }
 
 const passes = [];
