@@ -34,6 +34,10 @@ export interface BlockRenderContext {
   trace?: RenderTrace;
   /** The posts whose content a post-content block is rendering around this rendering (its recursion guard). */
   contentShown?: ReadonlySet<number>;
+  /** The reusable blocks (`wp_block` posts) being rendered around this rendering (core/block's recursion guard). */
+  reusableShown?: ReadonlySet<number>;
+  /** The template parts (`theme//slug`) being rendered around this rendering (core/template-part's recursion guard). */
+  partsShown?: ReadonlySet<string>;
   /**
    * The request's block-supports state: wp_unique_id's counter (`wp-container-N`, a navigation's
    * `modal-N`, a search form's input id...), the styles for the page; a rendering without one starts its own.
@@ -248,12 +252,14 @@ function supportAttributes(supports: Readonly<Record<string, unknown>>): Record<
     if (feature(border, 'color', false)) out.borderColor = { type: 'string' };
   }
   const color = supports.color;
-  if (color) {
-    style();
-    if (feature(color, 'background', true)) out.backgroundColor = { type: 'string' };
-    if (feature(color, 'text', true)) out.textColor = { type: 'string' };
-    if (feature(color, 'gradients', false)) out.gradient = { type: 'string' };
-  }
+  const background = feature(color, 'background', true);
+  const text = feature(color, 'text', true);
+  const gradients = feature(color, 'gradients', false);
+  // the colors add `style` for any color they support: duotone alone (the site logo's) adds it after the class name
+  if (background || text || gradients || feature(color, 'link', false)) style();
+  if (background) out.backgroundColor = { type: 'string' };
+  if (text) out.textColor = { type: 'string' };
+  if (gradients) out.gradient = { type: 'string' };
   if (supported(supports, 'customClassName', true)) out.className = { type: 'string' };
   if (color && feature(color, '__experimentalDuotone', false)) style();
   if (supported(supports, '__experimentalLayout') || supported(supports, 'layout')) out.layout = { type: 'object' };

@@ -1,7 +1,12 @@
 import type { BlockSet, BlockTypeDefinition } from '../blocks.ts';
 import { block, CONTENT } from './block-definition.ts';
 import { COMMENT_BLOCKS } from './comment-blocks.ts';
+import { DESIGN_BLOCKS } from './design-blocks.ts';
+import { MEDIA_BLOCKS } from './media-blocks.ts';
 import { POST_BLOCKS } from './post-blocks.ts';
+import { TEXT_BLOCKS } from './text-blocks.ts';
+import { THEME_BLOCKS } from './theme-blocks.ts';
+import { WIDGET_BLOCKS } from './widget-blocks.ts';
 import { archives, categories, tagCloud } from './render/archives.ts';
 import { calendar } from './render/calendar.ts';
 import { latestComments } from './render/latest-comments.ts';
@@ -23,7 +28,9 @@ import { PATTERN_CATEGORIES, PATTERNS } from './patterns.ts';
  * and comments, calendar, archives, categories, tag cloud, search, page list, site title and
  * tagline, those of `post-blocks.ts` that show posts and queries and those of `comment-blocks.ts`) are rendered from the stored
  * content, as their render_block_core_* callbacks do (social icons from the links inside them), by `render/` (a module per block family);
- * the patterns and their categories are `patterns.ts`.
+ * the patterns and their categories are `patterns.ts`. The rest of the 90 blocks WordPress 6.1
+ * registers are defined by family: `media-blocks.ts`, `text-blocks.ts`, `design-blocks.ts` (static),
+ * `theme-blocks.ts` (site logo, template part, pattern, reusable block) and `widget-blocks.ts`.
  */
 
 const TEXT_SUPPORTS = {
@@ -486,4 +493,34 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
   }),
 ];
 
-export const CORE_BLOCKS: BlockSet = { owner: 'core', blocks: [...STATIC_BLOCKS, ...DYNAMIC_BLOCKS, ...POST_BLOCKS, ...COMMENT_BLOCKS], patterns: PATTERNS, patternCategories: PATTERN_CATEGORIES };
+/**
+ * The order WordPress 6.1 registers its blocks in, which block-types lists them in: legacy widget
+ * and widget group (blocks/index.php requires them first), the dynamic blocks in
+ * require-dynamic-blocks.php's order, the static ones of require-static-blocks.php, and the legacy
+ * post comments block last (init, priority 21).
+ */
+const REGISTRATION_ORDER: readonly string[] = [
+  'legacy-widget', 'widget-group', 'archives', 'avatar', 'block', 'calendar', 'categories', 'comment-author-name',
+  'comment-content', 'comment-date', 'comment-edit-link', 'comment-reply-link', 'comment-template', 'comments',
+  'comments-pagination', 'comments-pagination-next', 'comments-pagination-numbers', 'comments-pagination-previous',
+  'comments-title', 'cover', 'file', 'gallery', 'home-link', 'image', 'latest-comments', 'latest-posts', 'loginout',
+  'navigation', 'navigation-link', 'navigation-submenu', 'page-list', 'pattern', 'post-author',
+  'post-author-biography', 'post-comments-form', 'post-content', 'post-date', 'post-excerpt', 'post-featured-image',
+  'post-navigation-link', 'post-template', 'post-terms', 'post-title', 'query', 'query-no-results',
+  'query-pagination', 'query-pagination-next', 'query-pagination-numbers', 'query-pagination-previous',
+  'query-title', 'read-more', 'rss', 'search', 'shortcode', 'site-logo', 'site-tagline', 'site-title', 'social-link',
+  'tag-cloud', 'template-part', 'term-description', 'audio', 'button', 'buttons', 'code', 'column', 'columns',
+  'embed', 'freeform', 'group', 'heading', 'html', 'list', 'list-item', 'media-text', 'missing', 'more', 'nextpage',
+  'paragraph', 'preformatted', 'pullquote', 'quote', 'separator', 'social-links', 'spacer', 'table', 'text-columns',
+  'verse', 'video', 'post-comments',
+].map((name) => `core/${name}`);
+
+const inRegistrationOrder = (blocks: readonly BlockTypeDefinition[]): BlockTypeDefinition[] =>
+  [...blocks].sort((a, b) => REGISTRATION_ORDER.indexOf(a.name) - REGISTRATION_ORDER.indexOf(b.name));
+
+export const CORE_BLOCKS: BlockSet = {
+  owner: 'core',
+  blocks: inRegistrationOrder([...STATIC_BLOCKS, ...DYNAMIC_BLOCKS, ...POST_BLOCKS, ...COMMENT_BLOCKS, ...MEDIA_BLOCKS, ...TEXT_BLOCKS, ...DESIGN_BLOCKS, ...THEME_BLOCKS, ...WIDGET_BLOCKS]),
+  patterns: PATTERNS,
+  patternCategories: PATTERN_CATEGORIES,
+};
