@@ -103,6 +103,8 @@ export interface BlockTypeDefinition {
   styles?: readonly { name: string; label: string; isDefault?: boolean }[];
   example?: Readonly<Record<string, unknown>>;
   variations?: readonly Readonly<Record<string, unknown>>[];
+  /** The variations WordPress builds at init from the site's state, after `variations` (the template part's: one per part of the theme). */
+  siteVariations?(ctx: Pick<BlockRenderContext, 'store' | 'site'>): Promise<readonly Readonly<Record<string, unknown>>[]>;
   editorScriptHandles?: readonly string[];
   scriptHandles?: readonly string[];
   viewScriptHandles?: readonly string[];
@@ -237,6 +239,9 @@ const feature = (value: unknown, key: string, fallback: boolean): boolean => {
   return false;
 };
 
+/** The typography features wp_register_typography_support looks for. */
+const TYPOGRAPHY_FEATURES = ['__experimentalFontFamily', 'fontSize', '__experimentalFontStyle', '__experimentalFontWeight', '__experimentalLetterSpacing', 'lineHeight', '__experimentalTextDecoration', '__experimentalTextTransform'];
+
 /**
  * The attributes the block supports add (WP_Block_Supports::register_attributes), in the order
  * WordPress registers the supports: alignment, border, colors, the custom class name, duotone,
@@ -267,7 +272,8 @@ function supportAttributes(supports: Readonly<Record<string, unknown>>): Record<
   const typography = supports.typography;
   if (typography && typeof typography === 'object') {
     const t = typography as Record<string, unknown>;
-    style();
+    // `style` for any typography feature on: `typography: { fontSize: false }` (loginout's) adds nothing
+    if (TYPOGRAPHY_FEATURES.some((f) => t[f])) style();
     if (t.fontSize) out.fontSize = { type: 'string' };
     if (t.__experimentalFontFamily) out.fontFamily = { type: 'string' };
   }

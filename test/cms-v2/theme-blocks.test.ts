@@ -45,6 +45,19 @@ describe('theme blocks: reusable block, pattern, template part, site logo', () =
       },
     }, 201);
     assert.equal(part.id, 'default//blocksfam-part');
+    // WordPress 6.1.9's block-types answer lists the theme's parts after the two areas, the stored ones
+    // first, each described as "1" (6.1's `description || '&nbsp;'` is PHP's boolean `||`)
+    const variation = (slug: string, title: string, area: string, icon: string) => {
+      const attributes = { slug, theme: 'default', area };
+      return { name: slug, title, description: '1', attributes, scope: ['inserter'], icon, example: { attributes } };
+    };
+    const type = await site.json('cms/v2/block-types/core/template-part');
+    assert.deepEqual(type.variations.slice(2), [
+      variation('blocksfam-part', 'Blocksfam part', 'header', 'header'),
+      variation('footer', 'Footer', 'footer', 'footer'),
+      variation('header', 'Header', 'header', 'header'),
+      variation('sidebar', 'Sidebar', 'uncategorized', 'layout'),
+    ]);
     const inner = '\n<p>It&#8217;s a &#8220;part&#8221; \u{1F642} [nothing_here]</p>\n\n\n';
     assert.equal(await rendered('<!-- wp:template-part {"slug":"blocksfam-part","theme":"default"} /-->'), `<header class="wp-block-template-part">${inner}</header>`);
     assert.equal(await rendered('<!-- wp:template-part {"slug":"blocksfam-part","theme":"default","tagName":"aside","className":"k"} /-->'), `<aside class="k wp-block-template-part">${inner}</aside>`);

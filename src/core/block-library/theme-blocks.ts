@@ -2,7 +2,7 @@ import type { BlockTypeDefinition } from '../blocks.ts';
 import { block } from './block-definition.ts';
 import { pattern, reusableBlock } from './render/reusable.ts';
 import { siteLogo } from './render/site-logo.ts';
-import { templatePart } from './render/template-part.ts';
+import { templatePart, templatePartVariations } from './render/template-part.ts';
 
 /**
  * The blocks of WordPress 6.1 that show what the site keeps elsewhere: its logo, a template part
@@ -27,12 +27,13 @@ export const THEME_BLOCKS: BlockTypeDefinition[] = [
     description: 'Edit the different global regions of your site, like the header, footer, sidebar, or create your own.',
     attributes: { slug: { type: 'string' }, theme: { type: 'string' }, tagName: { type: 'string' }, area: { type: 'string' } },
     supports: { align: true, html: false, reusable: false },
-    // build_template_part_block_area_variations; the theme's parts as variations (build_template_part_block_instance_variations) are left out
+    // build_template_part_block_area_variations, then build_template_part_block_instance_variations' (siteVariations)
     variations: [
       { name: 'header', title: 'Header', description: 'The Header template defines a page area that typically contains a title, logo, and main navigation.', attributes: { area: 'header' }, scope: ['inserter'], icon: 'header' },
       { name: 'footer', title: 'Footer', description: 'The Footer template defines a page area that typically contains site credits, social links, or any other combination of blocks.', attributes: { area: 'footer' }, scope: ['inserter'], icon: 'footer' },
     ],
     editorStyleHandles: ['wp-block-template-part-editor'], styleHandles: ['wp-block-template-part'],
+    siteVariations: templatePartVariations,
     render: templatePart,
   }),
   block({

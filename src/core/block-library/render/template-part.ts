@@ -5,7 +5,7 @@ import { filterContentTags } from '../../content-tags.ts';
 import { autoembed } from '../../embeds.ts';
 import { smiliesOn } from '../../hooks.ts';
 import { renderShortcodes, shortcodeNames } from '../../shortcodes/registry.ts';
-import { fileTemplate, storedPart } from '../../templates.ts';
+import { fileTemplate, queryTemplates, storedPart } from '../../templates.ts';
 import { wrapperAttributes } from './wrapper.ts';
 
 /**
@@ -16,6 +16,23 @@ import { wrapperAttributes } from './wrapper.ts';
 
 /** get_allowed_block_template_part_areas (6.1): each area's element. */
 const AREA_TAGS: Readonly<Record<string, string>> = { uncategorized: 'div', header: 'header', footer: 'footer' };
+
+/** get_allowed_block_template_part_areas (6.1): each area's icon. */
+const AREA_ICONS: Readonly<Record<string, string>> = { uncategorized: 'layout', header: 'header', footer: 'footer' };
+
+/**
+ * build_template_part_block_instance_variations: a variation for each template part of the theme
+ * (get_block_templates: the site's published ones, then the theme's files), with the icon of its
+ * area. 6.1 writes the description as `$description || '&nbsp;'`, PHP's `||`, a boolean, which the
+ * REST schema gives as "1".
+ */
+export async function templatePartVariations(ctx: Pick<BlockRenderContext, 'store' | 'site'>): Promise<Record<string, unknown>[]> {
+  const parts = await queryTemplates(ctx.store, ctx.site, 'cms_template_part');
+  return parts.map((t) => {
+    const attributes = { slug: t.slug, theme: t.theme, area: t.area ?? null };
+    return { name: t.slug, title: t.title, description: '1', attributes, scope: ['inserter'], icon: (t.area && AREA_ICONS[t.area]) ?? null, example: { attributes } };
+  });
+}
 
 /** tag_escape */
 const tagEscape = (tag: string) => tag.toLowerCase().replace(/[^a-z0-9_:]/g, '');
