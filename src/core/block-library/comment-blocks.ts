@@ -1,6 +1,7 @@
 import type { BlockTypeDefinition } from '../blocks.ts';
 import { block } from './block-definition.ts';
 import { nothingToLink } from './render/comment-links.ts';
+import { postComments } from './render/post-comments.ts';
 import { commentAuthorName, commentContent, commentDate, commentReplyLink, comments, commentsPagination, commentsTitle, commentTemplate, postCommentsForm } from './render/comments.ts';
 
 /**
@@ -134,6 +135,6 @@ export const COMMENT_BLOCKS: BlockTypeDefinition[] = [
     supports: { html: false, align: ['wide', 'full'], typography: { fontSize: true, lineHeight: true, __experimentalFontStyle: true, __experimentalFontWeight: true, __experimentalLetterSpacing: true, __experimentalTextTransform: true, __experimentalDefaultControls: { fontSize: true } }, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, inserter: false },
     styleHandles: ['wp-block-post-comments', 'wp-block-buttons', 'wp-block-button'],
     skipInnerBlocks: true,
-    render: comments,
+    render: postComments,
   }),
 ];

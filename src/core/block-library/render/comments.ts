@@ -16,8 +16,8 @@ import { commentForm } from '../../comment-form.ts';
  * content and reply link. A rendering knows no visitor (it is the same for everyone, as it is
  * kept), so no one's held comments show, as for a visitor who is not logged in; the edit link
  * (comment-edit-link, `comment-links.ts`) is for those who may edit the comment, so it renders
- * nothing. The legacy Post Comments block (`legacy`, or core/post-comments: the theme's comments.php)
- * renders nothing here.
+ * nothing. The legacy Post Comments block (`legacy`: the theme's comments.php) renders nothing here
+ * (core/post-comments: `post-comments.ts`).
  * The Post Comments Form block prints comment_form (src/core/comment-form.ts), with the site page's
  * visitor (their token and details) when the page lends one.
  */
