@@ -63,6 +63,9 @@ export const ON_POSTGRES = [
   ['test/plugins/site-analytics', 'page views are counted in the store'],
   ['test/plugins/site-health', 'the health checks write to and measure the database'],
   ['test/import', 'a WordPress export is written into the store in transactions, resumed and counted'],
+  ['test/cms-v2/theme-blocks.test.ts', 'reusable blocks, template parts and the logo are read from the store'],
+  ['test/cms-v2/widget-group-blocks.test.ts', 'the blocks render in a stored post’s content'],
+  ['test/cms-v2/legacy-comment-blocks.test.ts', 'a stored post’s comment status and comments decide what renders'],
 ];
 
 /**

@@ -34,6 +34,10 @@ export interface BlockRenderContext {
   trace?: RenderTrace;
   /** The posts whose content a post-content block is rendering around this rendering (its recursion guard). */
   contentShown?: ReadonlySet<number>;
+  /** The reusable blocks (`wp_block` posts) being rendered around this rendering (core/block's recursion guard). */
+  reusableShown?: ReadonlySet<number>;
+  /** The template parts (`theme//slug`) being rendered around this rendering (core/template-part's recursion guard). */
+  partsShown?: ReadonlySet<string>;
   /**
    * The request's block-supports state: wp_unique_id's counter (`wp-container-N`, a navigation's
    * `modal-N`, a search form's input id...), the styles for the page; a rendering without one starts its own.
@@ -99,6 +103,8 @@ export interface BlockTypeDefinition {
   styles?: readonly { name: string; label: string; isDefault?: boolean }[];
   example?: Readonly<Record<string, unknown>>;
   variations?: readonly Readonly<Record<string, unknown>>[];
+  /** The variations WordPress builds at init from the site's state, after `variations` (the template part's: one per part of the theme). */
+  siteVariations?(ctx: Pick<BlockRenderContext, 'store' | 'site'>): Promise<readonly Readonly<Record<string, unknown>>[]>;
   editorScriptHandles?: readonly string[];
   scriptHandles?: readonly string[];
   viewScriptHandles?: readonly string[];
@@ -233,6 +239,9 @@ const feature = (value: unknown, key: string, fallback: boolean): boolean => {
   return false;
 };
 
+/** The typography features wp_register_typography_support looks for. */
+const TYPOGRAPHY_FEATURES = ['__experimentalFontFamily', 'fontSize', '__experimentalFontStyle', '__experimentalFontWeight', '__experimentalLetterSpacing', 'lineHeight', '__experimentalTextDecoration', '__experimentalTextTransform'];
+
 /**
  * The attributes the block supports add (WP_Block_Supports::register_attributes), in the order
  * WordPress registers the supports: alignment, border, colors, the custom class name, duotone,
@@ -248,12 +257,14 @@ function supportAttributes(supports: Readonly<Record<string, unknown>>): Record<
     if (feature(border, 'color', false)) out.borderColor = { type: 'string' };
   }
   const color = supports.color;
-  if (color) {
-    style();
-    if (feature(color, 'background', true)) out.backgroundColor = { type: 'string' };
-    if (feature(color, 'text', true)) out.textColor = { type: 'string' };
-    if (feature(color, 'gradients', false)) out.gradient = { type: 'string' };
-  }
+  const background = feature(color, 'background', true);
+  const text = feature(color, 'text', true);
+  const gradients = feature(color, 'gradients', false);
+  // the colors add `style` for any color they support: duotone alone (the site logo's) adds it after the class name
+  if (background || text || gradients || feature(color, 'link', false)) style();
+  if (background) out.backgroundColor = { type: 'string' };
+  if (text) out.textColor = { type: 'string' };
+  if (gradients) out.gradient = { type: 'string' };
   if (supported(supports, 'customClassName', true)) out.className = { type: 'string' };
   if (color && feature(color, '__experimentalDuotone', false)) style();
   if (supported(supports, '__experimentalLayout') || supported(supports, 'layout')) out.layout = { type: 'object' };
@@ -261,7 +272,8 @@ function supportAttributes(supports: Readonly<Record<string, unknown>>): Record<
   const typography = supports.typography;
   if (typography && typeof typography === 'object') {
     const t = typography as Record<string, unknown>;
-    style();
+    // `style` for any typography feature on: `typography: { fontSize: false }` (loginout's) adds nothing
+    if (TYPOGRAPHY_FEATURES.some((f) => t[f])) style();
     if (t.fontSize) out.fontSize = { type: 'string' };
     if (t.__experimentalFontFamily) out.fontFamily = { type: 'string' };
   }

@@ -119,6 +119,25 @@ describe('cms/v2 blocks: WP_REST_Block_Types_Controller, block renderer, block p
       for (const b of list) assert.deepEqual(Object.keys(b), BLOCK_TYPE_KEYS, String(b.name));
     });
 
+    it('lists the 90 core blocks in the order WordPress 6.1 registers them', async () => {
+      const core = (await json(await site.call('cms/v2/block-types/core', { auth: site.admin }))) as { name: string }[];
+      // WordPress 6.1.9's GET wp/v2/block-types (its core blocks: legacy widget and widget group, the
+      // dynamic blocks, the static ones, the legacy post comments block)
+      assert.deepEqual(core.map((b) => b.name.slice('core/'.length)), [
+        'legacy-widget', 'widget-group', 'archives', 'avatar', 'block', 'calendar', 'categories', 'comment-author-name', 'comment-content',
+        'comment-date', 'comment-edit-link', 'comment-reply-link', 'comment-template', 'comments', 'comments-pagination', 'comments-pagination-next',
+        'comments-pagination-numbers', 'comments-pagination-previous', 'comments-title', 'cover', 'file', 'gallery', 'home-link', 'image',
+        'latest-comments', 'latest-posts', 'loginout', 'navigation', 'navigation-link', 'navigation-submenu', 'page-list', 'pattern', 'post-author',
+        'post-author-biography', 'post-comments-form', 'post-content', 'post-date', 'post-excerpt', 'post-featured-image', 'post-navigation-link',
+        'post-template', 'post-terms', 'post-title', 'query', 'query-no-results', 'query-pagination', 'query-pagination-next',
+        'query-pagination-numbers', 'query-pagination-previous', 'query-title', 'read-more', 'rss', 'search', 'shortcode', 'site-logo',
+        'site-tagline', 'site-title', 'social-link', 'tag-cloud', 'template-part', 'term-description', 'audio', 'button', 'buttons', 'code',
+        'column', 'columns', 'embed', 'freeform', 'group', 'heading', 'html', 'list', 'list-item', 'media-text', 'missing', 'more', 'nextpage',
+        'paragraph', 'preformatted', 'pullquote', 'quote', 'separator', 'social-links', 'spacer', 'table', 'text-columns', 'verse', 'video',
+        'post-comments',
+      ]);
+    });
+
     it('filters by namespace, as a path segment or the namespace arg', async () => {
       const byPath = (await json(await site.call('cms/v2/block-types/kadence', { auth: site.admin }))) as { name: string }[];
       assert.deepEqual(byPath.map((b) => b.name), ['kadence/lottie', 'kadence/vector']);
@@ -144,6 +163,7 @@ describe('cms/v2 blocks: WP_REST_Block_Types_Controller, block renderer, block p
           gradient: { type: 'string' },
           className: { type: 'string' },
           fontSize: { type: 'string' },
+          fontFamily: { type: 'string' },
         },
         is_dynamic: false,
         api_version: 2,
@@ -157,7 +177,15 @@ describe('cms/v2 blocks: WP_REST_Block_Types_Controller, block renderer, block p
         ancestor: null,
         provides_context: [],
         uses_context: [],
-        supports: { anchor: true, __experimentalOnEnter: true, typography: { fontSize: true, lineHeight: true }, color: { gradients: true, link: true } },
+        supports: {
+          anchor: true,
+          __experimentalOnEnter: true,
+          typography: {
+            fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true,
+            __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true, fontAppearance: true },
+          },
+          color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } },
+        },
         styles: [{ name: 'default', label: 'Default', isDefault: true }, { name: 'plain', label: 'Plain' }],
         // WordPress 6.1: null for core blocks (their block.json's textdomain is not registered)
         textdomain: null,

@@ -1,5 +1,7 @@
 import type { BlockTypeDefinition } from '../blocks.ts';
 import { block } from './block-definition.ts';
+import { nothingToLink } from './render/comment-links.ts';
+import { postComments } from './render/post-comments.ts';
 import { commentAuthorName, commentContent, commentDate, commentReplyLink, comments, commentsPagination, commentsTitle, commentTemplate, postCommentsForm } from './render/comments.ts';
 
 /**
@@ -88,5 +90,51 @@ export const COMMENT_BLOCKS: BlockTypeDefinition[] = [
     supports: { html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontStyle: true, __experimentalFontWeight: true, __experimentalLetterSpacing: true, __experimentalTextTransform: true, __experimentalDefaultControls: { fontSize: true } } },
     editorStyleHandles: ['wp-block-post-comments-form-editor'], styleHandles: ['wp-block-post-comments-form', 'wp-block-buttons', 'wp-block-button'],
     render: postCommentsForm,
+  }),
+  block({
+    name: 'core/comment-edit-link', title: 'Comment Edit Link', category: 'theme', ancestor: ['core/comment-template'],
+    description: 'Displays a link to edit the comment in the WordPress Dashboard. This link is only visible to users with the edit comment capability.',
+    attributes: { linkTarget: { type: 'string', default: '_self' }, textAlign: { type: 'string' } },
+    usesContext: ['commentId'],
+    supports: { html: false, color: { link: true, gradients: true, text: false, __experimentalDefaultControls: { background: true, link: true } }, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-comment-edit-link-editor'], styleHandles: ['wp-block-comment-edit-link'],
+    render: nothingToLink, pure: true,
+  }),
+  block({
+    name: 'core/comments-pagination-previous', title: 'Comments Previous Page', category: 'theme', parent: ['core/comments-pagination'],
+    description: 'Displays the previous comment\'s page link.',
+    attributes: { label: { type: 'string' } },
+    usesContext: ['postId', 'comments/paginationArrow'],
+    supports: { reusable: false, html: false, color: { gradients: true, text: false, __experimentalDefaultControls: { background: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-comments-pagination-previous-editor'], styleHandles: ['wp-block-comments-pagination-previous'],
+    render: nothingToLink, pure: true,
+  }),
+  block({
+    name: 'core/comments-pagination-numbers', title: 'Comments Page Numbers', category: 'theme', parent: ['core/comments-pagination'],
+    description: 'Displays a list of page numbers for comments pagination.',
+    usesContext: ['postId'],
+    supports: { reusable: false, html: false, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-comments-pagination-numbers-editor'], styleHandles: ['wp-block-comments-pagination-numbers'],
+    render: nothingToLink, pure: true,
+  }),
+  block({
+    name: 'core/comments-pagination-next', title: 'Comments Next Page', category: 'theme', parent: ['core/comments-pagination'],
+    description: 'Displays the next comment\'s page link.',
+    attributes: { label: { type: 'string' } },
+    usesContext: ['postId', 'comments/paginationArrow'],
+    supports: { reusable: false, html: false, color: { gradients: true, text: false, __experimentalDefaultControls: { background: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-comments-pagination-next-editor'], styleHandles: ['wp-block-comments-pagination-next'],
+    render: nothingToLink, pure: true,
+  }),
+  // register_legacy_post_comments_block: registered by register_block_type with its metadata as
+  // arguments, so no title, description or API version 2, and its camelCase `editorStyle` is no handle
+  block({
+    name: 'core/post-comments', title: '', category: 'theme', apiVersion: 1,
+    attributes: { textAlign: { type: 'string' } },
+    usesContext: ['postId', 'postType'],
+    supports: { html: false, align: ['wide', 'full'], typography: { fontSize: true, lineHeight: true, __experimentalFontStyle: true, __experimentalFontWeight: true, __experimentalLetterSpacing: true, __experimentalTextTransform: true, __experimentalDefaultControls: { fontSize: true } }, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, inserter: false },
+    styleHandles: ['wp-block-post-comments', 'wp-block-buttons', 'wp-block-button'],
+    skipInnerBlocks: true,
+    render: postComments,
   }),
 ];

@@ -1,7 +1,12 @@
 import type { BlockSet, BlockTypeDefinition } from '../blocks.ts';
 import { block, CONTENT } from './block-definition.ts';
 import { COMMENT_BLOCKS } from './comment-blocks.ts';
+import { DESIGN_BLOCKS } from './design-blocks.ts';
+import { MEDIA_BLOCKS } from './media-blocks.ts';
 import { POST_BLOCKS } from './post-blocks.ts';
+import { TEXT_BLOCKS } from './text-blocks.ts';
+import { THEME_BLOCKS } from './theme-blocks.ts';
+import { WIDGET_BLOCKS } from './widget-blocks.ts';
 import { archives, categories, tagCloud } from './render/archives.ts';
 import { calendar } from './render/calendar.ts';
 import { latestComments } from './render/latest-comments.ts';
@@ -23,16 +28,10 @@ import { PATTERN_CATEGORIES, PATTERNS } from './patterns.ts';
  * and comments, calendar, archives, categories, tag cloud, search, page list, site title and
  * tagline, those of `post-blocks.ts` that show posts and queries and those of `comment-blocks.ts`) are rendered from the stored
  * content, as their render_block_core_* callbacks do (social icons from the links inside them), by `render/` (a module per block family);
- * the patterns and their categories are `patterns.ts`.
+ * the patterns and their categories are `patterns.ts`. The rest of the 90 blocks WordPress 6.1
+ * registers are defined by family: `media-blocks.ts`, `text-blocks.ts`, `design-blocks.ts` (static),
+ * `theme-blocks.ts` (site logo, template part, pattern, reusable block) and `widget-blocks.ts`.
  */
-
-const TEXT_SUPPORTS = {
-  anchor: true,
-  color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } },
-  spacing: { margin: true, padding: true },
-  typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalDefaultControls: { fontSize: true } },
-};
-
 
 const STATIC_BLOCKS: BlockTypeDefinition[] = [
   block({
@@ -45,20 +44,14 @@ const STATIC_BLOCKS: BlockTypeDefinition[] = [
       placeholder: { type: 'string' },
       direction: { type: 'string', enum: ['ltr', 'rtl'] },
     },
-    supports: { ...TEXT_SUPPORTS, className: false, __experimentalSelector: 'p', __unstablePasteTextInline: true },
+    supports: { anchor: true, className: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalTextDecoration: true, __experimentalFontStyle: true, __experimentalFontWeight: true, __experimentalLetterSpacing: true, __experimentalTextTransform: true, __experimentalDefaultControls: { fontSize: true } }, __experimentalSelector: 'p', __unstablePasteTextInline: true },
     editorStyleHandles: ['wp-block-paragraph-editor'], styleHandles: ['wp-block-paragraph'],
   }),
   block({
     name: 'core/heading', title: 'Heading', category: 'text',
-    description: 'Introduce new sections and organize content to help visitors (and search engines) understand the structure of your content.',
-    keywords: ['title', 'subtitle'],
-    attributes: {
-      textAlign: { type: 'string' },
-      content: { type: 'string', source: 'html', selector: 'h1,h2,h3,h4,h5,h6', default: '', [CONTENT]: 'content' },
-      level: { type: 'number', default: 2 },
-      placeholder: { type: 'string' },
-    },
-    supports: { align: ['wide', 'full'], ...TEXT_SUPPORTS, className: true, __experimentalSelector: 'h1,h2,h3,h4,h5,h6', __unstablePasteTextInline: true, __experimentalSlashInserter: true },
+    description: 'Introduce new sections and organize content to help visitors (and search engines) understand the structure of your content.', keywords: ['title', 'subtitle'],
+    attributes: { textAlign: { type: 'string' }, content: { type: 'string', source: 'html', selector: 'h1,h2,h3,h4,h5,h6', default: '', [CONTENT]: 'content' }, level: { type: 'number', default: 2 }, placeholder: { type: 'string' } },
+    supports: { align: ['wide', 'full'], anchor: true, className: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontStyle: true, __experimentalFontWeight: true, __experimentalLetterSpacing: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalDefaultControls: { fontSize: true, fontAppearance: true, textTransform: true } }, __experimentalSelector: 'h1,h2,h3,h4,h5,h6', __unstablePasteTextInline: true, __experimentalSlashInserter: true },
     editorStyleHandles: ['wp-block-heading-editor'], styleHandles: ['wp-block-heading'],
   }),
   block({
@@ -72,27 +65,21 @@ const STATIC_BLOCKS: BlockTypeDefinition[] = [
       reversed: { type: 'boolean' },
       placeholder: { type: 'string' },
     },
-    supports: { ...TEXT_SUPPORTS, className: false, __unstablePasteTextInline: true, __experimentalSelector: 'ol,ul', __experimentalSlashInserter: true },
+    supports: { anchor: true, className: false, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } }, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { margin: true, padding: true }, __unstablePasteTextInline: true, __experimentalSelector: 'ol,ul', __experimentalSlashInserter: true },
     editorStyleHandles: ['wp-block-list-editor'], styleHandles: ['wp-block-list'],
   }),
   block({
     name: 'core/list-item', title: 'List item', category: 'text', parent: ['core/list'],
     description: 'Create a list item.',
-    attributes: {
-      placeholder: { type: 'string' },
-      content: { type: 'string', source: 'html', selector: 'li', default: '', [CONTENT]: 'content' },
-    },
-    supports: { className: false, __experimentalSelector: 'li', typography: { fontSize: true, lineHeight: true } },
+    attributes: { placeholder: { type: 'string' }, content: { type: 'string', source: 'html', selector: 'li', default: '', [CONTENT]: 'content' } },
+    supports: { className: false, __experimentalSelector: 'li' },
+    editorStyleHandles: ['wp-block-list-item-editor'], styleHandles: ['wp-block-list-item'],
   }),
   block({
     name: 'core/quote', title: 'Quote', category: 'text',
     description: 'Give quoted text visual emphasis. "In quoting others, we cite ourselves." — Julio Cortázar', keywords: ['blockquote', 'cite'],
-    attributes: {
-      value: { type: 'string', source: 'html', selector: 'blockquote', multiline: 'p', default: '', [CONTENT]: 'content' },
-      citation: { type: 'string', source: 'html', selector: 'cite', default: '', [CONTENT]: 'content' },
-      align: { type: 'string' },
-    },
-    supports: { anchor: true, __experimentalOnEnter: true, typography: { fontSize: true, lineHeight: true }, color: { gradients: true, link: true } },
+    attributes: { value: { type: 'string', source: 'html', selector: 'blockquote', multiline: 'p', default: '', [CONTENT]: 'content' }, citation: { type: 'string', source: 'html', selector: 'cite', default: '', [CONTENT]: 'content' }, align: { type: 'string' } },
+    supports: { anchor: true, __experimentalOnEnter: true, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true, fontAppearance: true } }, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } } },
     styles: [{ name: 'default', label: 'Default', isDefault: true }, { name: 'plain', label: 'Plain' }],
     editorStyleHandles: ['wp-block-quote-editor'], styleHandles: ['wp-block-quote'],
   }),
@@ -115,7 +102,8 @@ const STATIC_BLOCKS: BlockTypeDefinition[] = [
       linkDestination: { type: 'string' },
       linkTarget: { type: 'string', source: 'attribute', selector: 'figure > a', attribute: 'target' },
     },
-    supports: { anchor: true, color: { __experimentalDuotone: 'img, .components-placeholder', text: false, background: false }, __experimentalBorder: { color: true, radius: true, width: true } },
+    usesContext: ['allowResize', 'imageCrop', 'fixedHeight'],
+    supports: { anchor: true, color: { __experimentalDuotone: 'img, .components-placeholder', text: false, background: false }, __experimentalBorder: { color: true, radius: true, width: true, __experimentalSelector: 'img, .wp-block-image__crop-area', __experimentalSkipSerialization: true, __experimentalDefaultControls: { color: true, radius: true, width: true } } },
     styles: [{ name: 'default', label: 'Default', isDefault: true }, { name: 'rounded', label: 'Rounded' }],
     editorStyleHandles: ['wp-block-image-editor'], styleHandles: ['wp-block-image'],
     render: image, pure: true,
@@ -203,21 +191,21 @@ const STATIC_BLOCKS: BlockTypeDefinition[] = [
     name: 'core/code', title: 'Code', category: 'text',
     description: 'Display code snippets that respect your spacing and tabs.',
     attributes: { content: { type: 'string', source: 'html', selector: 'code' } },
-    supports: { typography: { fontSize: true, lineHeight: true }, spacing: { margin: ['top', 'bottom'], padding: true }, __experimentalBorder: { radius: true, color: true, width: true, style: true }, color: { text: true, background: true, gradients: true } },
-    styleHandles: ['wp-block-code'],
+    supports: { anchor: true, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } }, spacing: { margin: ['top', 'bottom'], padding: true }, __experimentalBorder: { radius: true, color: true, width: true, style: true, __experimentalDefaultControls: { width: true, color: true } }, color: { text: true, background: true, gradients: true, __experimentalDefaultControls: { background: true, text: true } } },
+    editorStyleHandles: ['wp-block-code-editor'], styleHandles: ['wp-block-code'],
   }),
   block({
     name: 'core/preformatted', title: 'Preformatted', category: 'text',
     description: 'Add text that respects your spacing and tabs, and also allows styling.',
     attributes: { content: { type: 'string', source: 'html', selector: 'pre', default: '', __unstablePreserveWhiteSpace: true, [CONTENT]: 'content' } },
-    supports: { anchor: true, color: { gradients: true }, typography: { fontSize: true, lineHeight: true } },
-    styleHandles: ['wp-block-preformatted'],
+    supports: { anchor: true, color: { gradients: true, __experimentalDefaultControls: { background: true, text: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-preformatted-editor'], styleHandles: ['wp-block-preformatted'],
   }),
   block({
     name: 'core/separator', title: 'Separator', category: 'design',
     description: 'Create a break between ideas or sections with a horizontal separator.', keywords: ['horizontal-line', 'hr', 'divider'],
     attributes: { opacity: { type: 'string', default: 'alpha-channel' } },
-    supports: { anchor: true, align: ['center', 'wide', 'full'], color: { enableContrastChecker: false, __experimentalSkipSerialization: true, gradients: true, background: true, text: false }, spacing: { margin: ['top', 'bottom'] } },
+    supports: { anchor: true, align: ['center', 'wide', 'full'], color: { enableContrastChecker: false, __experimentalSkipSerialization: true, gradients: true, background: true, text: false, __experimentalDefaultControls: { background: true } }, spacing: { margin: ['top', 'bottom'] } },
     styles: [{ name: 'default', label: 'Default', isDefault: true }, { name: 'wide', label: 'Wide Line' }, { name: 'dots', label: 'Dots' }],
     editorStyleHandles: ['wp-block-separator-editor'], styleHandles: ['wp-block-separator'],
   }),
@@ -226,50 +214,51 @@ const STATIC_BLOCKS: BlockTypeDefinition[] = [
     description: 'Add custom HTML code and preview it as you edit.', keywords: ['embed'],
     attributes: { content: { type: 'string', source: 'html' } },
     supports: { customClassName: false, className: false, html: false },
-    editorStyleHandles: ['wp-block-html-editor'],
+    editorStyleHandles: ['wp-block-html-editor'], styleHandles: ['wp-block-html'],
   }),
   block({
     name: 'core/group', title: 'Group', category: 'design',
     description: 'Gather blocks in a layout container.', keywords: ['container', 'wrapper', 'row', 'section'],
     attributes: { tagName: { type: 'string', default: 'div' }, templateLock: { type: ['string', 'boolean'], enum: ['all', 'insert', 'contentOnly', false] } },
-    supports: { align: ['wide', 'full'], anchor: true, html: false, color: { gradients: true, link: true }, spacing: { margin: ['top', 'bottom'], padding: true, blockGap: true }, __experimentalBorder: { color: true, radius: true, style: true, width: true }, __experimentalLayout: { allowSizingOnChildren: true } },
+    supports: { __experimentalOnEnter: true, __experimentalSettings: true, align: ['wide', 'full'], anchor: true, ariaLabel: true, html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { margin: ['top', 'bottom'], padding: true, blockGap: true, __experimentalDefaultControls: { padding: true, blockGap: true } }, __experimentalBorder: { color: true, radius: true, style: true, width: true, __experimentalDefaultControls: { color: true, radius: true, style: true, width: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } }, __experimentalLayout: true },
     editorStyleHandles: ['wp-block-group-editor'], styleHandles: ['wp-block-group'],
   }),
   block({
     name: 'core/columns', title: 'Columns', category: 'design',
     description: 'Display content in multiple columns, with blocks added to each column.',
     attributes: { verticalAlignment: { type: 'string' }, isStackedOnMobile: { type: 'boolean', default: true } },
-    supports: { anchor: true, align: ['wide', 'full'], html: false, color: { gradients: true, link: true }, spacing: { blockGap: { __experimentalDefault: '2em', sides: ['horizontal', 'vertical'] }, margin: ['top', 'bottom'], padding: true }, __experimentalLayout: { allowSwitching: false, allowInheriting: false, allowEditing: false, default: { type: 'flex', flexWrap: 'nowrap' } } },
+    supports: { anchor: true, align: ['wide', 'full'], html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { blockGap: { __experimentalDefault: '2em', sides: ['horizontal', 'vertical'] }, margin: ['top', 'bottom'], padding: true, __experimentalDefaultControls: { padding: true } }, __experimentalLayout: { allowSwitching: false, allowInheriting: false, allowEditing: false, default: { type: 'flex', flexWrap: 'nowrap' } }, __experimentalBorder: { color: true, radius: true, style: true, width: true, __experimentalDefaultControls: { color: true, radius: true, style: true, width: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
     editorStyleHandles: ['wp-block-columns-editor'], styleHandles: ['wp-block-columns'],
   }),
   block({
     name: 'core/column', title: 'Column', category: 'text', parent: ['core/columns'],
     description: 'A single column within a columns block.',
     attributes: { verticalAlignment: { type: 'string' }, width: { type: 'string' }, allowedBlocks: { type: 'array' }, templateLock: { type: ['string', 'boolean'], enum: ['all', 'insert', 'contentOnly', false] } },
-    supports: { anchor: true, reusable: false, html: false, color: { gradients: true, link: true }, spacing: { blockGap: true, padding: true }, __experimentalLayout: true },
+    supports: { anchor: true, reusable: false, html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { blockGap: true, padding: true, __experimentalDefaultControls: { padding: true } }, __experimentalBorder: { color: true, style: true, width: true, __experimentalDefaultControls: { color: true, style: true, width: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } }, __experimentalLayout: true },
+    editorStyleHandles: ['wp-block-column-editor'], styleHandles: ['wp-block-column'],
   }),
   block({
     name: 'core/buttons', title: 'Buttons', category: 'design',
     description: 'Prompt visitors to take action with a group of button-style links.', keywords: ['link'],
-    supports: { anchor: true, align: ['wide', 'full'], __experimentalExposeControlsToChildren: true, spacing: { blockGap: true, margin: ['top', 'bottom'] }, typography: { fontSize: true, lineHeight: true }, __experimentalLayout: { allowSwitching: false, allowInheriting: false, default: { type: 'flex' } } },
+    supports: { anchor: true, align: ['wide', 'full'], __experimentalExposeControlsToChildren: true, spacing: { blockGap: true, margin: ['top', 'bottom'], __experimentalDefaultControls: { blockGap: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } }, __experimentalLayout: { allowSwitching: false, allowInheriting: false, default: { type: 'flex' } } },
     editorStyleHandles: ['wp-block-buttons-editor'], styleHandles: ['wp-block-buttons'],
   }),
   block({
     name: 'core/button', title: 'Button', category: 'design', parent: ['core/buttons'],
     description: 'Prompt visitors to take action with a button-style link.', keywords: ['link'],
     attributes: {
-      url: { type: 'string', source: 'attribute', selector: 'a', attribute: 'href', [CONTENT]: 'content' },
-      title: { type: 'string', source: 'attribute', selector: 'a', attribute: 'title', [CONTENT]: 'content' },
-      text: { type: 'string', source: 'html', selector: 'a', [CONTENT]: 'content' },
-      linkTarget: { type: 'string', source: 'attribute', selector: 'a', attribute: 'target', [CONTENT]: 'content' },
-      rel: { type: 'string', source: 'attribute', selector: 'a', attribute: 'rel', [CONTENT]: 'content' },
+      url: { type: 'string', source: 'attribute', selector: 'a', attribute: 'href' },
+      title: { type: 'string', source: 'attribute', selector: 'a', attribute: 'title' },
+      text: { type: 'string', source: 'html', selector: 'a' },
+      linkTarget: { type: 'string', source: 'attribute', selector: 'a', attribute: 'target' },
+      rel: { type: 'string', source: 'attribute', selector: 'a', attribute: 'rel' },
       placeholder: { type: 'string' },
       backgroundColor: { type: 'string' },
       textColor: { type: 'string' },
       gradient: { type: 'string' },
       width: { type: 'number' },
     },
-    supports: { anchor: true, align: true, alignWide: false, color: { __experimentalSkipSerialization: true, gradients: true }, typography: { fontSize: true, lineHeight: true }, reusable: false, spacing: { __experimentalSkipSerialization: true, padding: ['horizontal', 'vertical'] }, __experimentalBorder: { radius: true, __experimentalSkipSerialization: true }, __experimentalSelector: '.wp-block-button .wp-block-button__link' },
+    supports: { anchor: true, align: true, alignWide: false, color: { __experimentalSkipSerialization: true, gradients: true, __experimentalDefaultControls: { background: true, text: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } }, reusable: false, spacing: { __experimentalSkipSerialization: true, padding: ['horizontal', 'vertical'], __experimentalDefaultControls: { padding: true } }, __experimentalBorder: { radius: true, __experimentalSkipSerialization: true, __experimentalDefaultControls: { radius: true } }, __experimentalSelector: '.wp-block-button .wp-block-button__link' },
     styles: [{ name: 'fill', label: 'Fill', isDefault: true }, { name: 'outline', label: 'Outline' }],
     editorStyleHandles: ['wp-block-button-editor'], styleHandles: ['wp-block-button'],
   }),
@@ -299,7 +288,7 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
       featuredImageSizeHeight: { type: 'number', default: null },
       addLinkToFeaturedImage: { type: 'boolean', default: false },
     },
-    supports: { align: true, html: false, color: { gradients: true, link: true }, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true } },
+    supports: { align: true, html: false, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
     editorStyleHandles: ['wp-block-latest-posts-editor'], styleHandles: ['wp-block-latest-posts'],
     render: latestPosts,
   }),
@@ -324,18 +313,13 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
   block({
     name: 'core/archives', title: 'Archives', category: 'widgets',
     description: 'Display a date archive of your posts.',
-    attributes: {
-      displayAsDropdown: { type: 'boolean', default: false },
-      showLabel: { type: 'boolean', default: true },
-      showPostCounts: { type: 'boolean', default: false },
-      type: { type: 'string', default: 'monthly' },
-    },
-    supports: { align: true, html: false, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true } },
-    editorStyleHandles: ['wp-block-archives-editor'],
+    attributes: { displayAsDropdown: { type: 'boolean', default: false }, showLabel: { type: 'boolean', default: true }, showPostCounts: { type: 'boolean', default: false }, type: { type: 'string', default: 'monthly' } },
+    supports: { align: true, html: false, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-archives-editor'], styleHandles: ['wp-block-archives'],
     render: archives,
   }),
   block({
-    name: 'core/categories', title: 'Categories', category: 'widgets',
+    name: 'core/categories', title: 'Categories List', category: 'widgets',
     description: 'Display a list of all categories.',
     attributes: {
       displayAsDropdown: { type: 'boolean', default: false },
@@ -344,7 +328,7 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
       showOnlyTopLevel: { type: 'boolean', default: false },
       showEmpty: { type: 'boolean', default: false },
     },
-    supports: { align: true, html: false, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true } },
+    supports: { align: true, html: false, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
     editorStyleHandles: ['wp-block-categories-editor'], styleHandles: ['wp-block-categories'],
     render: categories,
   }),
@@ -375,9 +359,10 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
       buttonText: { type: 'string', [CONTENT]: 'content' },
       buttonPosition: { type: 'string', default: 'button-outside' },
       buttonUseIcon: { type: 'boolean', default: false },
-      query: { type: 'object', default: {} },
+      // block.json's `default: {}`: json_decode gives PHP an empty array, which REST answers as `[]`
+      query: { type: 'object', default: [] },
     },
-    supports: { align: ['left', 'center', 'right'], color: { gradients: true, __experimentalSkipSerialization: true }, typography: { __experimentalSkipSerialization: true, __experimentalSelector: '.wp-block-search__label, .wp-block-search__input, .wp-block-search__button', fontSize: true, lineHeight: true }, __experimentalBorder: { color: true, radius: true, width: true, __experimentalSkipSerialization: true }, html: false },
+    supports: { align: ['left', 'center', 'right'], color: { gradients: true, __experimentalSkipSerialization: true, __experimentalDefaultControls: { background: true, text: true } }, typography: { __experimentalSkipSerialization: true, __experimentalSelector: '.wp-block-search__label, .wp-block-search__input, .wp-block-search__button', fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } }, __experimentalBorder: { color: true, radius: true, width: true, __experimentalSkipSerialization: true, __experimentalDefaultControls: { color: true, radius: true, width: true } }, html: false },
     editorStyleHandles: ['wp-block-search-editor'], styleHandles: ['wp-block-search'],
     render: search,
   }),
@@ -406,6 +391,13 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
     attributes: { label: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' }, rel: { type: 'string' }, id: { type: 'number' }, opensInNewTab: { type: 'boolean', default: false }, url: { type: 'string' }, title: { type: 'string' }, kind: { type: 'string' }, isTopLevelLink: { type: 'boolean' } },
     usesContext: ['textColor', 'customTextColor', 'backgroundColor', 'customBackgroundColor', 'overlayTextColor', 'customOverlayTextColor', 'overlayBackgroundColor', 'customOverlayBackgroundColor', 'fontSize', 'customFontSize', 'showSubmenuIcon', 'maxNestingLevel', 'style'],
     supports: { reusable: false, html: false, __experimentalSlashInserter: true, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    // build_variations_for_navigation_link: the core's post types and taxonomies shown in nav menus (a plugin's are not added)
+    variations: [
+      { name: 'post', title: 'Post Link', description: 'A link to a post.', attributes: { type: 'post', kind: 'post-type' } },
+      { name: 'page', title: 'Page Link', description: 'A link to a page.', attributes: { type: 'page', kind: 'post-type' } },
+      { name: 'category', title: 'Category Link', description: 'A link to a category.', attributes: { type: 'category', kind: 'taxonomy' } },
+      { name: 'tag', title: 'Tag Link', description: 'A link to a tag.', attributes: { type: 'tag', kind: 'taxonomy' } },
+    ],
     editorStyleHandles: ['wp-block-navigation-link-editor'], styleHandles: ['wp-block-navigation-link'],
     render: navigationLink,
   }),
@@ -465,25 +457,50 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
   block({
     name: 'core/site-title', title: 'Site Title', category: 'theme',
     description: 'Displays the name of this site. Update the block, and the changes apply everywhere it’s used. This will also appear in the browser title bar and in search results.',
-    attributes: {
-      level: { type: 'number', default: 1 },
-      textAlign: { type: 'string' },
-      isLink: { type: 'boolean', default: true },
-      linkTarget: { type: 'string', default: '_self' },
-    },
-    supports: { align: ['wide', 'full'], html: false, color: { gradients: true, link: true }, spacing: { padding: true, margin: true }, typography: { fontSize: true, lineHeight: true } },
+    attributes: { level: { type: 'number', default: 1 }, textAlign: { type: 'string' }, isLink: { type: 'boolean', default: true }, linkTarget: { type: 'string', default: '_self' } },
+    supports: { align: ['wide', 'full'], html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true, link: true } }, spacing: { padding: true, margin: true }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalFontStyle: true, __experimentalFontWeight: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true, lineHeight: true, fontAppearance: true, letterSpacing: true, textTransform: true } } },
+    example: { viewportWidth: 500 },
     editorStyleHandles: ['wp-block-site-title-editor'], styleHandles: ['wp-block-site-title'],
     render: siteTitle,
   }),
   block({
     name: 'core/site-tagline', title: 'Site Tagline', category: 'theme',
-    description: 'Describe in a few words what the site is about. The tagline can be used in search results or when sharing on social networks even if it’s not displayed in the theme design.',
-    keywords: ['description'],
+    description: 'Describe in a few words what the site is about. The tagline can be used in search results or when sharing on social networks even if it\'s not displayed in the theme design.', keywords: ['description'],
     attributes: { textAlign: { type: 'string' } },
-    supports: { align: ['wide', 'full'], html: false, color: { gradients: true }, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true } },
-    editorStyleHandles: ['wp-block-site-tagline-editor'],
+    supports: { align: ['wide', 'full'], html: false, color: { gradients: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalFontStyle: true, __experimentalFontWeight: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    editorStyleHandles: ['wp-block-site-tagline-editor'], styleHandles: ['wp-block-site-tagline'],
     render: siteTagline,
   }),
 ];
 
-export const CORE_BLOCKS: BlockSet = { owner: 'core', blocks: [...STATIC_BLOCKS, ...DYNAMIC_BLOCKS, ...POST_BLOCKS, ...COMMENT_BLOCKS], patterns: PATTERNS, patternCategories: PATTERN_CATEGORIES };
+/**
+ * The order WordPress 6.1 registers its blocks in, which block-types lists them in: legacy widget
+ * and widget group (blocks/index.php requires them first), the dynamic blocks in
+ * require-dynamic-blocks.php's order, the static ones of require-static-blocks.php, and the legacy
+ * post comments block last (init, priority 21).
+ */
+const REGISTRATION_ORDER: readonly string[] = [
+  'legacy-widget', 'widget-group', 'archives', 'avatar', 'block', 'calendar', 'categories', 'comment-author-name',
+  'comment-content', 'comment-date', 'comment-edit-link', 'comment-reply-link', 'comment-template', 'comments',
+  'comments-pagination', 'comments-pagination-next', 'comments-pagination-numbers', 'comments-pagination-previous',
+  'comments-title', 'cover', 'file', 'gallery', 'home-link', 'image', 'latest-comments', 'latest-posts', 'loginout',
+  'navigation', 'navigation-link', 'navigation-submenu', 'page-list', 'pattern', 'post-author',
+  'post-author-biography', 'post-comments-form', 'post-content', 'post-date', 'post-excerpt', 'post-featured-image',
+  'post-navigation-link', 'post-template', 'post-terms', 'post-title', 'query', 'query-no-results',
+  'query-pagination', 'query-pagination-next', 'query-pagination-numbers', 'query-pagination-previous',
+  'query-title', 'read-more', 'rss', 'search', 'shortcode', 'site-logo', 'site-tagline', 'site-title', 'social-link',
+  'tag-cloud', 'template-part', 'term-description', 'audio', 'button', 'buttons', 'code', 'column', 'columns',
+  'embed', 'freeform', 'group', 'heading', 'html', 'list', 'list-item', 'media-text', 'missing', 'more', 'nextpage',
+  'paragraph', 'preformatted', 'pullquote', 'quote', 'separator', 'social-links', 'spacer', 'table', 'text-columns',
+  'verse', 'video', 'post-comments',
+].map((name) => `core/${name}`);
+
+const inRegistrationOrder = (blocks: readonly BlockTypeDefinition[]): BlockTypeDefinition[] =>
+  [...blocks].sort((a, b) => REGISTRATION_ORDER.indexOf(a.name) - REGISTRATION_ORDER.indexOf(b.name));
+
+export const CORE_BLOCKS: BlockSet = {
+  owner: 'core',
+  blocks: inRegistrationOrder([...STATIC_BLOCKS, ...DYNAMIC_BLOCKS, ...POST_BLOCKS, ...COMMENT_BLOCKS, ...MEDIA_BLOCKS, ...TEXT_BLOCKS, ...DESIGN_BLOCKS, ...THEME_BLOCKS, ...WIDGET_BLOCKS]),
+  patterns: PATTERNS,
+  patternCategories: PATTERN_CATEGORIES,
+};

@@ -55,6 +55,11 @@ export const POST_BLOCKS: BlockTypeDefinition[] = [
     attributes: { term: { type: 'string' }, textAlign: { type: 'string' }, separator: { type: 'string', default: ', ' }, prefix: { type: 'string', default: '' }, suffix: { type: 'string', default: '' } },
     usesContext: ['postId', 'postType'],
     supports: { html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true, link: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    // register_block_core_post_terms' variations: one for each public core taxonomy (a plugin's are not added)
+    variations: [
+      { name: 'category', title: 'Categories', description: 'Display the assigned taxonomy: Categories', attributes: { term: 'category' }, isActive: ['term'], isDefault: true },
+      { name: 'post_tag', title: 'Tags', description: 'Display the assigned taxonomy: Tags', attributes: { term: 'post_tag' }, isActive: ['term'] },
+    ],
     editorStyleHandles: ['wp-block-post-terms-editor'], styleHandles: ['wp-block-post-terms'],
     render: postTerms,
   }),
@@ -189,8 +194,7 @@ export const POST_BLOCKS: BlockTypeDefinition[] = [
   }),
   block({
     name: 'core/loginout', title: 'Login/out', category: 'theme',
-    description: 'Show login & logout links.',
-    keywords: ['login', 'logout', 'form'],
+    description: 'Show login & logout links.', keywords: ['login', 'logout', 'form'],
     attributes: { displayLoginAsForm: { type: 'boolean', default: false }, redirectToCurrent: { type: 'boolean', default: true } },
     supports: { className: true, typography: { fontSize: false } },
     editorStyleHandles: ['wp-block-loginout-editor'], styleHandles: ['wp-block-loginout'],

@@ -1,6 +1,6 @@
 import { escapeAttr, escapeHtml, stripAllTags } from '../../format/format.ts';
 import type { PostRow } from '../../store/posts.ts';
-import { attachmentImageSrc } from '../attachment-image.ts';
+import { attachmentImageSrc, type ImageSrc } from '../attachment-image.ts';
 import { imageSrcset, parseMetadata } from '../content-tags.ts';
 import { ATTACHED_FILE, ATTACHMENT_METADATA, IMAGE_ALT } from '../media.ts';
 import type { PageContext } from '../site.ts';
@@ -19,11 +19,13 @@ export async function attachmentUrl(page: PageContext, attachment: PostRow): Pro
 
 /**
  * wp_get_attachment_image: '' when the attachment has no image at that size. `extra` attributes
- * override the defaults in place or follow them (a PHP array's numeric keys renumbered after them).
+ * override the defaults in place or follow them (a PHP array's numeric keys renumbered after them);
+ * `filterSrc` is a wp_get_attachment_image_src filter (the site logo's width).
  */
-export async function attachmentImage(page: PageContext, id: number, size: string, extra: ReadonlyMap<string, string> = new Map()): Promise<string> {
-  const image = await attachmentImageSrc(page.store, id, size);
-  if (!image) return '';
+export async function attachmentImage(page: PageContext, id: number, size: string, extra: ReadonlyMap<string, string> = new Map(), filterSrc?: (image: ImageSrc) => ImageSrc): Promise<string> {
+  const found = await attachmentImageSrc(page.store, id, size);
+  if (!found) return '';
+  const image = filterSrc ? filterSrc(found) : found;
   const [src, width, height] = image;
   const attr = new Map<string, string>([
     ['src', src],

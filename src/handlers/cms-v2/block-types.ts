@@ -15,7 +15,7 @@ const first = (handles: readonly string[] | undefined) => handles?.[0] ?? null;
  * default (an empty `provides_context` or `supports` is PHP's empty array, `[]`), with the links
  * to the collection, itself, its namespace, and the block renderer for a dynamic block.
  */
-function prepare(ctx: Ctx, registry: BlockRegistry, t: BlockTypeDefinition): Record<string, unknown> {
+async function prepare(ctx: Ctx, registry: BlockRegistry, t: BlockTypeDefinition): Promise<Record<string, unknown>> {
   const orEmptyList = (o: Readonly<Record<string, unknown>> | undefined) => (o && Object.keys(o).length ? o : []);
   const dynamic = t.render !== undefined;
   const out: Record<string, unknown> = {
@@ -41,7 +41,7 @@ function prepare(ctx: Ctx, registry: BlockRegistry, t: BlockTypeDefinition): Rec
     view_script_handles: t.viewScriptHandles ?? [],
     editor_style_handles: t.editorStyleHandles ?? [],
     style_handles: t.styleHandles ?? [],
-    variations: t.variations ?? [],
+    variations: [...(t.variations ?? []), ...((await t.siteVariations?.(ctx)) ?? [])],
     editor_script: first(t.editorScriptHandles),
     script: first(t.scriptHandles),
     view_script: first(t.viewScriptHandles),
@@ -83,10 +83,11 @@ function blockTypeOf(ctx: Ctx) {
 export function listBlockTypes(ctx: Ctx<'cms-v2:block-types.listBlockTypes'>) {
   const namespace = typeof ctx.args.namespace === 'string' ? ctx.args.namespace : '';
   const registry = ctx.site.blocks;
-  return registry
+  const types = registry
     .all()
     .filter((t) => !namespace || t.name.split('/')[0] === namespace)
     .map((t) => prepare(ctx, registry, t));
+  return Promise.all(types);
 }
 
 /** GET block-types/{namespace}/{name}. */

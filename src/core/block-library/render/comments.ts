@@ -15,8 +15,9 @@ import { commentForm } from '../../comment-form.ts';
  * replies nested as the threading options say), its title, and each comment's author, date,
  * content and reply link. A rendering knows no visitor (it is the same for everyone, as it is
  * kept), so no one's held comments show, as for a visitor who is not logged in; the edit link
- * (comment-edit-link) is for those who may edit the comment, so it is not registered and renders
- * as nothing. The legacy Post Comments block (`legacy`: the theme's comments.php) renders nothing here.
+ * (comment-edit-link, `comment-links.ts`) is for those who may edit the comment, so it renders
+ * nothing. The legacy Post Comments block (`legacy`: the theme's comments.php) renders nothing here
+ * (core/post-comments: `post-comments.ts`).
  * The Post Comments Form block prints comment_form (src/core/comment-form.ts), with the site page's
  * visitor (their token and details) when the page lends one.
  */
@@ -217,9 +218,8 @@ export async function commentReplyLink(block: RenderedBlock, ctx: BlockRenderCon
 
 /**
  * render_block_core_comments_pagination: its links in a wrapper, nothing when it has none. The
- * links (comments-pagination-previous, -next, -numbers) are not registered: WordPress prints them
- * only for a singular page's main query with comments paged, which the page context does not
- * carry, so they render as nothing, as a block without a renderer does.
+ * links (comments-pagination-previous, -next, -numbers, `comment-links.ts`) render nothing: a
+ * post's comments are on one page here.
  */
 export function commentsPagination(block: RenderedBlock): string {
   return block.content.trim() ? `<div ${wrapperAttributes(block)}>${block.content}</div>` : '';
