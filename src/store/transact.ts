@@ -85,7 +85,7 @@ export function truncateSlug(slug: string, length = SLUG_MAX): string {
 const SUFFIX_ROOM = 11;
 
 /** wp_unique_post_slug's candidates: the slug itself, then `slug-2`, `slug-3`… each cut to fit SLUG_MAX. */
-export function firstFreeSlug(slug: string, taken: ReadonlySet<string>): string {
+export function firstFreeSlug(slug: string, taken: { has(slug: string): boolean }): string {
   if (!taken.has(slug)) return slug;
   for (let n = 2; ; n++) {
     const candidate = `${truncateSlug(slug, SLUG_MAX - (String(n).length + 1))}-${n}`;
