@@ -95,9 +95,9 @@ const templateOf = (post: WxrPost) => {
   return given === 'default' ? '' : given;
 };
 /** Items written per transaction. */
-const BATCH_ITEMS = 200;
+const BATCH_ITEMS = 500;
 /** A batch is written early once its items' text passes this size. */
-const BATCH_BYTES = 4 * 1024 * 1024;
+const BATCH_BYTES = 8 * 1024 * 1024;
 /** The planner's statistics are refreshed once the import has written this many posts, and again each time it has written twice as many (see refreshStatistics). */
 const FIRST_ANALYZE_POSTS = 200;
 
@@ -183,6 +183,8 @@ export class WxrImporter {
   private readonly pending: Pending = { postParents: new Map(), menuItems: [], menuItemParents: new Map(), featured: new Map(), urls: new Map(), written: [] };
   /** The old ids of the menu items this run added (a file may hold an item twice). */
   private readonly menuItemsImported = new Set<number>();
+  /** authorOf's answers by the items' author. */
+  private readonly creators = new Map<string, number | undefined>();
   /** term_exists' answers by taxonomy and slug (see termId). */
   private readonly termIds = new Map<string, number>();
   /** Terms whose posts changed and posts whose comments did: counted once at the end, as WordPress defers counting while it imports. */
@@ -240,6 +242,12 @@ export class WxrImporter {
   private noteWritten(id: number): void {
     this.pending.written.push(id);
     this.onUndo(() => this.pending.written.pop());
+  }
+
+  /** The user an item's author (its dc:creator) is here, matched on the sanitized login as the authors were mapped; remembered, as every item asks. */
+  private authorOf(creator: string): number | undefined {
+    if (!this.creators.has(creator)) this.creators.set(creator, this.processed.authorLogins.get(sanitizeUserStrict(creator)));
+    return this.creators.get(creator);
   }
 
   /** term_exists, remembered: the terms an import asks about are few and asked about for every post. */
@@ -605,7 +613,7 @@ export class WxrImporter {
 
   /** wp_insert_post with the file's fields: its old id when free, its author mapped, the old site's address in its text made this site's. */
   private async insertPost(s: Store, post: WxrPost, type: string, parent: number, line: number): Promise<number> {
-    const author = this.processed.authorLogins.get(sanitizeUserStrict(post.post_author));
+    const author = this.authorOf(post.post_author);
     if (author === undefined && post.post_author) this.notice('warning', line, `${post.post_type} “${post.post_title}”: its author “${post.post_author}” is not one of the file's authors; it goes to the importing user.`);
     const keepId = post.post_id > 0 && !this.batchPosts!.takenIds.has(post.post_id);
     const gmt = (v: string) => (v && !v.startsWith('0000-00-00') ? v : undefined);
@@ -825,7 +833,7 @@ export class WxrImporter {
         xfn: (meta._menu_item_xfn ?? '').split(' '),
         status: post.status,
       },
-      this.processed.authorLogins.get(sanitizeUserStrict(post.post_author)) ?? this.o.importingUser,
+      this.authorOf(post.post_author) ?? this.o.importingUser,
     );
     await new ImportRepo(s.db).addMeta('post_meta', [{ owner: id, key: IMPORT_SOURCE, value: source }]);
     // its id is no longer free for a later item of the batch
@@ -871,7 +879,7 @@ export class WxrImporter {
     this.undo = [];
     try {
       await this.store.transaction(async (s) => {
-        const author = this.processed.authorLogins.get(sanitizeUserStrict(post.post_author)) ?? this.o.importingUser;
+        const author = this.authorOf(post.post_author) ?? this.o.importingUser;
         // the old id when it is free (import_id), the file in the old site's year/month folder (upload_date), as WordPress's importer
         const repo = new ImportRepo(s.db);
         const keepId = post.post_id > 0 && !(await repo.postIdTaken(post.post_id));
