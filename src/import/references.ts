@@ -14,10 +14,21 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function rewriteBaseUrl(text: string, oldBase: string, newHome: string): string {
   if (!oldBase || !text) return text;
+  const rewrite = rewriteOf(oldBase, newHome);
+  return rewrite ? text.replace(rewrite.pattern, rewrite.home) : text;
+}
+
+/** The last rewrite asked for (an import asks for one, for every text of every item), compiled once. */
+let lastRewrite: { key: string; rewrite: { pattern: RegExp; home: string } | undefined } | undefined;
+
+function rewriteOf(oldBase: string, newHome: string): { pattern: RegExp; home: string } | undefined {
+  const key = `${oldBase}\u0000${newHome}`;
+  if (lastRewrite?.key === key) return lastRewrite.rewrite;
   const bare = oldBase.replace(/\/+$/, '').replace(/^https?:\/\//i, '');
   const home = newHome.replace(/\/+$/, '');
-  if (!bare || `//${bare}` === home.replace(/^https?:/i, '')) return text;
-  return text.replace(new RegExp(`https?://${escape(bare)}(?=[/?#"'\\s<>)\\]]|$)`, 'gi'), home);
+  const rewrite = !bare || `//${bare}` === home.replace(/^https?:/i, '') ? undefined : { pattern: new RegExp(`https?://${escape(bare)}(?=[/?#"'\\s<>)\\]]|$)`, 'gi'), home };
+  lastRewrite = { key, rewrite };
+  return rewrite;
 }
 
 const mapped = (map: IdMap, digits: string) => String(map.get(Number(digits)) ?? digits);

@@ -4,7 +4,8 @@ import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { decodePercent } from '../engine/url-decoding.ts';
 import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
-import { ImportRepo } from '../store/imports.ts';
+import type { NewPost } from '../store/posts.ts';
+import { ImportRepo, type ImportedComment } from '../store/imports.ts';
 import { fillDates, siteClock, type SiteClock } from '../store/site-clock.ts';
 import { MENU_ITEM_TYPE, MENU_TAXONOMY, saveMenuItem } from '../core/menus.ts';
 import { IMPORT_SOURCE, type MediaLibrary } from '../core/media.ts';
@@ -26,8 +27,10 @@ import { IdMap, remapIds, rewriteBaseUrl } from './references.ts';
  *
  * The file is read twice as a stream: once to check it whole (well-formed XML, a WXR version)
  * and count its items, which writes nothing, then to import. Items are written in batches, one
- * transaction each, every item in a savepoint: a post is stored with its meta, terms and comments
- * or not at all, and an interrupted import run again skips what is in and adds what is missing.
+ * transaction each: the batch's posts with their meta, terms and comments in a few multi-row
+ * statements, and should any of it fail, the batch again item by item, each in a savepoint, so a
+ * post is stored with its meta, terms and comments or not at all, and only an item that fails
+ * alone is reported. An interrupted import run again skips what is in and adds what is missing.
  */
 
 export type AuthorsChoice = { mode: 'create' } | { mode: 'skip' } | { mode: 'map'; map: ReadonlyMap<string, string> };
@@ -92,9 +95,9 @@ const templateOf = (post: WxrPost) => {
   return given === 'default' ? '' : given;
 };
 /** Items written per transaction. */
-const BATCH_ITEMS = 200;
+const BATCH_ITEMS = 500;
 /** A batch is written early once its items' text passes this size. */
-const BATCH_BYTES = 4 * 1024 * 1024;
+const BATCH_BYTES = 8 * 1024 * 1024;
 /** The planner's statistics are refreshed once the import has written this many posts, and again each time it has written twice as many (see refreshStatistics). */
 const FIRST_ANALYZE_POSTS = 200;
 
@@ -159,11 +162,29 @@ interface BatchPosts {
 
 const typeAndDate = (type: string, date: string) => `${type}\u0000${date}`;
 
+/** What a post brings besides its row (process_post_terms, process_post_comments, process_post_metas), ready to write. */
+interface PostDetails {
+  id: number;
+  terms: { postId: number; termId: number }[];
+  /** Its comments, oldest first, each with its meta (whose owner is the comment's new id, known once written). */
+  comments: { comment: WxrComment; meta: { key: string; value: string }[] }[];
+  meta: { owner: number; key: string; value: string }[];
+}
+
+/** The posts of a batch that keep their old ids, held to be written together (see writeTogether). */
+interface StagedPosts {
+  rows: NewPost[];
+  ids: Set<number>;
+  details: PostDetails[];
+}
+
 export class WxrImporter {
   private readonly processed: Processed = { authors: new Map(), authorLogins: new Map(), terms: new Map(), posts: new Map(), menuItems: new Map() };
   private readonly pending: Pending = { postParents: new Map(), menuItems: [], menuItemParents: new Map(), featured: new Map(), urls: new Map(), written: [] };
   /** The old ids of the menu items this run added (a file may hold an item twice). */
   private readonly menuItemsImported = new Set<number>();
+  /** authorOf's answers by the items' author. */
+  private readonly creators = new Map<string, number | undefined>();
   /** term_exists' answers by taxonomy and slug (see termId). */
   private readonly termIds = new Map<string, number>();
   /** Terms whose posts changed and posts whose comments did: counted once at the end, as WordPress defers counting while it imports. */
@@ -175,6 +196,9 @@ export class WxrImporter {
   private batchUndo: (() => void)[] | null = null;
   /** Inside a batch's transaction: the posts its checks look among (see loadBatchPosts). */
   private batchPosts: BatchPosts | null = null;
+  /** Inside a batch written together: the posts not written yet, and the notices told once it commits. */
+  private staged: StagedPosts | null = null;
+  private heldNotices: ImportNotice[] | null = null;
   private clock!: SiteClock;
   private result!: WxrImportResult;
   private baseUrl = '';
@@ -192,7 +216,9 @@ export class WxrImporter {
   private notice(kind: ImportNotice['kind'], line: number, message: string): void {
     if (kind === 'failed') this.result.failed++;
     if (kind === 'exists') this.result.existing++;
-    this.o.notice?.({ kind, line, message: `${this.o.file}:${line}: ${message}` });
+    const notice = { kind, line, message: `${this.o.file}:${line}: ${message}` };
+    if (this.heldNotices) this.heldNotices.push(notice);
+    else this.o.notice?.(notice);
   }
 
   /**
@@ -216,6 +242,12 @@ export class WxrImporter {
   private noteWritten(id: number): void {
     this.pending.written.push(id);
     this.onUndo(() => this.pending.written.pop());
+  }
+
+  /** The user an item's author (its dc:creator) is here, matched on the sanitized login as the authors were mapped; remembered, as every item asks. */
+  private authorOf(creator: string): number | undefined {
+    if (!this.creators.has(creator)) this.creators.set(creator, this.processed.authorLogins.get(sanitizeUserStrict(creator)));
+    return this.creators.get(creator);
   }
 
   /** term_exists, remembered: the terms an import asks about are few and asked about for every post. */
@@ -347,22 +379,74 @@ export class WxrImporter {
     return id;
   }
 
-  /**
-   * A batch of terms and items in one transaction, each in a savepoint: one that fails is reported
-   * and leaves nothing behind. PostgreSQL may undo the whole transaction (a deadlock, a lost race:
-   * the store runs it again), and then what its items noted is undone first, so the maps only ever
-   * name what is stored.
-   */
+  /** A batch of terms and items: together (writeTogether), or when that fails item by item (writeItemByItem). */
   private async writeBatch(records: WxrRecord[]): Promise<void> {
+    if (!(await this.writeTogether(records))) await this.writeItemByItem(records);
+  }
+
+  /** What a batch changes of the import's counts and progress, to put back when it is undone. */
+  private countsBefore() {
     const before = { result: { ...this.result, posts: { ...this.result.posts } }, done: this.done };
+    return () => {
+      Object.assign(this.result, { ...before.result, posts: { ...before.result.posts } });
+      this.done = before.done;
+    };
+  }
+
+  /**
+   * A batch in one transaction with its posts held (see stage) and written together at the end,
+   * or before anything that reads or numbers posts: false, with the transaction and everything
+   * the items noted undone and nothing told, if anything of it fails.
+   */
+  private async writeTogether(records: WxrRecord[]): Promise<boolean> {
+    const restore = this.countsBefore();
+    const undo = () => {
+      for (const u of this.batchUndo!.splice(0).reverse()) u();
+      restore();
+      this.heldNotices = [];
+    };
+    this.batchUndo = [];
+    this.heldNotices = [];
+    try {
+      await this.store.transaction(async (s) => {
+        // PostgreSQL undid the transaction (a conflict with another): the store runs it again
+        undo();
+        this.batchPosts = await this.loadBatchPosts(s, records);
+        this.staged = { rows: [], ids: new Set(), details: [] };
+        for (const r of records) await this.importRecord(s, r);
+        await this.writeStaged(s);
+      });
+    } catch {
+      undo();
+      this.heldNotices = null;
+      return false;
+    } finally {
+      this.batchUndo = null;
+      this.batchPosts = null;
+      this.staged = null;
+    }
+    const held = this.heldNotices;
+    this.heldNotices = null;
+    for (const n of held) this.o.notice?.(n);
+    for (let i = 0; i < records.length; i++) this.tick();
+    return true;
+  }
+
+  /**
+   * A batch in one transaction, each item in a savepoint: one that fails is reported and leaves
+   * nothing behind. PostgreSQL may undo the whole transaction (a deadlock, a lost race: the store
+   * runs it again), and then what its items noted is undone first, so the maps only ever name what
+   * is stored.
+   */
+  private async writeItemByItem(records: WxrRecord[]): Promise<void> {
+    const restore = this.countsBefore();
     this.batchUndo = [];
     let runs = 0;
     try {
       await this.store.steps(records.length, async (s, i) => {
         if (i === 0 && runs++ > 0) {
           for (const undo of this.batchUndo!.splice(0).reverse()) undo();
-          Object.assign(this.result, { ...before.result, posts: { ...before.result.posts } });
-          this.done = before.done;
+          restore();
           this.notice('warning', records[0].line, 'the database undid the batch of items from here on (a conflict with another transaction); it is written again.');
         }
         // read in the transaction, so a batch run again reads again
@@ -502,6 +586,7 @@ export class WxrImporter {
       this.notice('exists', line, `${info.singular} “${post.post_title}” already exists.`);
       if (post.post_id) this.note(this.processed.posts, post.post_id, existing);
       // a run interrupted before its fix-ups left these to do
+      if (post.post_parent && this.staged?.ids.has(existing)) await this.writeStaged(s);
       if (post.post_parent && !(await s.posts.get(existing))?.parent) this.note(this.pending.postParents, existing, post.post_parent);
       const thumbnail = post.postmeta.find((m) => m.key === '_thumbnail_id');
       if (thumbnail) this.note(this.pending.featured, existing, Number(thumbnail.value));
@@ -528,73 +613,97 @@ export class WxrImporter {
 
   /** wp_insert_post with the file's fields: its old id when free, its author mapped, the old site's address in its text made this site's. */
   private async insertPost(s: Store, post: WxrPost, type: string, parent: number, line: number): Promise<number> {
-    const author = this.processed.authorLogins.get(sanitizeUserStrict(post.post_author));
+    const author = this.authorOf(post.post_author);
     if (author === undefined && post.post_author) this.notice('warning', line, `${post.post_type} “${post.post_title}”: its author “${post.post_author}” is not one of the file's authors; it goes to the importing user.`);
-    const repo = new ImportRepo(s.db);
     const keepId = post.post_id > 0 && !this.batchPosts!.takenIds.has(post.post_id);
     const gmt = (v: string) => (v && !v.startsWith('0000-00-00') ? v : undefined);
-    const row = await s.posts.insertRow(
-      {
-        ...(keepId ? { id: post.post_id } : {}),
-        type,
-        author: author ?? this.o.importingUser,
-        date: gmt(post.post_date),
-        date_gmt: gmt(post.post_date_gmt),
-        modified: gmt(post.post_modified) ?? gmt(post.post_date),
-        modified_gmt: gmt(post.post_modified_gmt) ?? gmt(post.post_date_gmt),
-        title: post.post_title,
-        content: rewriteBaseUrl(post.post_content, this.baseUrl, this.site.home),
-        excerpt: rewriteBaseUrl(post.post_excerpt, this.baseUrl, this.site.home),
-        status: post.status || 'publish',
-        slug: post.post_name,
-        comment_status: post.comment_status || 'open',
-        ping_status: post.ping_status || 'open',
-        guid: post.guid,
-        parent,
-        menu_order: post.menu_order,
-        password: post.post_password,
-        sticky: post.is_sticky === 1 ? 1 : 0,
-        // the post_format term is the format column here (and kept as a term, as WordPress keeps it)
-        format: post.terms.find((t) => t.domain === 'post_format')?.slug.replace(/^post-format-/, '') ?? 'standard',
-        // the page template WordPress keeps in _wp_page_template meta is a column here ('default' is none)
-        template: templateOf(post),
-      },
-      undefined,
-      // read once for the import: the options it is made of are not the import's to change
-      this.clock,
-    );
-    if (keepId) await repo.movePostIdsPastLargest();
+    const fields: NewPost = {
+      ...(keepId ? { id: post.post_id } : {}),
+      type,
+      author: author ?? this.o.importingUser,
+      date: gmt(post.post_date),
+      date_gmt: gmt(post.post_date_gmt),
+      modified: gmt(post.post_modified) ?? gmt(post.post_date),
+      modified_gmt: gmt(post.post_modified_gmt) ?? gmt(post.post_date_gmt),
+      title: post.post_title,
+      content: rewriteBaseUrl(post.post_content, this.baseUrl, this.site.home),
+      excerpt: rewriteBaseUrl(post.post_excerpt, this.baseUrl, this.site.home),
+      status: post.status || 'publish',
+      slug: post.post_name,
+      comment_status: post.comment_status || 'open',
+      ping_status: post.ping_status || 'open',
+      guid: post.guid,
+      parent,
+      menu_order: post.menu_order,
+      password: post.post_password,
+      sticky: post.is_sticky === 1 ? 1 : 0,
+      // the post_format term is the format column here (and kept as a term, as WordPress keeps it)
+      format: post.terms.find((t) => t.domain === 'post_format')?.slug.replace(/^post-format-/, '') ?? 'standard',
+      // the page template WordPress keeps in _wp_page_template meta is a column here ('default' is none)
+      template: templateOf(post),
+    };
+    const row = keepId && this.staged ? this.stage(fields, post.post_id) : await this.insertNow(s, fields);
     this.notePostWritten(row);
     if (post.post_id) this.note(this.processed.posts, post.post_id, row.id);
     this.noteWritten(row.id);
     return row.id;
   }
 
-  /** The post's terms, comments and meta (process_post_terms, process_post_comments, process_post_metas). */
+  /** A post written at once: the batch's held posts first, as the slug check and the numbering must see them. */
+  private async insertNow(s: Store, fields: NewPost): Promise<{ id: number; type: string; date: string; title: string }> {
+    await this.writeStaged(s);
+    // the site's clock read once for the import: the options it is made of are not the import's to change
+    const row = await s.posts.insertRow(fields, undefined, this.clock);
+    if (fields.id !== undefined) await new ImportRepo(s.db).movePostIdsPastLargest();
+    return row;
+  }
+
+  /** A post that keeps its old id, held to be written with the batch's others (writeStaged); its dates filled now as insertRow fills them, as post_exists of the items after it compares them. */
+  private stage(fields: NewPost, id: number): { id: number; type: string; date: string; title: string } {
+    const now = new Date();
+    const dates = fillDates(this.clock, fields.date, fields.date_gmt, now);
+    const modified = fillDates(this.clock, fields.modified, fields.modified_gmt, now);
+    const staged = this.staged!;
+    staged.rows.push({ ...fields, date: dates.local, date_gmt: dates.gmt, modified: modified.local, modified_gmt: modified.gmt });
+    staged.ids.add(id);
+    return { id, type: fields.type!, date: dates.local, title: fields.title ?? '' };
+  }
+
+  /** The held posts of the batch in one statement, then their terms, comments and meta (see writeDetails). */
+  private async writeStaged(s: Store): Promise<void> {
+    const staged = this.staged;
+    if (!staged?.rows.length) return;
+    this.staged = { rows: [], ids: new Set(), details: [] };
+    await s.posts.insertMany(staged.rows, this.clock);
+    await new ImportRepo(s.db).movePostIdsPastLargest();
+    await this.writeDetails(s, staged.details);
+  }
+
+  /** The post's terms, comments and meta (process_post_terms, process_post_comments, process_post_metas): written with the post when it is held (see stage), else now. */
   private async postDetails(s: Store, id: number, post: WxrPost, line: number, singular: string): Promise<void> {
     const repo = new ImportRepo(s.db);
     const item = `${singular} “${post.post_title}”`;
-    const pairs: { postId: number; termId: number }[] = [];
-    const templateMeta: { owner: number; key: string; value: string }[] = [];
+    const details: PostDetails = { id, terms: [], comments: [], meta: [] };
     for (const t of post.terms) {
       // WXR 1.0 calls tags `tag`
       const taxonomy = t.domain === 'tag' ? 'post_tag' : t.domain;
       // the site editor's taxonomies are post meta here
-      if (taxonomy === 'wp_theme') templateMeta.push({ owner: id, key: TEMPLATE_META.theme, value: t.slug });
-      else if (taxonomy === 'wp_template_part_area') templateMeta.push({ owner: id, key: TEMPLATE_META.area, value: t.slug });
+      if (taxonomy === 'wp_theme') details.meta.push({ owner: id, key: TEMPLATE_META.theme, value: t.slug });
+      else if (taxonomy === 'wp_template_part_area') details.meta.push({ owner: id, key: TEMPLATE_META.area, value: t.slug });
       let termId = await this.termId(repo, t.slug, taxonomy);
       if (!termId) {
         termId = await s.terms.insert({ taxonomy, name: t.name, slug: t.slug });
         this.note(this.termIds, `${taxonomy}\u0000${t.slug}`, termId);
         this.result.terms++;
       }
-      pairs.push({ postId: id, termId });
+      details.terms.push({ postId: id, termId });
       this.touchedTerms.add(termId);
     }
-    await repo.relate(pairs);
     if (post.comments.length) this.commentedPosts.add(id);
-
-    await this.insertComments(repo, id, post.comments, line, item);
+    for (const c of [...post.comments].sort((a, b) => a.comment_id - b.comment_id)) {
+      details.comments.push({ comment: c, meta: this.metaRows(0, c.commentmeta, line, `${item}'s comment ${c.comment_id}`) });
+    }
+    this.result.comments += post.comments.length;
 
     const meta: WxrMeta[] = [];
     for (const m of post.postmeta) {
@@ -607,33 +716,35 @@ export class WxrImporter {
       if (m.key === '_thumbnail_id') this.note(this.pending.featured, id, Number(m.value));
       meta.push(m);
     }
-    await repo.addMeta('post_meta', [...templateMeta, ...this.metaRows(id, meta, line, item)]);
+    details.meta.push(...this.metaRows(id, meta, line, item));
+    if (this.staged?.ids.has(id)) this.staged.details.push(details);
+    else await this.writeDetails(s, [details]);
   }
 
   /**
-   * wp_insert_comment for each of a post's comments, oldest first, with their meta: a statement for
-   * as many as follow one another without one answering another of them (whose parent's new id it
-   * must know first), so usually one for all.
+   * Posts' terms, comments and meta in a statement for each (or a few, for many posts): each
+   * comment numbered first (reserveCommentIds), so a reply names the new id of the comment it
+   * answers, among its post's comments before it (oldest first), as wp_insert_comment one at a
+   * time would.
    */
-  private async insertComments(repo: ImportRepo, postId: number, comments: WxrComment[], line: number, item: string): Promise<void> {
-    const inserted = new Map<number, number>();
-    const meta: { owner: number; key: string; value: string }[] = [];
-    let group: WxrComment[] = [];
-    const flush = async () => {
-      const ids = await repo.insertComments(group.map((c) => this.commentRow(postId, c, inserted)));
-      group.forEach((c, i) => {
-        inserted.set(c.comment_id, ids[i]);
-        meta.push(...this.metaRows(ids[i], c.commentmeta, line, `${item}'s comment ${c.comment_id}`));
-      });
-      this.result.comments += group.length;
-      group = [];
-    };
-    for (const c of [...comments].sort((a, b) => a.comment_id - b.comment_id)) {
-      if (group.some((g) => g.comment_id === c.comment_parent)) await flush();
-      group.push(c);
+  private async writeDetails(s: Store, posts: readonly PostDetails[]): Promise<void> {
+    const repo = new ImportRepo(s.db);
+    await repo.relate(posts.flatMap((p) => p.terms));
+    const ids = await repo.reserveCommentIds(posts.reduce((n, p) => n + p.comments.length, 0));
+    const comments: ImportedComment[] = [];
+    const commentMeta: { owner: number; key: string; value: string }[] = [];
+    for (const p of posts) {
+      const inserted = new Map<number, number>();
+      for (const { comment, meta } of p.comments) {
+        const id = ids[comments.length];
+        comments.push({ id, ...this.commentRow(p.id, comment, inserted) });
+        inserted.set(comment.comment_id, id);
+        for (const m of meta) commentMeta.push({ ...m, owner: id });
+      }
     }
-    if (group.length) await flush();
-    await repo.addMeta('comment_meta', meta);
+    await repo.insertComments(comments);
+    await repo.addMeta('comment_meta', commentMeta);
+    await repo.addMeta('post_meta', posts.flatMap((p) => p.meta));
   }
 
   /** A comment's row: its parent among the post's comments already in, its user mapped. */
@@ -700,6 +811,8 @@ export class WxrImporter {
     else if (oldParent) this.note(this.pending.menuItemParents, post.post_id, oldParent);
     const classes = maybeUnserialize(meta._menu_item_classes ?? '');
     const classList = classes.ok ? (Array.isArray(classes.value) ? classes.value.map(String) : String(classes.value).split(' ')) : [];
+    // the item is numbered and its slug checked after the batch's posts before it
+    await this.writeStaged(s);
     const id = await saveMenuItem(
       s,
       this.site,
@@ -720,7 +833,7 @@ export class WxrImporter {
         xfn: (meta._menu_item_xfn ?? '').split(' '),
         status: post.status,
       },
-      this.processed.authorLogins.get(sanitizeUserStrict(post.post_author)) ?? this.o.importingUser,
+      this.authorOf(post.post_author) ?? this.o.importingUser,
     );
     await new ImportRepo(s.db).addMeta('post_meta', [{ owner: id, key: IMPORT_SOURCE, value: source }]);
     // its id is no longer free for a later item of the batch
@@ -766,7 +879,7 @@ export class WxrImporter {
     this.undo = [];
     try {
       await this.store.transaction(async (s) => {
-        const author = this.processed.authorLogins.get(sanitizeUserStrict(post.post_author)) ?? this.o.importingUser;
+        const author = this.authorOf(post.post_author) ?? this.o.importingUser;
         // the old id when it is free (import_id), the file in the old site's year/month folder (upload_date), as WordPress's importer
         const repo = new ImportRepo(s.db);
         const keepId = post.post_id > 0 && !(await repo.postIdTaken(post.post_id));

@@ -8,6 +8,8 @@ import { recountTerms } from './terms.ts';
 /** The meta tables an import adds to, each with the column naming its owner. */
 const META_OWNER = { post_meta: 'post_id', comment_meta: 'comment_id', term_meta: 'term_id', user_meta: 'user_id' } as const;
 export type MetaTable = keyof typeof META_OWNER;
+/** A comment as an import writes it: with the id reserveCommentIds gave it. */
+export type ImportedComment = Insertable<CommentsTable>;
 
 /**
  * What importing a WordPress site asks of the database beyond the repositories' writes:
@@ -101,16 +103,26 @@ export class ImportRepo {
     }
   }
 
-  /** wp_insert_comment for an import, many at once (their ids in the rows' order), their dates as the file gives them (both: WordPress exports both); the posts are counted at the end. */
-  async insertComments(rows: readonly Omit<Insertable<CommentsTable>, 'id'>[]): Promise<number[]> {
-    const ids: number[] = [];
-    // a statement's bound values stay well under every engine's parameter limit
-    for (let i = 0; i < rows.length; i += 200) {
-      const inserted = await this.db.insertInto('comments').values(rows.slice(i, i + 200)).returning('id').execute();
-      // ids follow the order of the rows of one statement
-      ids.push(...inserted.map((r) => r.id).sort((a, b) => a - b));
+  /**
+   * The ids the next `count` comments would get, taken for them: an import numbers a batch's
+   * comments itself, so a reply names its parent's new id in the same statement. SQLite's
+   * AUTOINCREMENT takes the next after the largest ever given (which the inserts then move on);
+   * PostgreSQL's sequence hands them out.
+   */
+  async reserveCommentIds(count: number): Promise<number[]> {
+    if (!count) return [];
+    if (isPostgres(this.db)) {
+      const { rows } = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('comments', 'id'))::integer as id from generate_series(1, ${count})`.execute(this.db);
+      return rows.map((r) => r.id).sort((a, b) => a - b);
     }
-    return ids;
+    const { rows } = await sql<{ last: number }>`select max(coalesce((select seq from sqlite_sequence where name = 'comments'), 0), coalesce((select max(id) from comments), 0)) as last`.execute(this.db);
+    return Array.from({ length: count }, (_, i) => rows[0].last + 1 + i);
+  }
+
+  /** wp_insert_comment for an import, many at once, with the ids reserveCommentIds gave, their dates as the file gives them (both: WordPress exports both); the posts are counted at the end. */
+  async insertComments(rows: readonly ImportedComment[]): Promise<void> {
+    // a statement's bound values stay well under every engine's parameter limit
+    for (let i = 0; i < rows.length; i += 200) await this.db.insertInto('comments').values(rows.slice(i, i + 200)).execute();
   }
 
   /** The post parent an import sets once both posts are in (backfill_parents), without touching anything else of the post. */

@@ -37,6 +37,12 @@ export async function lockUntilCommit(db: Kysely<any>, key: string): Promise<voi
   if (isPostgres(db)) await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
 }
 
+/** lockUntilCommit of each key, in one statement, in one order whoever asks (so two holders of several never wait on each other in a circle). */
+export async function lockAllUntilCommit(db: Kysely<any>, keys: readonly string[]): Promise<void> {
+  if (!keys.length || !isPostgres(db)) return;
+  await sql`select pg_advisory_xact_lock(hashtext(k)) from unnest(${[...new Set(keys)].sort()}::text[]) as k`.execute(db);
+}
+
 /** As lockUntilCommit, shared: holders of the shared lock do not wait for one another, only for (and keep out) an exclusive holder. */
 export async function shareLockUntilCommit(db: Kysely<any>, key: string): Promise<void> {
   if (isPostgres(db)) await sql`select pg_advisory_xact_lock_shared(hashtext(${key}))`.execute(db);

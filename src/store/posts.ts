@@ -7,7 +7,7 @@ import type { NewPost, PostPatch, PostRow } from './post-rows.ts';
 import { contains, parseSearch, relevance, type ParsedSearch, type PostsEB } from './post-search.ts';
 import { trashPost, untrashPost } from './post-trash.ts';
 import { fillDates, siteClock, type SiteClock } from './site-clock.ts';
-import { forUpdate, lockUntilCommit, shareLockUntilCommit } from './portable.ts';
+import { forUpdate, lockAllUntilCommit, lockUntilCommit, shareLockUntilCommit } from './portable.ts';
 import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 import { readCacheOf } from './read-cache.ts';
 import { sqlBound } from './sql-bound.ts';
@@ -80,6 +80,9 @@ const POST_SLUGS_LOCK = 'posts:slugs';
  * other wanted slug one of them could collide with, has the same stem.
  */
 const slugLock = (slug: string) => `posts:slug:${slug.replace(/(-\d+)+$/, '')}`;
+
+/** The guid wp_insert_post gives a post without one when it has no pretty permalink: `?p=ID` (`?page_id=ID` for a page). */
+const plainGuid = (home: string, type: string, id: number) => `${home}/?${type === 'page' ? 'page_id' : 'p'}=${id}`;
 
 /** Statuses whose posts keep no unique slug until published, as in wp_insert_post. */
 const SLUGLESS_STATUSES: ReadonlySet<string> = new Set(['draft', 'pending', 'auto-draft']);
@@ -344,39 +347,58 @@ export class PostsRepo {
       const fix: PostPatch = {};
       // a published post whose title gives no slug is named after its id, as WordPress does
       if (!slug && !SLUGLESS_STATUSES.has(status)) fix.slug = await uniquePostSlug(db, String(id), type, parent, id);
-      if (!p.guid) fix.guid = guidOf ? await guidOf({ ...row, ...fix }) : `${clock.home}/?${type === 'page' ? 'page_id' : 'p'}=${id}`;
+      if (!p.guid) fix.guid = guidOf ? await guidOf({ ...row, ...fix }) : plainGuid(clock.home, type, id);
       if (!Object.keys(fix).length) return row;
       return db.updateTable('posts').set(fix).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
     });
   }
 
   /**
-   * Bulk wp_insert_post for imports and seeding: the same defaults as `insert`, in multi-row
-   * statements. Returns the new ids in the order of `posts`.
+   * Bulk wp_insert_post for imports and seeding: the posts `insertRow` would store one after
+   * another (the same dates, slugs made unique against the site and the posts before them, guids),
+   * in multi-row statements. A post may bring its id (an import keeping the old site's); the others
+   * are numbered in their order. Returns the ids in the order of `posts`. `knownClock` as for
+   * `insertRow`.
    */
-  async insertMany(posts: NewPost[]): Promise<number[]> {
+  async insertMany(posts: NewPost[], knownClock?: SiteClock): Promise<number[]> {
     if (!posts.length) return [];
     return atomically(this.db, async (db) => {
-      const clock = await siteClock(db);
+      const clock = knownClock ?? (await siteClock(db));
       const now = new Date();
       const rows = posts.map((p) => {
         const status = p.status ?? 'publish';
         const dates = fillDates(clock, p.date, p.date_gmt, now);
         const modified = fillDates(clock, p.modified ?? (p.date_gmt ? undefined : p.date), p.modified_gmt ?? p.date_gmt, now);
-        const slug = sanitizeSlug(p.slug ?? '') || (SLUGLESS_STATUSES.has(status) ? '' : sanitizeSlug(p.title ?? ''));
-        return { ...p, type: p.type ?? 'post', status, parent: p.parent ?? 0, slug, date: dates.local, date_gmt: dates.gmt, modified: modified.local, modified_gmt: modified.gmt };
+        const wanted = sanitizeSlug(p.slug ?? '') || (SLUGLESS_STATUSES.has(status) ? '' : sanitizeSlug(p.title ?? ''));
+        // a published post whose title gives no slug is named after its id (made unique whatever its type), as insertRow names it
+        const namedById = !wanted && !SLUGLESS_STATUSES.has(status) && p.id !== undefined;
+        const type = p.type ?? 'post';
+        const guid = p.guid || (p.id === undefined ? '' : plainGuid(clock.home, type, p.id));
+        const row = { ...p, type, status, parent: p.parent ?? 0, slug: namedById ? String(p.id) : wanted, guid, date: dates.local, date_gmt: dates.gmt, modified: modified.local, modified_gmt: modified.gmt };
+        return { row, unique: namedById || (!!wanted && !keepsSlug(type, status)) };
       });
-      await uniqueSlugsOf(db, rows.filter((r) => r.slug && !SLUGLESS_STATUSES.has(r.status)));
+      const unique = rows.flatMap((r) => (r.unique ? [r.row] : []));
+      await shareLockUntilCommit(db, POST_SLUGS_LOCK);
+      await lockAllUntilCommit(db, unique.map((r) => slugLock(r.slug)));
+      await uniqueSlugsOf(db, unique);
       const ids: number[] = [];
       // a statement's bound values stay well under every engine's parameter limit
       for (let i = 0; i < rows.length; i += 400) {
-        const chunk = rows.slice(i, i + 400);
-        const inserted = await db.insertInto('posts').values(chunk).returning('id').execute();
-        // autoincrement ids follow insertion order
-        ids.push(...inserted.map((r) => r.id).sort((a, b) => a - b));
+        const chunk = rows.slice(i, i + 400).map((r) => r.row);
+        const insert = db.insertInto('posts').values(chunk);
+        let numbered: number[] = [];
+        if (chunk.every((r) => r.id !== undefined)) await insert.execute();
+        else {
+          const given = new Set(chunk.map((r) => r.id));
+          // numbered ids follow insertion order
+          numbered = (await insert.returning('id').execute()).map((r) => r.id).filter((id) => !given.has(id)).sort((a, b) => a - b);
+        }
+        for (const r of chunk) ids.push(r.id ?? numbered.shift()!);
       }
+      const numberedRows = rows.flatMap(({ row }, i) => (row.id === undefined ? [{ ...row, id: ids[i] }] : []));
+      for (const r of numberedRows) if (!r.slug && !SLUGLESS_STATUSES.has(r.status)) await db.updateTable('posts').set({ slug: await uniquePostSlug(db, String(r.id), r.type, r.parent, r.id) }).where('id', '=', r.id).execute();
       const guidless = { page_id: [] as number[], p: [] as number[] };
-      rows.forEach((r, i) => r.guid || guidless[r.type === 'page' ? 'page_id' : 'p'].push(ids[i]));
+      for (const r of numberedRows) if (!r.guid) guidless[r.type === 'page' ? 'page_id' : 'p'].push(r.id);
       for (const [key, targets] of Object.entries(guidless)) {
         for (let i = 0; i < targets.length; i += 1000) {
           await db
@@ -533,26 +555,31 @@ async function takenSlugs(db: Kysely<DB>, slug: string, type: string, parent: nu
   return (await q.execute()).map((r) => r.slug);
 }
 
+/** Whether a post of type `a` (under `parentA`) and one of type `b` must not share a slug: wp_unique_post_slug's scopes, as takenSlugs reads them. */
+function slugsClash(a: { type: string; parent: number }, b: { type: string; parent: number }): boolean {
+  if (a.type === 'attachment') return true;
+  if (HIERARCHICAL_TYPES.has(a.type)) return (HIERARCHICAL_TYPES.has(b.type) || b.type === 'attachment') && b.parent === a.parent;
+  return b.type === a.type;
+}
+
 /**
- * Makes the slugs of a batch unique in place: one query finds which wanted slugs are taken at all;
- * only those (and repeats inside the batch) pay for wp_unique_post_slug's precise lookup.
+ * Makes the slugs of a batch unique in place, each as wp_unique_post_slug would make it were the
+ * posts before it in the batch stored already: one query finds which wanted slugs the site has at
+ * all; only those, and those an earlier post of the batch took, pay for the precise lookup.
  */
 async function uniqueSlugsOf(db: Kysely<DB>, rows: { slug: string; type: string; parent: number }[]): Promise<void> {
-  const taken = new Set<string>();
+  const stored = new Set<string>();
   const wanted = [...new Set(rows.map((r) => r.slug))];
   for (let i = 0; i < wanted.length; i += 500) {
     const found = await db.selectFrom('posts').select('slug').where('slug', 'in', wanted.slice(i, i + 500)).execute();
-    for (const f of found) taken.add(f.slug);
+    for (const f of found) stored.add(f.slug);
   }
-  const scopeOf = (r: { type: string; parent: number }) =>
-    r.type === 'attachment' ? '*' : HIERARCHICAL_TYPES.has(r.type) ? `h:${r.parent}` : `t:${r.type}`;
-  const usedInBatch = new Map<string, Set<string>>();
+  /** The batch's posts so far, by the slug each got. */
+  const batch = new Map<string, { type: string; parent: number }[]>();
   for (const r of rows) {
-    const scope = scopeOf(r);
-    const used = usedInBatch.get(scope) ?? new Set<string>();
-    usedInBatch.set(scope, used);
-    if (taken.has(r.slug)) for (const s of await takenSlugs(db, r.slug, r.type, r.parent)) used.add(s);
-    r.slug = firstFreeSlug(r.slug, used);
-    used.add(r.slug);
+    const takenInBatch = (slug: string) => batch.get(slug)?.some((other) => slugsClash(r, other)) ?? false;
+    const taken = stored.has(r.slug) || takenInBatch(r.slug) ? new Set(await takenSlugs(db, r.slug, r.type, r.parent)) : new Set<string>();
+    r.slug = firstFreeSlug(r.slug, { has: (slug) => taken.has(slug) || takenInBatch(slug) });
+    batch.set(r.slug, [...(batch.get(r.slug) ?? []), { type: r.type, parent: r.parent }]);
   }
 }

@@ -85,7 +85,7 @@ export function truncateSlug(slug: string, length = SLUG_MAX): string {
 const SUFFIX_ROOM = 11;
 
 /** wp_unique_post_slug's candidates: the slug itself, then `slug-2`, `slug-3`… each cut to fit SLUG_MAX. */
-export function firstFreeSlug(slug: string, taken: ReadonlySet<string>): string {
+export function firstFreeSlug(slug: string, taken: { has(slug: string): boolean }): string {
   if (!taken.has(slug)) return slug;
   for (let n = 2; ; n++) {
     const candidate = `${truncateSlug(slug, SLUG_MAX - (String(n).length + 1))}-${n}`;
@@ -103,14 +103,17 @@ export function slugOrCandidates(db: Kysely<any>, column: Expression<string>, sl
 }
 
 /**
- * `column` starting with `prefix`. On SQLite, an ASCII prefix is asked as a range of the column's
- * byte order, which its index on the column serves: SQLite's LIKE folds case, so no BINARY index
- * serves `LIKE 'prefix%'`, and the post slug check read every post of the type on each create. It
- * matches fewer rows than LIKE (the prefix's case only), which changes nothing for a slug's
- * candidates: firstFreeSlug compares them exactly.
+ * `column` starting with `prefix`, in the prefix's case only, which changes nothing for a slug's
+ * candidates (firstFreeSlug compares them exactly) and lets an index serve it. On PostgreSQL a
+ * case-exact LIKE, which the slug columns' `text_pattern_ops` indexes serve (migration 019; ILIKE
+ * read every post of the type on each create). On SQLite, an ASCII prefix is asked as a range of
+ * the column's byte order, which its index on the column serves: SQLite's LIKE folds case, so no
+ * BINARY index serves `LIKE 'prefix%'`.
  */
 function startsWith(db: Kysely<any>, column: Expression<string>, prefix: string): RawBuilder<SqlBool> {
-  if (isPostgres(db) || !/^[\x20-\x7e]+$/.test(prefix)) return matchesText(db, column, prefix, false);
+  // backslash is PostgreSQL's own LIKE escape (see matchesText)
+  if (isPostgres(db)) return sql<SqlBool>`${column} like ${`${likeEscape(prefix)}%`}`;
+  if (!/^[\x20-\x7e]+$/.test(prefix)) return matchesText(db, column, prefix, false);
   const after = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
   return sql<SqlBool>`(${column} >= ${prefix} and ${column} < ${after})`;
 }

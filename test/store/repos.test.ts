@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { openTestStore, TEST_STORE } from '../helpers/store.ts';
 import { sql } from '../../src/store/kysely.ts';
-import { matchesText } from '../../src/store/transact.ts';
+import { matchesText, slugOrCandidates } from '../../src/store/transact.ts';
 
 type TestStore = Awaited<ReturnType<typeof openTestStore>>;
 
@@ -187,6 +187,31 @@ describe('posts query', () => {
     });
     for (const column of ['title', 'excerpt', 'content']) assert.match(plan, new RegExp(`Bitmap Index Scan on posts_${column}_trigrams`), plan);
     assert.doesNotMatch(plan, /Seq Scan/, plan);
+  });
+
+  test('the unique-slug check finds a slug’s -N candidates through an index (on PostgreSQL too, where ILIKE read every post)', async () => {
+    // a type of its own, so the other tests' posts stay as they are
+    for (const slug of ['jam_1', 'jam_1-2']) await store.posts.insert({ title: slug, slug, type: 'preserve', status: 'publish' });
+    assert.equal(await store.posts.sampleSlug('jam_1', { id: 0, type: 'preserve', parent: 0 }), 'jam_1-3');
+    if (TEST_STORE !== 'postgres') return;
+    const db = store.db as Kysely<any>;
+    const plan = async (table: 'posts' | 'terms', scope?: [string, string]) => {
+      let query = db
+        .selectFrom(table)
+        .select('slug')
+        .where((eb) => slugOrCandidates(db, eb.ref('slug'), 'jam_1'));
+      if (scope) query = query.where(scope[0], '=', scope[1]);
+      const compiled = query.compile();
+      return db.transaction().execute(async (trx) => {
+        // a table this small is cheaper to scan: ask whether the indexes can answer at all
+        await sql`set local enable_seqscan = off`.execute(trx);
+        return (await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]))).rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+    };
+    // an attachment's check, among every type: only an index on the slug can serve it
+    const everyType = await plan('posts');
+    assert.match(everyType, /Bitmap Index Scan on posts_slug_prefix .*\n\s*Index Cond: \(\(\(slug\)::text ~>=~ 'jam_1-'::text\) AND \(\(slug\)::text ~<~ 'jam_1\.'::text\)\)/, everyType);
+    for (const scoped of [await plan('posts', ['type', 'preserve']), await plan('terms', ['taxonomy', 'post_tag'])]) assert.doesNotMatch(scoped, /Seq Scan/, scoped);
   });
 
   test('search matches each term in title, excerpt or content, ranks title matches first', async () => {

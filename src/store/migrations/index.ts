@@ -12,6 +12,7 @@ import * as postListIndexes from './017-post-list-indexes.ts';
 import * as comments from './011-comments.ts';
 import * as revisions from './012-revisions.ts';
 import * as imports from './018-imports.ts';
+import * as slugPrefixIndexes from './019-slug-prefix-indexes.ts';
 
 /**
  * 004 and 005 created the snippets and oEmbed cache tables before those moved into their plugins
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '016-cron': cron,
   '017-post-list-indexes': postListIndexes,
   '018-imports': imports,
+  '019-slug-prefix-indexes': slugPrefixIndexes,
 };
