@@ -66,14 +66,44 @@ export class SharedState {
   }
 
   /**
-   * Catches up with what other instances changed: one query, and the handlers of the topics that
-   * moved. Undefined (nothing to wait for, no tick lost) when SQLite says no other connection
-   * committed since the last look without being asked (SharedStateRepo.knownOtherWriters).
+   * Catches up with what other instances changed: one query (shared by the requests that come
+   * while one runs, see catchUpBegunFromNow), and the handlers of the topics that moved.
+   * Undefined (nothing to wait for, no tick lost) when SQLite says no other connection committed
+   * since the last look without being asked (SharedStateRepo.knownOtherWriters).
    */
   sync(): Promise<void> | undefined {
     const known = this.store.shared.knownOtherWriters();
     if (known !== undefined && known === this.otherWriters) return undefined;
-    return this.catchUp();
+    return this.catchUpBegunFromNow();
+  }
+
+  /** The catch-up under way, and the one queued behind it for whoever came while it ran. */
+  private running: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+
+  /**
+   * Settles after a whole catch-up (its read of the versions and the handlers of what moved) that
+   * began after this call, shared by every caller it can serve: one query per round trip, not per
+   * request. A catch-up already under way may have read the versions before a write another
+   * instance acknowledged to this caller's client, so the caller waits for the next one; every
+   * caller that comes meanwhile waits for that same next one (one queued at most).
+   */
+  private catchUpBegunFromNow(): Promise<void> {
+    if (this.queued) return this.queued;
+    if (!this.running) return this.beginCatchUp();
+    // begun once the running one ended (failed or not), or the one someone else began since, which began after this call too
+    const next = () => {
+      this.queued = undefined;
+      return this.running ?? this.beginCatchUp();
+    };
+    return (this.queued = this.running.then(next, next));
+  }
+
+  private beginCatchUp(): Promise<void> {
+    const run: Promise<void> = this.catchUp().finally(() => {
+      if (this.running === run) this.running = undefined;
+    });
+    return (this.running = run);
   }
 
   private async catchUp(): Promise<void> {
