@@ -18,6 +18,21 @@ export function cms(args: string[], input?: string): Ran {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/**
+ * `cms-spec …` in a child process without blocking this one: for a test whose server runs in this
+ * process. A blocked server closes its idle keep-alive connections as it wakes, under a client that
+ * reuses one for its next request (ECONNRESET on a loaded machine).
+ */
+export async function cmsBeside(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c));
+  child.stderr.on('data', (c: Buffer) => (stderr += c));
+  const [status] = (await once(child, 'close')) as [number | null];
+  return { status, stdout, stderr };
+}
+
 /** A command that must succeed; its standard output. */
 export function ok(args: string[], input?: string): string {
   const r = cms(args, input);

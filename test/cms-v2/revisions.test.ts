@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer } from '../helpers/server.ts';
 import { userAuth } from '../helpers/auth.ts';
-import { ok } from '../cli/run.ts';
+import { cmsBeside } from '../cli/run.ts';
 
 const server = useServer();
 
@@ -60,7 +60,7 @@ describe('cms/v2 revisions: saved by every update that changes title, content or
 
   it('saves a revision for updates made with the CLI (`post update`, through the API)', async () => {
     const post = await createPost({ title: 'From the shell', content: 'one', status: 'publish' });
-    ok(['post', 'update', String(post.id), '--post_content', 'two', '--db', server.dbPath]);
+    assert.equal((await cmsBeside(['post', 'update', String(post.id), '--post_content', 'two', '--db', server.dbPath])).status, 0);
     const list = (await json(`cms/v2/posts/${post.id}/revisions?context=edit`)) as Obj[];
     assert.deepEqual(list.map((r) => r.content.raw), ['two']);
   });

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { useServer, startTestServer, type ServerFixture } from '../helpers/server.ts';
-import { cms, type Serving } from '../cli/run.ts';
+import { cmsBeside, type Serving } from '../cli/run.ts';
 import { TEST_STORE } from '../helpers/store.ts';
 import { missingService, REDIS_URL } from '../helpers/services.ts';
 import { useTwoInstances } from '../helpers/instances.ts';
@@ -360,11 +360,11 @@ describe('the anonymous response cache', () => {
 
   it('sees a change made by the CLI at the next request', async () => {
     await cached(site, '');
-    cms(['option', 'update', 'blogname', 'Set by the CLI', '--db', site.dbPath]);
+    assert.equal((await cmsBeside(['option', 'update', 'blogname', 'Set by the CLI', '--db', site.dbPath])).status, 0);
     assert.equal((await anon(site, '')).json.name, 'Set by the CLI');
     const list = await cached(site, 'cms/v2/posts?per_page=100');
     const before = titles(list).length;
-    cms(['post', 'create', '--post_title=From the CLI', '--post_status=publish', '--db', site.dbPath]);
+    assert.equal((await cmsBeside(['post', 'create', '--post_title=From the CLI', '--post_status=publish', '--db', site.dbPath])).status, 0);
     const after = titles(await anon(site, 'cms/v2/posts?per_page=100'));
     assert.equal(after.length, before + 1);
     assert.ok(after.includes('From the CLI'), 'after.includes(\'From the CLI\')');

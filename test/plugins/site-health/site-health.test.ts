@@ -1,6 +1,5 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +10,7 @@ import { ROOT, SPEC, startTestServer, useServer, type ServerFixture } from '../.
 import { adminAuth, userAuth } from '../../helpers/auth.ts';
 import { setEnv } from '../../helpers/env.ts';
 import { TEST_STORE } from '../../helpers/store.ts';
+import { cmsBeside } from '../../cli/run.ts';
 
 type Obj = Record<string, any>;
 
@@ -279,18 +279,7 @@ describe('cms-spec doctor prints the same tests in a terminal', () => {
   /** Runs `cms-spec doctor` in its own process, without blocking this one: the server it may test runs here. */
   const doctor = (format: 'table' | 'json', ...more: string[]) => cms(['doctor', '--spec', spec, '--format', format, ...more]);
   /** `cms-spec …` on this suite's database, in its own process. */
-  const cms = (args: string[]) =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(ROOT, 'bin/cms-spec.js'), ...args, '--db', db], {
-        cwd: ROOT,
-        env: { ...process.env, CMS_SPEC_OUTBOUND_ALLOW: '127.0.0.1' },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
-    });
+  const cms = (args: string[]) => cmsBeside([...args, '--db', db], { CMS_SPEC_OUTBOUND_ALLOW: '127.0.0.1' });
   const byTest = (stdout: string) => Object.fromEntries((JSON.parse(stdout) as { tests: Obj[] }).tests.map((t) => [t.test, t]));
 
   before(async () => {
