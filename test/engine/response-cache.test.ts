@@ -228,7 +228,7 @@ const WRITES: WriteCase[] = [
     },
     write: async (s) => {
       await s.json(`cms-import/v1/imports/${importId}/run`, { method: 'POST', json: {} }, 202);
-      await until(async () => (await s.json(`cms-import/v1/imports/${importId}`)).status === 'done');
+      await until(async () => (await s.json(`cms-import/v1/imports/${importId}`)).status === 'done', 'the import is done');
     },
     shows: (a) => assert.ok(titles(a).includes(`${t} imported`), 'titles(a).includes(`${t} imported`)'),
   },
