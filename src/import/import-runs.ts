@@ -79,8 +79,8 @@ export class ImportRunRefused extends Error {
   }
 }
 
-/** The runs under way in this process, by import id. */
-const running = new Map<string, Promise<void>>();
+/** The imports running in this process, by id. */
+const running = new Set<string>();
 
 const folderOf = (site: Site) => join(site.media.uploadsDir, '.imports');
 
@@ -110,6 +110,8 @@ async function writeState(dir: string, state: ImportRunState): Promise<void> {
 export async function importState(site: Site, id: string): Promise<ImportRunState | undefined> {
   const dir = dirOf(site, id);
   if (!dir) return undefined;
+  // asked before the file is read: a run that ends while it is read leaves the read with its last progress, still running
+  const runningHere = running.has(id);
   let state: ImportRunState;
   try {
     state = JSON.parse(await readFile(join(dir, STATE_FILE), 'utf8')) as ImportRunState;
@@ -117,7 +119,7 @@ export async function importState(site: Site, id: string): Promise<ImportRunStat
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
   }
-  if (state.status === 'running' && !running.has(id) && (state.pid === process.pid || !alive(state.pid ?? 0))) state.status = 'interrupted';
+  if (state.status === 'running' && !runningHere && (state.pid === process.pid || !alive(state.pid ?? 0))) state.status = 'interrupted';
   return state;
 }
 
@@ -197,12 +199,19 @@ export async function startImport(site: Site, store: Store, id: string, o: RunOp
   const state = await importState(site, id);
   const dir = dirOf(site, id);
   if (!state || !dir) throw new Error(`no import ${id}`);
-  if (state.status === 'running') throw new ImportRunRefused('cms_import_running');
+  if (state.status === 'running' || running.has(id)) throw new ImportRunRefused('cms_import_running');
   if (state.status === 'done') throw new ImportRunRefused('cms_import_done');
+  // taken before anything is awaited: a second request for the same run finds it running
+  running.add(id);
   const started = Date.now();
   Object.assign(state, { status: 'running', pid: process.pid, error: null, report: null });
   state.progress = { done: 0, total: state.wxr.total, rate: 0, started: new Date(started).toISOString(), finished: null };
-  await writeState(dir, state);
+  try {
+    await writeState(dir, state);
+  } catch (e) {
+    running.delete(id);
+    throw e;
+  }
 
   const notices: ImportNotice[] = [];
   let noticesLeft = 0;
@@ -224,7 +233,7 @@ export async function startImport(site: Site, store: Store, id: string, o: RunOp
       writing = writing.then(() => writeState(dir, state)).catch((e) => o.log.error(`the import ${id} could not write its progress: ${e instanceof Error ? e.message : String(e)}`));
     },
   });
-  const run = (async () => {
+  void (async () => {
     try {
       const result = await importer.run();
       if (noticesLeft) notices.push({ kind: 'warning', line: 0, message: `${noticesLeft} more notices are not shown.` });
@@ -244,7 +253,6 @@ export async function startImport(site: Site, store: Store, id: string, o: RunOp
   })()
     .catch((e) => o.log.error(`the import ${id} could not record its end: ${e instanceof Error ? e.message : String(e)}`))
     .finally(() => running.delete(id));
-  running.set(id, run);
   return { ...state };
 }
 
