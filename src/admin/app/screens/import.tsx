@@ -25,6 +25,9 @@ interface AuthorLine {
   new_login: string;
 }
 
+/** "1 user", "2 users". */
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /** How often the progress is asked for while the import runs. */
 const POLL_MS = 500;
 
@@ -148,7 +151,7 @@ function ImportRun({ state, onChange, say }: { state: ImportState; onChange: (s:
           </p>
           <p>Remember to update the passwords and roles of imported users.</p>
           <p className="cms-admin__import-report">
-            Imported {r.users} users, {r.terms} terms, {Object.entries(r.posts).map(([type, n]) => `${n} ${type}`).join(', ') || 'no posts'}, {r.menu_items} menu items, {r.attachments} attachments, {r.comments} comments; {r.existing} already there, {r.failed} failed.
+            Imported {count(r.users, 'user')}, {count(r.terms, 'term')}, {Object.entries(r.posts).map(([type, n]) => `${n} ${type}`).join(', ') || 'no posts'}, {count(r.menu_items, 'menu item')}, {count(r.attachments, 'attachment')}, {count(r.comments, 'comment')}; {r.existing} already there, {r.failed} failed.
           </p>
           {r.notices.length > 0 && (
             <ul className="cms-admin__import-notices">
