@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { WxrWriter } from '../import/wxr-export.ts';
+import { GENERATOR, WxrWriter } from '../import/wxr-export.ts';
 import { describeLocation } from '../store/db.ts';
 import { CliError } from './errors.ts';
 import { openInstalled, startInstalled, userNamed } from './site-store.ts';
@@ -17,8 +16,6 @@ export interface WxrExportCommandOptions {
   endDate?: string;
   status?: string;
 }
-
-const version = () => (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -39,7 +36,7 @@ export async function wxrExportCommand(o: WxrExportCommandOptions, write: (chunk
     }
     const author = o.author === undefined ? undefined : (await userNamed(store, o.author)).id;
     const started = Date.now();
-    const posts = await new WxrWriter(store, site, { postType: o.postType, author, startDate: o.startDate, endDate: o.endDate, status: o.status, generator: `cms-spec/${version()}` }, write).run();
+    const posts = await new WxrWriter(store, site, { postType: o.postType, author, startDate: o.startDate, endDate: o.endDate, status: o.status, generator: GENERATOR }, write).run();
     return `Exported ${plural(posts, 'post')} from ${describeLocation(o.db)} as WXR 1.2${o.out === '-' ? '' : ` to ${o.out}`} in ${((Date.now() - started) / 1000).toFixed(1)} s.`;
   } finally {
     await store.close();

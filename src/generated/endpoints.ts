@@ -206,6 +206,39 @@ export interface HandlerArgs {
     /** The source of the content. */
     source: string;
   };
+  /** GET /cms-import/v1/export */
+  'cms-import:exports.exportSite': {
+    /** What to export (export_wp's content), all or one post type: post, page, attachment, or another exportable type. */
+    content: string;
+    /** Only posts by this user (with a post, page or attachment type). */
+    author?: number | null;
+    /** Only posts in this category, by its ID (with the post type). */
+    category?: number | null;
+    /** Only posts from this month on, YYYY-MM (or a day, YYYY-MM-DD), with a post, page or attachment type. */
+    start_date?: string | null;
+    /** Only posts up to the end of this month, YYYY-MM (or a day's month), with a post, page or attachment type. */
+    end_date?: string | null;
+    /** Only posts of this status (with a post or page type). */
+    status?: 'publish' | 'future' | 'draft' | 'pending' | 'private' | null;
+  };
+  /** GET /cms-import/v1/imports/{id} */
+  'cms-import:imports.getImport': {
+    id: string;
+  };
+  /** POST /cms-import/v1/imports/{id}/run */
+  'cms-import:imports.runImport': {
+    id: string;
+    /** The file's authors and who each becomes (WordPress's importer form); an author not listed is imported as the file describes them. */
+    authors: Array<{
+      login: string;
+      user_id?: number;
+      new_login?: string;
+    }>;
+    /** Download and import file attachments. */
+    fetch_attachments: boolean;
+  };
+  /** POST /cms-import/v1/imports */
+  'cms-import:imports.uploadImport': {};
   /** POST /cms/v2/users/{user_id}/application-passwords */
   'cms-v2:app-passwords.createAppPassword': {
     user_id: string;
@@ -4335,6 +4368,10 @@ export interface HandlerResults {
   'block-queries:taxonomies.taxonomiesSelect': unknown;
   'block-queries:taxonomies.termQuery': unknown;
   'block-queries:taxonomies.termSelect': unknown;
+  'cms-import:exports.exportSite': unknown;
+  'cms-import:imports.getImport': unknown;
+  'cms-import:imports.runImport': unknown;
+  'cms-import:imports.uploadImport': unknown;
   'cms-v2:app-passwords.createAppPassword': Resources['cms/v2:application-password'];
   'cms-v2:app-passwords.deleteAppPassword': { deleted: boolean; previous: Resources['cms/v2:application-password'] };
   'cms-v2:app-passwords.deleteAppPasswords': unknown;
@@ -4658,6 +4695,8 @@ export interface EndpointResults {
     image?: string;
     [property: string]: unknown;
   };
+  'GET /cms-import/v1/export': unknown;
+  'GET /cms-import/v1/imports/{id}': unknown;
   'GET /cms-site-health/v1/directory-sizes': unknown;
   'GET /cms-site-health/v1/tests/authorization-header': {
     label?: string;
@@ -5103,6 +5142,8 @@ export interface EndpointResults {
     [property: string]: unknown;
   };
   'POST /cms-abilities/v1/abilities/{name}/run': unknown;
+  'POST /cms-import/v1/imports': unknown;
+  'POST /cms-import/v1/imports/{id}/run': unknown;
   'POST /cms/v2/<rest_base>': unknown;
   'POST /cms/v2/<rest_base>/{id}': unknown;
   'POST /cms/v2/<rest_base>/{id}/autosaves': unknown;

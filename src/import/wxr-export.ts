@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
 import { ExportRepo, type ExportedAuthor, type ExportedComment, type ExportedPost, type ExportedTerm, type ExportSelection } from '../store/exports.ts';
@@ -25,11 +26,16 @@ import { phpStoredMetaValue } from './php-serialized.ts';
 
 export const WXR_VERSION = '1.2';
 
+/** What the files' generator comments name: this server and its version, as WordPress names itself (`WordPress/6.1`). */
+export const GENERATOR = `cms-spec/${(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version}`;
+
 export interface WxrExportOptions {
   /** One post type (WordPress's name or this site's), as export_wp's `content`; all exportable types when absent. */
   postType?: string;
   /** Only posts by this user (with a post, page or attachment type, as WordPress). */
   author?: number;
+  /** Only posts in this category, a term id (with the post type, as WordPress). */
+  category?: number;
   /** 'YYYY-MM-DD': posts from this date on / before the month after this date (with a post, page or attachment type). */
   startDate?: string;
   endDate?: string;
@@ -127,6 +133,7 @@ export class WxrWriter {
     const one = types.length === 1 ? types[0] : '';
     const selection: ExportSelection = { types };
     if (this.o.status && (one === 'post' || one === 'page')) selection.status = this.o.status;
+    if (this.o.category !== undefined && one === 'post') selection.category = this.o.category;
     if (one === 'post' || one === 'page' || one === 'attachment') {
       selection.author = this.o.author;
       if (this.o.startDate) selection.from = this.o.startDate.slice(0, 10);
@@ -139,7 +146,9 @@ export class WxrWriter {
     const ids = await this.repo.postIds(selection);
     await this.write(this.head());
     await this.write(this.authors(await this.repo.authorsOf(ids)));
-    await this.write(all ? await this.termLists() : '\t\t\t');
+    // the one category posts are filtered by is listed, as export_wp lists it
+    const filtered = selection.category === undefined ? undefined : (await this.repo.terms(['category'])).find((t) => t.id === selection.category);
+    await this.write(all || filtered ? await this.termLists(filtered) : '\t\t\t');
     await this.write(all ? await this.menuTerms() : '');
     // rss2_head's the_generator, then the blank lines and tabs around the loop
     await this.write(`\n\t<generator>${this.o.generator}</generator>\n\n\t`);
@@ -207,14 +216,14 @@ export class WxrWriter {
     return (meta ?? []).map((m) => `\t\t<wp:termmeta>\n\t\t\t<wp:meta_key>${cdata(m.key)}</wp:meta_key>\n\t\t\t<wp:meta_value>${cdata(phpStoredMetaValue(m.value))}</wp:meta_value>\n\t\t</wp:termmeta>\n`).join('');
   }
 
-  /** The categories, the tags and the other terms, each list by name with children after their parents. */
-  private async termLists(): Promise<string> {
-    const everything = (await this.repo.terms()).sort(byName);
+  /** The categories, the tags and the other terms, each list by name with children after their parents; only `category` when the posts are filtered by it. */
+  private async termLists(category?: ExportedTerm): Promise<string> {
+    const everything = category ? [category] : (await this.repo.terms()).sort(byName);
     const custom = this.site.types.taxonomies.map((t) => t.slug).filter((slug) => !BUILTIN_TAXONOMIES.has(slug));
     const cats = parentsFirst(everything.filter((t) => t.taxonomy === 'category'));
-    const tags = everything.filter((t) => t.taxonomy === 'post_tag');
+    const tags = category ? [] : everything.filter((t) => t.taxonomy === 'post_tag');
     // get_terms with an empty list of taxonomies asks for every taxonomy's terms: what WordPress lists when no plugin registers one
-    const terms = parentsFirst(custom.length ? everything.filter((t) => custom.includes(t.taxonomy)) : everything);
+    const terms = parentsFirst(category ? [] : custom.length ? everything.filter((t) => custom.includes(t.taxonomy)) : everything);
     const meta = await this.repo.meta('term_meta', everything.map((t) => t.id));
     const name = (element: string, text: string, indent = '') => (text ? `${indent}<wp:${element}>${cdata(text)}</wp:${element}>\n` : '');
 

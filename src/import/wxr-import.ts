@@ -33,7 +33,24 @@ import { IdMap, remapIds, rewriteBaseUrl } from './references.ts';
  * alone is reported. An interrupted import run again skips what is in and adds what is missing.
  */
 
-export type AuthorsChoice = { mode: 'create' } | { mode: 'skip' } | { mode: 'map'; map: ReadonlyMap<string, string> };
+/**
+ * How the file's authors become users here: `create` (each becomes a user, or the account they
+ * already have), `skip` (everything to the importing user), `map` (a CSV's old login → new login,
+ * created when missing), or `each` as WordPress's importer form asks it for every author (by the
+ * file's login): assign to an existing user, create a user with another login, or, with neither,
+ * import them as `create` does.
+ */
+export type AuthorsChoice =
+  | { mode: 'create' }
+  | { mode: 'skip' }
+  | { mode: 'map'; map: ReadonlyMap<string, string> }
+  | { mode: 'each'; authors: ReadonlyMap<string, AuthorChoice> };
+
+/** One author's line of WordPress's importer form: `user_map` (an existing user's id) wins over `user_new` (a login to create). */
+export interface AuthorChoice {
+  userId?: number;
+  newLogin?: string;
+}
 
 export interface WxrImportOptions {
   /** The file, or what names the source in messages. */
@@ -324,6 +341,8 @@ export class WxrImporter {
       if (choice.mode === 'map') {
         const target = choice.map.get(a.author_login);
         if (target) userId = (await this.store.users.byLoginOrEmail(target))?.id ?? (await this.createUser({ ...a, author_login: target }));
+      } else if (choice.mode === 'each') {
+        userId = await this.chosenUser(a, choice.authors.get(a.author_login) ?? {}, scan.version);
       } else if (choice.mode === 'create' && scan.version !== '1.0') {
         userId = (await this.existingAccount(a)) ?? (await this.createUser(a));
       }
@@ -331,6 +350,19 @@ export class WxrImporter {
       if (a.author_id) this.processed.authors.set(a.author_id, userId);
       this.processed.authorLogins.set(login, userId);
     }
+  }
+
+  /**
+   * get_author_mapping for one author of WordPress's form: the existing user chosen (when there is
+   * one), else a new user with the login given (wp_create_user: the login and a password, nothing
+   * else), else, but for a WXR 1.0 file, the author as the file describes them (or their account
+   * here already, as `create` finds it).
+   */
+  private async chosenUser(a: WxrAuthor, chosen: AuthorChoice, version: string): Promise<number | undefined> {
+    if (chosen.userId && (await this.store.users.get(chosen.userId))) return chosen.userId;
+    if (chosen.newLogin) return (await this.store.users.byLoginOrEmail(chosen.newLogin))?.id ?? (await this.createUser({ author_id: 0, author_login: chosen.newLogin, author_email: '', author_display_name: '', author_first_name: '', author_last_name: '' }));
+    if (version === '1.0') return undefined;
+    return (await this.existingAccount(a)) ?? (await this.createUser(a));
   }
 
   /**

@@ -18,6 +18,8 @@ export interface ExportSelection {
   /** post_status = status (else every status but auto-draft). */
   status?: string;
   author?: number;
+  /** Only posts in this category (a term id). */
+  category?: number;
   /** post_date >= from and < until, site-local 'YYYY-MM-DD'. */
   from?: string;
   until?: string;
@@ -37,6 +39,7 @@ export class ExportRepo {
     let q = this.db.selectFrom('posts').select('id').where('type', 'in', [...s.types]);
     q = s.status ? q.where('status', '=', s.status) : q.where('status', '!=', 'auto-draft');
     if (s.author !== undefined) q = q.where('author', '=', s.author);
+    if (s.category !== undefined) q = q.where('id', 'in', this.db.selectFrom('term_relationships').select('post_id').where('term_id', '=', s.category));
     if (s.from) q = q.where('date', '>=', s.from);
     if (s.until) q = q.where('date', '<', s.until);
     return (await q.orderBy('id').execute()).map((r) => r.id);

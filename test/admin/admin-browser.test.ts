@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { useServer } from '../helpers/server.ts';
+import { ROOT, useServer } from '../helpers/server.ts';
 import { userAuth, type TestUser } from '../helpers/auth.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { ensureAdminBundle } from '../../scripts/build.js';
@@ -90,7 +90,7 @@ async function chooseInLibrary(page: Page, dialog: string, titles: string[]): Pr
 
 const selectButton = (library: Locator) => library.getByRole('button', { name: 'Select', exact: true });
 
-const SCREENS = ['posts', 'pages', 'media', 'comments', 'menus', 'plugins', 'users', 'settings', 'profile', 'post-new'];
+const SCREENS = ['posts', 'pages', 'media', 'comments', 'menus', 'plugins', 'users', 'import', 'export', 'settings', 'profile', 'post-new'];
 
 describe(`the admin in ${label}`, () => {
   for (const [name, viewport] of Object.entries(WIDTHS)) {
@@ -108,7 +108,7 @@ describe(`the admin in ${label}`, () => {
           assert.ok(overflow <= 0, `${screen}: ${overflow}px wider than the screen`);
           assert.deepEqual(await seriousViolations(page), [], screen);
         }
-        assert.deepEqual(await page.locator('.cms-admin__menu a').allInnerTexts(), ['Posts', 'Pages', 'Media', 'Comments', 'Menus', 'Plugins', 'Users', 'Settings', 'Profile']);
+        assert.deepEqual(await page.locator('.cms-admin__menu a').allInnerTexts(), ['Posts', 'Pages', 'Media', 'Comments', 'Menus', 'Plugins', 'Users', 'Import', 'Export', 'Settings', 'Profile']);
         // the login screen too
         const anonymous = await browser.newPage({ viewport, bypassCSP: true });
         await anonymous.goto(`${server.home}/cms-admin/login`);
@@ -385,6 +385,42 @@ describe(`the admin in ${label}`, () => {
       await page.keyboard.press('Enter');
       await page.waitForSelector('.components-notice:has-text("Settings saved.")');
       assert.equal((await server.json('cms/v2/settings')).description, 'Typed without a mouse');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('Tools → Import: upload a WXR, assign one author to an existing user, see the progress bar reach the end and the report; Tools → Export downloads the file', async () => {
+    const { context, page } = await loggedIn(administrator);
+    try {
+      await page.goto(`${server.home}/cms-admin/?page=import`);
+      await page.waitForSelector('.cms-admin__content h1:has-text("Import")');
+      await page.setInputFiles('.cms-admin__content input[type=file]', join(ROOT, 'test/fixtures/wxr/small-export.xml'));
+      await page.waitForSelector('h2:has-text("Assign Authors")');
+      // the file's three authors, as WordPress's form lists them
+      assert.deepEqual(await page.locator('.cms-admin__authors > li strong').allInnerTexts(), ['admin (admin)', 'editor (editor)', 'author (author)']);
+      const editorLine = page.locator('.cms-admin__authors > li').nth(1);
+      await editorLine.getByLabel('or assign posts to an existing user:').selectOption({ label: administrator.login });
+      await page.getByRole('button', { name: 'Submit' }).click();
+      await page.waitForSelector('text=All done.');
+      const bar = page.locator('progress#cms-import-progress');
+      assert.equal(await bar.getAttribute('value'), await bar.getAttribute('max'));
+      assert.match(await page.locator('.cms-admin__import-report').innerText(), /Imported \d+ users?, \d+ terms, 6 post, 5 page, 0 menu items, 0 attachments, 1 comment; 0 already there, 0 failed\./);
+      // the editor's posts are the administrator's now
+      const [editorsPost] = await server.json('cms/v2/posts?slug=foo-child&status=publish,private');
+      assert.equal(editorsPost?.author, administrator.userId);
+      await page.screenshot({ path: join(SHOTS, 'desktop-import-done.png'), fullPage: true });
+
+      await page.goto(`${server.home}/cms-admin/?page=export`);
+      await page.getByLabel('Pages').check();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Export File' }).click()]);
+      // export_wp's name: sanitize_key(the site's title), then WordPress.<today>.xml
+      const sitename = String((await server.json('cms/v2/settings')).title).toLowerCase().replace(/[^a-z0-9_-]/g, '');
+      assert.equal(download.suggestedFilename(), `${sitename}.WordPress.${new Date().toISOString().slice(0, 10)}.xml`);
+      const wxr = readFileSync(await download.path(), 'utf8');
+      assert.match(wxr, /<wp:wxr_version>1\.2<\/wp:wxr_version>/);
+      assert.match(wxr, /<wp:post_type><!\[CDATA\[page\]\]><\/wp:post_type>/);
+      assert.doesNotMatch(wxr, /<wp:post_type><!\[CDATA\[post\]\]><\/wp:post_type>/);
     } finally {
       await context.close();
     }

@@ -125,6 +125,9 @@ const REQUIRED: readonly [methods: string | null, route: RegExp, cap: string, on
   [null, /^\/cms-block-editor\/v1\/url-details$/, 'edit_posts'],
   [null, /^\/oembed\/1\.0\/proxy$/, 'edit_posts'],
   [null, /^\/cms-site-health\/v1\//, 'view_site_health_checks'],
+  // this server's Tools → Import and Export (WordPress's import.php and export.php check these)
+  [null, /^\/cms-import\/v1\/export$/, 'export'],
+  [null, /^\/cms-import\/v1\//, 'import'],
   [null, /^\/cms-abilities\/v1\//, 'read'],
   // Yoast SEO
   [null, /^\/seo\/v1\/(available_posts|configuration\/|get_tasks|readability_scores|seo_scores|time_based_seo_metrics|action_tracking|analytics_connector_|complete_task|integrations\/set_active|setup_steps_tracking)/, 'wpseo_manage_options'],

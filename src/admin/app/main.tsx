@@ -4,6 +4,8 @@ import '@wordpress/components/build-style/style.css';
 import './admin.css';
 import { api, messageOf, screenUrl, settings, type Me } from './api.ts';
 import { CommentsScreen } from './screens/comments.tsx';
+import { ExportScreen } from './screens/export.tsx';
+import { ImportScreen } from './screens/import.tsx';
 import { MediaScreen } from './screens/media.tsx';
 import { MenusScreen } from './screens/menus.tsx';
 import { PluginsScreen } from './screens/plugins.tsx';
@@ -28,6 +30,9 @@ const SCREENS: Record<string, Screen> = {
   menus: { title: 'Menus', cap: 'edit_theme_options', render: () => <MenusScreen /> },
   plugins: { title: 'Plugins', cap: 'activate_plugins', render: () => <PluginsScreen /> },
   users: { title: 'Users', cap: 'list_users', render: () => <UsersScreen /> },
+  // Tools
+  import: { title: 'Import', cap: 'import', render: () => <ImportScreen /> },
+  export: { title: 'Export', cap: 'export', render: () => <ExportScreen /> },
   settings: { title: 'Settings', cap: 'manage_options', render: () => <SettingsScreen /> },
   profile: { title: 'Profile', cap: 'read', render: (me) => <ProfileScreen me={me} /> },
 };
