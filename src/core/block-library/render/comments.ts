@@ -5,7 +5,7 @@ import { escUrl } from '../../../format/esc-url.ts';
 import { formatLocalDate } from '../../../format/date.ts';
 import { commentsOpen, discussionOptions, isOn, renderedComment } from '../../comments.ts';
 import { renderedTitle } from '../../rest.ts';
-import { contextPost, isoDate, loginUrl, postPermalink } from './shared.ts';
+import { contextPost, loginUrl, postPermalink } from './shared.ts';
 import { wrapperAttributes } from './wrapper.ts';
 import { commentForm } from '../../comment-form.ts';
 
@@ -179,7 +179,7 @@ export async function commentDate(block: RenderedBlock, ctx: BlockRenderContext)
   const a = block.attributes;
   let formatted = formatLocalDate(typeof a.format === 'string' && a.format ? a.format : ctx.site.options.date_format || 'F j, Y', c.date);
   if (a.isLink) formatted = `<a href="${escapeAttr(await commentLink(ctx, c))}">${formatted}</a>`;
-  return `<div ${wrapperAttributes(block)}><time datetime="${escapeAttr(isoDate(c.date, c.date_gmt))}">${formatted}</time></div>`;
+  return `<div ${wrapperAttributes(block)}><time datetime="${escapeAttr(ctx.site.isoDate(c.date))}">${formatted}</time></div>`;
 }
 
 /**

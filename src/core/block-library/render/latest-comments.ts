@@ -3,7 +3,7 @@ import { escapeAttr, stripTagMarkup, trimWords, wpautop } from '../../../format/
 import { formatLocalDate } from '../../../format/date.ts';
 import { authorPermalink } from '../../permalinks.ts';
 import { renderedTitle } from '../../rest.ts';
-import { avatarImage, isoDate, postPermalink } from './shared.ts';
+import { avatarImage, postPermalink } from './shared.ts';
 import { wrapperAttributes } from './wrapper.ts';
 
 /**
@@ -32,7 +32,7 @@ export async function latestComments(block: RenderedBlock, ctx: BlockRenderConte
     const post = posts.get(c.post);
     const link = post ? `${await postPermalink(ctx, post)}#comment-${c.id}` : '';
     items += ` on <a class="wp-block-latest-comments__comment-link" href="${escapeAttr(link)}">${(post && renderedTitle(post)) || '(no title)'}</a>`;
-    if (a.displayDate) items += `<time datetime="${escapeAttr(isoDate(c.date, c.date_gmt))}" class="wp-block-latest-comments__comment-date">${formatLocalDate(dateFormat, c.date)}</time>`;
+    if (a.displayDate) items += `<time datetime="${escapeAttr(ctx.site.isoDate(c.date))}" class="wp-block-latest-comments__comment-date">${formatLocalDate(dateFormat, c.date)}</time>`;
     items += '</footer>';
     if (a.displayExcerpt) {
       // get_comment_excerpt: the text without tags, on one line, cut to 20 words
