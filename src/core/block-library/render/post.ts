@@ -79,8 +79,10 @@ export async function postTerms(block: RenderedBlock, ctx: BlockRenderContext): 
   let classes = `taxonomy-${tax.slug}`;
   if (a.textAlign !== undefined) classes += ` has-text-align-${str(a.textAlign)}`;
   const separator = a.separator ? str(a.separator) : ' ';
-  // wp_kses_post of the prefix and suffix as written; the wrapper's own attributes are already safe
-  let prefix = `<div ${wrapperAttributes(block, { class: classes })}>`;
+  // wp_kses_post of the prefix and suffix, the wrapper's opening tag included: kses leaves its
+  // class and rewrites its style, as written, with safecss_filter_attr (`a:b;c:d`, no space, no last semicolon)
+  const wrapper = wrapperAttributes(block, { class: classes }).replace(/^style="([^"]*)"\s*/, (_, css: string) => (safeCss(css) ? `style="${safeCss(css)}" ` : ''));
+  let prefix = `<div ${wrapper}>`;
   if (a.prefix) prefix += await kses(`<span class="wp-block-post-terms__prefix">${str(a.prefix)}</span>`, 'post');
   let suffix = '</div>';
   if (a.suffix) suffix = `${await kses(`<span class="wp-block-post-terms__suffix">${str(a.suffix)}</span>`, 'post')}${suffix}`;
