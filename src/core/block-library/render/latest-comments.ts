@@ -9,12 +9,12 @@ import { wrapperAttributes } from './wrapper.ts';
 /**
  * render_block_core_latest_comments: the newest approved comments on published posts, each with
  * its author (linked to their site, or a user's posts), the post it is on, and the avatar, date
- * and excerpt asked for. The comments are the comments feed's (which leaves out those on posts
- * behind a password, where WordPress's get_comments keeps them).
+ * and excerpt asked for: get_comments with status approve and post_status publish, so those on
+ * posts behind a password too (their title `Protected: …`).
  */
 export async function latestComments(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
   const a = block.attributes;
-  const comments = await ctx.store.comments.latestPublic(Math.max(0, Math.trunc(Number(a.commentsToShow)) || 0));
+  const comments = await ctx.store.comments.latestPublic(Math.max(0, Math.trunc(Number(a.commentsToShow)) || 0), { protectedPosts: true });
   const posts = new Map((await ctx.store.posts.getMany([...new Set(comments.map((c) => c.post))])).map((p) => [p.id, p]));
   const users = new Map((await ctx.store.users.getMany([...new Set(comments.map((c) => c.author).filter((id) => id > 0))])).map((u) => [u.id, u]));
   const dateFormat = ctx.site.options.date_format || 'F j, Y';
