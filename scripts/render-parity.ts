@@ -1,5 +1,5 @@
 /**
- * `node --import tsx scripts/render-parity.ts --wp-auth admin:APP-PASSWORD [--wp URL] [--visitor] [--list] [--only TEXT] [--show-same] [--full]`:
+ * `node --import tsx scripts/render-parity.ts --wp-auth admin:APP-PASSWORD [--wp URL] [--visitor] [--list] [--only TEXT] [--show-same] [--full] [--dump DIR]`:
  * WordPress's standard test content (test/fixtures/wxr/themeunittestdata.wordpress.xml and
  * 64-block-test-data.xml) rendered by a real WordPress 6.1 and by this server, post by post.
  * A cms-spec is started on a fresh database and both files imported into it with `cms-spec import
@@ -14,9 +14,10 @@
  * Only what two sites cannot share is normalised: the site's address. It prints each post that
  * differs, the differences grouped by where they start (the block or element WordPress printed
  * there), and how many of the posts are alike. Not part of the test suite: each difference it
- * finds that is ours becomes a test with WordPress's answer written in it.
+ * finds that is ours becomes a test with WordPress's answer written in it. --dump writes both sides
+ * of each difference to DIR (`<id>-<field>.wordpress.html`, `.cms-spec.html`) for a diff tool.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -143,9 +144,10 @@ async function main(): Promise<void> {
       only: { type: 'string' },
       'show-same': { type: 'boolean', default: false },
       full: { type: 'boolean', default: false },
+      dump: { type: 'string' },
     },
   });
-  if (!o['wp-auth']) throw new Error('usage: node --import tsx scripts/render-parity.ts --wp-auth admin:application-password [--wp URL] [--visitor] [--list] [--only TEXT] [--show-same] [--full]');
+  if (!o['wp-auth']) throw new Error('usage: node --import tsx scripts/render-parity.ts --wp-auth admin:application-password [--wp URL] [--visitor] [--list] [--only TEXT] [--show-same] [--full] [--dump DIR]');
   const wpOrigin = o.wp.replace(/\/$/, '');
   const wpAdmin: Site = { origin: wpOrigin, home: await homeOf(wpOrigin), authorization: basic(o['wp-auth']) };
   const wp: Site = o.visitor ? { origin: wpAdmin.origin, home: wpAdmin.home } : wpAdmin;
@@ -189,6 +191,14 @@ async function main(): Promise<void> {
         continue;
       }
       differences.push(...found);
+      if (o.dump) {
+        mkdirSync(o.dump, { recursive: true });
+        for (const f of found) {
+          const name = join(o.dump, `${id}-${f.field.replace(/\s+/g, '-')}`);
+          writeFileSync(`${name}.wordpress.html`, f.wp);
+          writeFileSync(`${name}.cms-spec.html`, f.ours);
+        }
+      }
       console.log(`≠ ${id} ${a.type} “${a.title.rendered}” (${a.status}): ${found.map((f) => f.field).join(', ')}`);
       for (const f of found) {
         const [x, y] = o.full ? [f.wp, f.ours] : excerptAt(f.wp, f.ours);
