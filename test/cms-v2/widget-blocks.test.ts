@@ -70,6 +70,20 @@ describe('widget blocks: latest comments, calendar, avatar', () => {
     }
   });
 
+  it('gives a pingback no avatar (get_avatar answers false for a comment type other than comment)', async () => {
+    const id = await site.app.store.comments.insert({ post: post.id, type: 'pingback', author_name: 'Other blog', author_url: 'https://other.example/', content: 'Pinged.', approved: '1', date: '2030-03-10 08:00:00', date_gmt: '2030-03-10 08:00:00' });
+    try {
+      // WordPress 6.1.9's do_blocks of the same block over its pingback (Other blog, no address)
+      assert.equal(
+        await render('core/latest-comments', { commentsToShow: 1, displayDate: false, displayExcerpt: false }),
+        '<ol class="has-avatars wp-block-latest-comments"><li class="wp-block-latest-comments__comment"><article><footer class="wp-block-latest-comments__comment-meta">' +
+          `<a class="wp-block-latest-comments__comment-author" href="https://other.example/">Other blog</a> on <a class="wp-block-latest-comments__comment-link" href="${post.link}#comment-${id}">dynblocks: Hello &#038; <em>world</em></a></footer></article></li></ol>`,
+      );
+    } finally {
+      await site.app.store.comments.delete(id);
+    }
+  });
+
   it('draws the calendar of the month asked for, its days with posts linked, with the nearest months with posts', async () => {
     const head =
       '<table id="wp-calendar" class="wp-calendar-table">\n\t<caption>%s</caption>\n\t<thead>\n\t<tr>' +

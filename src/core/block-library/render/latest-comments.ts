@@ -23,7 +23,8 @@ export async function latestComments(block: RenderedBlock, ctx: BlockRenderConte
     const user = c.author > 0 ? users.get(c.author) : undefined;
     items += '<li class="wp-block-latest-comments__comment">';
     // get_avatar of a comment: its user's address, else the one the commenter gave
-    if (a.displayAvatar) items += avatarImage(ctx, user?.email ?? c.author_email, 48, '', 'wp-block-latest-comments__comment-avatar');
+    // get_avatar: only a comment of the `comment` type has one (get_avatar_comment_types), not a pingback or trackback
+    if (a.displayAvatar && c.type === 'comment') items += avatarImage(ctx, user?.email ?? c.author_email, 48, '', 'wp-block-latest-comments__comment-avatar');
     items += '<article><footer class="wp-block-latest-comments__comment-meta">';
     const authorUrl = c.author_url || (user ? authorPermalink(ctx.site, user) : '');
     // get_comment_author: the name given, else the user's display name, else Anonymous
