@@ -5,25 +5,37 @@
 # Needs root, Debian's package archive and a MariaDB (or MySQL) answering on its socket as root.
 # Idempotent: run it again to get the application password printed again (a new one each time).
 #   sudo scripts/wordpress-reference.sh [PORT]     (default 8061)
+# A port other than 8061 gets a site of its own beside it (database wp61_PORT, content folder
+# /var/lib/wordpress/sites/PORT/wp-content, config-portPORT.php chosen by nginx's WORDPRESS_CONFIG),
+# for what changes a site's theme or content (scripts/render-parity.ts) without touching 8061's.
 # Then: http://127.0.0.1:PORT/ , user `admin`, password `password`; the last line printed is
 # `admin:<application password>` for --wp-auth and curl -u.
 set -euo pipefail
 PORT="${1:-8061}"
 export DEBIAN_FRONTEND=noninteractive
-dpkg -s wordpress nginx php8.2-fpm php8.2-mysql >/dev/null 2>&1 || apt-get install -y wordpress nginx php8.2-fpm php8.2-mysql mariadb-server >/dev/null
+dpkg -s wordpress nginx php8.2-fpm php8.2-mysql php8.2-xml >/dev/null 2>&1 || apt-get install -y wordpress nginx php8.2-fpm php8.2-mysql php8.2-xml mariadb-server >/dev/null
 # the wordpress package pulls in Apache, which would hold port 80 for nothing here
 service apache2 stop >/dev/null 2>&1 || true
 service mariadb start >/dev/null 2>&1 || true
-mysql -uroot -e "CREATE DATABASE IF NOT EXISTS wp61; CREATE USER IF NOT EXISTS 'wp'@'localhost' IDENTIFIED BY 'wp'; GRANT ALL ON wp61.* TO 'wp'@'localhost'; FLUSH PRIVILEGES;"
-# Debian's wp-config.php reads /etc/wordpress/config-<host>.php, else config-default.php.
+if [ "$PORT" = 8061 ]; then
+  DB=wp61 CONFIG=default CONTENT=/var/lib/wordpress/wp-content
+else
+  DB="wp61_${PORT}" CONFIG="port${PORT}" CONTENT="/var/lib/wordpress/sites/${PORT}/wp-content"
+  mkdir -p "$CONTENT/themes" "$CONTENT/plugins" "$CONTENT/uploads"
+  ln -sfn /usr/share/wordpress/wp-content/themes/twentytwentythree "$CONTENT/themes/twentytwentythree"
+  chown -R www-data:www-data "$CONTENT/uploads"
+fi
+mysql -uroot -e "CREATE DATABASE IF NOT EXISTS ${DB}; CREATE USER IF NOT EXISTS 'wp'@'localhost' IDENTIFIED BY 'wp'; GRANT ALL ON ${DB}.* TO 'wp'@'localhost'; FLUSH PRIVILEGES;"
+# Debian's wp-config.php reads /etc/wordpress/config-\$WORDPRESS_CONFIG.php when the server sets it,
+# else config-<host>.php, else config-default.php.
 # WP_ENVIRONMENT_TYPE local: application passwords work over plain HTTP. No outbound HTTP, no updates.
-cat > /etc/wordpress/config-default.php <<PHP
+cat > "/etc/wordpress/config-${CONFIG}.php" <<PHP
 <?php
-define('DB_NAME', 'wp61');
+define('DB_NAME', '${DB}');
 define('DB_USER', 'wp');
 define('DB_PASSWORD', 'wp');
 define('DB_HOST', 'localhost');
-define('WP_CONTENT_DIR', '/var/lib/wordpress/wp-content');
+define('WP_CONTENT_DIR', '${CONTENT}');
 define('WP_ENVIRONMENT_TYPE', 'local');
 define('WP_HOME', 'http://127.0.0.1:${PORT}');
 define('WP_SITEURL', 'http://127.0.0.1:${PORT}');
@@ -31,25 +43,29 @@ define('AUTOMATIC_UPDATER_DISABLED', true);
 define('WP_HTTP_BLOCK_EXTERNAL', true);
 \$table_prefix = 'wp_';
 PHP
-cat > /etc/nginx/sites-available/wordpress-reference <<NGINX
+SITE=wordpress-reference
+[ "$PORT" = 8061 ] || SITE="wordpress-reference-${PORT}"
+cat > "/etc/nginx/sites-available/${SITE}" <<NGINX
 server {
   listen 127.0.0.1:${PORT};
   root /usr/share/wordpress;
   index index.php;
   client_max_body_size 64m;
-  location /wp-content/ { alias /var/lib/wordpress/wp-content/; }
+  location /wp-content/ { alias ${CONTENT}/; }
   location / { try_files \$uri \$uri/ /index.php?\$args; }
   location ~ \.php\$ {
     include snippets/fastcgi-php.conf;
+    fastcgi_param WORDPRESS_CONFIG ${CONFIG};
     fastcgi_pass unix:/run/php/php8.2-fpm.sock;
   }
 }
 NGINX
-ln -sf /etc/nginx/sites-available/wordpress-reference /etc/nginx/sites-enabled/wordpress-reference
+ln -sf "/etc/nginx/sites-available/${SITE}" "/etc/nginx/sites-enabled/${SITE}"
 rm -f /etc/nginx/sites-enabled/default
 service php8.2-fpm start >/dev/null 2>&1 || true
 nginx -t >/dev/null 2>&1
-service nginx reload >/dev/null 2>&1 || service nginx start >/dev/null 2>&1 || nginx
+# Debian's `service nginx reload` answers 0 when nginx is not running, starting nothing
+if service nginx status >/dev/null 2>&1; then service nginx reload >/dev/null 2>&1; else service nginx start >/dev/null 2>&1 || nginx; fi
 base="http://127.0.0.1:${PORT}"
 for _ in $(seq 1 20); do curl -s -o /dev/null "$base/wp-admin/install.php" && break; sleep 0.5; done
 # wp-admin/install.php's second step, as the installer's form sends it (does nothing once installed)

@@ -3,7 +3,7 @@ import type { EngineHost, HandlerContext, Logger, User } from '../engine/types.t
 import { Roles } from '../auth/roles.ts';
 import type { ShortcodeAttributes } from '../format/shortcodes.ts';
 import type { Store } from '../store/index.ts';
-import { offsetMinutes } from '../store/site-clock.ts';
+import { fillDates, offsetMinutes, type SiteClock } from '../store/site-clock.ts';
 import type { PostRow } from '../store/posts.ts';
 import type { TermRow } from '../store/terms.ts';
 import type { UserRow } from '../store/users.ts';
@@ -434,9 +434,24 @@ export class Site implements EngineHost {
     return this.home + (path.startsWith('/') ? path : `/${path}`);
   }
 
-  /** The site's calendar date ('YYYY-MM-DD') at an instant, on its clock (timezone_string, else gmt_offset). */
+  /** The site's clock: timezone_string, else gmt_offset (wp_timezone). */
+  get clock(): SiteClock {
+    return { home: this.home, gmtOffsetHours: Number(this.info.gmt_offset) || 0, timezone: this.info.timezone_string };
+  }
+
+  /** The site's calendar date ('YYYY-MM-DD') at an instant, on its clock. */
   localDate(at: Date = new Date()): string {
-    const clock = { home: this.home, gmtOffsetHours: Number(this.info.gmt_offset) || 0, timezone: this.info.timezone_string };
-    return new Date(at.getTime() + offsetMinutes(clock, at) * 60000).toISOString().slice(0, 10);
+    return new Date(at.getTime() + offsetMinutes(this.clock, at) * 60000).toISOString().slice(0, 10);
+  }
+
+  /**
+   * PHP's date('c') of a site-local time as get_post_time and mysql2date give it: the time read on
+   * the site's clock (date_create with wp_timezone), so its offset is the site's at that time,
+   * whatever GMT time the row keeps beside it (imported rows keep their old site's).
+   */
+  isoDate(local: string): string {
+    const minutes = Math.round((Date.parse(`${local.replace(' ', 'T')}Z`) - Date.parse(`${fillDates(this.clock, local, undefined, new Date()).gmt.replace(' ', 'T')}Z`)) / 60000) || 0;
+    const abs = Math.abs(minutes);
+    return `${local.replace(' ', 'T')}${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
   }
 }

@@ -10,6 +10,8 @@ import { fillDates, siteClock, type SiteClock } from '../store/site-clock.ts';
 import { MENU_ITEM_TYPE, MENU_TAXONOMY, saveMenuItem } from '../core/menus.ts';
 import { IMPORT_SOURCE, type MediaLibrary } from '../core/media.ts';
 import { TEMPLATE_META } from '../core/templates.ts';
+import { filterComment } from '../core/comments.ts';
+import { targetedLinkRel } from '../format/link-rel.ts';
 import { generatePassword, hashPassword } from '../auth/passwords.ts';
 import { sanitizeUserStrict } from '../auth/users.ts';
 import { guardedDownload } from '../net/fetch.ts';
@@ -657,9 +659,11 @@ export class WxrImporter {
       date_gmt: gmt(post.post_date_gmt),
       modified: gmt(post.post_modified) ?? gmt(post.post_date),
       modified_gmt: gmt(post.post_modified_gmt) ?? gmt(post.post_date_gmt),
-      title: post.post_title,
-      content: rewriteBaseUrl(post.post_content, this.baseUrl, this.site.home),
-      excerpt: rewriteBaseUrl(post.post_excerpt, this.baseUrl, this.site.home),
+      // wp_insert_post's title_save_pre, content_save_pre and excerpt_save_pre as the importing
+      // administrator runs them: wp_targeted_link_rel (no kses, with unfiltered_html)
+      title: targetedLinkRel(post.post_title),
+      content: targetedLinkRel(rewriteBaseUrl(post.post_content, this.baseUrl, this.site.home)),
+      excerpt: targetedLinkRel(rewriteBaseUrl(post.post_excerpt, this.baseUrl, this.site.home)),
       status: post.status || 'publish',
       slug: post.post_name,
       comment_status: post.comment_status || 'open',
@@ -769,7 +773,7 @@ export class WxrImporter {
       const inserted = new Map<number, number>();
       for (const { comment, meta } of p.comments) {
         const id = ids[comments.length];
-        comments.push({ id, ...this.commentRow(p.id, comment, inserted) });
+        comments.push({ id, ...(await this.commentRow(p.id, comment, inserted)) });
         inserted.set(comment.comment_id, id);
         for (const m of meta) commentMeta.push({ ...m, owner: id });
       }
@@ -779,21 +783,25 @@ export class WxrImporter {
     await repo.addMeta('post_meta', posts.flatMap((p) => p.meta));
   }
 
-  /** A comment's row: its parent among the post's comments already in, its user mapped. */
-  private commentRow(postId: number, c: WxrComment, inserted: Map<number, number>) {
+  /**
+   * A comment's row: its parent among the post's comments already in, its user mapped, its text
+   * through wp_filter_comment as process_post_comment passes it (an administrator's: no kses).
+   */
+  private async commentRow(postId: number, c: WxrComment, inserted: Map<number, number>) {
     const given = (v: string) => (v && !v.startsWith('0000-00-00') ? v : undefined);
     const dates = fillDates(this.clock, given(c.comment_date), given(c.comment_date_gmt), new Date());
+    const filtered = await filterComment({ content: c.comment_content, author_name: c.comment_author, author_url: c.comment_author_url }, true, this.site.home);
     return {
       post: postId,
       parent: inserted.get(c.comment_parent) ?? 0,
       author: this.processed.authors.get(c.comment_user_id) ?? 0,
-      author_name: c.comment_author,
+      author_name: filtered.author_name,
       author_email: c.comment_author_email,
-      author_url: c.comment_author_url,
+      author_url: filtered.author_url,
       author_ip: c.comment_author_IP,
       date: dates.local,
       date_gmt: dates.gmt,
-      content: c.comment_content,
+      content: filtered.content,
       approved: c.comment_approved || '1',
       type: c.comment_type || 'comment',
     };

@@ -114,16 +114,21 @@ export class CommentsRepo {
     return this.db.selectFrom('comments').selectAll().where('post', '=', postId).where('approved', 'in', approved).orderBy('date_gmt').orderBy('id').execute();
   }
 
-  /** The newest approved comments on published posts without a password (the comments feed). */
-  latestPublic(limit: number): Promise<(CommentRow & { post_title: string; post_type: string })[]> {
-    return this.db
+  /**
+   * The newest approved comments on published posts: without those on posts behind a password (the
+   * comments feed), or with them (`protectedPosts`: get_comments with post_status publish, as the
+   * Latest Comments block asks).
+   */
+  latestPublic(limit: number, { protectedPosts = false } = {}): Promise<(CommentRow & { post_title: string; post_type: string })[]> {
+    let q = this.db
       .selectFrom('comments')
       .innerJoin('posts', 'posts.id', 'comments.post')
       .selectAll('comments')
       .select(['posts.title as post_title', 'posts.type as post_type'])
       .where('comments.approved', '=', '1')
-      .where('posts.status', '=', 'publish')
-      .where('posts.password', '=', '')
+      .where('posts.status', '=', 'publish');
+    if (!protectedPosts) q = q.where('posts.password', '=', '');
+    return q
       .orderBy('comments.date_gmt', 'desc')
       .orderBy('comments.id', 'desc')
       .limit(sqlBound(limit))

@@ -58,14 +58,18 @@ export class ImportRepo {
     return taken;
   }
 
-  /** term_exists($value, $taxonomy): the term whose slug is the value sanitised, else whose name is the value. */
+  /**
+   * term_exists($value, $taxonomy): the term whose slug is the value sanitised, else whose name is
+   * the value, compared as MySQL's case-insensitive collation compares it (`media` finds `Media`;
+   * the letters SQLite's lower() folds: ASCII).
+   */
   async termExists(value: string, taxonomy: string): Promise<number | undefined> {
     const slug = sanitizeSlug(value);
     if (slug) {
       const bySlug = await this.db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('slug', '=', slug).executeTakeFirst();
       if (bySlug) return bySlug.id;
     }
-    const byName = await this.db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('name', '=', value).orderBy('id').executeTakeFirst();
+    const byName = await this.db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where(sql<string>`lower(name)`, '=', sql<string>`lower(${value})`).orderBy('id').executeTakeFirst();
     return byName?.id;
   }
 

@@ -363,7 +363,9 @@ describe('cms/v2 blocks: WP_REST_Block_Types_Controller, block renderer, block p
     });
 
     it('renders the site title and the search form for the site', async () => {
-      assert.deepEqual(await json(await render('core/site-title', { level: 0 })), { rendered: `<p class="wp-block-site-title"><a href="${site.home}/" rel="home">cms-spec</a></p>` });
+      // WordPress 6.1.9's render_block_core_site_title: home_url() without its slash, target _self unless given
+      assert.deepEqual(await json(await render('core/site-title', { level: 0 })), { rendered: `<p class="wp-block-site-title"><a href="${site.home}" target="_self" rel="home">cms-spec</a></p>` });
+      assert.deepEqual(await json(await render('core/site-title', { linkTarget: '_blank' })), { rendered: `<h1 class="wp-block-site-title"><a href="${site.home}" target="_blank" rel="home">cms-spec</a></h1>` });
       const search = (await json(await render('core/search', { label: 'Find', buttonText: 'Go' }))).rendered as string;
       assert.equal(
         search,
@@ -389,10 +391,41 @@ describe('cms/v2 blocks: WP_REST_Block_Types_Controller, block renderer, block p
           // the installed site's Sample Page has menu order 0
           `<li class="wp-block-pages-list__item"><a class="wp-block-pages-list__item__link" href="${site.home}/sample-page/">Sample Page</a></li>` +
           `<li class="wp-block-pages-list__item"><a class="wp-block-pages-list__item__link" href="${contact.link}">Contact</a></li>` +
-          `<li class="wp-block-pages-list__item has-child"><a class="wp-block-pages-list__item__link" href="${about.link}">About</a>` +
-          `<ul class="submenu-container"><li class="wp-block-pages-list__item current-menu-item"><a class="wp-block-pages-list__item__link" href="${team.link}" aria-current="page">Team</a></li></ul></li>` +
+          // the current page's parent is its ancestor; the first level of submenus gets the overlay colours' classes after a space, even when there are none
+          `<li class="wp-block-pages-list__item current-menu-ancestor has-child"><a class="wp-block-pages-list__item__link" href="${about.link}">About</a>` +
+          `<ul class="submenu-container"><li class="wp-block-pages-list__item current-menu-item "><a class="wp-block-pages-list__item__link" href="${team.link}" aria-current="page">Team</a></li></ul></li>` +
           '</ul>',
       });
+
+      // inside a Navigation block (which provides showSubmenuIcon): its item classes, the submenu
+      // toggles, and the overlay colour on the first level of submenus; WordPress 6.1.9's do_blocks
+      // of the same content over the same pages
+      const inNavigation = async (attributes: string) => {
+        const post = await json(await site.call('cms/v2/posts', { json: { status: 'publish', title: 'pages in a navigation', content: `<!-- wp:navigation ${attributes} --><!-- wp:page-list /--><!-- /wp:navigation -->` }, auth: site.admin }));
+        await site.call(`cms/v2/posts/${post.id}?force=true`, { method: 'DELETE', auth: site.admin });
+        return /<ul class="wp-block-page-list">.*?<\/ul><\/li><\/ul>/s.exec(post.content.rendered)?.[0];
+      };
+      const item = (link: string, title: string, open: string, extra = '') =>
+        `<li class="wp-block-pages-list__item wp-block-navigation-item ${open}${extra}"><a class="wp-block-pages-list__item__link wp-block-navigation-item__content" href="${link}">${title}</a></li>`;
+      const icon = '<svg xmlns="http://www.w3.org/2000/svg" width="12" height="12" viewBox="0 0 12 12" fill="none" aria-hidden="true" focusable="false"><path d="M1.50002 4L6.00002 8L10.5 4" stroke-width="1.5"></path></svg>';
+      assert.equal(
+        await inNavigation('{"overlayMenu":"never","overlayTextColor":"primary"}'),
+        '<ul class="wp-block-page-list">' +
+          item(`${site.home}/sample-page/`, 'Sample Page', 'open-on-hover-click') +
+          item(contact.link, 'Contact', 'open-on-hover-click') +
+          `<li class="wp-block-pages-list__item has-child wp-block-navigation-item open-on-hover-click"><a class="wp-block-pages-list__item__link wp-block-navigation-item__content" href="${about.link}">About</a>` +
+          `<button aria-label="About submenu" class="wp-block-navigation__submenu-icon wp-block-navigation-submenu__toggle" aria-expanded="false">${icon}</button>` +
+          `<ul class="submenu-container wp-block-navigation__submenu-container">${item(team.link, 'Team', 'open-on-hover-click', ' has-text-color has-primary-color')}</ul></li></ul>`,
+      );
+      assert.equal(
+        await inNavigation('{"overlayMenu":"never","openSubmenusOnClick":true}'),
+        '<ul class="wp-block-page-list">' +
+          item(`${site.home}/sample-page/`, 'Sample Page', 'open-on-click') +
+          item(contact.link, 'Contact', 'open-on-click') +
+          '<li class="wp-block-pages-list__item has-child wp-block-navigation-item open-on-click">' +
+          `<button aria-label="About submenu" class=" wp-block-navigation-item__content wp-block-navigation-submenu__toggle" aria-expanded="false">About</button><span class="wp-block-page-list__submenu-icon wp-block-navigation__submenu-icon">${icon}</span>` +
+          `<ul class="submenu-container wp-block-navigation__submenu-container">${item(team.link, 'Team', 'open-on-click', ' ')}</ul></li></ul>`,
+      );
     });
 
     it('renders the plugins’ blocks from their stored animations and vectors', async () => {
@@ -441,7 +474,7 @@ describe('cms/v2 blocks: WP_REST_Block_Types_Controller, block renderer, block p
       assert.equal(
         (await json(await site.call(`cms/v2/posts/${nested.id}`))).content.rendered,
         // the group's layout class comes from the layout support's render filter (WordPress 6.1.9's do_blocks of the same markup)
-        `\n<div class="is-layout-flow wp-block-group"><p class="wp-block-site-title"><a href="${site.home}/" rel="home">cms-spec</a></p></div>\n`,
+        `\n<div class="is-layout-flow wp-block-group"><p class="wp-block-site-title"><a href="${site.home}" target="_self" rel="home">cms-spec</a></p></div>\n`,
       );
     });
   });

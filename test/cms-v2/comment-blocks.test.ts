@@ -142,4 +142,26 @@ describe('the Post Comments Form block', () => {
       assert.equal(((await res.json()) as Obj).rendered, '', JSON.stringify(extra));
     }
   });
+
+  it('runs comment_class’s even/odd and thread alternation on through a second thread of the same page', async () => {
+    const thread = '<!-- wp:comments --><div class="wp-block-comments"><!-- wp:comment-template --><!-- wp:comment-author-name /--><!-- /wp:comment-template --></div><!-- /wp:comments -->';
+    const post = await site.json('cms/v2/posts', { method: 'POST', json: { title: 'dynblocks: two threads', status: 'publish', date: '2024-03-05T10:20:30', content: `${thread}\n\n${thread}` } }, 201);
+    const comment = (json: Obj): Promise<Obj> => site.json('cms/v2/comments', { method: 'POST', json: { post: post.id, status: 'approved', content: 'x', author_email: 'thread@example.test', ...json } }, 201);
+    const vee = await comment({ author_name: 'Vee', date: '2030-03-07T11:00:00' });
+    const sue = await comment({ author_name: 'Sue', date: '2030-03-08T11:00:00' });
+    const ray = await comment({ author_name: 'Ray', parent: vee.id, date: '2030-03-09T11:00:00' });
+    const rendered = (await site.json(`cms/v2/posts/${post.id}`, { auth: undefined })).content.rendered as string;
+    // WordPress 6.1.9's the_content of the same two threads: $comment_alt and $comment_thread_alt are globals
+    assert.deepEqual(
+      [...rendered.matchAll(/<li id="comment-(\d+)" class="([^"]*)"/g)].map((m) => [Number(m[1]), m[2]]),
+      [
+        [vee.id, 'comment even thread-even depth-1'],
+        [ray.id, 'comment odd alt depth-2'],
+        [sue.id, 'comment even thread-odd thread-alt depth-1'],
+        [vee.id, 'comment odd alt thread-even depth-1'],
+        [ray.id, 'comment even depth-2'],
+        [sue.id, 'comment odd alt thread-odd thread-alt depth-1'],
+      ],
+    );
+  });
 });

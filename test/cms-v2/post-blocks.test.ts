@@ -91,6 +91,20 @@ describe('post blocks and the block supports of dynamic blocks', () => {
     );
   });
 
+  it('writes post-date’s datetime with the site’s offset at that time, whatever GMT time the post keeps', async () => {
+    // WordPress 6.1.9: posts written at 10:20:30 on a UTC site, then timezone_string set to
+    // America/New_York; get_the_date('c') reads the local time on the site's clock (get_post_datetime)
+    const summer = await site.json('cms/v2/posts', { method: 'POST', json: { title: 'dynblocks: summer', status: 'publish', date: '2024-07-05T10:20:30' } }, 201);
+    await site.json('cms/v2/settings', { method: 'POST', json: { timezone: 'America/New_York' } });
+    try {
+      assert.equal(await render('core/post-date'), '<div class="wp-block-post-date"><time datetime="2024-03-05T10:20:30-05:00">March 5, 2024</time></div>');
+      assert.equal(await render('core/post-date', {}, summer.id), '<div class="wp-block-post-date"><time datetime="2024-07-05T10:20:30-04:00">July 5, 2024</time></div>');
+    } finally {
+      await site.json('cms/v2/settings', { method: 'POST', json: { timezone: 'UTC' } });
+      await site.json(`cms/v2/posts/${summer.id}?force=true`, { method: 'DELETE' });
+    }
+  });
+
   it('renders post-date, post-excerpt and read-more', async () => {
     assert.equal(await render('core/post-date'), '<div class="wp-block-post-date"><time datetime="2024-03-05T10:20:30+00:00">March 5, 2024</time></div>');
     assert.equal(
@@ -118,6 +132,12 @@ describe('post blocks and the block supports of dynamic blocks', () => {
         `<a href="${tags[0].link}" rel="tag">Dyn Tag A</a><span class="wp-block-post-terms__separator"> | </span><a href="${tags[1].link}" rel="tag">Dyn Tag B</a><span class="wp-block-post-terms__suffix">.</span></div>`,
     );
     assert.equal(await render('core/post-terms', { term: 'nope' }), '');
+    // the wrapper goes through wp_kses_post with the prefix, which rewrites its style as
+    // safecss_filter_attr does (WordPress 6.1.9's do_blocks of the block test data's post-terms)
+    assert.equal(
+      await render('core/post-terms', { term: 'category', style: { typography: { fontStyle: 'italic', fontWeight: '200' }, color: { text: '#ff0000' } } }),
+      `<div style="color:#ff0000;font-style:italic;font-weight:200" class="taxonomy-category has-text-color wp-block-post-terms"><a href="${category.link}" rel="tag">Dyn Cat</a></div>`,
+    );
   });
 
   it('renders post-author with its avatar, byline and biography', async () => {

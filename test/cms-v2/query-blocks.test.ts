@@ -101,4 +101,23 @@ describe('the Query Loop blocks', () => {
     const inherited = await create({ title: 'dynblocks: inherited', content: LOOP({ inherit: true }) });
     assert.equal(await rendered(inherited.id), expected);
   });
+
+  it('puts the sticky posts on top of a first page of the home kind, in addition to its posts per page', async () => {
+    // WordPress 6.1.9's the_content of the same loop over its newest post ("Hello world!" there) and
+    // an old sticky post (WP_Query's is_home: the stickies not on the page are added before it;
+    // post_class writes `sticky` only where is_home(), which a REST request is not)
+    const [newest] = await site.json('cms/v2/posts?per_page=1');
+    const pinned = await create({ title: 'dynblocks: pinned', date: '2001-01-01T09:00:00', sticky: true });
+    const loop = await create({
+      title: 'dynblocks: sticky loop',
+      date: '2000-01-01T09:00:00',
+      content: '<!-- wp:query {"queryId":7,"query":{"perPage":1,"pages":0,"offset":0,"postType":"post","order":"desc","orderBy":"date","author":"","search":"","exclude":[],"sticky":"","inherit":false}} -->\n<div class="wp-block-query"><!-- wp:post-template -->\n<!-- wp:post-title /-->\n<!-- /wp:post-template --></div>\n<!-- /wp:query -->',
+    });
+    assert.equal(
+      await rendered(loop.id),
+      '\n<div class="is-layout-flow wp-block-query"><ul class="is-layout-flow wp-block-post-template">' +
+        `<li class="wp-block-post post-${pinned.id} post type-post status-publish format-standard hentry category-uncategorized">\n<h2 class="wp-block-post-title">dynblocks: pinned</h2>\n</li>` +
+        `<li class="wp-block-post post-${newest.id} post type-post status-publish format-standard hentry category-uncategorized">\n<h2 class="wp-block-post-title">${newest.title.rendered}</h2>\n</li></ul></div>\n`,
+    );
+  });
 });

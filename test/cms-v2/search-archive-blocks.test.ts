@@ -115,8 +115,11 @@ describe('the core widget blocks as WordPress 6.1 renders them', () => {
         week(2019, 6, 'February 4, 2019&#8211;February 10, 2019', 1) + week(2019, 5, 'January 28, 2019&#8211;February 3, 2019', 9) +
         week(2019, 1, 'December 31, 2018&#8211;January 6, 2019', 2) + week(2018, 53, 'December 31, 2018&#8211;January 6, 2019', 1) + '</ul>',
     );
+    // get_archives_link's option is "$before $text $after": a space either side of the text (WordPress 6.1.9's wp_get_archives with format option)
     const dropdown = await render('core/archives', { type: 'weekly', displayAsDropdown: true });
-    assert.ok(dropdown.includes(`<option value="">Select Week</option>\t<option value='${home}/?m=2019&#038;w=6'> February 4, 2019&#8211;February 10, 2019</option>\n`), dropdown);
+    assert.ok(dropdown.includes(`<option value="">Select Week</option>\t<option value='${home}/?m=2019&#038;w=6'> February 4, 2019&#8211;February 10, 2019 </option>\n`), dropdown);
+    const counted = await render('core/archives', { type: 'weekly', displayAsDropdown: true, showPostCounts: true });
+    assert.ok(counted.includes(`\t<option value='${home}/?m=2019&#038;w=6'> February 4, 2019&#8211;February 10, 2019 &nbsp;(1)</option>\n`), counted);
   });
 });
 

@@ -246,7 +246,7 @@ describe('cms/v2 template parts: editing the theme’s footer', () => {
 
     const page = await (await fetch(`${server.home}/`)).text();
     // do_blocks keeps the newlines around the serialised paragraph and the blank line before the next block
-    assert.match(page, /<footer class="wp-block-template-part site-footer">\n\n<p>Made with care &amp; coffee.<\/p>\n\n\n<p class="wp-block-site-title"><a href="[^"]+\/" rel="home">[^<]+<\/a><\/p>/);
+    assert.match(page, /<footer class="wp-block-template-part site-footer">\n\n<p>Made with care &amp; coffee.<\/p>\n\n\n<p class="wp-block-site-title"><a href="[^"]+" target="_self" rel="home">[^<]+<\/a><\/p>/);
     assert.doesNotMatch(page, /<footer class="site-footer">/);
 
     // a second edit updates the same post

@@ -56,6 +56,34 @@ describe('widget blocks: latest comments, calendar, avatar', () => {
     );
   });
 
+  it('lists the comments on a post behind a password too, under its Protected: title (get_comments keeps them)', async () => {
+    const secret = await site.json('cms/v2/posts', { method: 'POST', json: { title: 'dynblocks: secret', status: 'publish', password: 'pw', date: '2024-03-06T10:00:00' } }, 201);
+    const c = await site.json('cms/v2/comments', { method: 'POST', json: { post: secret.id, status: 'approved', author_name: 'Pat', author_email: 'pat@example.test', content: 'Behind a password.', date: '2030-03-09T09:00:00' } }, 201);
+    try {
+      assert.equal(
+        await render('core/latest-comments', { commentsToShow: 1, displayAvatar: false, displayDate: false, displayExcerpt: false }),
+        '<ol class="wp-block-latest-comments"><li class="wp-block-latest-comments__comment"><article><footer class="wp-block-latest-comments__comment-meta"><span class="wp-block-latest-comments__comment-author">Pat</span> on ' +
+          `<a class="wp-block-latest-comments__comment-link" href="${secret.link}#comment-${c.id}">Protected: dynblocks: secret</a></footer></article></li></ol>`,
+      );
+    } finally {
+      await site.json(`cms/v2/posts/${secret.id}?force=true`, { method: 'DELETE' });
+    }
+  });
+
+  it('gives a pingback no avatar (get_avatar answers false for a comment type other than comment)', async () => {
+    const id = await site.app.store.comments.insert({ post: post.id, type: 'pingback', author_name: 'Other blog', author_url: 'https://other.example/', content: 'Pinged.', approved: '1', date: '2030-03-10 08:00:00', date_gmt: '2030-03-10 08:00:00' });
+    try {
+      // WordPress 6.1.9's do_blocks of the same block over its pingback (Other blog, no address)
+      assert.equal(
+        await render('core/latest-comments', { commentsToShow: 1, displayDate: false, displayExcerpt: false }),
+        '<ol class="has-avatars wp-block-latest-comments"><li class="wp-block-latest-comments__comment"><article><footer class="wp-block-latest-comments__comment-meta">' +
+          `<a class="wp-block-latest-comments__comment-author" href="https://other.example/">Other blog</a> on <a class="wp-block-latest-comments__comment-link" href="${post.link}#comment-${id}">dynblocks: Hello &#038; <em>world</em></a></footer></article></li></ol>`,
+      );
+    } finally {
+      await site.app.store.comments.delete(id);
+    }
+  });
+
   it('draws the calendar of the month asked for, its days with posts linked, with the nearest months with posts', async () => {
     const head =
       '<table id="wp-calendar" class="wp-calendar-table">\n\t<caption>%s</caption>\n\t<thead>\n\t<tr>' +

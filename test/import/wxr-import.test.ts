@@ -299,6 +299,37 @@ describe('WordPress importer refusals (parser.php)', () => {
   });
 });
 
+describe('the block test data after the Theme Unit Test data (WordPress/theme-test-data)', () => {
+  test('the block data’s category `media` is the unit data’s “Media” (`media-2`): term_exists finds a name whatever its case', { timeout: 240_000 }, async () => {
+    const site = await importInto([fixture('themeunittestdata.wordpress.xml'), fixture('64-block-test-data.xml')]);
+    try {
+      site.runs.forEach(succeeded);
+      // WordPress 6.1.9 with both files imported (scripts/render-parity/wp-import.php, WP_Import's rules):
+      // GET categories?search=media and GET posts?categories=<its id>
+      const media = (await site.get('cms/v2/categories?search=media')).body;
+      assert.deepEqual(media.map((c: { name: string; slug: string; count: number }) => [c.name, c.slug, c.count]), [['Media', 'media-2', 10]]);
+      const posts = (await site.get(`cms/v2/posts?categories=${media[0].id}&per_page=100`)).body;
+      assert.deepEqual(
+        posts.map((p: { title: { rendered: string } }) => p.title.rendered),
+        ['Video', 'Media &amp; Text', 'File', 'Cover', 'Audio', 'Gallery', 'Image', 'Block category: Embeds', 'Media: Twitter Embeds', 'Edge Case: Many Categories'],
+      );
+
+      // saved as wp_insert_post and wp_filter_comment save them for the importing administrator:
+      // `rel="noopener"` on links with a target (wp_targeted_link_rel), `nofollow ugc` on a
+      // comment's links (wp_rel_ugc); WordPress 6.1.9's content.raw of both (context=edit)
+      const links = (html: string) => html.match(/<a [^>]*>/g) ?? [];
+      const twitter = (await site.get('cms/v2/posts?slug=media-twitter-embeds&context=edit')).body[0];
+      assert.deepEqual(links(twitter.content.raw), ['<a title="Twitter Embeds" href="https://en.support.wordpress.com/twitter/twitter-embeds/" target="_blank" rel="noopener">']);
+      const commented = (await site.get('cms/v2/posts?slug=template-comments')).body[0];
+      const comments = (await site.get(`cms/v2/comments?post=${commented.id}&context=edit&orderby=id&order=asc`)).body;
+      assert.deepEqual(links(comments[1].content.raw), ['<a href="https://gravatar.com//" title="Gravatar" rel="nofollow ugc">']);
+      assert.deepEqual(links(comments[0].content.raw).slice(0, 1), ['<a href="https://developer.mozilla.org/en-US/docs/HTML/Element/blockquote#Notes" rel="nofollow ugc">']);
+    } finally {
+      await site.close();
+    }
+  });
+});
+
 describe('the Theme Unit Test data (WordPress/theme-test-data themeunittestdata.wordpress.xml)', () => {
   test('imports with the counts WordPress gives, attachments reported offline, and a second run imports nothing', { timeout: 240_000 }, async () => {
     const file = fixture('themeunittestdata.wordpress.xml');

@@ -52,7 +52,8 @@ export async function archives(block: RenderedBlock, ctx: BlockRenderContext): P
   const after = (l: ArchiveLink) => (a.showPostCounts ? `&nbsp;(${l.count})` : '');
   if (a.displayAsDropdown) {
     const id = uniqueId(ctx, 'wp-block-archives-');
-    const options = links.map((l) => `\t<option value='${l.url}'> ${l.text}${after(l)}</option>\n`).join('');
+    // get_archives_link's option: "$before $text $after", its spaces kept when before and after are empty
+    const options = links.map((l) => `\t<option value='${l.url}'> ${l.text} ${after(l)}</option>\n`).join('');
     const labelHtml = `<label for="${id}" class="wp-block-archives__label${a.showLabel === false ? ' screen-reader-text' : ''}">Archives</label>`;
     return `<div ${wrapperAttributes(block, { class: ARCHIVES_DROPDOWN })}>${labelHtml}\n\t\t<select id="${id}" name="archive-dropdown" onchange="document.location.href=this.options[this.selectedIndex].value;">\n\t\t<option value="">${SELECT_LABEL[type]}</option>${options}</select></div>`;
   }

@@ -5,7 +5,8 @@ import { escUrl } from '../../../format/esc-url.ts';
 import { formatLocalDate } from '../../../format/date.ts';
 import { commentsOpen, discussionOptions, isOn, renderedComment } from '../../comments.ts';
 import { renderedTitle } from '../../rest.ts';
-import { contextPost, isoDate, loginUrl, postPermalink } from './shared.ts';
+import { contextPost, loginUrl, postPermalink } from './shared.ts';
+import { BlockSupportsState } from '../supports/state.ts';
 import { wrapperAttributes } from './wrapper.ts';
 import { commentForm } from '../../comment-form.ts';
 
@@ -70,8 +71,8 @@ export async function commentTemplate(block: RenderedBlock, ctx: BlockRenderCont
   if (!top.length) return '';
   const list = order === 'desc' ? [...top].reverse() : top;
   const users = new Map((await ctx.store.users.getMany([...new Set(flatten(list, children).map((c) => c.author).filter((id) => id > 0))])).map((u) => [u.id, u]));
-  let alt = 0;
-  let threadAlt = 0;
+  // comment_class's $comment_alt and $comment_thread_alt are globals: they run on through every thread of the request
+  const state = (ctx.supports ??= new BlockSupportsState());
   let depth = 1;
   const classesOf = (c: CommentRow): string => {
     const classes = [c.type || 'comment'];
@@ -80,12 +81,8 @@ export async function commentTemplate(block: RenderedBlock, ctx: BlockRenderCont
       classes.push('byuser', `comment-author-${/^[A-Za-z0-9_-]+$/.test(user.nicename) ? user.nicename : String(user.id)}`);
       if (user.id === post.author) classes.push('bypostauthor');
     }
-    classes.push(...(alt % 2 ? ['odd', 'alt'] : ['even']));
-    alt++;
-    if (depth === 1) {
-      classes.push(...(threadAlt % 2 ? ['thread-odd', 'thread-alt'] : ['thread-even']));
-      threadAlt++;
-    }
+    classes.push(...((state.staticCounter('comment_alt') - 1) % 2 ? ['odd', 'alt'] : ['even']));
+    if (depth === 1) classes.push(...((state.staticCounter('comment_thread_alt') - 1) % 2 ? ['thread-odd', 'thread-alt'] : ['thread-even']));
     classes.push(`depth-${depth}`);
     return `class="${escapeAttr(classes.join(' '))}"`;
   };
@@ -180,7 +177,7 @@ export async function commentDate(block: RenderedBlock, ctx: BlockRenderContext)
   const a = block.attributes;
   let formatted = formatLocalDate(typeof a.format === 'string' && a.format ? a.format : ctx.site.options.date_format || 'F j, Y', c.date);
   if (a.isLink) formatted = `<a href="${escapeAttr(await commentLink(ctx, c))}">${formatted}</a>`;
-  return `<div ${wrapperAttributes(block)}><time datetime="${escapeAttr(isoDate(c.date, c.date_gmt))}">${formatted}</time></div>`;
+  return `<div ${wrapperAttributes(block)}><time datetime="${escapeAttr(ctx.site.isoDate(c.date))}">${formatted}</time></div>`;
 }
 
 /**

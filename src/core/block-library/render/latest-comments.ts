@@ -3,18 +3,18 @@ import { escapeAttr, stripTagMarkup, trimWords, wpautop } from '../../../format/
 import { formatLocalDate } from '../../../format/date.ts';
 import { authorPermalink } from '../../permalinks.ts';
 import { renderedTitle } from '../../rest.ts';
-import { avatarImage, isoDate, postPermalink } from './shared.ts';
+import { avatarImage, postPermalink } from './shared.ts';
 import { wrapperAttributes } from './wrapper.ts';
 
 /**
  * render_block_core_latest_comments: the newest approved comments on published posts, each with
  * its author (linked to their site, or a user's posts), the post it is on, and the avatar, date
- * and excerpt asked for. The comments are the comments feed's (which leaves out those on posts
- * behind a password, where WordPress's get_comments keeps them).
+ * and excerpt asked for: get_comments with status approve and post_status publish, so those on
+ * posts behind a password too (their title `Protected: …`).
  */
 export async function latestComments(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
   const a = block.attributes;
-  const comments = await ctx.store.comments.latestPublic(Math.max(0, Math.trunc(Number(a.commentsToShow)) || 0));
+  const comments = await ctx.store.comments.latestPublic(Math.max(0, Math.trunc(Number(a.commentsToShow)) || 0), { protectedPosts: true });
   const posts = new Map((await ctx.store.posts.getMany([...new Set(comments.map((c) => c.post))])).map((p) => [p.id, p]));
   const users = new Map((await ctx.store.users.getMany([...new Set(comments.map((c) => c.author).filter((id) => id > 0))])).map((u) => [u.id, u]));
   const dateFormat = ctx.site.options.date_format || 'F j, Y';
@@ -23,7 +23,8 @@ export async function latestComments(block: RenderedBlock, ctx: BlockRenderConte
     const user = c.author > 0 ? users.get(c.author) : undefined;
     items += '<li class="wp-block-latest-comments__comment">';
     // get_avatar of a comment: its user's address, else the one the commenter gave
-    if (a.displayAvatar) items += avatarImage(ctx, user?.email ?? c.author_email, 48, '', 'wp-block-latest-comments__comment-avatar');
+    // get_avatar: only a comment of the `comment` type has one (get_avatar_comment_types), not a pingback or trackback
+    if (a.displayAvatar && c.type === 'comment') items += avatarImage(ctx, user?.email ?? c.author_email, 48, '', 'wp-block-latest-comments__comment-avatar');
     items += '<article><footer class="wp-block-latest-comments__comment-meta">';
     const authorUrl = c.author_url || (user ? authorPermalink(ctx.site, user) : '');
     // get_comment_author: the name given, else the user's display name, else Anonymous
@@ -32,7 +33,7 @@ export async function latestComments(block: RenderedBlock, ctx: BlockRenderConte
     const post = posts.get(c.post);
     const link = post ? `${await postPermalink(ctx, post)}#comment-${c.id}` : '';
     items += ` on <a class="wp-block-latest-comments__comment-link" href="${escapeAttr(link)}">${(post && renderedTitle(post)) || '(no title)'}</a>`;
-    if (a.displayDate) items += `<time datetime="${escapeAttr(isoDate(c.date, c.date_gmt))}" class="wp-block-latest-comments__comment-date">${formatLocalDate(dateFormat, c.date)}</time>`;
+    if (a.displayDate) items += `<time datetime="${escapeAttr(ctx.site.isoDate(c.date))}" class="wp-block-latest-comments__comment-date">${formatLocalDate(dateFormat, c.date)}</time>`;
     items += '</footer>';
     if (a.displayExcerpt) {
       // get_comment_excerpt: the text without tags, on one line, cut to 20 words

@@ -12,7 +12,7 @@ import { uniqueId } from './shared.ts';
  */
 
 type Json = Record<string, unknown>;
-const has = (context: BlockContext, key: string) => Object.prototype.hasOwnProperty.call(context, key);
+export const has = (context: BlockContext, key: string) => Object.prototype.hasOwnProperty.call(context, key);
 
 /** block_core_navigation_link_build_css_colors: the text and background colour from the context, the overlay ones inside a submenu. */
 function colorsOf(context: BlockContext, isSubmenu: boolean): { classes: string[]; style: string } {
@@ -42,13 +42,13 @@ function colorsOf(context: BlockContext, isSubmenu: boolean): { classes: string[
 }
 
 /** block_core_navigation_link_build_css_font_sizes: a named size's class, else the custom size inline (this site's theme has no fluid typography). */
-function fontSizesOf(context: BlockContext): { classes: string[]; style: string } {
+export function fontSizesOf(context: BlockContext): { classes: string[]; style: string } {
   if (has(context, 'fontSize')) return { classes: [`has-${String(context.fontSize)}-font-size`], style: '' };
   const custom = ((context.style as Json | undefined)?.typography as Json | undefined)?.fontSize;
   return { classes: [], style: custom !== undefined && custom !== null ? `font-size: ${String(custom)};` : '' };
 }
 
-const SUBMENU_ICON = '<svg xmlns="http://www.w3.org/2000/svg" width="12" height="12" viewBox="0 0 12 12" fill="none" aria-hidden="true" focusable="false"><path d="M1.50002 4L6.00002 8L10.5 4" stroke-width="1.5"></path></svg>';
+export const SUBMENU_ICON = '<svg xmlns="http://www.w3.org/2000/svg" width="12" height="12" viewBox="0 0 12 12" fill="none" aria-hidden="true" focusable="false"><path d="M1.50002 4L6.00002 8L10.5 4" stroke-width="1.5"></path></svg>';
 
 /** What a link and a submenu share: whether it is shown at all (a post or page that is not published is not), and its wrapper and link attributes. */
 async function itemOf(block: RenderedBlock, ctx: BlockRenderContext, topLevelKey: string, extraClasses: (hasSubmenu: boolean, active: boolean) => string) {

@@ -8,7 +8,7 @@ import { attachmentSrcset } from '../../content-tags.ts';
 import { getTheExcerpt, theContent } from '../../hooks.ts';
 import { termLink } from '../../permalinks.ts';
 import { renderedTitle } from '../../rest.ts';
-import { avatarImage, contextPost, isoDate, postPermalink } from './shared.ts';
+import { avatarImage, contextPost, postPermalink } from './shared.ts';
 import { borderStyles, safeCss, wrapperAttributes } from './wrapper.ts';
 
 /** The blocks that show one post of the context (`postId`): its title, date, excerpt, terms, author, content and a link to it. */
@@ -38,10 +38,10 @@ export async function postDate(block: RenderedBlock, ctx: BlockRenderContext): P
   if (!post) return '';
   const a = block.attributes;
   const modified = a.displayType === 'modified';
-  const [local, gmt] = modified ? [post.modified, post.modified_gmt] : [post.date, post.date_gmt];
+  const local = modified ? post.modified : post.date;
   let formatted = formatLocalDate(str(a.format) || ctx.site.options.date_format || 'F j, Y', local);
   if (a.isLink) formatted = `<a href="${await postPermalink(ctx, post)}">${formatted}</a>`;
-  return `<div ${wrapperAttributes(block, { class: textAlign(a) })}><time datetime="${escapeAttr(isoDate(local, gmt))}">${formatted}</time></div>`;
+  return `<div ${wrapperAttributes(block, { class: textAlign(a) })}><time datetime="${escapeAttr(ctx.site.isoDate(local))}">${formatted}</time></div>`;
 }
 
 /** render_block_core_post_excerpt: get_the_excerpt, its `[…]` replaced by the block's own link when it has one. */
@@ -79,8 +79,10 @@ export async function postTerms(block: RenderedBlock, ctx: BlockRenderContext): 
   let classes = `taxonomy-${tax.slug}`;
   if (a.textAlign !== undefined) classes += ` has-text-align-${str(a.textAlign)}`;
   const separator = a.separator ? str(a.separator) : ' ';
-  // wp_kses_post of the prefix and suffix as written; the wrapper's own attributes are already safe
-  let prefix = `<div ${wrapperAttributes(block, { class: classes })}>`;
+  // wp_kses_post of the prefix and suffix, the wrapper's opening tag included: kses leaves its
+  // class and rewrites its style, as written, with safecss_filter_attr (`a:b;c:d`, no space, no last semicolon)
+  const wrapper = wrapperAttributes(block, { class: classes }).replace(/^style="([^"]*)"\s*/, (_, css: string) => (safeCss(css) ? `style="${safeCss(css)}" ` : ''));
+  let prefix = `<div ${wrapper}>`;
   if (a.prefix) prefix += await kses(`<span class="wp-block-post-terms__prefix">${str(a.prefix)}</span>`, 'post');
   let suffix = '</div>';
   if (a.suffix) suffix = `${await kses(`<span class="wp-block-post-terms__suffix">${str(a.suffix)}</span>`, 'post')}${suffix}`;

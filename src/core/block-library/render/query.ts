@@ -34,7 +34,7 @@ function pageOf(block: RenderedBlock, ctx: BlockRenderContext): number {
 const ORDERBY: Record<string, PostQuery['orderby']> = { date: 'date', title: 'title', ID: 'id', id: 'id', modified: 'modified', author: 'author', name: 'slug', parent: 'parent', menu_order: 'menu_order', comment_count: 'comment_count', rand: 'rand' };
 
 /** build_query_vars_from_query_block, as the store's query; `perPage` of null is the site's posts_per_page, from the first post. */
-function buildQuery(block: RenderedBlock, ctx: BlockRenderContext, page: number): { query: PostQuery; perPage: number } {
+function buildQuery(block: RenderedBlock, ctx: BlockRenderContext, page: number): { query: PostQuery; perPage: number; home: boolean } {
   const q = queryOf(block) ?? {};
   const type = typeof q.postType === 'string' && q.postType ? ctx.site.types.postType(q.postType) : undefined;
   const postType = type?.viewable ? type.slug : 'post';
@@ -64,18 +64,33 @@ function buildQuery(block: RenderedBlock, ctx: BlockRenderContext, page: number)
   if (author > 0) query.authors = [author];
   if (q.search) query.search = String(q.search);
   if (Array.isArray(q.parents) && q.parents.length && type?.hierarchical) query.parent = ids(q.parents);
-  // a query of the home kind (no search, author or terms) shows the sticky posts first on its first page, as WP_Query's is_home does
-  if (page === 1 && query.sticky === undefined && !query.search && !query.authors && !terms.length && postType === 'post') query.stickyFirst = true;
-  return { query, perPage };
+  return { query, perPage, home: page === 1 && query.sticky === undefined && !query.search && !query.authors && !terms.length && postType === 'post' };
+}
+
+/** How many sticky posts a loop's first page fetches at most. */
+const MAX_STICKY = 50;
+
+/**
+ * WP_Query's sticky posts on the first page of a query of the home kind (is_home: no search,
+ * author or terms): those among the page's posts moved to its top, then the other published ones
+ * (newest first) after them, in addition to the page's posts_per_page.
+ */
+async function withStickyFirst(ctx: BlockRenderContext, query: PostQuery, rows: PostRow[]): Promise<PostRow[]> {
+  const sticky = (await ctx.store.posts.query({ types: query.types, statuses: ['publish'], sticky: true, orderby: 'date', order: 'desc', offset: 0, limit: MAX_STICKY })).rows;
+  if (!sticky.length) return rows;
+  const ids = new Set(sticky.map((p) => p.id));
+  const onPage = rows.filter((p) => ids.has(p.id));
+  const shown = new Set(onPage.map((p) => p.id));
+  return [...onPage, ...sticky.filter((p) => !shown.has(p.id)), ...rows.filter((p) => !ids.has(p.id))];
 }
 
 /** The loop's posts and how many pages it has (WP_Query's posts and max_num_pages); none for a loop that inherits. */
 async function runQuery(block: RenderedBlock, ctx: BlockRenderContext, page: number): Promise<{ rows: PostRow[]; maxPages: number }> {
   if (inherits(block)) return { rows: [], maxPages: 0 };
-  const { query, perPage } = buildQuery(block, ctx, page);
+  const { query, perPage, home } = buildQuery(block, ctx, page);
   if (perPage === 0) return { rows: [], maxPages: 0 };
   const { rows, total } = await ctx.store.posts.query(query);
-  return { rows, maxPages: Math.ceil(total / perPage) };
+  return { rows: home ? await withStickyFirst(ctx, query, rows) : rows, maxPages: Math.ceil(total / perPage) };
 }
 
 /** get_post_class with `wp-block-post`: the post's id, type, status, format, thumbnail, and its terms of each public taxonomy. */

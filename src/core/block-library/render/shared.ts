@@ -23,13 +23,6 @@ export async function postPermalink(ctx: BlockRenderContext, p: PostRow): Promis
   return permalink(ctx.site, { id: p.id, type: p.type, slug: p.slug, status: p.status, date: p.date, parentPath });
 }
 
-/** PHP's date('c') of a site-local time: ISO 8601 with the site's offset from UTC at that time. */
-export function isoDate(local: string, gmt: string): string {
-  const minutes = Math.round((Date.parse(`${local.replace(' ', 'T')}Z`) - Date.parse(`${gmt.replace(' ', 'T')}Z`)) / 60000) || 0;
-  const abs = Math.abs(minutes);
-  return `${local.replace(' ', 'T')}${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-}
-
 /**
  * get_avatar: the gravatar of an address at a size, twice that size for 2x screens, as WordPress
  * writes the tag (`extraAttributes` before its loading and decoding), from the host avatar_urls

@@ -12,8 +12,10 @@ export function siteTitle(block: RenderedBlock, ctx: BlockRenderContext): string
   const a = block.attributes;
   const level = int(a.level, 1);
   const tag = level >= 1 && level <= 6 ? `h${level}` : 'p';
-  const target = a.linkTarget === '_blank' ? ' target="_blank"' : '';
-  const inner = a.isLink === false ? escapeHtml(name) : `<a href="${escapeAttr(`${ctx.site.home}/`)}"${target} rel="home">${escapeHtml(name)}</a>`;
+  // home_url() (no trailing slash) and the link target, `_self` unless one is given; WordPress also
+  // marks the link aria-current="page" where is_home(), which a block rendering here does not know
+  const target = typeof a.linkTarget === 'string' && a.linkTarget ? a.linkTarget : '_self';
+  const inner = a.isLink === false ? escapeHtml(name) : `<a href="${escapeAttr(ctx.site.home)}" target="${escapeAttr(target)}" rel="home">${escapeHtml(name)}</a>`;
   return `<${tag} ${wrapperAttributes(block, { class: typeof a.textAlign === 'string' ? `has-text-align-${a.textAlign}` : '' })}>${inner}</${tag}>`;
 }
 
