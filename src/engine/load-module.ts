@@ -31,10 +31,14 @@ function redirectHook(): string {
 
 let loaders: Promise<void> | undefined;
 
-/** tsx for TypeScript, then the redirect, which runs first and so sees tsx's resolution. */
+/**
+ * tsx for TypeScript (its CommonJS hook too: a .ts file outside a package of type "module" is
+ * CommonJS to tsx), then the redirect, which runs first and so sees tsx's resolution.
+ */
 function registerLoaders(): Promise<void> {
-  return (loaders ??= import('tsx/esm/api').then((tsx) => {
-    tsx.register();
+  return (loaders ??= Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]).then(([esm, cjs]) => {
+    esm.register();
+    cjs.register();
     register(`data:text/javascript,${encodeURIComponent(redirectHook())}`);
   }));
 }
@@ -53,5 +57,9 @@ export async function importModule(file: string, version?: string): Promise<Reco
     else if (file.endsWith('.ts')) await registerLoaders();
   }
   const url = pathToFileURL(target).href;
-  return (await import(version === undefined ? url : `${url}?v=${version}`)) as Record<string, unknown>;
+  const module = (await import(version === undefined ? url : `${url}?v=${version}`)) as Record<string, unknown>;
+  // a TypeScript file outside a package of type "module" (a plugin folder installed from a source,
+  // a fixture in a temporary folder) is compiled as CommonJS: its exports are the module's default
+  const commonJs = module.default as { __esModule?: unknown } | undefined;
+  return commonJs !== null && typeof commonJs === 'object' && commonJs.__esModule === true ? (commonJs as Record<string, unknown>) : module;
 }
