@@ -1,6 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 import type { DB } from './schema.ts';
-import { isPostgres, tableNames } from './portable.ts';
+import { isPostgres, lockUntilCommit, tableNames } from './portable.ts';
 
 /** A plugin's migration that failed, with the tables it made outside its prefix if that was the fault. */
 export class PluginMigrationError extends Error {
@@ -15,29 +15,42 @@ export class PluginMigrationError extends Error {
 
 const isOwnTable = (table: string, prefix: string) => table === prefix || table.startsWith(`${prefix}_`);
 
+/** Held by whoever runs a plugin's migration, so that instances starting together take turns (see migratePlugin). */
+const PLUGIN_MIGRATIONS_LOCK = 'plugin-migrations';
+
 /**
  * Runs a plugin's migrations that have not run yet, in name order, each in one transaction with
  * its record, so a migration runs once however often the plugin is activated and a failed one
  * leaves nothing behind. A migration may only create tables named with the plugin's prefix.
  * Returns the names it ran.
+ *
+ * Instances starting together on a new PostgreSQL database would otherwise run the same migration
+ * at once (one fails creating what the other just created) and take each other's new tables for
+ * their own: so each migration runs holding one lock for every plugin's, and is skipped if, once
+ * it is held, the migration turns out to have been run meanwhile.
  */
 export async function migratePlugin(db: Kysely<DB>, plugin: string, prefix: string, migrations: Readonly<Record<string, Migration>>): Promise<string[]> {
-  const done = new Set((await db.selectFrom('plugin_migrations').select('name').where('plugin', '=', plugin).execute()).map((r) => r.name));
+  const recorded = async (q: Kysely<DB>) => new Set((await q.selectFrom('plugin_migrations').select('name').where('plugin', '=', plugin).execute()).map((r) => r.name));
+  // without the lock: a plugin whose migrations have all run (every start but the first) waits for no one
+  const done = await recorded(db);
   const ran: string[] = [];
   for (const name of Object.keys(migrations).sort()) {
     if (done.has(name)) continue;
-    const before = new Set(await tableNames(db));
     try {
-      await db.transaction().execute(async (trx) => {
+      const run = await db.transaction().execute(async (trx) => {
+        await lockUntilCommit(trx, PLUGIN_MIGRATIONS_LOCK);
+        if ((await recorded(trx)).has(name)) return false;
+        const before = new Set(await tableNames(trx));
         await migrations[name].up(trx);
         const foreign = (await tableNames(trx)).filter((t) => !before.has(t) && !isOwnTable(t, prefix));
         if (foreign.length) throw new Error(`it created ${foreign.join(', ')}, but a plugin's tables must be named ${prefix} or ${prefix}_*`);
         await trx.insertInto('plugin_migrations').values({ plugin, name, executed_at: new Date().toISOString() }).execute();
+        return true;
       });
+      if (run) ran.push(name);
     } catch (e) {
       throw new PluginMigrationError(plugin, name, e instanceof Error ? e.message : String(e));
     }
-    ran.push(name);
   }
   return ran;
 }

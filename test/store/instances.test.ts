@@ -3,15 +3,17 @@ import { get } from 'node:http';
 import assert from 'node:assert/strict';
 import type { Serving } from '../cli/run.ts';
 import { useTwoInstances } from '../helpers/instances.ts';
-import { basicAuth } from '../helpers/server.ts';
-import { TEST_STORE } from '../helpers/store.ts';
+import { adminAuth } from '../helpers/auth.ts';
+import { basicAuth, startTestServer } from '../helpers/server.ts';
+import { TEST_STORE, testDatabase } from '../helpers/store.ts';
 import { missingService } from '../helpers/services.ts';
 
 /**
  * Scale-out: two instances of the server (separate processes, as on two machines) in front of one
  * PostgreSQL database. What one changes, the other serves at its next request, even when its
  * requests share their catch-ups of the versions and its database answers late; concurrent writes
- * through both lose nothing; the failed-login throttle counts across both.
+ * through both lose nothing; the failed-login throttle counts across both; two starting at once on
+ * a new database both come up whole.
  */
 /** Why it does not run here: the SQLite pass runs it (it uses PostgreSQL whichever store the run tests), or there is none (helpers/services.ts). */
 const skip = TEST_STORE === 'postgres' ? 'the SQLite pass runs it: it uses PostgreSQL whichever store the run tests' : await missingService('postgres');
@@ -172,5 +174,26 @@ describe('two instances on one PostgreSQL, the second farther from it', { skip }
     };
     await Promise.all([writer(), ...Array.from({ length: READERS }, reader)]);
     assert.ok(checked > ROUNDS, `the readers checked ${checked} answers`);
+  });
+});
+
+describe('two instances starting at once on a new PostgreSQL database', { skip }, () => {
+  it('both run with every plugin active and nothing logged as an error, however their migrations interleave', async () => {
+    // each round a new database: what races is the first start's migrations (core, then each plugin's)
+    for (let round = 0; round < 4; round++) {
+      const db = await testDatabase('postgres');
+      const both = await Promise.all([startTestServer({ dbPath: db.location }), startTestServer({ dbPath: db.location })]);
+      try {
+        for (const [n, server] of both.entries()) {
+          assert.deepEqual(server.errors, [], `instance ${n} of round ${round} logged errors`);
+          const inactive = await server.call('cms/v2/plugins?status=inactive', { auth: await adminAuth(server) });
+          assert.equal(inactive.status, 200);
+          assert.deepEqual(((await inactive.json()) as { plugin: string }[]).map((p) => p.plugin), [], `instance ${n} of round ${round}`);
+        }
+      } finally {
+        for (const server of both) await server.close();
+        await db.drop();
+      }
+    }
   });
 });
