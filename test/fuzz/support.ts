@@ -44,6 +44,9 @@ function takes(pattern: string, value: string): boolean {
   }
 }
 
+/** What a path variable gets where no value is known, the first its regex takes: a word, a UUID (an import's id), two segments. */
+const PLACEHOLDERS = ['x', '00000000-0000-4000-8000-000000000000', 'x/x'];
+
 /** The route key with each `(?P<name>regex)` filled: a known value where there is one, else one the regex takes. */
 export function fillPath(key: string, values: PathValues, override?: string): string {
   return key.replace(PATH_VARIABLE, (_m, name: string, pattern: string, offset: number) => {
@@ -51,7 +54,7 @@ export function fillPath(key: string, values: PathValues, override?: string): st
     const collection = key.slice(0, offset).replace(/\/$/, '');
     if (values.byName[name] !== undefined) return values.byName[name];
     if (pattern.includes('\\d') && values.byCollection[collection] !== undefined) return values.byCollection[collection];
-    return pattern.includes('\\d') ? '1' : takes(pattern, 'x') ? 'x' : 'x/x';
+    return pattern.includes('\\d') ? '1' : (PLACEHOLDERS.find((value) => takes(pattern, value)) ?? 'x/x');
   });
 }
 
