@@ -225,8 +225,8 @@ export function resizeDimensions(width: number, height: number, size: ImageSize)
   return w >= width && h >= height ? null : [w, h];
 }
 
-/** Moves a file, across file systems too. */
-async function moveFile(from: string, to: string): Promise<void> {
+/** Moves a file, across file systems too (an upload's temporary folder may be on another). */
+export async function moveFile(from: string, to: string): Promise<void> {
   try {
     await rename(from, to);
   } catch (e) {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { moveFile } from '../core/media.ts';
 import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
 import { scanWxr, WxrImporter, type AuthorChoice, type ImportNotice, type WxrImportResult, type WxrScan } from './wxr-import.ts';
@@ -121,17 +122,6 @@ export async function importState(site: Site, id: string): Promise<ImportRunStat
   }
   if (state.status === 'running' && !runningHere && (state.pid === process.pid || !alive(state.pid ?? 0))) state.status = 'interrupted';
   return state;
-}
-
-/** Moves a file, across file systems too (an upload's temporary folder may be on another). */
-async function moveFile(from: string, to: string): Promise<void> {
-  try {
-    await rename(from, to);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
-    await copyFile(from, to);
-    await unlink(from);
-  }
 }
 
 /** The file's records, read from the import's folder and named in messages as it was uploaded. */
