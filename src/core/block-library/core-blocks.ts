@@ -1,5 +1,5 @@
 import type { BlockSet, BlockTypeDefinition } from '../blocks.ts';
-import { block, CONTENT } from './block-definition.ts';
+import { block, CONTENT, TYPOGRAPHY } from './block-definition.ts';
 import { COMMENT_BLOCKS } from './comment-blocks.ts';
 import { DESIGN_BLOCKS } from './design-blocks.ts';
 import { MEDIA_BLOCKS } from './media-blocks.ts';
@@ -65,7 +65,7 @@ const STATIC_BLOCKS: BlockTypeDefinition[] = [
       reversed: { type: 'boolean' },
       placeholder: { type: 'string' },
     },
-    supports: { anchor: true, className: false, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } }, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { margin: true, padding: true }, __unstablePasteTextInline: true, __experimentalSelector: 'ol,ul', __experimentalSlashInserter: true },
+    supports: { anchor: true, className: false, typography: TYPOGRAPHY, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { margin: true, padding: true }, __unstablePasteTextInline: true, __experimentalSelector: 'ol,ul', __experimentalSlashInserter: true },
     editorStyleHandles: ['wp-block-list-editor'], styleHandles: ['wp-block-list'],
   }),
   block({
@@ -164,7 +164,7 @@ const STATIC_BLOCKS: BlockTypeDefinition[] = [
       templateLock: { type: ['string', 'boolean'], enum: ['all', 'insert', 'contentOnly', false] },
     },
     usesContext: ['postId', 'postType'],
-    supports: { anchor: true, align: true, html: false, spacing: { padding: true, margin: ['top', 'bottom'], __experimentalDefaultControls: { padding: true } }, color: { __experimentalDuotone: '> .wp-block-cover__image-background, > .wp-block-cover__video-background', text: false, background: false }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    supports: { anchor: true, align: true, html: false, spacing: { padding: true, margin: ['top', 'bottom'], __experimentalDefaultControls: { padding: true } }, color: { __experimentalDuotone: '> .wp-block-cover__image-background, > .wp-block-cover__video-background', text: false, background: false }, typography: TYPOGRAPHY },
     editorStyleHandles: ['wp-block-cover-editor'], styleHandles: ['wp-block-cover'],
     render: cover, pure: true,
   }),
@@ -191,14 +191,14 @@ const STATIC_BLOCKS: BlockTypeDefinition[] = [
     name: 'core/code', title: 'Code', category: 'text',
     description: 'Display code snippets that respect your spacing and tabs.',
     attributes: { content: { type: 'string', source: 'html', selector: 'code' } },
-    supports: { anchor: true, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } }, spacing: { margin: ['top', 'bottom'], padding: true }, __experimentalBorder: { radius: true, color: true, width: true, style: true, __experimentalDefaultControls: { width: true, color: true } }, color: { text: true, background: true, gradients: true, __experimentalDefaultControls: { background: true, text: true } } },
+    supports: { anchor: true, typography: TYPOGRAPHY, spacing: { margin: ['top', 'bottom'], padding: true }, __experimentalBorder: { radius: true, color: true, width: true, style: true, __experimentalDefaultControls: { width: true, color: true } }, color: { text: true, background: true, gradients: true, __experimentalDefaultControls: { background: true, text: true } } },
     editorStyleHandles: ['wp-block-code-editor'], styleHandles: ['wp-block-code'],
   }),
   block({
     name: 'core/preformatted', title: 'Preformatted', category: 'text',
     description: 'Add text that respects your spacing and tabs, and also allows styling.',
     attributes: { content: { type: 'string', source: 'html', selector: 'pre', default: '', __unstablePreserveWhiteSpace: true, [CONTENT]: 'content' } },
-    supports: { anchor: true, color: { gradients: true, __experimentalDefaultControls: { background: true, text: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    supports: { anchor: true, color: { gradients: true, __experimentalDefaultControls: { background: true, text: true } }, typography: TYPOGRAPHY },
     editorStyleHandles: ['wp-block-preformatted-editor'], styleHandles: ['wp-block-preformatted'],
   }),
   block({
@@ -220,27 +220,27 @@ const STATIC_BLOCKS: BlockTypeDefinition[] = [
     name: 'core/group', title: 'Group', category: 'design',
     description: 'Gather blocks in a layout container.', keywords: ['container', 'wrapper', 'row', 'section'],
     attributes: { tagName: { type: 'string', default: 'div' }, templateLock: { type: ['string', 'boolean'], enum: ['all', 'insert', 'contentOnly', false] } },
-    supports: { __experimentalOnEnter: true, __experimentalSettings: true, align: ['wide', 'full'], anchor: true, ariaLabel: true, html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { margin: ['top', 'bottom'], padding: true, blockGap: true, __experimentalDefaultControls: { padding: true, blockGap: true } }, __experimentalBorder: { color: true, radius: true, style: true, width: true, __experimentalDefaultControls: { color: true, radius: true, style: true, width: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } }, __experimentalLayout: true },
+    supports: { __experimentalOnEnter: true, __experimentalSettings: true, align: ['wide', 'full'], anchor: true, ariaLabel: true, html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { margin: ['top', 'bottom'], padding: true, blockGap: true, __experimentalDefaultControls: { padding: true, blockGap: true } }, __experimentalBorder: { color: true, radius: true, style: true, width: true, __experimentalDefaultControls: { color: true, radius: true, style: true, width: true } }, typography: TYPOGRAPHY, __experimentalLayout: true },
     editorStyleHandles: ['wp-block-group-editor'], styleHandles: ['wp-block-group'],
   }),
   block({
     name: 'core/columns', title: 'Columns', category: 'design',
     description: 'Display content in multiple columns, with blocks added to each column.',
     attributes: { verticalAlignment: { type: 'string' }, isStackedOnMobile: { type: 'boolean', default: true } },
-    supports: { anchor: true, align: ['wide', 'full'], html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { blockGap: { __experimentalDefault: '2em', sides: ['horizontal', 'vertical'] }, margin: ['top', 'bottom'], padding: true, __experimentalDefaultControls: { padding: true } }, __experimentalLayout: { allowSwitching: false, allowInheriting: false, allowEditing: false, default: { type: 'flex', flexWrap: 'nowrap' } }, __experimentalBorder: { color: true, radius: true, style: true, width: true, __experimentalDefaultControls: { color: true, radius: true, style: true, width: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    supports: { anchor: true, align: ['wide', 'full'], html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { blockGap: { __experimentalDefault: '2em', sides: ['horizontal', 'vertical'] }, margin: ['top', 'bottom'], padding: true, __experimentalDefaultControls: { padding: true } }, __experimentalLayout: { allowSwitching: false, allowInheriting: false, allowEditing: false, default: { type: 'flex', flexWrap: 'nowrap' } }, __experimentalBorder: { color: true, radius: true, style: true, width: true, __experimentalDefaultControls: { color: true, radius: true, style: true, width: true } }, typography: TYPOGRAPHY },
     editorStyleHandles: ['wp-block-columns-editor'], styleHandles: ['wp-block-columns'],
   }),
   block({
     name: 'core/column', title: 'Column', category: 'text', parent: ['core/columns'],
     description: 'A single column within a columns block.',
     attributes: { verticalAlignment: { type: 'string' }, width: { type: 'string' }, allowedBlocks: { type: 'array' }, templateLock: { type: ['string', 'boolean'], enum: ['all', 'insert', 'contentOnly', false] } },
-    supports: { anchor: true, reusable: false, html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { blockGap: true, padding: true, __experimentalDefaultControls: { padding: true } }, __experimentalBorder: { color: true, style: true, width: true, __experimentalDefaultControls: { color: true, style: true, width: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } }, __experimentalLayout: true },
+    supports: { anchor: true, reusable: false, html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { blockGap: true, padding: true, __experimentalDefaultControls: { padding: true } }, __experimentalBorder: { color: true, style: true, width: true, __experimentalDefaultControls: { color: true, style: true, width: true } }, typography: TYPOGRAPHY, __experimentalLayout: true },
     editorStyleHandles: ['wp-block-column-editor'], styleHandles: ['wp-block-column'],
   }),
   block({
     name: 'core/buttons', title: 'Buttons', category: 'design',
     description: 'Prompt visitors to take action with a group of button-style links.', keywords: ['link'],
-    supports: { anchor: true, align: ['wide', 'full'], __experimentalExposeControlsToChildren: true, spacing: { blockGap: true, margin: ['top', 'bottom'], __experimentalDefaultControls: { blockGap: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } }, __experimentalLayout: { allowSwitching: false, allowInheriting: false, default: { type: 'flex' } } },
+    supports: { anchor: true, align: ['wide', 'full'], __experimentalExposeControlsToChildren: true, spacing: { blockGap: true, margin: ['top', 'bottom'], __experimentalDefaultControls: { blockGap: true } }, typography: TYPOGRAPHY, __experimentalLayout: { allowSwitching: false, allowInheriting: false, default: { type: 'flex' } } },
     editorStyleHandles: ['wp-block-buttons-editor'], styleHandles: ['wp-block-buttons'],
   }),
   block({
@@ -258,7 +258,7 @@ const STATIC_BLOCKS: BlockTypeDefinition[] = [
       gradient: { type: 'string' },
       width: { type: 'number' },
     },
-    supports: { anchor: true, align: true, alignWide: false, color: { __experimentalSkipSerialization: true, gradients: true, __experimentalDefaultControls: { background: true, text: true } }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } }, reusable: false, spacing: { __experimentalSkipSerialization: true, padding: ['horizontal', 'vertical'], __experimentalDefaultControls: { padding: true } }, __experimentalBorder: { radius: true, __experimentalSkipSerialization: true, __experimentalDefaultControls: { radius: true } }, __experimentalSelector: '.wp-block-button .wp-block-button__link' },
+    supports: { anchor: true, align: true, alignWide: false, color: { __experimentalSkipSerialization: true, gradients: true, __experimentalDefaultControls: { background: true, text: true } }, typography: TYPOGRAPHY, reusable: false, spacing: { __experimentalSkipSerialization: true, padding: ['horizontal', 'vertical'], __experimentalDefaultControls: { padding: true } }, __experimentalBorder: { radius: true, __experimentalSkipSerialization: true, __experimentalDefaultControls: { radius: true } }, __experimentalSelector: '.wp-block-button .wp-block-button__link' },
     styles: [{ name: 'fill', label: 'Fill', isDefault: true }, { name: 'outline', label: 'Outline' }],
     editorStyleHandles: ['wp-block-button-editor'], styleHandles: ['wp-block-button'],
   }),
@@ -288,7 +288,7 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
       featuredImageSizeHeight: { type: 'number', default: null },
       addLinkToFeaturedImage: { type: 'boolean', default: false },
     },
-    supports: { align: true, html: false, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    supports: { align: true, html: false, typography: TYPOGRAPHY },
     editorStyleHandles: ['wp-block-latest-posts-editor'], styleHandles: ['wp-block-latest-posts'],
     render: latestPosts,
   }),
@@ -314,7 +314,7 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
     name: 'core/archives', title: 'Archives', category: 'widgets',
     description: 'Display a date archive of your posts.',
     attributes: { displayAsDropdown: { type: 'boolean', default: false }, showLabel: { type: 'boolean', default: true }, showPostCounts: { type: 'boolean', default: false }, type: { type: 'string', default: 'monthly' } },
-    supports: { align: true, html: false, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    supports: { align: true, html: false, spacing: { margin: true, padding: true }, typography: TYPOGRAPHY },
     editorStyleHandles: ['wp-block-archives-editor'], styleHandles: ['wp-block-archives'],
     render: archives,
   }),
@@ -328,7 +328,7 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
       showOnlyTopLevel: { type: 'boolean', default: false },
       showEmpty: { type: 'boolean', default: false },
     },
-    supports: { align: true, html: false, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    supports: { align: true, html: false, spacing: { margin: true, padding: true }, typography: TYPOGRAPHY },
     editorStyleHandles: ['wp-block-categories-editor'], styleHandles: ['wp-block-categories'],
     render: categories,
   }),
@@ -381,7 +381,7 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
     description: 'Create a link that always points to the homepage of the site. Usually not necessary if there is already a site title link present in the header.',
     attributes: { label: { type: 'string' } },
     usesContext: ['textColor', 'customTextColor', 'backgroundColor', 'customBackgroundColor', 'fontSize', 'customFontSize', 'style'],
-    supports: { reusable: false, html: false, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    supports: { reusable: false, html: false, typography: TYPOGRAPHY },
     editorStyleHandles: ['wp-block-home-link-editor'], styleHandles: ['wp-block-home-link'],
     render: homeLink,
   }),
@@ -390,7 +390,7 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
     description: 'Add a page, link, or another item to your navigation.',
     attributes: { label: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' }, rel: { type: 'string' }, id: { type: 'number' }, opensInNewTab: { type: 'boolean', default: false }, url: { type: 'string' }, title: { type: 'string' }, kind: { type: 'string' }, isTopLevelLink: { type: 'boolean' } },
     usesContext: ['textColor', 'customTextColor', 'backgroundColor', 'customBackgroundColor', 'overlayTextColor', 'customOverlayTextColor', 'overlayBackgroundColor', 'customOverlayBackgroundColor', 'fontSize', 'customFontSize', 'showSubmenuIcon', 'maxNestingLevel', 'style'],
-    supports: { reusable: false, html: false, __experimentalSlashInserter: true, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    supports: { reusable: false, html: false, __experimentalSlashInserter: true, typography: TYPOGRAPHY },
     // build_variations_for_navigation_link: the core's post types and taxonomies shown in nav menus (a plugin's are not added)
     variations: [
       { name: 'post', title: 'Post Link', description: 'A link to a post.', attributes: { type: 'post', kind: 'post-type' } },

@@ -1,5 +1,5 @@
 import type { BlockTypeDefinition } from '../blocks.ts';
-import { block, CONTENT } from './block-definition.ts';
+import { block, CONTENT, TYPOGRAPHY } from './block-definition.ts';
 
 /**
  * The media blocks WordPress 6.1 registers as static (audio, video, embed, media & text), with
@@ -79,7 +79,7 @@ export const MEDIA_BLOCKS: BlockTypeDefinition[] = [
       imageFill: { type: 'boolean' },
       focalPoint: { type: 'object' },
     },
-    supports: { anchor: true, align: ['wide', 'full'], html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { margin: true, padding: true }, typography: { fontSize: true, lineHeight: true, __experimentalFontFamily: true, __experimentalFontWeight: true, __experimentalFontStyle: true, __experimentalTextTransform: true, __experimentalTextDecoration: true, __experimentalLetterSpacing: true, __experimentalDefaultControls: { fontSize: true } } },
+    supports: { anchor: true, align: ['wide', 'full'], html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true } }, spacing: { margin: true, padding: true }, typography: TYPOGRAPHY },
     editorStyleHandles: ['wp-block-media-text-editor'], styleHandles: ['wp-block-media-text'],
   }),
 ];
