@@ -17,15 +17,28 @@ const SRC = join(root, 'src');
 const DIST = join(root, 'dist');
 
 /**
- * Resolve hook for TypeScript handler modules outside src/ (a fixture's, a benchmark's): their
- * imports of src/ files land on the dist/ twins too.
+ * Loader hooks that load each module of src/ from its dist/ twin (one without a twin, from src/),
+ * and resolve and load dist/'s own relative imports without asking the loaders after them (tsx):
+ * for TypeScript handler modules outside src/ (a fixture's, a benchmark's) when the engine runs
+ * from dist/, and for the test files' processes (scripts/test-built-sources.js).
  */
-function redirectHook(): string {
-  const src = pathToFileURL(SRC).href + '/';
-  const dist = pathToFileURL(DIST).href + '/';
-  return `export async function resolve(specifier, context, next) {
-  const r = await next(specifier, context);
-  return r.url.startsWith(${JSON.stringify(src)}) && r.url.endsWith('.ts') ? { ...r, url: ${JSON.stringify(dist)} + r.url.slice(${src.length}, -3) + '.js' } : r;
+export function builtSourcesHooks(): string {
+  return `
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+const SRC = ${JSON.stringify(pathToFileURL(SRC).href + '/')};
+const DIST = ${JSON.stringify(pathToFileURL(DIST).href + '/')};
+const relative = (specifier) => specifier.startsWith('./') || specifier.startsWith('../');
+export async function resolve(specifier, context, next) {
+  if (context.parentURL?.startsWith(DIST) && relative(specifier)) return { url: new URL(specifier, context.parentURL).href, shortCircuit: true };
+  const resolved = await next(specifier, context);
+  if (!resolved.url.startsWith(SRC) || !resolved.url.endsWith('.ts')) return resolved;
+  const twin = DIST + resolved.url.slice(SRC.length, -3) + '.js';
+  return existsSync(new URL(twin)) ? { url: twin, format: 'module', shortCircuit: true } : resolved;
+}
+export async function load(url, context, next) {
+  if (url.startsWith(DIST) && url.endsWith('.js')) return { format: 'module', source: await readFile(new URL(url)), shortCircuit: true };
+  return next(url, context);
 }`;
 }
 
@@ -33,13 +46,13 @@ let loaders: Promise<void> | undefined;
 
 /**
  * tsx for TypeScript (its CommonJS hook too: a .ts file outside a package of type "module" is
- * CommonJS to tsx), then the redirect, which runs first and so sees tsx's resolution.
+ * CommonJS to tsx), then builtSourcesHooks, which run first and so see tsx's resolution.
  */
 function registerLoaders(): Promise<void> {
   return (loaders ??= Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]).then(([esm, cjs]) => {
     esm.register();
     cjs.register();
-    register(`data:text/javascript,${encodeURIComponent(redirectHook())}`);
+    register(`data:text/javascript,${encodeURIComponent(builtSourcesHooks())}`);
   }));
 }
 
