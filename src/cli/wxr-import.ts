@@ -135,7 +135,8 @@ function credentials(given: string | undefined): { user: string; password: strin
  */
 export async function restImportCommand(o: WxrImportCommandOptions): Promise<void> {
   const auth = credentials(o.auth);
-  const { spoolRestSite, readSpool, RestSourceError } = await import('../import/rest-source.ts');
+  const { spoolRestSite, RestSourceError } = await import('../import/rest-source.ts');
+  const { readSpool } = await import('../import/record-spool.ts');
   let host: string;
   try {
     host = new URL(o.from!).hostname;

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { moveFile } from '../core/media.ts';
 import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
 import { scanWxr, WxrImporter, type AuthorChoice, type ImportNotice, type WxrImportResult, type WxrScan } from './wxr-import.ts';
-import { parseWxr, WxrError } from './wxr-parser.ts';
+import { readWxrFile, WxrError } from './wxr-parser.ts';
 
 /**
  * The admin's imports (Tools → Import): a WXR file uploaded into the site's own folder, checked
@@ -124,9 +123,6 @@ export async function importState(site: Site, id: string): Promise<ImportRunStat
   return state;
 }
 
-/** The file's records, read from the import's folder and named in messages as it was uploaded. */
-const recordsOf = (dir: string, name: string) => () => parseWxr(createReadStream(join(dir, WXR_FILE)), name);
-
 /**
  * An uploaded file kept as a new import: moved into its folder and read through once (scanWxr:
  * well-formed, a WXR version, its authors and items counted), which writes nothing. A file that
@@ -139,7 +135,7 @@ export async function addImport(site: Site, upload: { path: string; name: string
   let scan: WxrScan;
   try {
     await moveFile(upload.path, join(dir, WXR_FILE));
-    scan = await scanWxr(upload.name, recordsOf(dir, upload.name));
+    scan = await scanWxr(upload.name, () => readWxrFile(join(dir, WXR_FILE), upload.name));
   } catch (e) {
     await rm(dir, { recursive: true, force: true });
     if (e instanceof WxrError) throw new ImportFileError(e.message);
@@ -209,7 +205,7 @@ export async function startImport(site: Site, store: Store, id: string, o: RunOp
   let writing: Promise<void> = Promise.resolve();
   const importer = new WxrImporter(store, site, site.media, {
     file: state.file.name,
-    read: recordsOf(dir, state.file.name),
+    path: join(dir, WXR_FILE),
     authors: { mode: 'each', authors: o.authors },
     importingUser: o.user,
     fetchAttachments: o.fetchAttachments,

@@ -1,11 +1,8 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { once } from 'node:events';
-import { finished } from 'node:stream/promises';
-import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { guardedFetch } from '../net/fetch.ts';
 import { OutboundError, OutboundStatusError, OutboundTimeoutError } from '../net/errors.ts';
 import { phpStoredMetaValue, storedMetaValue } from './php-serialized.ts';
+import { RecordSpool } from './record-spool.ts';
 import type { WxrAuthor, WxrComment, WxrMeta, WxrPost, WxrPostTerm, WxrRecord } from './wxr-parser.ts';
 
 /**
@@ -13,8 +10,8 @@ import type { WxrAuthor, WxrComment, WxrMeta, WxrPost, WxrPostTerm, WxrRecord } 
  * fields), as the records a WXR file holds, so that the WXR importer brings it in with the same
  * rules, remapping and resumption. What is read is spooled to a file of JSON lines first (one
  * record a line, in the order a WXR file has them: authors, categories, tags, other terms, menus,
- * then media, posts of every type and menu items), which the importer then reads twice as it
- * reads a WXR file; the comments are read first and kept by post to go with their posts.
+ * then media, posts of every type and menu items), which the importer then reads as it reads a
+ * WXR file's records; the comments are read first and kept by post to go with their posts.
  *
  * Requests are polite: a few at a time, every collection paged by `X-WP-TotalPages`, a 429 or
  * 5xx answer or a request that timed out asked again after a growing wait (or the Retry-After
@@ -154,33 +151,6 @@ function describeFailure(e: unknown, url: string): Error {
   return e instanceof Error ? e : new Error(String(e));
 }
 
-/** The JSON lines file, written a record at a time, waiting while the disk is behind. */
-class Spool {
-  private readonly out;
-  private count = 0;
-
-  constructor(path: string) {
-    this.out = createWriteStream(path);
-  }
-
-  async add(record: WxrRecord): Promise<void> {
-    this.count++;
-    if (!this.out.write(`${JSON.stringify({ ...record, line: this.count })}\n`)) await once(this.out, 'drain');
-  }
-
-  async close(): Promise<number> {
-    this.out.end();
-    await finished(this.out);
-    return this.count;
-  }
-}
-
-/** The records of a spool, one a line. */
-export async function* readSpool(path: string): AsyncGenerator<WxrRecord> {
-  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
-  for await (const line of lines) if (line) yield JSON.parse(line) as WxrRecord;
-}
-
 /** Registered meta as the WXR has it: values that are not strings as WordPress stores them (PHP serialized). */
 function metaOf(meta: unknown): WxrMeta[] {
   if (!meta || typeof meta !== 'object' || Array.isArray(meta)) return [];
@@ -218,7 +188,7 @@ export async function spoolRestSite(o: RestSourceOptions): Promise<{ baseUrl: st
     throw e instanceof RestSourceError ? e : describeFailure(e, root);
   }
   const baseUrl = String(index.home ?? index.url ?? home).replace(/\/+$/, '');
-  const spool = new Spool(o.spool);
+  const spool = new RecordSpool(o.spool, true);
   try {
     await spool.add({ kind: 'header', line: 0, header: { version: '1.2', baseUrl, baseBlogUrl: baseUrl } });
 

@@ -300,7 +300,7 @@ function closeRecord(open: Open): WxrRecord {
   }
 }
 
-/** The records of a file on disk. */
-export function readWxrFile(path: string): AsyncGenerator<WxrRecord> {
-  return parseWxr(createReadStream(path), path);
+/** The records of a file on disk, named `name` in messages. */
+export function readWxrFile(path: string, name = path): AsyncGenerator<WxrRecord> {
+  return parseWxr(createReadStream(path), name);
 }

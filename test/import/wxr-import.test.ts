@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -46,12 +46,20 @@ async function importInto(files: string[], args: string[] = []): Promise<Importe
   // the command keeps attachments' files where the server reads them (beside a SQLite file; named after a PostgreSQL database)
   const uploads = testUploadsDir(db.location);
   if (uploads) process.env.CMS_SPEC_UPLOADS = uploads;
+  // the import spools the file's records to a temporary folder: its own here, to see it go
+  const temporary = mkdtempSync(join(tmpdir(), 'cms-spec-wxr-tmp-'));
+  const tmpdirBefore = process.env.TMPDIR;
+  process.env.TMPDIR = temporary;
   let runs: Ran[];
   try {
     runs = files.map((f) => cms(['import', f, '--db', db.location, '--no-attachments', ...args]));
   } finally {
     delete process.env.CMS_SPEC_UPLOADS;
+    if (tmpdirBefore === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmpdirBefore;
   }
+  assert.deepEqual(readdirSync(temporary), [], 'the import leaves nothing in the temporary folder');
+  rmSync(temporary, { recursive: true });
   const server = await startTestServer({ dbPath: db.location });
   const { password } = await createAppPassword(server.app.store, admin.id, { name: 'wxr test' });
   const auth = basicAuth('siteadmin', password);
