@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline, type Readable } from 'node:stream';
 import type { ApiRoot } from './api-root.ts';
 import type { CompiledRoute } from './compile.ts';
 import { COMPRESS_MIN_BYTES, compressNow, isCompressible, keptEncoding, negotiate } from './compression.ts';
@@ -14,7 +15,7 @@ import { envelopeHeaders, EVERY_ANSWER } from './wp-rest.ts';
 export interface PreparedAnswer {
   status: number;
   headers: Record<string, string>;
-  payload: string | Buffer | undefined;
+  payload: string | Buffer | Readable | undefined;
   kept: boolean;
 }
 
@@ -99,7 +100,7 @@ export class ReplyWriter {
       }
     } else for (const k in own) headers[k] = own[k];
 
-    let payload: string | Buffer | undefined;
+    let payload: PreparedAnswer['payload'];
     let status = outcome.status;
     if (outcome.raw) {
       headers['Content-Type'] = outcome.raw.contentType;
@@ -128,14 +129,17 @@ export class ReplyWriter {
 
   /** A page of the site (outside the API): compressed as API answers are; a stream (a file from disk) goes as it is. */
   sendPage(res: ServerResponse, req: IncomingMessage, page: PageResponse, reqHeaders: Record<string, string>): void {
-    const headers = { Link: this.engine.site.linkHeader, ...page.headers };
-    if (typeof page.body === 'string' || Buffer.isBuffer(page.body)) return writeAnswer(res, req, page.status, headers, page.body, false, reqHeaders);
-    res.writeHead(page.status, headers);
-    if (req.method === 'HEAD') {
-      page.body.destroy();
-      res.end();
-    } else page.body.on('error', () => res.destroy()).pipe(res);
+    writeAnswer(res, req, page.status, { Link: this.engine.site.linkHeader, ...page.headers }, page.body, false, reqHeaders);
   }
+}
+
+/** A stream goes as it comes (its length unknown); one that fails, or a client that goes, ends the other side too. */
+function writeStream(res: ServerResponse, req: IncomingMessage, status: number, headers: Record<string, string>, body: Readable): void {
+  res.writeHead(status, headers);
+  if (req.method === 'HEAD') {
+    body.destroy();
+    res.end();
+  } else pipeline(body, res, () => {});
 }
 
 /** The header names this module reads or writes, by their lower case. */
@@ -158,9 +162,13 @@ function framingKeys(headers: Record<string, string>) {
  * whose coding depends on Accept-Encoding says so in Vary, its 304 and HEAD included; a HEAD
  * answer carries the headers its GET would, without the body.
  */
-function writeAnswer(res: ServerResponse, req: IncomingMessage, status: number, headers: Record<string, string>, body: string | Buffer | undefined, kept: boolean, reqHeaders: Record<string, string>): void {
+function writeAnswer(res: ServerResponse, req: IncomingMessage, status: number, headers: Record<string, string>, body: PreparedAnswer['payload'], kept: boolean, reqHeaders: Record<string, string>): void {
   // a 304 or 204 has no body, whatever a handler gave (its Content-Length would claim one)
-  if (status === 304 || status === 204) body = undefined;
+  if (status === 304 || status === 204) {
+    if (body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body)) body.destroy();
+    body = undefined;
+  }
+  if (body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body)) return writeStream(res, req, status, headers, body);
   const keys = framingKeys(headers);
   const encodingKey = keys['content-encoding'];
   if (!headers[encodingKey] && isCompressible(headers[keys['content-type']])) {

@@ -156,9 +156,9 @@ export type AnswerMisfits<Answers, Results> = {
 }[keyof Answers & keyof Results];
 export type NoMisfits<T extends never> = T;
 
-/** A raw (non-JSON) body, e.g. oEmbed XML. */
+/** A raw (non-JSON) body, e.g. oEmbed XML; a stream (a large export written as it is read) goes out as it comes, neither compressed nor kept. */
 export interface RawBody {
-  body: string | Buffer;
+  body: string | Buffer | Readable;
   contentType: string;
 }
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { PassThrough, type Readable } from 'node:stream';
 import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
 import { ExportRepo, type ExportedAuthor, type ExportedComment, type ExportedPost, type ExportedTerm, type ExportSelection } from '../store/exports.ts';
@@ -101,6 +102,33 @@ function parentsFirst(terms: ExportedTerm[]): Map<number, ExportedTerm> {
     queue = later;
   }
   return placed;
+}
+
+/**
+ * The file as a stream, written as it is read (export_wp echoes as it goes): the writer waits
+ * while the reader is behind and stops, its queries with it, once the reader is gone; a failure
+ * part way ends the stream with that error, so the download is cut short rather than complete-looking.
+ */
+export function wxrStream(store: Store, site: Site, o: WxrExportOptions): Readable {
+  const out = new PassThrough();
+  const gone = new Error('the reader of the export went away');
+  const readerCaughtUp = () =>
+    new Promise<void>((resolve) => {
+      const go = () => {
+        out.off('drain', go).off('close', go);
+        resolve();
+      };
+      out.on('drain', go).on('close', go);
+    });
+  const write = async (chunk: string) => {
+    if (out.destroyed) throw gone;
+    if (!out.write(chunk)) await readerCaughtUp();
+  };
+  new WxrWriter(store, site, o, write).run().then(
+    () => out.end(),
+    (e) => e === gone || out.destroy(e instanceof Error ? e : new Error(String(e))),
+  );
+  return out;
 }
 
 /** The post type names export_wp's `content` resolves to (this site's names). */

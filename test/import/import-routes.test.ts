@@ -237,6 +237,9 @@ describe('Tools → Export over REST: the file export_wp() sends', () => {
     assert.equal(r.headers.get('content-disposition'), `attachment; filename=myoldblog.WordPress.${today}.xml`);
     assert.equal(r.headers.get('content-type'), 'text/xml; charset=UTF-8');
     assert.equal(r.headers.get('content-description'), 'File Transfer');
+    // sent as it is written, as export_wp echoes it: no length known up front, nothing held whole
+    assert.equal(r.headers.get('transfer-encoding'), 'chunked');
+    assert.equal(r.headers.get('content-length'), null);
     const text = await r.text();
     const read = await records(text);
     const header = read.find((x) => x.kind === 'header');

@@ -1,7 +1,7 @@
 import { invalidParam, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { sanitizeKey } from '../../core/menus.ts';
-import { exportedTypes, GENERATOR, WxrWriter } from '../../import/wxr-export.ts';
+import { exportedTypes, GENERATOR, wxrStream } from '../../import/wxr-export.ts';
 
 /** A month (export.php's month selects: YYYY-MM, its first day) or a day, as YYYY-MM-DD; refused when it is no date. */
 function dayOf(name: string, given: string | undefined): string | undefined {
@@ -14,8 +14,8 @@ function dayOf(name: string, given: string | undefined): string | undefined {
 
 /**
  * GET export (export_wp): the site's content as WordPress writes its export, WXR 1.2, named and
- * typed as WordPress sends it. The file is written whole before it is answered (the CLI's
- * `cms-spec export` streams it to a file).
+ * typed as WordPress sends it, streamed as it is written (a site's export can be hundreds of
+ * megabytes: none of it is held whole).
  */
 export async function exportSite(ctx: Ctx<'cms-import:exports.exportSite'>) {
   const content = ctx.args.content ?? 'all';
@@ -24,10 +24,8 @@ export async function exportSite(ctx: Ctx<'cms-import:exports.exportSite'>) {
   if (content !== 'all' && exportedTypes(ctx.site, content).length !== 1) throw invalidParam('content', `content is all or a post type this site exports (${exportedTypes(ctx.site).join(', ')}), not ${content}.`);
   if (author !== undefined && !(await ctx.store.users.get(author))) throw invalidParam('author', `There is no user with the ID ${author}.`);
   if (category !== undefined && (await ctx.store.terms.get(category))?.taxonomy !== 'category') throw invalidParam('category', `There is no category with the ID ${category}.`);
-  const chunks: string[] = [];
   const options = { postType: content, author, category, startDate: dayOf('start_date', ctx.args.start_date ?? undefined), endDate: dayOf('end_date', ctx.args.end_date ?? undefined), status: ctx.args.status ?? undefined, generator: GENERATOR };
-  await new WxrWriter(ctx.store, ctx.site, options, async (chunk) => void chunks.push(chunk)).run();
   const sitename = sanitizeKey(ctx.site.info.name);
   const filename = `${sitename ? `${sitename}.` : ''}WordPress.${new Date().toISOString().slice(0, 10)}.xml`;
-  return new RestResponse(null, 200, { 'Content-Description': 'File Transfer', 'Content-Disposition': `attachment; filename=${filename}` }, { body: chunks.join(''), contentType: 'text/xml; charset=UTF-8' });
+  return new RestResponse(null, 200, { 'Content-Description': 'File Transfer', 'Content-Disposition': `attachment; filename=${filename}` }, { body: wxrStream(ctx.store, ctx.site, options), contentType: 'text/xml; charset=UTF-8' });
 }
