@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { moveFile } from '../core/media.ts';
 import type { Site } from '../core/site.ts';
@@ -14,8 +14,8 @@ import { readWxrFile, WxrError } from './wxr-parser.ts';
  * `.imports` (a dot folder, which the site never serves): the file, and `state.json`, what every
  * request (and every worker process sharing the folder) reads of it: its authors, its progress and
  * its report. The file is removed once the import is done, as WordPress's importer deletes its
- * upload; an import interrupted (the server stopped) is run again and finishes what is missing,
- * as the CLI's does.
+ * upload, and an upload never run goes a day later (removeUnrun); an import interrupted (the
+ * server stopped) is run again and finishes what is missing, as the CLI's does.
  */
 
 export type ImportStatus = 'uploaded' | 'running' | 'interrupted' | 'done' | 'failed';
@@ -65,6 +65,8 @@ export interface ImportReport {
 const NOTICES_KEPT = 500;
 /** The state file is written at most this often while a run counts its items. */
 const PROGRESS_EVERY_MS = 500;
+/** An upload never run is removed once it is this old (wp_import_handle_upload schedules importer_scheduled_cleanup for DAY_IN_SECONDS later). */
+const UNRUN_KEPT_MS = 24 * 60 * 60 * 1000;
 const WXR_FILE = 'wxr.xml';
 const STATE_FILE = 'state.json';
 const ID = /^[0-9a-f-]{36}$/;
@@ -124,11 +126,30 @@ export async function importState(site: Site, id: string): Promise<ImportRunStat
 }
 
 /**
+ * importer_scheduled_cleanup, run as the next upload comes rather than on a timer: the imports
+ * uploaded before `before` (ms) and never run go, their files with them.
+ */
+async function removeUnrun(site: Site, before: number): Promise<void> {
+  let ids: string[];
+  try {
+    ids = await readdir(folderOf(site));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw e;
+  }
+  for (const id of ids) {
+    const state = await importState(site, id);
+    if (state?.status === 'uploaded' && Date.parse(state.uploaded) < before) await rm(join(folderOf(site), id), { recursive: true, force: true });
+  }
+}
+
+/**
  * An uploaded file kept as a new import: moved into its folder and read through once (scanWxr:
  * well-formed, a WXR version, its authors and items counted), which writes nothing. A file that
  * is not a WXR is removed and refused with the parser's message (ImportFileError).
  */
 export async function addImport(site: Site, upload: { path: string; name: string; size: number }, user: number): Promise<ImportRunState> {
+  await removeUnrun(site, Date.now() - UNRUN_KEPT_MS);
   const id = randomUUID();
   const dir = join(folderOf(site), id);
   await mkdir(dir, { recursive: true });

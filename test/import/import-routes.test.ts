@@ -1,7 +1,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ROOT, useServer, type TestServer } from '../helpers/server.ts';
@@ -177,6 +177,25 @@ describe('Tools → Import over REST: upload, map the authors, run, report', () 
     assert.deepEqual(await readdir(join(site.app.site.media.uploadsDir, '.imports')), before, 'nothing is kept of a refused file');
     await site.error('cms-import/v1/imports', { method: 'POST', auth: admin, body: new FormData() }, 400, 'rest_upload_no_data', 'No data supplied.');
     await site.error('cms-import/v1/imports/0b1c9d10-3b59-4a8a-9a57-6c0e0f0b5e2a', { auth: admin }, 404, 'cms_import_not_found', 'There is no import with this ID.');
+  });
+
+  test('an upload never run goes a day later, as importer_scheduled_cleanup removes it; one run, or newer, stays', async () => {
+    const imports = join(site.app.site.media.uploadsDir, '.imports');
+    const uploadedNow = async () => ((await (await upload(site, admin, 'small-export.xml', fixture('small-export.xml'))).json()) as Obj).id as string;
+    const stale = await uploadedNow();
+    const recent = await uploadedNow();
+    // a day passing, told to the state file (what every request reads of an import)
+    const backdate = async (id: string, hours: number) => {
+      const file = join(imports, id, 'state.json');
+      const state = JSON.parse(await readFile(file, 'utf8')) as Obj;
+      await writeFile(file, JSON.stringify({ ...state, uploaded: new Date(Date.now() - hours * 3600_000).toISOString() }));
+    };
+    await backdate(stale, 25);
+    await backdate(recent, 23);
+    const next = await uploadedNow();
+    await site.error(`cms-import/v1/imports/${stale}`, { auth: admin }, 404, 'cms_import_not_found', 'There is no import with this ID.');
+    assert.equal((await readdir(imports)).includes(stale), false, 'its folder and file are gone');
+    for (const id of [recent, next]) assert.equal((await site.json(`cms-import/v1/imports/${id}`)).status, 'uploaded');
   });
 
   test('a raw body named by Content-Disposition, as the media route takes one', async () => {
