@@ -23,8 +23,9 @@ export function cms(args: string[], input?: string): Ran {
  * process. A blocked server closes its idle keep-alive connections as it wakes, under a client that
  * reuses one for its next request (ECONNRESET on a loaded machine).
  */
-export async function cmsBeside(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function cmsBeside(args: string[], o: { env?: Record<string, string>; input?: string } = {}): Promise<Ran> {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...o.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.end(o.input ?? '');
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c));

@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { registerPluginProvidedCommands } from '../../../src/cli/plugins.ts';
-import { ROOT, SPEC, startTestServer } from '../../helpers/server.ts';
+import { SPEC, startTestServer } from '../../helpers/server.ts';
+import { CLI, cmsBeside, ROOT } from '../../cli/run.ts';
 import { adminAuth } from '../../helpers/auth.ts';
 import { baseUrlOf, FAKE_APIS, FakeProvider, keyFor } from './fakes.ts';
 import { setOutboundEnv } from './helpers.ts';
 
-const CLI = join(ROOT, 'bin/cms-spec.js');
 /** The stand-ins listen on 127.0.0.1; every command and server here may reach it, in this process and in its children. */
 const restoreEnv = setOutboundEnv({ CMS_SPEC_OUTBOUND_ALLOW: '127.0.0.1' });
 after(restoreEnv);
@@ -25,14 +25,8 @@ interface Ran {
 
 /** Runs the real `cms-spec …` in a child process, without blocking this one (the stand-in providers answer from it). */
 async function spawned(args: string[], input = ''): Promise<Ran> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: process.env, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  child.stdin.end(input);
-  const [code] = await once(child, 'exit');
-  return { code: code as number | null, out, err };
+  const r = await cmsBeside(args, { input });
+  return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
 /**

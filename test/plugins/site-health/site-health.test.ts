@@ -279,7 +279,7 @@ describe('cms-spec doctor prints the same tests in a terminal', () => {
   /** Runs `cms-spec doctor` in its own process, without blocking this one: the server it may test runs here. */
   const doctor = (format: 'table' | 'json', ...more: string[]) => cms(['doctor', '--spec', spec, '--format', format, ...more]);
   /** `cms-spec …` on this suite's database, in its own process. */
-  const cms = (args: string[]) => cmsBeside([...args, '--db', db], { CMS_SPEC_OUTBOUND_ALLOW: '127.0.0.1' });
+  const cms = (args: string[]) => cmsBeside([...args, '--db', db], { env: { CMS_SPEC_OUTBOUND_ALLOW: '127.0.0.1' } });
   const byTest = (stdout: string) => Object.fromEntries((JSON.parse(stdout) as { tests: Obj[] }).tests.map((t) => [t.test, t]));
 
   before(async () => {
