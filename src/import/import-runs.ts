@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { moveFile } from '../core/media.ts';
 import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
-import { scanWxr, WxrImporter, type AuthorChoice, type ImportNotice, type WxrImportResult, type WxrScan } from './wxr-import.ts';
+import { WxrImporter, type AuthorChoice, type ImportNotice, type WxrImportResult } from './wxr-import.ts';
+import { scanWxr, type WxrScan } from './wxr-scan.ts';
 import { readWxrFile, WxrError } from './wxr-parser.ts';
 
 /**

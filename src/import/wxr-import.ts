@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, extname, join, resolve, sep } from 'node:path';
-import { decodePercent } from '../engine/url-decoding.ts';
+import { basename, extname, join } from 'node:path';
 import type { Site } from '../core/site.ts';
 import type { Store } from '../store/index.ts';
 import type { NewPost } from '../store/posts.ts';
@@ -15,11 +13,11 @@ import { filterComment } from '../core/comments.ts';
 import { targetedLinkRel } from '../format/link-rel.ts';
 import { generatePassword, hashPassword } from '../auth/passwords.ts';
 import { sanitizeUserStrict } from '../auth/users.ts';
-import { guardedDownload } from '../net/fetch.ts';
-import { OutboundError } from '../net/errors.ts';
-import { isWxrVersion, NOT_WXR, readWxrFile, TYPE_NAMES, WxrError, type WxrAuthor, type WxrComment, type WxrMeta, type WxrPost, type WxrRecord } from './wxr-parser.ts';
+import { readWxrFile, TYPE_NAMES, WxrError, type WxrAuthor, type WxrComment, type WxrMeta, type WxrPost, type WxrRecord } from './wxr-parser.ts';
 import { maybeUnserialize, storedMetaValue } from './php-serialized.ts';
 import { readSpool, RecordSpool } from './record-spool.ts';
+import { scanWxr, type WxrScan } from './wxr-scan.ts';
+import { attachmentFile } from './attachment-files.ts';
 import { IdMap, remapIds, rewriteBaseUrl } from './references.ts';
 
 /**
@@ -87,19 +85,6 @@ export interface ImportNotice {
   message: string;
 }
 
-export interface WxrScan {
-  version: string;
-  baseUrl: string;
-  /** Records of each kind: authors, categories, tags, terms, and items by post type. */
-  authors: WxrAuthor[];
-  categories: number;
-  tags: number;
-  terms: number;
-  items: Record<string, number>;
-  /** Every record after the header: what the progress counts. */
-  total: number;
-}
-
 export interface WxrImportResult {
   scan: WxrScan;
   users: number;
@@ -125,34 +110,6 @@ const BATCH_ITEMS = 500;
 const BATCH_BYTES = 8 * 1024 * 1024;
 /** The planner's statistics are refreshed once the import has written this many posts, and again each time it has written twice as many (see refreshStatistics). */
 const FIRST_ANALYZE_POSTS = 200;
-
-/** The file read once, checking it whole and counting what it holds; nothing is written but the records to `spool`, when given. */
-export async function scanWxr(file: string, read: () => AsyncGenerator<WxrRecord> = () => readWxrFile(file), spool?: RecordSpool): Promise<WxrScan> {
-  const scan: WxrScan = { version: '', baseUrl: '', authors: [], categories: 0, tags: 0, terms: 0, items: {}, total: 0 };
-  let versionLine = 0;
-  const creators = new Set<string>();
-  for await (const r of read()) {
-    await spool?.add(r);
-    if (r.kind === 'header') {
-      ({ version: scan.version, baseUrl: scan.baseUrl } = r.header);
-      versionLine = r.line;
-      continue;
-    }
-    scan.total++;
-    if (r.kind === 'author') scan.authors.push(r.author);
-    else if (r.kind === 'category') scan.categories++;
-    else if (r.kind === 'tag') scan.tags++;
-    else if (r.kind === 'term') scan.terms++;
-    else {
-      scan.items[r.post.post_type] = (scan.items[r.post.post_type] ?? 0) + 1;
-      if (r.post.post_author) creators.add(r.post.post_author);
-    }
-  }
-  if (!isWxrVersion(scan.version)) throw new WxrError(file, versionLine, NOT_WXR);
-  // WXR 1.0 has no author records: WordPress takes the authors from the items' dc:creator
-  if (!scan.authors.length) for (const login of creators) scan.authors.push({ author_id: 0, author_login: login, author_email: '', author_display_name: login, author_first_name: '', author_last_name: '' });
-  return scan;
-}
 
 /** The old site's ids and what they became here. */
 interface Processed {
@@ -933,7 +890,7 @@ export class WxrImporter {
     const failed = (why: string) => this.notice('failed', line, `Failed to import Media “${post.post_title}”: ${why}`);
     let temp: string | undefined;
     try {
-      temp = await this.fileOf(url);
+      temp = await attachmentFile(url, this.media, { uploadsDir: this.o.uploadsDir, fetch: this.o.fetchAttachments !== false, allowHosts: this.o.allowHosts });
     } catch (e) {
       failed(e instanceof Error ? e.message : String(e));
       return;
@@ -993,26 +950,6 @@ export class WxrImporter {
     }
   }
 
-  /** The attachment's file copied or downloaded to a temporary file the media library moves in; undefined when neither is possible. */
-  private async fileOf(url: string): Promise<string | undefined> {
-    const local = this.o.uploadsDir ? localUpload(this.o.uploadsDir, url) : undefined;
-    const copy = local !== undefined && (await stat(local).catch(() => undefined))?.isFile();
-    if (!copy && this.o.fetchAttachments === false) return undefined;
-    const temp = join(this.media.uploadsDir, '.tmp', randomUUID());
-    await mkdir(dirname(temp), { recursive: true });
-    if (copy) {
-      await copyFile(local, temp);
-      return temp;
-    }
-    try {
-      await guardedDownload(url, temp, { maxBytes: this.media.settings.uploadLimit, allow: this.o.allowHosts });
-      return temp;
-    } catch (e) {
-      await rm(temp, { force: true });
-      throw new Error(e instanceof OutboundError ? e.message : `Remote server did not respond (${e instanceof Error ? e.message : String(e)})`);
-    }
-  }
-
   /** url_remap: an image's old URL stem (its resized copies' URLs start with it) to the new one; another file's whole URL. */
   private rememberUrl(oldUrl: string, newUrl: string): void {
     const ext = extname(new URL(oldUrl).pathname);
@@ -1066,26 +1003,6 @@ export class WxrImporter {
       for (const [from, to] of urls) await repo.replaceInEnclosures(page, from, to);
     }
   }
-}
-
-/**
- * The file of an upload URL in a local copy of the uploads folder: the path after `/uploads/`
- * (the whole path for a file host's URL without it, as WordPress.com's `files.` hosts serve
- * `/2008/06/name.jpg`), kept inside the folder.
- */
-export function localUpload(uploadsDir: string, url: string): string | undefined {
-  let pathname: string;
-  try {
-    pathname = new URL(url).pathname;
-  } catch {
-    return undefined;
-  }
-  const path = decodePercent(pathname);
-  if (path === null) return undefined;
-  const at = path.indexOf('/uploads/');
-  const root = resolve(uploadsDir);
-  const file = resolve(root, at < 0 ? path.replace(/^\/+/, '') : path.slice(at + '/uploads/'.length));
-  return file.startsWith(root + sep) ? file : undefined;
 }
 
 function describe(r: WxrRecord): string {

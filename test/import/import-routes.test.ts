@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ROOT, useServer, type TestServer } from '../helpers/server.ts';
 import { userAuth, type TestUser } from '../helpers/auth.ts';
-import { scanWxr } from '../../src/import/wxr-import.ts';
+import { scanWxr } from '../../src/import/wxr-scan.ts';
 import { parseWxr, type WxrRecord } from '../../src/import/wxr-parser.ts';
 import { UPLOADS_PATH } from '../../src/core/media.ts';
 

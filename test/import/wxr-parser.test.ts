@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/server.ts';
 import { readWxrFile, type WxrRecord } from '../../src/import/wxr-parser.ts';
-import { scanWxr } from '../../src/import/wxr-import.ts';
+import { scanWxr } from '../../src/import/wxr-scan.ts';
 
 /**
  * wordpress-importer's phpunit/tests/parser.php, ported: what its parsers read from its fixtures,
