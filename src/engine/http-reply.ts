@@ -133,6 +133,9 @@ export class ReplyWriter {
   }
 }
 
+/** Whether an answer's body is a stream (a file from disk, an export written as it is read) rather than bytes in hand. */
+export const isStream = (body: PreparedAnswer['payload']): body is Readable => body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body);
+
 /** A stream goes as it comes (its length unknown); one that fails, or a client that goes, ends the other side too. */
 function writeStream(res: ServerResponse, req: IncomingMessage, status: number, headers: Record<string, string>, body: Readable): void {
   res.writeHead(status, headers);
@@ -165,10 +168,10 @@ function framingKeys(headers: Record<string, string>) {
 function writeAnswer(res: ServerResponse, req: IncomingMessage, status: number, headers: Record<string, string>, body: PreparedAnswer['payload'], kept: boolean, reqHeaders: Record<string, string>): void {
   // a 304 or 204 has no body, whatever a handler gave (its Content-Length would claim one)
   if (status === 304 || status === 204) {
-    if (body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body)) body.destroy();
+    if (isStream(body)) body.destroy();
     body = undefined;
   }
-  if (body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body)) return writeStream(res, req, status, headers, body);
+  if (isStream(body)) return writeStream(res, req, status, headers, body);
   const keys = framingKeys(headers);
   const encodingKey = keys['content-encoding'];
   if (!headers[encodingKey] && isCompressible(headers[keys['content-type']])) {
