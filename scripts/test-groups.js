@@ -92,6 +92,7 @@ export const SQLITE_ONLY = [
   ['test/cli', 'the CLI’s own behaviour: commands, docs, types, serve, watch, init, the walk-through'],
   ['test/core/boundary.test.ts', 'reads the sources (it imports the server helper for the checkout’s path); starts nothing'],
   ['test/core/namespace-order.test.ts', 'the index’s namespace order'],
+  ['test/core/answer-fragments.test.ts', 'which callers a kept fragment is given to: capabilities and identity, the same on any store (its staleness after writes runs on both in test/engine/response-cache.test.ts)'],
   ['test/store/read-cache.test.ts', 'the read cache in memory: no database'],
   ['test/engine', 'the HTTP engine: args, headers, compression, slow clients, lint, the spec and its index'],
   ['test/net', 'outbound HTTP through the guarded client'],

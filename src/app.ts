@@ -17,6 +17,7 @@ import { adminPage } from './admin/pages.ts';
 import { DEFAULT_RESPONSE_CACHE_BYTES, ResponseCache } from './engine/response-cache.ts';
 import { redisAnswers } from './engine/redis-answers.ts';
 import { SiteDependencies } from './core/answer-dependencies.ts';
+import { answerFragments } from './core/answer-fragments.ts';
 import { hmac, purposeKey, siteSecret } from './auth/secret.ts';
 
 export interface AppOptions {
@@ -102,6 +103,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     // the active plugins' other protocols (the abilities' MCP server at {api root}/mcp)
     mounts: () => plugins.mounts,
     responseCache,
+    answerScope: (make) => answerFragments(site).scope(make),
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -3,19 +3,19 @@ import { isTableTopic, observeReads, tableTopic } from '../store/table-versions.
 import type { SharedState } from './shared-state.ts';
 
 /**
- * What an anonymous answer depends on, for the response cache: the tables its statements read
- * (observed, never declared: see store/table-versions.ts), each at its version, and every other
- * shared-state topic (the options, the active plugins, the snippets, plugins' own: what the
- * filters, the routes and the index are made of), whatever the answer read. Versions are taken
- * before the answer is computed, so a write that commits meanwhile makes it stale at once.
- */
-/**
  * Tables every answer depends on whether it read them or not: the site keeps the options in
  * memory (the permalinks, the address, what the filters do), so a write to them that did not
  * say so through its topic (`site.refresh()` after a direct write) still discards every answer.
  */
 const EVERY_ANSWER_READS = ['options'];
 
+/**
+ * What an answer (or a part of one, answer-fragments.ts) depends on, for the response cache: the
+ * tables its statements read (observed, never declared: see store/table-versions.ts), each at its
+ * version, and every other shared-state topic (the options, the active plugins, the snippets,
+ * plugins' own: what the filters, the routes and the index are made of), whatever the answer read.
+ * Versions are taken before the answer is computed, so a write that commits meanwhile makes it stale at once.
+ */
 export class SiteDependencies implements AnswerDependencies {
   /** The part of a fingerprint every answer shares (the topics that are not tables), per snapshot of the versions. */
   private readonly common = new WeakMap<ReadonlyMap<string, number>, string>();
@@ -25,9 +25,13 @@ export class SiteDependencies implements AnswerDependencies {
   async observe<T>(compute: () => Promise<T>): Promise<{ value: T; stamp: Stamp | null }> {
     const before = this.shared.snapshot();
     const { value, tables, unrepeatable } = await observeReads(compute);
-    if (unrepeatable) return { value, stamp: null };
+    return { value, stamp: unrepeatable ? null : this.stampOf(before, tables) };
+  }
+
+  /** The stamp of what was made from `tables`, read at the versions `before` (a snapshot taken before the first of them was read). */
+  stampOf(before: ReadonlyMap<string, number>, tables: Iterable<string>): Stamp {
     const deps = [...new Set([...tables, ...EVERY_ANSWER_READS])].sort();
-    return { value, stamp: { deps, fingerprint: this.fingerprint(before, deps) } };
+    return { deps, fingerprint: this.fingerprint(before, deps) };
   }
 
   current(stamp: Stamp): boolean {

@@ -77,7 +77,5 @@ export async function postFieldsOf(ctx: Ctx, type: PostTypeInfo, store: Store, c
       throw denied(ctx, 'rest_cannot_assign_sticky');
     f.sticky = a.sticky ? 1 : 0;
   }
-  // wp_insert_post: a private post keeps no password
-  if ((f.status ?? current?.status) === 'private' && (f.password || current?.password)) f.password = '';
   return f;
 }

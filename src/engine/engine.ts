@@ -12,6 +12,7 @@ import { answered, errorOutcome, normaliseRestPath, type InternalRequest, type M
 import { expandTemplates, routesForVariant, type RouteSpec, type Spec, type Variant } from './spec.ts';
 import { PrebuiltJson, RestResponse, type EngineHost, type Handler, type HandlerContext, type Logger, type TransactionalStore, type User } from './types.ts';
 import { answerVaries } from './response-cache.ts';
+import { noteCapability, noteIdentity } from './caller-reads.ts';
 import { GLOBAL_PARAMS } from './wp-rest.ts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -210,8 +211,8 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     const routes: Record<string, unknown> = {};
     for (const r of this.table.routes) routes[root.path(r.key)] = r.descriptors.get(root);
     built = {
-      root: PrebuiltJson.of(this.site.rootIndex(this.table.namespaces.map((ns) => root.namespace(ns)), routes, (p) => root.restUrl(p))),
-      namespaces: new Map(this.table.namespaces.map((ns) => [ns, PrebuiltJson.of(buildNamespaceIndex(ns, this.table, root))])),
+      root: PrebuiltJson.document(this.site.rootIndex(this.table.namespaces.map((ns) => root.namespace(ns)), routes, (p) => root.restUrl(p))),
+      namespaces: new Map(this.table.namespaces.map((ns) => [ns, PrebuiltJson.document(buildNamespaceIndex(ns, this.table, root))])),
     };
     this.indexes.set(root, built);
     return built;
@@ -229,7 +230,7 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     let doc = linked.get(key);
     if (!doc) {
       const data = built.data as Record<string, unknown>;
-      linked.set(key, (doc = PrebuiltJson.of({ ...data, _links: userLinksAdded(data._links as Record<string, unknown[]>, extra) })));
+      linked.set(key, (doc = PrebuiltJson.document({ ...data, _links: userLinksAdded(data._links as Record<string, unknown[]>, extra) })));
     }
     return doc;
   }
@@ -237,7 +238,7 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
   /** The OpenAPI document of the routes served, as this root names them (openapi.ts). */
   openApiAt(root: ApiRoot): PrebuiltJson {
     let doc = this.openApiDocuments.get(root);
-    if (!doc) this.openApiDocuments.set(root, (doc = PrebuiltJson.of(openApiDocument(this.spec, { routes: this.servedRoutes, root, url: root.url, variant: this.variant }))));
+    if (!doc) this.openApiDocuments.set(root, (doc = PrebuiltJson.document(openApiDocument(this.spec, { routes: this.servedRoutes, root, url: root.url, variant: this.variant }))));
     return doc;
   }
 
@@ -255,7 +256,7 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
         const key = root.path(r.key);
         if (key in doc.routes) routes[key] = optionsDocument(r, r.descriptors.get(root)!, (p) => root.restUrl(p)).data;
       }
-      this.helpIndexes.set(index, (help = PrebuiltJson.of({ ...doc, routes })));
+      this.helpIndexes.set(index, (help = PrebuiltJson.document({ ...doc, routes })));
     }
     return help;
   }
@@ -486,7 +487,7 @@ class RequestContext<S extends TransactionalStore<S>, H extends EngineHost> impl
   constructor(
     private readonly engine: Engine<S, H>,
     private readonly p: Prepared,
-    readonly user: User | null,
+    private readonly caller: User | null,
     readonly store: S,
   ) {
     this.args = p.params;
@@ -521,12 +522,20 @@ class RequestContext<S extends TransactionalStore<S>, H extends EngineHost> impl
     });
   }
 
+  /** The caller; what reads it depends on who they are (caller-reads.ts). */
+  get user(): User | null {
+    noteIdentity();
+    return this.caller;
+  }
+
   can(cap: string): boolean {
-    return this.user !== null && this.user.caps.has(cap);
+    const answer = this.caller !== null && this.caller.caps.has(cap);
+    noteCapability(cap, answer);
+    return answer;
   }
 
   dispatch(method: string, path: string, params?: Record<string, unknown>): Promise<RestResponse> {
-    return this.engine.subRequest(method, path, params ?? {}, this.user, this.store, this.p.req);
+    return this.engine.subRequest(method, path, params ?? {}, this.caller, this.store, this.p.req);
   }
 
   header(name: string, value: string): void {

@@ -109,7 +109,7 @@ export class ReplyWriter {
       let data = outcome.data;
       let json = outcome.json;
       if (typeof query._fields === 'string' && status < 400) {
-        const keepLinks = json !== undefined; // the index keeps its _links whatever _fields says
+        const keepLinks = outcome.document === true; // the index keeps its _links whatever _fields says
         const tree = parseFields(query._fields);
         if (keepLinks) tree.set('_links', true);
         data = filterFields(data, tree);
@@ -124,7 +124,7 @@ export class ReplyWriter {
       if (status === 204 || data === null || data === undefined) payload = undefined;
       else payload = json && !pretty ? json : encodeJson(data, pretty);
     }
-    return { status, headers, payload, kept: payload !== undefined && payload === outcome.json };
+    return { status, headers, payload, kept: payload !== undefined && payload === outcome.json && !outcome.joined };
   }
 
   /** A page of the site (outside the API): compressed as API answers are; a stream (a file from disk) goes as it is. */

@@ -16,7 +16,7 @@ export function optionsDocument(route: CompiledRoute, descriptor: Record<string,
     const { _links, ...head } = descriptor;
     const schema = route.spec.schema;
     const data = schema ? { ...head, schema: linked(schema, restUrl), ...(_links ? { _links } : {}) } : descriptor;
-    built.set(descriptor, (doc = PrebuiltJson.of(data)));
+    built.set(descriptor, (doc = PrebuiltJson.document(data)));
   }
   return doc;
 }

@@ -28,8 +28,12 @@ export interface Outcome {
   headers: Record<string, string>;
   data: unknown;
   raw?: RawBody;
-  /** Ready-made JSON bytes for `data` (the prebuilt indexes). */
+  /** Ready-made JSON bytes for `data` (the prebuilt indexes, kept answers' parts). */
   json?: Buffer;
+  /** `json` was joined for this answer alone (a list of prebuilt items): not a kept document, whose encodings are kept with it. */
+  joined?: true;
+  /** A whole document built in advance (an index: PrebuiltJson.document): it keeps its `_links` whatever `_fields` asks. */
+  document?: true;
   /** The route the request matched, for the Allow header. */
   route?: CompiledRoute;
   /** The request as the matched route's permission checks see it (its params merged, validated or not). */
@@ -79,9 +83,25 @@ export function errorOutcome(e: RestError, route?: CompiledRoute, asked?: Prepar
   return { status: e.status, headers: { ...e.headers }, data: e.toBody(), route, asked };
 }
 
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+
+/**
+ * A body and its ready-made JSON, if it has one: prebuilt JSON (its own bytes), or a list whose
+ * every item is prebuilt (their bytes joined).
+ */
+function bodyOf(data: unknown): Pick<Outcome, 'data' | 'json' | 'joined' | 'document'> {
+  if (data instanceof PrebuiltJson) return data.keepsLinks ? { data: data.data, json: data.json, document: true } : { data: data.data, json: data.json };
+  if (!Array.isArray(data) || !data.length || !data.every((item) => item instanceof PrebuiltJson)) return { data };
+  const parts: Buffer[] = [OPEN];
+  for (const item of data as PrebuiltJson[]) parts.push(item.json, COMMA);
+  parts[parts.length - 1] = CLOSE;
+  return { data: (data as PrebuiltJson[]).map((item) => item.data), json: Buffer.concat(parts), joined: true };
+}
+
 /** A handler's result as an outcome: a RestResponse keeps its status and headers, prebuilt JSON its bytes, anything else is 200. */
 export function answered(result: unknown, route: CompiledRoute): Outcome {
-  if (result instanceof RestResponse) return { status: result.status, headers: result.headers, data: result.data, raw: result.raw, route };
-  if (result instanceof PrebuiltJson) return { status: 200, headers: {}, data: result.data, json: result.json, route };
-  return { status: 200, headers: {}, data: result, route };
+  if (result instanceof RestResponse) return { status: result.status, headers: result.headers, ...bodyOf(result.data), raw: result.raw, route };
+  return { status: 200, headers: {}, ...bodyOf(result), route };
 }

@@ -52,6 +52,11 @@ export interface ServerOptions {
   mounts?: () => readonly Mount[];
   /** Anonymous GET answers kept and served again while what they read is unchanged; none when absent. */
   responseCache?: ResponseCache;
+  /**
+   * Runs the making of each API answer within the host's scope, from its start (the permission
+   * checks included), e.g. so that the parts of answers the host keeps can say what they were made from.
+   */
+  answerScope?: <T>(make: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -255,8 +260,9 @@ export function createHttpServer(opts: ServerOptions): Server {
       if (settling) await settling;
       return outcome;
     };
-    if (!cached || !cache) return reply.send(res, req, await answer(), query, user, headers, internal.root);
-    const { value: outcome, stamp } = await cache.observe(answer);
+    const make = opts.answerScope ? () => opts.answerScope!(answer) : answer;
+    if (!cached || !cache) return reply.send(res, req, await make(), query, user, headers, internal.root);
+    const { value: outcome, stamp } = await cache.observe(make);
     const prepared = reply.prepare(req.method, outcome, query, user, headers, internal.root);
     const { payload } = prepared;
     if (stamp && prepared.status === 200 && payload !== undefined && !isStream(payload) && !Object.keys(prepared.headers).some((k) => k.toLowerCase() === 'set-cookie')) {

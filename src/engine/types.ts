@@ -173,18 +173,25 @@ export class RestResponse {
 }
 
 /**
- * Data whose JSON was serialised once in advance (the indexes): sent as these bytes unless the
- * answer is reshaped, and compressed once beside them (compression.ts keptEncoding): build one
- * per document and keep it, never one per request.
+ * Data whose JSON was serialised once in advance (the indexes, kept parts of answers): sent as
+ * these bytes unless the answer is reshaped (a list of them joined), and compressed once beside
+ * them (compression.ts keptEncoding): build one per document and keep it, never one per request.
  */
 export class PrebuiltJson {
   constructor(
     readonly data: unknown,
     readonly json: Buffer,
+    /** A whole document (an index) keeps its `_links` whatever `_fields` asks. */
+    readonly keepsLinks = false,
   ) {}
 
   static of(data: unknown): PrebuiltJson {
     return new PrebuiltJson(data, Buffer.from(JSON.stringify(data)));
+  }
+
+  /** A whole document built in advance: an index, an OPTIONS answer. */
+  static document(data: unknown): PrebuiltJson {
+    return new PrebuiltJson(data, Buffer.from(JSON.stringify(data)), true);
   }
 }
 

@@ -34,10 +34,25 @@ interface ReadLog {
 
 const reading = new AsyncLocalStorage<ReadLog>();
 
+/** What a computation under way has read so far: the tables, and whether any of it was unrepeatable. */
+export interface ReadsSoFar {
+  readonly tables: ReadonlySet<string>;
+  readonly unrepeatable: boolean;
+}
+
+/** Runs `read`, noting the tables its statements read (within its async context); it is handed the log, to see what it has read so far. */
+export function readingScope<T>(read: (sofar: ReadsSoFar) => Promise<T>): Promise<T> {
+  const log: ReadLog = { tables: new Set(), unrepeatable: false, parent: reading.getStore() };
+  return reading.run(log, () => read(log));
+}
+
 /** Runs `read`, noting the tables its statements read (within its async context) and whether what it made is unrepeatable. */
 export async function observeReads<T>(read: () => Promise<T>): Promise<{ value: T; tables: ReadonlySet<string>; unrepeatable: boolean }> {
-  const log: ReadLog = { tables: new Set(), unrepeatable: false, parent: reading.getStore() };
-  const value = await reading.run(log, read);
+  let log!: ReadsSoFar;
+  const value = await readingScope((sofar) => {
+    log = sofar;
+    return read();
+  });
   return { value, tables: log.tables, unrepeatable: log.unrepeatable };
 }
 

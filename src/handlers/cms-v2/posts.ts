@@ -17,6 +17,7 @@ import { postFieldsOf } from '../../core/post-fields.ts';
 import { saveRevision, versionLinks } from '../../core/revisions.ts';
 import { availableActions } from '../../core/post-links.ts';
 import { addRestFields, prepareRestFields } from '../../core/rest-fields.ts';
+import { answerFragments } from '../../core/answer-fragments.ts';
 
 /** Field order of each context, as WP_REST_Posts_Controller's schema gives them. */
 const POST_FIELDS: Record<Context, readonly string[]> = {
@@ -252,12 +253,23 @@ export async function listPosts(ctx: Ctx<'cms-v2:posts.listPosts'>) {
   const { rows, total } = await queryPosts(ctx, listQueryOf(ctx, type, statuses, page, filters));
   // WP_REST_Posts_Controller::get_items drops what the user may not read, without changing the totals
   const readable = rows.filter((r) => canRead(ctx, type, r));
-  const related = await relatedOf(ctx, ctx.store, type, readable);
   if (ctx.request.head) return collection(ctx, [], total, page, 'rest_post_invalid_page_number');
-  prepareRestFields(ctx, readable.map((post) => ({ kind: 'post', post, type })));
-  const items = await Promise.all(readable.map((r) => preparePost(ctx, type, r, context, related)));
+  // what the posts not kept as fragments need, read together for the page at the first of them
+  let related: Promise<Related> | undefined;
+  const relatedOfPage = () => {
+    if (related) return related;
+    prepareRestFields(ctx, readable.map((post) => ({ kind: 'post', post, type })));
+    return (related = relatedOf(ctx, ctx.store, type, readable));
+  };
+  const fragments = answerFragments(ctx.site);
+  const items = [];
+  // one after another: the block-supports numbering runs on from post to post
+  for (const post of readable) items.push(await fragments.fragment(ctx, postFragment(type, post, context), async () => preparePost(ctx, type, post, context, await relatedOfPage())));
   return collection(ctx, items, total, page, 'rest_post_invalid_page_number');
 }
+
+/** What names a post's object among an answer's fragments. */
+const postFragment = (type: PostTypeInfo, post: PostRow, context: Context) => `post ${type.slug} ${post.id} ${context}`;
 
 /**
  * get_item_permissions_check: the post, then edit_post for the edit context, then the password
@@ -277,9 +289,9 @@ export async function getPost(ctx: Ctx<'cms-v2:posts.getPost'>) {
   const type = routePostType(ctx);
   const post = await postOfRoute(ctx, type);
   const context = contextOf(ctx);
-  const data = await prepareOne(ctx, type, post, context);
+  const data = await answerFragments(ctx.site).fragment(ctx, postFragment(type, post, context), () => prepareOne(ctx, type, post, context));
   // only a viewable type's post links its page (is_post_type_viewable); a navigation keeps the API root's Link
-  return new RestResponse(data, 200, type.viewable ? { Link: `<${data.link as string}>; rel="alternate"; type=text/html` } : {});
+  return new RestResponse(data, 200, type.viewable ? { Link: `<${(data.data as { link: string }).link}>; rel="alternate"; type=text/html` } : {});
 }
 
 // --- writing ---

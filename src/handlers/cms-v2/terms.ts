@@ -9,6 +9,7 @@ import { checkListContext, queryTermsOfRoute } from '../../core/term-list.ts';
 import { contentChanged } from '../../core/events.ts';
 import { termLink } from '../../core/permalinks.ts';
 import { addRestFields } from '../../core/rest-fields.ts';
+import { answerFragments } from '../../core/answer-fragments.ts';
 import { collection, contextOf, CURIES, denied, nsUrl, pick, routeTaxonomy, type Context } from '../../core/rest.ts';
 
 const HIERARCHICAL_FIELDS = ['id', 'count', 'description', 'link', 'name', 'slug', 'taxonomy', 'parent', 'meta'];
@@ -56,15 +57,22 @@ export async function listTerms(ctx: Ctx<'cms-v2:terms.listTerms'>) {
   checkListContext(ctx, tax);
   const parent = tax.hierarchical && typeof ctx.args.parent === 'number' ? ctx.args.parent : undefined;
   const { rows, total, page } = await queryTermsOfRoute(ctx, tax, { parent });
-  return collection(ctx, ctx.request.head ? [] : await Promise.all(rows.map((t) => prepareTerm(ctx, tax, t, context))), total, page);
+  if (ctx.request.head) return collection(ctx, [], total, page);
+  const fragments = answerFragments(ctx.site);
+  const items = [];
+  for (const term of rows) items.push(await fragments.fragment(ctx, termFragment(tax, term, context), () => prepareTerm(ctx, tax, term, context)));
+  return collection(ctx, items, total, page);
 }
+
+/** What names a term's object among an answer's fragments. */
+const termFragment = (tax: TaxonomyInfo, term: TermRow, context: Context) => `term ${tax.slug} ${term.id} ${context}`;
 
 export async function getTerm(ctx: Ctx<'cms-v2:terms.getTerm'>) {
   const tax = routeTaxonomy(ctx);
   const term = await termOfRoute(ctx, tax);
   const context = contextOf(ctx);
   if (context === 'edit' && !ctx.can('manage_categories')) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this term' });
-  return prepareTerm(ctx, tax, term, context);
+  return new RestResponse(await answerFragments(ctx.site).fragment(ctx, termFragment(tax, term, context), () => prepareTerm(ctx, tax, term, context)));
 }
 
 /** name/slug/description/parent of a create or update, checked as wp_insert_term / wp_update_term check them. */
