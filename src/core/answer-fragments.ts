@@ -43,10 +43,10 @@ interface RequestReads {
 }
 
 /**
- * Parts of answers kept (issue 41): a post's object as the posts routes answer it, for one context,
- * kept as its JSON and used again by any request, anonymous or not, for as long as nothing it
- * depends on has moved, so a list of ten posts joins ten kept fragments instead of making ten
- * posts again. What a fragment depends on:
+ * Parts of answers kept (issue 41): a post's, a term's, a comment's or a user's object as their
+ * routes answer it, for one context, kept as its JSON and used again by any request, anonymous or
+ * not, for as long as nothing it depends on has moved, so a list of ten posts joins ten kept
+ * fragments instead of making ten posts again. What a fragment depends on:
  * - the tables its request had read when it was made (all of them, from the request's start: the
  *   post's row may have been read by the permission check before the handler ran), at the
  *   versions of the request's start, and the site's other shared-state topics, as the response
@@ -114,6 +114,13 @@ export class AnswerFragments {
     };
     this.keep(key, fragment);
     return json;
+  }
+
+  /** The fragments of a list's items, in order, one after another (the block-supports numbering runs on from item to item). */
+  async list<T>(ctx: Ctx, items: readonly T[], what: (item: T) => string, make: (item: T) => Promise<unknown>): Promise<PrebuiltJson[]> {
+    const out: PrebuiltJson[] = [];
+    for (const item of items) out.push(await this.fragment(ctx, what(item), () => make(item)));
+    return out;
   }
 
   /** Whether `f` is what making it again for this caller, now, at this point of the request's numbering, would give. */

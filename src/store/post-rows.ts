@@ -4,6 +4,12 @@ import type { PostsTable } from './schema.ts';
 /** A post as the posts table holds it. */
 export type PostRow = Selectable<PostsTable>;
 
+/** A post without its text (content, excerpt): what deciding who may see it needs, read without the kilobytes of its markup. */
+export type PostHead = Omit<PostRow, 'content' | 'excerpt'>;
+
+/** The columns of a PostHead. */
+export const POST_HEAD_COLUMNS = ['id', 'author', 'date', 'date_gmt', 'modified', 'modified_gmt', 'title', 'status', 'comment_status', 'ping_status', 'password', 'slug', 'parent', 'guid', 'menu_order', 'type', 'mime_type', 'sticky', 'format', 'template', 'comment_count'] as const satisfies readonly (keyof PostHead)[];
+
 /**
  * A post to insert: dates, slug and guid may be left out and are filled as wp_insert_post fills them.
  * `id` only for an import keeping the old site's id (wp_insert_post's import_id), which the caller has found free.

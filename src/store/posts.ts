@@ -3,7 +3,7 @@ import { sql } from './kysely.ts';
 import type { DB } from './schema.ts';
 import { atomically, byteOrder, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates } from './transact.ts';
 import { MetaRepo } from './meta.ts';
-import type { NewPost, PostPatch, PostRow } from './post-rows.ts';
+import { POST_HEAD_COLUMNS, type NewPost, type PostHead, type PostPatch, type PostRow } from './post-rows.ts';
 import { contains, parseSearch, relevance, type ParsedSearch, type PostsEB } from './post-search.ts';
 import { trashPost, untrashPost } from './post-trash.ts';
 import { fillDates, siteClock, type SiteClock } from './site-clock.ts';
@@ -12,7 +12,7 @@ import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 import { readCacheOf } from './read-cache.ts';
 import { sqlBound } from './sql-bound.ts';
 
-export type { NewPost, PostPatch, PostRow } from './post-rows.ts';
+export type { NewPost, PostHead, PostPatch, PostRow } from './post-rows.ts';
 
 export interface PostQuery {
   types: string[];
@@ -107,6 +107,17 @@ export class PostsRepo {
     if (!Number.isSafeInteger(id)) return undefined;
     const query = this.db.selectFrom('posts').selectAll().where('id', '=', id);
     return (lock ? forUpdate(this.db, query) : query).executeTakeFirst();
+  }
+
+  /**
+   * The post without its content and excerpt (a permission check's read); on SQLite kept until
+   * anything is written (ReadCache), so the object may be shared by requests: never change it.
+   */
+  head(id: number): Promise<PostHead | undefined> {
+    if (!Number.isSafeInteger(id)) return Promise.resolve(undefined);
+    const read = () => this.db.selectFrom('posts').select(POST_HEAD_COLUMNS).where('id', '=', id).executeTakeFirst();
+    const cache = readCacheOf(this.db);
+    return cache ? cache.get(`post head ${id}`, read) : read();
   }
 
   /** The posts with these ids, in the order of `ids` (unknown ids left out). */

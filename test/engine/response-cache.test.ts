@@ -423,11 +423,11 @@ describe('the anonymous response cache', () => {
 });
 
 /**
- * The parts of answers kept for every caller (src/core/answer-fragments.ts: a post's object per
- * context, used again while nothing it was made from moved): with the response cache off, every
- * write route of the table shows at its next GET, and the posts' answers read before the write,
- * anonymously and as the administrator (edit context), are after it what a request made afresh
- * (another query, so no fragment of theirs is kept) answers.
+ * The parts of answers kept for every caller (src/core/answer-fragments.ts: a post's, a term's, a
+ * comment's or a user's object per context, used again while nothing it was made from moved):
+ * with the response cache off, every write route of the table shows at its next GET, and the
+ * lists read before the write, anonymously and as the administrator (edit context), are after it
+ * what a request made afresh (another query, so no fragment of theirs is kept) answers.
  */
 describe('every write route shows at the next GET made of kept fragments (response cache off)', () => {
   const site = useServer({ responseCache: false });
@@ -439,6 +439,9 @@ describe('every write route shows at the next GET made of kept fragments (respon
     ['cms/v2/posts?per_page=100', anon],
     ['cms/v2/posts?per_page=100&context=edit&status=publish,draft,private', (_, path) => asAdmin(path)],
     ['cms/v2/pages?per_page=100&context=edit', (_, path) => asAdmin(path)],
+    ['cms/v2/categories?per_page=100', anon],
+    ['cms/v2/comments?post=1&context=edit', (_, path) => asAdmin(path)],
+    ['cms/v2/users?context=edit', (_, path) => asAdmin(path)],
   ];
 
   for (const c of WRITES) {

@@ -2,6 +2,7 @@ import { missingObject, RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { canEdit, canRead } from '../../core/post-access.ts';
 import { avatarUrls, collection, contextOf, denied, nsUrl, pageOf, parseDateArg, pick, restDate, type Context } from '../../core/rest.ts';
+import { answerFragments } from '../../core/answer-fragments.ts';
 import { rawText } from '../../core/post-list.ts';
 import {
   checkParent,
@@ -235,9 +236,13 @@ export async function listComments(ctx: Ctx<'cms-v2:comments.listComments'>) {
   // unlocks a protected post's comments only when that one post is asked for
   const onePost = (a.post as number[]).length === 1;
   const readable = rows.filter((c) => mayReadComment(ctx, c, related.posts.get(c.post), onePost));
-  const items = ctx.request.head ? [] : await Promise.all(readable.map((c) => prepareComment(ctx, c, contextOf(ctx), related)));
+  const context = contextOf(ctx);
+  const items = ctx.request.head ? [] : await answerFragments(ctx.site).list(ctx, readable, (c) => commentFragment(c, context), (c) => prepareComment(ctx, c, context, related));
   return collection(ctx, items, total, page);
 }
+
+/** What names a comment's object among an answer's fragments. */
+const commentFragment = (comment: CommentRow, context: Context) => `comment ${comment.id} ${context}`;
 
 /** get_item_permissions_check. */
 export async function mayGetComment(ctx: Ctx): Promise<void> {
@@ -249,7 +254,8 @@ export async function mayGetComment(ctx: Ctx): Promise<void> {
 
 export async function getComment(ctx: Ctx<'cms-v2:comments.getComment'>) {
   const { comment } = await commentOfRoute(ctx);
-  return prepareOne(ctx, comment, contextOf(ctx));
+  const context = contextOf(ctx);
+  return new RestResponse(await answerFragments(ctx.site).fragment(ctx, commentFragment(comment, context), () => prepareOne(ctx, comment, context)));
 }
 
 // --- writing ---

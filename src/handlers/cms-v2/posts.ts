@@ -2,7 +2,7 @@ import { missingObject, RestError, RestResponse } from '../../engine/index.ts';
 import type { Ctx } from '../../core/context.ts';
 import { permalink } from '../../core/permalinks.ts';
 import type { Store } from '../../store/index.ts';
-import type { NewPost, PostQuery, PostRow } from '../../store/posts.ts';
+import type { NewPost, PostHead, PostQuery, PostRow } from '../../store/posts.ts';
 import type { TermRow } from '../../store/terms.ts';
 import { sanitizeSlug } from '../../store/transact.ts';
 import { cap, type PostTypeInfo } from '../../core/content-types.ts';
@@ -71,32 +71,30 @@ function fieldsOfType(type: PostTypeInfo, context: Context): readonly string[] {
 const THUMBNAIL_KEY = '_thumbnail_id';
 
 
-/** A post of the route's type, or 404 as WordPress answers for any other type or a missing id. */
-/** The post the route's id names, of the route's type; `lock` for a read that a write in the same transaction follows (PostsRepo.get). */
+/** The post the route's id names, of the route's type, or 404 as WordPress answers for any other type or a missing id; `lock` for a read that a write in the same transaction follows (PostsRepo.get). */
 async function postOfRoute(ctx: Ctx, type: PostTypeInfo, store: Store = ctx.store, lock = false): Promise<PostRow> {
-  // a read outside a write is read once per request: the permission check's, which the handler then uses;
-  // a write's read forgets it, so that what runs after the write (the Allow's checks) reads the post as the write left it
-  const writing = store !== ctx.store || lock;
-  if (writing) routePosts.delete(ctx.args);
-  const read = writing ? store.posts.get(Number(ctx.args.id), lock) : readOnce(ctx);
-  const post = await read;
+  // what runs after a write (the Allow's checks) reads the post as the write left it
+  if (store !== ctx.store || lock) routeHeads.delete(ctx.args);
+  return ofRouteType(ctx, type, await store.posts.get(Number(ctx.args.id), lock));
+}
+
+function ofRouteType<P extends PostHead>(ctx: Ctx, type: PostTypeInfo, post: P | undefined): P {
   if (!post || post.type !== type.slug) throw missingObject(ctx.fail('rest_post_invalid_id'));
   return post;
 }
 
 /**
- * The post of each request's route as read outside a write, by the request's args (the one object
- * its permission checks, those of the route's other methods for its Allow, and its handler share).
+ * The route's post without its text, read once per request by the request's args (the one object
+ * its permission check, those of the route's other methods for its Allow, and its handler share):
+ * what deciding who may read it needs; the handler reads the whole post only to make an answer not kept.
  */
-const routePosts = new WeakMap<object, { id: number; read: Promise<PostRow | undefined> }>();
+const routeHeads = new WeakMap<object, { id: number; read: Promise<PostHead | undefined> }>();
 
-function readOnce(ctx: Ctx): Promise<PostRow | undefined> {
+async function headOfRoute(ctx: Ctx, type: PostTypeInfo): Promise<PostHead> {
   const id = Number(ctx.args.id);
-  const kept = routePosts.get(ctx.args);
-  if (kept?.id === id) return kept.read;
-  const read = ctx.store.posts.get(id);
-  routePosts.set(ctx.args, { id, read });
-  return read;
+  let kept = routeHeads.get(ctx.args);
+  if (kept?.id !== id) routeHeads.set(ctx.args, (kept = { id, read: ctx.store.posts.head(id) }));
+  return ofRouteType(ctx, type, await kept.read);
 }
 
 // --- the post object ---
@@ -261,15 +259,12 @@ export async function listPosts(ctx: Ctx<'cms-v2:posts.listPosts'>) {
     prepareRestFields(ctx, readable.map((post) => ({ kind: 'post', post, type })));
     return (related = relatedOf(ctx, ctx.store, type, readable));
   };
-  const fragments = answerFragments(ctx.site);
-  const items = [];
-  // one after another: the block-supports numbering runs on from post to post
-  for (const post of readable) items.push(await fragments.fragment(ctx, postFragment(type, post, context), async () => preparePost(ctx, type, post, context, await relatedOfPage())));
+  const items = await answerFragments(ctx.site).list(ctx, readable, (post) => postFragment(type, post, context), async (post) => preparePost(ctx, type, post, context, await relatedOfPage()));
   return collection(ctx, items, total, page, 'rest_post_invalid_page_number');
 }
 
 /** What names a post's object among an answer's fragments. */
-const postFragment = (type: PostTypeInfo, post: PostRow, context: Context) => `post ${type.slug} ${post.id} ${context}`;
+const postFragment = (type: PostTypeInfo, post: PostHead, context: Context) => `post ${type.slug} ${post.id} ${context}`;
 
 /**
  * get_item_permissions_check: the post, then edit_post for the edit context, then the password
@@ -278,7 +273,7 @@ const postFragment = (type: PostTypeInfo, post: PostRow, context: Context) => `p
  */
 export async function mayGetPost(ctx: Ctx): Promise<void> {
   const type = routePostType(ctx);
-  const post = await postOfRoute(ctx, type);
+  const post = await headOfRoute(ctx, type);
   if (ctx.args.context === 'edit' && !canEdit(ctx, type, post)) throw denied(ctx, 'rest_forbidden_context', { action: 'edit this post' });
   const password = ctx.args.password;
   if (typeof password === 'string' && password !== '' && password !== '0' && password !== post.password) throw ctx.fail('rest_post_incorrect_password');
@@ -287,9 +282,9 @@ export async function mayGetPost(ctx: Ctx): Promise<void> {
 
 export async function getPost(ctx: Ctx<'cms-v2:posts.getPost'>) {
   const type = routePostType(ctx);
-  const post = await postOfRoute(ctx, type);
+  const head = await headOfRoute(ctx, type);
   const context = contextOf(ctx);
-  const data = await answerFragments(ctx.site).fragment(ctx, postFragment(type, post, context), () => prepareOne(ctx, type, post, context));
+  const data = await answerFragments(ctx.site).fragment(ctx, postFragment(type, head, context), async () => prepareOne(ctx, type, await postOfRoute(ctx, type), context));
   // only a viewable type's post links its page (is_post_type_viewable); a navigation keeps the API root's Link
   return new RestResponse(data, 200, type.viewable ? { Link: `<${(data.data as { link: string }).link}>; rel="alternate"; type=text/html` } : {});
 }
@@ -420,7 +415,7 @@ export async function deletePost(ctx: Ctx<'cms-v2:posts.deletePost'>) {
   const previous = await prepareOne(ctx, type, post, 'edit');
   if (ctx.args.force === true) {
     await ctx.store.posts.delete(post.id);
-    routePosts.delete(ctx.args);
+    routeHeads.delete(ctx.args);
     await releaseFrontPage(ctx, post);
     await contentChanged(ctx, { type: 'postDeleted', postId: post.id, postType: post.type });
     return { deleted: true, previous };

@@ -58,10 +58,7 @@ export async function listTerms(ctx: Ctx<'cms-v2:terms.listTerms'>) {
   const parent = tax.hierarchical && typeof ctx.args.parent === 'number' ? ctx.args.parent : undefined;
   const { rows, total, page } = await queryTermsOfRoute(ctx, tax, { parent });
   if (ctx.request.head) return collection(ctx, [], total, page);
-  const fragments = answerFragments(ctx.site);
-  const items = [];
-  for (const term of rows) items.push(await fragments.fragment(ctx, termFragment(tax, term, context), () => prepareTerm(ctx, tax, term, context)));
-  return collection(ctx, items, total, page);
+  return collection(ctx, await answerFragments(ctx.site).list(ctx, rows, (term) => termFragment(tax, term, context), (term) => prepareTerm(ctx, tax, term, context)), total, page);
 }
 
 /** What names a term's object among an answer's fragments. */

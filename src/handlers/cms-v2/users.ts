@@ -10,6 +10,7 @@ import { hashPassword } from '../../auth/passwords.ts';
 import { isRole, ROLES } from '../../auth/roles.ts';
 import { isValidUsername, LOGIN_MAX, NICENAME_MAX, passwordProblem, sanitizeUserStrict, uniqueNicename } from '../../auth/users.ts';
 import { avatarUrls, collection, contextOf, denied, nsUrl, pageOf, pick, restDate, type Context } from '../../core/rest.ts';
+import { answerFragments } from '../../core/answer-fragments.ts';
 import { kses } from '../../format/kses.ts';
 import { authorPermalink } from '../../core/permalinks.ts';
 
@@ -122,9 +123,12 @@ export async function listUsers(ctx: Ctx<'cms-v2:users.listUsers'>) {
     offset: page.offset,
     limit: page.perPage,
   });
-  const items = ctx.request.head ? [] : await Promise.all(rows.map((u) => prepareUser(ctx, u, context)));
+  const items = ctx.request.head ? [] : await answerFragments(ctx.site).list(ctx, rows, (u) => userFragment(u, context), (u) => prepareUser(ctx, u, context));
   return collection(ctx, items, total, page);
 }
+
+/** What names a user's object among an answer's fragments. */
+const userFragment = (user: UserRow, context: Context) => `user ${user.id} ${context}`;
 
 /** The controller's get_user: a 404 for an id that names no account (0 for an anonymous caller's `me`). */
 async function userOfId(ctx: Ctx, id: number): Promise<UserRow> {
@@ -148,7 +152,9 @@ export async function mayGetUser(ctx: Ctx): Promise<void> {
 }
 
 export async function getUser(ctx: Ctx<'cms-v2:users.getUser'>) {
-  return prepareUser(ctx, await userOfId(ctx, Number(ctx.args.id)), contextOf(ctx));
+  const user = await userOfId(ctx, Number(ctx.args.id));
+  const context = contextOf(ctx);
+  return new RestResponse(await answerFragments(ctx.site).fragment(ctx, userFragment(user, context), () => prepareUser(ctx, user, context)));
 }
 
 /**
