@@ -1,7 +1,8 @@
 /**
  * The Fastify contender. `echo <headers.json>`: the bench spec's validated route answering its
  * coerced args (scenario 2). `posts <headers.json> <db>`: the cms/v2 posts list, running the very
- * handler function of src/handlers/cms-v2 on the same Store and Site, started with the same plugins (scenario 3). Both send the
+ * handler function of src/handlers/cms-v2 on the same Store and Site, started with the same plugins, within the same
+ * answer scope (its kept fragments: src/core/answer-fragments.ts) (scenario 3). Both send the
  * headers cms-spec sends with every answer (captured from it), so the bytes out are the same and
  * only the framework differs.
  */
@@ -15,6 +16,8 @@ import { catalogued, ENGINE_ERRORS } from '../../src/engine/errors.ts';
 import { startSite } from '../../src/core/open.ts';
 import { Store } from '../../src/store/index.ts';
 import { RestResponse } from '../../src/engine/types.ts';
+import { bodyOf } from '../../src/engine/pipeline.ts';
+import { answerFragments } from '../../src/core/answer-fragments.ts';
 import type { Ctx } from '../../src/core/context.ts';
 import { listPosts } from '../../src/handlers/cms-v2/posts.ts';
 import { querySchemaOf } from './query-schema.ts';
@@ -37,6 +40,7 @@ if (mode === 'echo') {
   const store = await Store.open(dbPath);
   // the site with its active plugins, as cms-spec serves it: their registered post meta is part of every post
   const { site } = await startSite({ spec, store, variant: 'A', log: { error: (m) => console.error(m), info: () => {} }, media: mediaSettingsFor(dbPath) });
+  const fragments = answerFragments(site);
   const route = '/cms/v2/posts';
   const errors = { ...ENGINE_ERRORS, ...spec.errors, ...spec.namespaces.find((n) => n.name === 'cms/v2')!.errors } as Record<string, { status: number; message: string }>;
   app.get(`/cms-json${route}`, { schema: { querystring: querySchemaOf(spec, route) } }, async (request, reply) => {
@@ -59,11 +63,13 @@ if (mode === 'echo') {
       served: [],
       fail: (code, values, data) => catalogued(code, errors[code], values, data),
     };
-    const result = await listPosts(ctx);
+    // within the scope cms-spec's server gives every answer, so the handler keeps and joins the posts' fragments for both
+    const result = await fragments.scope(() => listPosts(ctx));
     reply.headers(everyAnswer);
     if (!(result instanceof RestResponse)) return result;
     reply.code(result.status).headers(result.headers);
-    return result.data;
+    const { data, json } = bodyOf(result.data);
+    return json ?? data;
   });
 } else {
   throw new Error(`unknown mode ${mode}`);

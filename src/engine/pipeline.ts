@@ -91,7 +91,7 @@ const CLOSE = Buffer.from(']');
  * A body and its ready-made JSON, if it has one: prebuilt JSON (its own bytes), or a list whose
  * every item is prebuilt (their bytes joined).
  */
-function bodyOf(data: unknown): Pick<Outcome, 'data' | 'json' | 'joined' | 'document'> {
+export function bodyOf(data: unknown): Pick<Outcome, 'data' | 'json' | 'joined' | 'document'> {
   if (data instanceof PrebuiltJson) return data.keepsLinks ? { data: data.data, json: data.json, document: true } : { data: data.data, json: data.json };
   if (!Array.isArray(data) || !data.length || !data.every((item) => item instanceof PrebuiltJson)) return { data };
   const parts: Buffer[] = [OPEN];
