@@ -68,8 +68,9 @@ if (mode === 'echo') {
     reply.headers(everyAnswer);
     if (!(result instanceof RestResponse)) return result;
     reply.code(result.status).headers(result.headers);
-    const { data, json } = bodyOf(result.data);
-    return json ?? data;
+    // Fastify sends one body: the parts cms-spec writes one after another are joined here
+    const { data, json, parts } = bodyOf(result.data);
+    return parts ? Buffer.concat(parts) : (json ?? data);
   });
 } else {
   throw new Error(`unknown mode ${mode}`);

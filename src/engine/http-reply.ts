@@ -11,11 +11,14 @@ import type { PageResponse } from './types.ts';
 import type { User } from './types.ts';
 import { envelopeHeaders, EVERY_ANSWER } from './wp-rest.ts';
 
-/** An answer as it will be sent, before its coding: `kept` when the body is a kept document's (its encodings are kept with it). */
+/**
+ * An answer as it will be sent, before its coding: `kept` when the body is a kept document's (its
+ * encodings are kept with it); a list of buffers is one body in parts (a list of kept items').
+ */
 export interface PreparedAnswer {
   status: number;
   headers: Record<string, string>;
-  payload: string | Buffer | Readable | undefined;
+  payload: string | Buffer | readonly Buffer[] | Readable | undefined;
   kept: boolean;
 }
 
@@ -107,7 +110,7 @@ export class ReplyWriter {
       payload = outcome.raw.body;
     } else {
       let data = outcome.data;
-      let json = outcome.json;
+      let json: Buffer | readonly Buffer[] | undefined = outcome.json ?? outcome.parts;
       if (typeof query._fields === 'string' && status < 400) {
         const keepLinks = outcome.document === true; // the index keeps its _links whatever _fields says
         const tree = parseFields(query._fields);
@@ -124,7 +127,7 @@ export class ReplyWriter {
       if (status === 204 || data === null || data === undefined) payload = undefined;
       else payload = json && !pretty ? json : encodeJson(data, pretty);
     }
-    return { status, headers, payload, kept: payload !== undefined && payload === outcome.json && !outcome.joined };
+    return { status, headers, payload, kept: payload !== undefined && payload === outcome.json };
   }
 
   /** A page of the site (outside the API): compressed as API answers are; a stream (a file from disk) goes as it is. */
@@ -134,7 +137,12 @@ export class ReplyWriter {
 }
 
 /** Whether an answer's body is a stream (a file from disk, an export written as it is read) rather than bytes in hand. */
-export const isStream = (body: PreparedAnswer['payload']): body is Readable => body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body);
+export const isStream = (body: PreparedAnswer['payload']): body is Readable => body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body) && !Array.isArray(body);
+
+/** A body in parts as one buffer (to compress or keep it). */
+export const joinedBody = (body: string | Buffer | readonly Buffer[]): string | Buffer => (Array.isArray(body) ? Buffer.concat(body) : (body as string | Buffer));
+
+const sizeOf = (body: string | Buffer | readonly Buffer[]): number => (typeof body === 'string' ? Buffer.byteLength(body) : Array.isArray(body) ? body.reduce((n: number, b: Buffer) => n + b.length, 0) : (body as Buffer).length);
 
 /** A stream goes as it comes (its length unknown); one that fails, or a client that goes, ends the other side too. */
 function writeStream(res: ServerResponse, req: IncomingMessage, status: number, headers: Record<string, string>, body: Readable): void {
@@ -178,16 +186,21 @@ function writeAnswer(res: ServerResponse, req: IncomingMessage, status: number, 
     const varyKey = keys.vary;
     headers[varyKey] = headers[varyKey] ? `${headers[varyKey]}, Accept-Encoding` : 'Accept-Encoding';
     const coding = body === undefined ? null : negotiate(reqHeaders['accept-encoding']);
-    const size = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+    const size = body === undefined ? 0 : sizeOf(body);
     if (coding && size >= COMPRESS_MIN_BYTES) {
-      const bytes = typeof body === 'string' ? Buffer.from(body) : body!;
+      const joined = joinedBody(body!);
+      const bytes = typeof joined === 'string' ? Buffer.from(joined) : joined;
       body = (kept && keptEncoding(bytes, coding)) || compressNow(bytes, coding);
       headers[encodingKey] = coding;
     }
   }
-  if (body !== undefined) headers[keys['content-length']] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  if (body !== undefined) headers[keys['content-length']] = String(sizeOf(body));
   res.writeHead(status, headers);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  if (req.method === 'HEAD' || !Array.isArray(body)) return void res.end(req.method === 'HEAD' ? undefined : body);
+  // the parts go out together (one writev), never copied into one buffer
+  res.cork();
+  for (const part of body as readonly Buffer[]) res.write(part);
+  res.end();
 }
 
 /** The Allow the engine found for the answer (none when it found no method allowed). */

@@ -30,8 +30,8 @@ export interface Outcome {
   raw?: RawBody;
   /** Ready-made JSON bytes for `data` (the prebuilt indexes, kept answers' parts). */
   json?: Buffer;
-  /** `json` was joined for this answer alone (a list of prebuilt items): not a kept document, whose encodings are kept with it. */
-  joined?: true;
+  /** The JSON of a list of prebuilt items, in parts (theirs and the punctuation between), written one after another instead of copied into one. */
+  parts?: readonly Buffer[];
   /** A whole document built in advance (an index: PrebuiltJson.document): it keeps its `_links` whatever `_fields` asks. */
   document?: true;
   /** The route the request matched, for the Allow header. */
@@ -89,15 +89,15 @@ const CLOSE = Buffer.from(']');
 
 /**
  * A body and its ready-made JSON, if it has one: prebuilt JSON (its own bytes), or a list whose
- * every item is prebuilt (their bytes joined).
+ * every item is prebuilt (their bytes, in parts).
  */
-export function bodyOf(data: unknown): Pick<Outcome, 'data' | 'json' | 'joined' | 'document'> {
+export function bodyOf(data: unknown): Pick<Outcome, 'data' | 'json' | 'parts' | 'document'> {
   if (data instanceof PrebuiltJson) return data.keepsLinks ? { data: data.data, json: data.json, document: true } : { data: data.data, json: data.json };
   if (!Array.isArray(data) || !data.length || !data.every((item) => item instanceof PrebuiltJson)) return { data };
   const parts: Buffer[] = [OPEN];
   for (const item of data as PrebuiltJson[]) parts.push(item.json, COMMA);
   parts[parts.length - 1] = CLOSE;
-  return { data: (data as PrebuiltJson[]).map((item) => item.data), json: Buffer.concat(parts), joined: true };
+  return { data: (data as PrebuiltJson[]).map((item) => item.data), parts };
 }
 
 /** A handler's result as an outcome: a RestResponse keeps its status and headers, prebuilt JSON its bytes, anything else is 200. */

@@ -7,7 +7,7 @@ import { criticalError, criticalErrorPage, logCriticalError } from './critical-e
 import { BodyTooLarge, decodeBody, parseTarget, payloadTooLarge, readBody, restRequest } from './http-request.ts';
 import { effectiveMethod } from './wp-rest.ts';
 import type { InternalRequest, Outcome } from './pipeline.ts';
-import { isStream, ReplyWriter } from './http-reply.ts';
+import { isStream, joinedBody, ReplyWriter } from './http-reply.ts';
 import { closeAfterAnswer } from './lingering-close.ts';
 import { discardUpload, receiveUpload, type ReceivedUpload } from './http-upload.ts';
 import { Miss, type ResponseCache } from './response-cache.ts';
@@ -253,6 +253,7 @@ export function createHttpServer(opts: ServerOptions): Server {
       if (query._embed !== undefined && outcome.status < 400 && outcome.data && typeof outcome.data === 'object') {
         outcome.data = await embedLinks(engine, outcome.data, query._embed, user);
         outcome.json = undefined;
+        outcome.parts = undefined;
       }
       // what it wrote (or read before it was durable) is durable before anyone sees it, this caller or, kept, another;
       // no await (and no tick lost) when there is nothing to wait for
@@ -266,7 +267,8 @@ export function createHttpServer(opts: ServerOptions): Server {
     const prepared = reply.prepare(req.method, outcome, query, user, headers, internal.root);
     const { payload } = prepared;
     if (stamp && prepared.status === 200 && payload !== undefined && !isStream(payload) && !Object.keys(prepared.headers).some((k) => k.toLowerCase() === 'set-cookie')) {
-      const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+      const joined = joinedBody(payload);
+      const body = typeof joined === 'string' ? Buffer.from(joined) : joined;
       const kept = cache.keep(cached.key, prepared.headers, body, stamp);
       cached.miss.settle(kept);
       return reply.sendKept(res, req, kept, headers);
