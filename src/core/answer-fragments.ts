@@ -76,10 +76,23 @@ export class AnswerFragments {
   }
 
   /** The JSON of `make`'s answer for the part `what` of this request's answer: a kept fragment when one fits the caller, else made (and kept when it may be). */
-  async fragment(ctx: Ctx, what: string, make: () => Promise<unknown>): Promise<PrebuiltJson> {
+  fragment(ctx: Ctx, what: string, make: () => Promise<unknown>): Promise<PrebuiltJson> {
+    return this.part(ctx, requestKey(ctx), what, make);
+  }
+
+  /** The fragments of a list's items, in order, one after another (the block-supports numbering runs on from item to item). */
+  async list<T>(ctx: Ctx, items: readonly T[], what: (item: T) => string, make: (item: T) => Promise<unknown>): Promise<PrebuiltJson[]> {
+    const request = requestKey(ctx);
+    const out: PrebuiltJson[] = [];
+    for (const item of items) out.push(await this.part(ctx, request, what(item), () => make(item)));
+    return out;
+  }
+
+  /** `what` of the request whose address and query `request` says (requestKey). */
+  private async part(ctx: Ctx, request: string, what: string, make: () => Promise<unknown>): Promise<PrebuiltJson> {
     // within a transaction (a batch) what is read may yet be undone, and what was written has moved no version yet
     if (ctx.store !== this.site.store) return PrebuiltJson.of(await make());
-    const key = `${what}\n${ctx.api.restUrl(ctx.request.path)}\n${JSON.stringify(ctx.request.query)}`;
+    const key = `${what}\n${request}`;
     const supports = requestSupports(ctx);
     const variants = this.kept.get(key);
     if (variants) {
@@ -97,9 +110,9 @@ export class AnswerFragments {
     const mark = supports.mark();
     const { value, reads } = await observeCaller(make);
     const json = PrebuiltJson.of(value);
-    const request = this.requests.getStore();
-    if (!request || request.reads.unrepeatable) return json;
-    const stamp = this.dependencies.stampOf(request.before, request.reads.tables);
+    const reading = this.requests.getStore();
+    if (!reading || reading.reads.unrepeatable) return json;
+    const stamp = this.dependencies.stampOf(reading.before, reading.reads.tables);
     // a write moved what it read while it was made: it may be stale already
     if (!this.dependencies.current(stamp)) return json;
     const fragment: Fragment = {
@@ -114,13 +127,6 @@ export class AnswerFragments {
     };
     this.keep(key, fragment);
     return json;
-  }
-
-  /** The fragments of a list's items, in order, one after another (the block-supports numbering runs on from item to item). */
-  async list<T>(ctx: Ctx, items: readonly T[], what: (item: T) => string, make: (item: T) => Promise<unknown>): Promise<PrebuiltJson[]> {
-    const out: PrebuiltJson[] = [];
-    for (const item of items) out.push(await this.fragment(ctx, what(item), () => make(item)));
-    return out;
   }
 
   /** Whether `f` is what making it again for this caller, now, at this point of the request's numbering, would give. */
@@ -155,6 +161,9 @@ export class AnswerFragments {
     }
   }
 }
+
+/** What of a request a fragment depends on besides its caller: the address asked (the links' root) and the whole query (`_fields`, `context`, `password`...). */
+const requestKey = (ctx: Ctx) => `${ctx.api.restUrl(ctx.request.path)}\n${JSON.stringify(ctx.request.query)}`;
 
 const bySite = new WeakMap<Site, AnswerFragments>();
 

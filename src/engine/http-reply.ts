@@ -139,8 +139,8 @@ export class ReplyWriter {
 /** Whether an answer's body is a stream (a file from disk, an export written as it is read) rather than bytes in hand. */
 export const isStream = (body: PreparedAnswer['payload']): body is Readable => body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body) && !Array.isArray(body);
 
-/** A body in parts as one buffer (to compress or keep it). */
-export const joinedBody = (body: string | Buffer | readonly Buffer[]): string | Buffer => (Array.isArray(body) ? Buffer.concat(body) : (body as string | Buffer));
+/** A body in hand as one buffer (to compress or keep it): its parts joined, its text encoded. */
+export const bodyBytes = (body: string | Buffer | readonly Buffer[]): Buffer => (typeof body === 'string' ? Buffer.from(body) : Array.isArray(body) ? Buffer.concat(body) : (body as Buffer));
 
 const sizeOf = (body: string | Buffer | readonly Buffer[]): number => (typeof body === 'string' ? Buffer.byteLength(body) : Array.isArray(body) ? body.reduce((n: number, b: Buffer) => n + b.length, 0) : (body as Buffer).length);
 
@@ -188,8 +188,7 @@ function writeAnswer(res: ServerResponse, req: IncomingMessage, status: number, 
     const coding = body === undefined ? null : negotiate(reqHeaders['accept-encoding']);
     const size = body === undefined ? 0 : sizeOf(body);
     if (coding && size >= COMPRESS_MIN_BYTES) {
-      const joined = joinedBody(body!);
-      const bytes = typeof joined === 'string' ? Buffer.from(joined) : joined;
+      const bytes = bodyBytes(body!);
       body = (kept && keptEncoding(bytes, coding)) || compressNow(bytes, coding);
       headers[encodingKey] = coding;
     }

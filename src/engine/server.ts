@@ -7,7 +7,7 @@ import { criticalError, criticalErrorPage, logCriticalError } from './critical-e
 import { BodyTooLarge, decodeBody, parseTarget, payloadTooLarge, readBody, restRequest } from './http-request.ts';
 import { effectiveMethod } from './wp-rest.ts';
 import type { InternalRequest, Outcome } from './pipeline.ts';
-import { isStream, joinedBody, ReplyWriter } from './http-reply.ts';
+import { bodyBytes, isStream, ReplyWriter } from './http-reply.ts';
 import { closeAfterAnswer } from './lingering-close.ts';
 import { discardUpload, receiveUpload, type ReceivedUpload } from './http-upload.ts';
 import { Miss, type ResponseCache } from './response-cache.ts';
@@ -267,8 +267,7 @@ export function createHttpServer(opts: ServerOptions): Server {
     const prepared = reply.prepare(req.method, outcome, query, user, headers, internal.root);
     const { payload } = prepared;
     if (stamp && prepared.status === 200 && payload !== undefined && !isStream(payload) && !Object.keys(prepared.headers).some((k) => k.toLowerCase() === 'set-cookie')) {
-      const joined = joinedBody(payload);
-      const body = typeof joined === 'string' ? Buffer.from(joined) : joined;
+      const body = bodyBytes(payload);
       const kept = cache.keep(cached.key, prepared.headers, body, stamp);
       cached.miss.settle(kept);
       return reply.sendKept(res, req, kept, headers);

@@ -4,11 +4,11 @@ import type { PostsTable } from './schema.ts';
 /** A post as the posts table holds it. */
 export type PostRow = Selectable<PostsTable>;
 
-/** A post without its text (content, excerpt): what deciding who may see it needs, read without the kilobytes of its markup. */
-export type PostHead = Omit<PostRow, 'content' | 'excerpt'>;
+/** The columns of a PostHead: every column but the text (content, excerpt). */
+export const POST_HEAD_COLUMNS = ['id', 'author', 'date', 'date_gmt', 'modified', 'modified_gmt', 'title', 'status', 'comment_status', 'ping_status', 'password', 'slug', 'parent', 'guid', 'menu_order', 'type', 'mime_type', 'sticky', 'format', 'template', 'comment_count'] as const satisfies readonly (keyof PostRow)[];
 
-/** The columns of a PostHead. */
-export const POST_HEAD_COLUMNS = ['id', 'author', 'date', 'date_gmt', 'modified', 'modified_gmt', 'title', 'status', 'comment_status', 'ping_status', 'password', 'slug', 'parent', 'guid', 'menu_order', 'type', 'mime_type', 'sticky', 'format', 'template', 'comment_count'] as const satisfies readonly (keyof PostHead)[];
+/** A post without its text: what deciding who may see it needs, read without the kilobytes of its markup (the columns above, so the type is what is read). */
+export type PostHead = Pick<PostRow, (typeof POST_HEAD_COLUMNS)[number]>;
 
 /**
  * A post to insert: dates, slug and guid may be left out and are filled as wp_insert_post fills them.

@@ -71,13 +71,14 @@ function fieldsOfType(type: PostTypeInfo, context: Context): readonly string[] {
 const THUMBNAIL_KEY = '_thumbnail_id';
 
 
-/** The post the route's id names, of the route's type, or 404 as WordPress answers for any other type or a missing id; `lock` for a read that a write in the same transaction follows (PostsRepo.get). */
+/** The post the route's id names, of the route's type (ofRouteType); `lock` for a read that a write in the same transaction follows (PostsRepo.get). */
 async function postOfRoute(ctx: Ctx, type: PostTypeInfo, store: Store = ctx.store, lock = false): Promise<PostRow> {
   // what runs after a write (the Allow's checks) reads the post as the write left it
   if (store !== ctx.store || lock) routeHeads.delete(ctx.args);
   return ofRouteType(ctx, type, await store.posts.get(Number(ctx.args.id), lock));
 }
 
+/** `post` when it is of the route's type; else the 404 WordPress answers for any other type or a missing id. */
 function ofRouteType<P extends PostHead>(ctx: Ctx, type: PostTypeInfo, post: P | undefined): P {
   if (!post || post.type !== type.slug) throw missingObject(ctx.fail('rest_post_invalid_id'));
   return post;
