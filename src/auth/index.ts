@@ -166,7 +166,7 @@ export function createAuthenticator(store: Store, site: Site): Authenticator {
   }
 
   return {
-    authenticate(headers, ip, query, accept): Promise<User | null> {
+    authenticate(headers, ip, query, accept): User | null | Promise<User | null> {
       const header = headers.authorization;
       const token = header && accept?.bearer ? BEARER.exec(header)?.[1] : undefined;
       if (token !== undefined) return bearer(token, ip);
@@ -179,10 +179,9 @@ export function createAuthenticator(store: Store, site: Site): Authenticator {
       }
       const nonce = presentedNonce(headers, query);
       // no nonce: whatever cookie came along, the request is anonymous (and costs nothing more)
-      if (nonce === undefined) return NOBODY;
+      if (nonce === undefined) return null;
       return cookieLogin(headers, nonce);
     },
   };
 }
 
-const NOBODY: Promise<null> = Promise.resolve(null);

@@ -267,8 +267,8 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
    */
   handle(req: InternalRequest, user: User | null, store: S = this.store): Outcome | Promise<Outcome> {
     const prepared = req.method === 'OPTIONS' ? this.options(req) : this.prepare(req);
-    const out = 'params' in prepared ? this.execute(prepared, user, store) : prepared;
-    return out instanceof Promise ? out.then((o) => this.withAllow(o, user, store)) : this.withAllow(out, user, store);
+    if (!('params' in prepared)) return this.withAllow(prepared, user, store);
+    return this.execute(prepared, user, store, (out) => this.withAllow(out, user, store));
   }
 
   /** OPTIONS: the matched route's descriptor with its resource's schema, and its Allow header; `[]` when nothing matches. */
@@ -318,22 +318,25 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     return prepared;
   }
 
-  /** Permission (the capability, then the endpoint's permission check), then the handler. */
-  execute(p: Prepared, user: User | null, store: S = this.store): Outcome | Promise<Outcome> {
+  /**
+   * Permission (the capability, then the endpoint's permission check), then the handler; `then`
+   * continues from the outcome in the same step as the handler's promise (no promise more per request).
+   */
+  execute(p: Prepared, user: User | null, store: S = this.store, then: (out: Outcome) => Outcome | Promise<Outcome> = (out) => out): Outcome | Promise<Outcome> {
     const { route, endpoint } = p;
     if (!permitted(endpoint, user)) {
       const refusal = endpoint.spec.forbidden;
-      return errorOutcome(refusal ? forbidden(user !== null, refusal.message, refusal.code) : forbidden(user !== null), route, p);
+      return then(errorOutcome(refusal ? forbidden(user !== null, refusal.message, refusal.code) : forbidden(user !== null), route, p));
     }
     let result: unknown;
     const ctx = new RequestContext(this, p, user, store);
     try {
       result = endpoint.check ? checkThenHandle(endpoint, ctx) : endpoint.handler(ctx);
     } catch (e) {
-      return this.failure(e, route, p);
+      return then(this.failure(e, route, p));
     }
-    if (result instanceof Promise) return result.then((r: unknown) => this.answer(r, p, ctx.headers), (e: unknown) => this.failure(e, route, p));
-    return this.answer(result, p, ctx.headers);
+    if (result instanceof Promise) return result.then((r: unknown) => then(this.answer(r, p, ctx.headers)), (e: unknown) => then(this.failure(e, route, p)));
+    return then(this.answer(result, p, ctx.headers));
   }
 
   /**
@@ -344,7 +347,7 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
   private answer(result: unknown, p: Prepared, headers: Record<string, string> | undefined): Outcome {
     const out = answered(result, p.route);
     out.asked = p;
-    if (headers) out.headers = { ...headers, ...out.headers };
+    if (headers) out.headers = Object.assign({}, headers, out.headers);
     const data = out.data as { deleted?: unknown; previous?: unknown } | null;
     if (p.req.method === 'DELETE' && data && typeof data === 'object' && data.deleted === true) {
       out.gone = true;

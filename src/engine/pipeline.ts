@@ -80,7 +80,7 @@ export function normaliseRestPath(path: string): string {
 }
 
 export function errorOutcome(e: RestError, route?: CompiledRoute, asked?: Prepared): Outcome {
-  return { status: e.status, headers: { ...e.headers }, data: e.toBody(), route, asked };
+  return { status: e.status, headers: Object.assign({}, e.headers), data: e.toBody(), route, asked };
 }
 
 const OPEN = Buffer.from('[');

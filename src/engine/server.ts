@@ -183,7 +183,9 @@ export function createHttpServer(opts: ServerOptions): Server {
       miss = found;
     }
     try {
-      const user = await authenticated(req, res, query, headers, ip);
+      // no await (and no tick lost) for a caller known at once (an anonymous one)
+      const authenticating = authenticated(req, res, query, headers, ip);
+      const user = authenticating instanceof Promise ? await authenticating : authenticating;
       if (user === false) return;
       const internal = restRequest(method, target, headers, ip);
       try {
@@ -230,13 +232,17 @@ export function createHttpServer(opts: ServerOptions): Server {
   }
 
   /** The caller, null when anonymous; false when the credentials were refused and the refusal is answered. */
-  async function authenticated(req: IncomingMessage, res: ServerResponse, query: Record<string, unknown>, headers: Record<string, string>, ip: string): Promise<User | null | false> {
-    try {
-      return await auth.authenticate(headers, ip, query);
-    } catch (e) {
+  function authenticated(req: IncomingMessage, res: ServerResponse, query: Record<string, unknown>, headers: Record<string, string>, ip: string): User | null | false | Promise<User | null | false> {
+    const refused = (e: unknown): false => {
       if (!(e instanceof RestError)) throw e;
       reply.send(res, req, errorOutcome(e), query, null, headers);
       return false;
+    };
+    try {
+      const found = auth.authenticate(headers, ip, query);
+      return found instanceof Promise ? found.catch(refused) : found;
+    } catch (e) {
+      return refused(e);
     }
   }
 
@@ -247,19 +253,24 @@ export function createHttpServer(opts: ServerOptions): Server {
    */
   async function run(req: IncomingMessage, res: ServerResponse, internal: InternalRequest, user: User | null, cached?: { key: string; miss: Miss }): Promise<void> {
     const { query, headers } = internal;
-    const answer = async (): Promise<Outcome> => {
-      const handled = engine.handle(internal, user);
-      const outcome = handled instanceof Promise ? await handled : handled;
-      if (query._embed !== undefined && outcome.status < 400 && outcome.data && typeof outcome.data === 'object') {
-        outcome.data = await embedLinks(engine, outcome.data, query._embed, user);
+    // what it wrote (or read before it was durable) is durable before anyone sees it, this caller or, kept, another;
+    // no promise (and no tick lost) when there is nothing to wait for
+    const settled = (outcome: Outcome): Outcome | Promise<Outcome> => {
+      const settling = opts.beforeAnswer?.();
+      return settling ? settling.then(() => outcome) : outcome;
+    };
+    const completed = (outcome: Outcome): Outcome | Promise<Outcome> => {
+      if (query._embed === undefined || outcome.status >= 400 || !outcome.data || typeof outcome.data !== 'object') return settled(outcome);
+      return embedLinks(engine, outcome.data, query._embed, user).then((data) => {
+        outcome.data = data;
         outcome.json = undefined;
         outcome.parts = undefined;
-      }
-      // what it wrote (or read before it was durable) is durable before anyone sees it, this caller or, kept, another;
-      // no await (and no tick lost) when there is nothing to wait for
-      const settling = opts.beforeAnswer?.();
-      if (settling) await settling;
-      return outcome;
+        return settled(outcome);
+      });
+    };
+    const answer = (): Promise<Outcome> => {
+      const handled = engine.handle(internal, user);
+      return handled instanceof Promise ? handled.then(completed) : Promise.resolve(completed(handled));
     };
     const make = opts.answerScope ? () => opts.answerScope!(answer) : answer;
     if (!cached || !cache) return reply.send(res, req, await make(), query, user, headers, internal.root);

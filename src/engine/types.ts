@@ -200,11 +200,11 @@ export interface Authenticator {
   /**
    * Resolves the request's credentials (an Authorization header, a session cookie with a nonce) to
    * a user, null for anonymous; throws a RestError for bad credentials. It is handed every API
-   * request, and answers one that carries nothing it reads without waiting on anything. With
+   * request, and answers one that carries nothing it reads at once (null, not a promise). With
    * `bearer` (a protected resource's request, see Mount), an OAuth Bearer token is a credential
    * too; elsewhere a Bearer header is no credential (anonymous, as in WordPress).
    */
-  authenticate(headers: Record<string, string>, ip: string, query: Record<string, unknown>, accept?: { bearer: boolean }): Promise<User | null>;
+  authenticate(headers: Record<string, string>, ip: string, query: Record<string, unknown>, accept?: { bearer: boolean }): User | null | Promise<User | null>;
 }
 
 /** A request for a page of the site (anything outside the API), handed to the site renderer. */
