@@ -30,6 +30,8 @@ export interface CompiledRoute {
   endpoints: CompiledEndpoint[];
   /** The route's descriptor in the index at each root it is served at, built once per change of the API's address. */
   descriptors: Map<ApiRoot, Record<string, unknown>>;
+  /** The Allow header for each set of its endpoints, by the bit mask of their positions (`1 << i`): made once, not per request. */
+  allowOf: readonly string[];
 }
 
 export interface RouteTable {
@@ -198,7 +200,7 @@ export async function compileRoutes(routes: readonly RouteSpec[], variant: Varia
       }
       endpoints.push({ methods: new Set(e.methods), handlerName: e.handler, handler, permission: e.permission ?? 'public', capabilities: (e.permission ?? 'public').split('|'), ...(check ? { check } : {}), allowBatch: e.allowBatch, args: compileArgs(e.args), spec: e });
     }
-    const route: CompiledRoute = { key: r.key, namespace: r.namespace, spec: r, endpoints, descriptors: describeAt(r, endpoints, roots) };
+    const route: CompiledRoute = { key: r.key, namespace: r.namespace, spec: r, endpoints, descriptors: describeAt(r, endpoints, roots), allowOf: allowHeaders(endpoints) };
     compiled.push(route);
     router.add(r.fullPath, r.params, route);
   }
@@ -214,4 +216,17 @@ export function relinkRoutes(table: RouteTable, roots: readonly ApiRoot[]): void
 
 function describeAt(route: RouteSpec, endpoints: CompiledEndpoint[], roots: readonly ApiRoot[]): Map<ApiRoot, Record<string, unknown>> {
   return new Map(roots.map((root) => [root, describeRoute(route, endpoints, root)]));
+}
+
+/** The Allow header of every subset of a route's endpoints (rest_send_allow_header joins their methods, each once, in order). */
+function allowHeaders(endpoints: readonly CompiledEndpoint[]): string[] {
+  const out: string[] = [];
+  for (let mask = 0; mask < 1 << endpoints.length; mask++) {
+    const methods = new Set<string>();
+    endpoints.forEach((e, i) => {
+      if (mask & (1 << i)) for (const m of e.methods) methods.add(m);
+    });
+    out.push([...methods].join(', '));
+  }
+  return out;
 }
