@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { RequestScoped } from '../engine/request-scoped.ts';
 import { observeCaller } from '../engine/caller-reads.ts';
 import type { Stamp } from '../engine/response-cache.ts';
 import { PrebuiltJson } from '../engine/types.ts';
@@ -63,7 +63,7 @@ export class AnswerFragments {
   private readonly kept = new Map<string, Fragment[]>();
   private bytes = 0;
   private readonly dependencies: SiteDependencies;
-  private readonly requests = new AsyncLocalStorage<RequestReads>();
+  private readonly requests = new RequestScoped<RequestReads>();
 
   constructor(private readonly site: Site) {
     this.dependencies = new SiteDependencies(site.shared);

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { RequestScoped } from './request-scoped.ts';
 
 /**
  * What a computation asked of its caller (HandlerContext's `can` and `user`), so that what it made
@@ -13,7 +13,7 @@ export interface CallerReads {
   readonly parent: CallerReads | undefined;
 }
 
-const asking = new AsyncLocalStorage<CallerReads>();
+const asking = new RequestScoped<CallerReads>();
 
 /** Runs `compute`, noting what it asks of its caller (within its async context). */
 export async function observeCaller<T>(compute: () => Promise<T>): Promise<{ value: T; reads: CallerReads }> {

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { RequestScoped } from './request-scoped.ts';
 import { createHash } from 'node:crypto';
 import { adoptEncodings, encodingsOf, type Coding } from './compression.ts';
 import type { RequestTarget } from './http-request.ts';
@@ -40,7 +40,7 @@ export interface KeptAnswer {
 interface AnswerLog {
   varies: boolean;
 }
-const answering = new AsyncLocalStorage<AnswerLog>();
+const answering = new RequestScoped<AnswerLog>();
 
 /** The answer being made depends on the request's headers or address, which the cache's key does not hold: it is not kept. */
 export function answerVaries(): void {

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { RequestScoped } from '../engine/request-scoped.ts';
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, Kysely, OperationNode, QueryCompiler, QueryResult, RootOperationNode, TransactionSettings } from 'kysely';
 import { kysely } from './kysely.ts';
 
@@ -32,7 +32,7 @@ interface ReadLog {
   readonly parent: ReadLog | undefined;
 }
 
-const reading = new AsyncLocalStorage<ReadLog>();
+const reading = new RequestScoped<ReadLog>();
 
 /** What a computation under way has read so far: the tables, and whether any of it was unrepeatable. */
 export interface ReadsSoFar {
