@@ -79,6 +79,12 @@ export interface RenderedBlock {
   renderInner(context: BlockContext): Promise<string>;
   /** Its inner blocks rendered one by one with the context it gives them, without the text between them (a callback's loop over WP_Block's `inner_blocks`). */
   renderInnerBlocks(): Promise<string[]>;
+  /**
+   * WP_Block::render( array( 'dynamic' => false ) ) of the block itself: its saved markup with its
+   * inner blocks rendered (a type that skips them too), through the block supports' render filters,
+   * which run once more on what the callback returns (core/comments' elements class is written twice).
+   */
+  renderStatic(): Promise<string>;
 }
 
 /** A block type (register_block_type with block.json's fields). Without `render` it is static: its saved markup is its output. */
@@ -500,7 +506,8 @@ export class BlockRegistry {
     try {
       const renderInner = (given: BlockContext) => this.renderParts(block.inner, given, ctx);
       const renderInnerBlocks = () => this.renderEach(innerBlocks, childContext, ctx);
-      html = await r.def.render({ name: block.name, attributes, parsedAttributes: block.attrs, supports: r.def.supports ?? {}, content, context, innerBlocks, renderInner, renderInnerBlocks }, ctx);
+      const renderStatic = async () => supported(await this.renderParts(block.inner, childContext, ctx));
+      html = await r.def.render({ name: block.name, attributes, parsedAttributes: block.attrs, supports: r.def.supports ?? {}, content, context, innerBlocks, renderInner, renderInnerBlocks, renderStatic }, ctx);
     } catch (e) {
       // a failing block renders as nothing, so one broken plugin does not take the page down
       this.log.error(`block ${block.name} of ${r.owner} failed to render: ${e instanceof Error ? e.message : String(e)}`);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer } from '../helpers/server.ts';
@@ -77,6 +78,28 @@ describe('the Comments block', () => {
         ``,
         ``,
       ].join('\n'),
+    );
+  });
+
+  it('writes the elements class twice, as the static rendering render_block_core_comments returns meets the render filters before the callback’s output does', async () => {
+    const markup = `<!-- wp:comments {"style":{"elements":{"link":{"color":{"text":"var:preset|color|vivid-purple"}}}}} -->\n<div class="wp-block-comments has-link-color"><!-- wp:comment-template --><!-- wp:comment-author-name /--><!-- /wp:comment-template --></div>\n<!-- /wp:comments -->`;
+    const post = await site.json('cms/v2/posts', { method: 'POST', json: { title: 'dynblocks: linked', status: 'publish', content: markup } }, 201);
+    const vee = await site.json('cms/v2/comments', { method: 'POST', json: { post: post.id, status: 'approved', author_name: 'Vee', author_email: 'vee@example.test', content: 'x' } }, 201);
+    // wp_get_elements_class_name: md5 of PHP's serialize() of the block as WP_Block_Parser parses the markup
+    const s = (text: string) => `s:${Buffer.byteLength(text)}:"${text}";`;
+    const parsed = (name: string, attrs: string, inner: string, html: string, content: string) =>
+      `a:5:{${s('blockName')}${s(name)}${s('attrs')}${attrs}${s('innerBlocks')}${inner}${s('innerHTML')}${s(html)}${s('innerContent')}${content}}`;
+    const author = parsed('core/comment-author-name', 'a:0:{}', 'a:0:{}', '', 'a:0:{}');
+    const template = parsed('core/comment-template', 'a:0:{}', `a:1:{i:0;${author}}`, '', 'a:1:{i:0;N;}');
+    const attrs = `a:1:{${s('style')}a:1:{${s('elements')}a:1:{${s('link')}a:1:{${s('color')}a:1:{${s('text')}${s('var:preset|color|vivid-purple')}}}}}}`;
+    const open = '\n<div class="wp-block-comments has-link-color">';
+    const comments = parsed('core/comments', attrs, `a:1:{i:0;${template}}`, `${open}</div>\n`, `a:3:{i:0;${s(open)}i:1;N;i:2;${s('</div>\n')}}`);
+    const elements = `wp-elements-${createHash('md5').update(comments).digest('hex')}`;
+    // WordPress 6.1.9: the callback returns $block->render( array( 'dynamic' => false ) ), whose
+    // render_block filters put the class on the wrapper; the callback's output meets them again
+    assert.equal(
+      (await site.json(`cms/v2/posts/${post.id}`, { auth: undefined })).content.rendered,
+      `\n<div class="${elements} ${elements} wp-block-comments has-link-color"><ol class="wp-block-comment-template"><li id="comment-${vee.id}" class="comment even thread-even depth-1"><div class="wp-block-comment-author-name">Vee</div></li></ol></div>\n`,
     );
   });
 
