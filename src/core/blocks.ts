@@ -1,7 +1,7 @@
 import { compileArgs, type CompiledArgs } from '../engine/args.ts';
 import { invalidParams, RestError, type ParamFailure } from '../engine/errors.ts';
 import type { Logger } from '../engine/types.ts';
-import { blockSupports } from './block-library/supports/apply.ts';
+import { preRenderSupports, renderSupports } from './block-library/supports/apply.ts';
 import { BlockSupportsState } from './block-library/supports/state.ts';
 
 /**
@@ -73,12 +73,21 @@ export interface RenderedBlock {
   /** Its inner blocks as parsed (a navigation groups its items by their names). */
   innerBlocks: readonly ParsedBlock[];
   /**
-   * Its inner content rendered again with the context given and nothing else, as WordPress renders
-   * a `core/null` copy of the block (post-template's and comment-template's loops).
+   * A copy of the block rendered with the context given and no callback, as a loop renders one per
+   * item (`( new WP_Block( $copy ) )->render( array( 'dynamic' => false ) )`): its inner content
+   * through the supports' render_block filters of the copy, named `name` (the block's own unless
+   * given: post-template names its copies `core/null`, a type nobody registers, whose filters
+   * still add the elements class of a link colour, as wp_render_elements_support asks no type).
    */
-  renderInner(context: BlockContext): Promise<string>;
+  renderInner(context: BlockContext, name?: string): Promise<string>;
   /** Its inner blocks rendered one by one with the context it gives them, without the text between them (a callback's loop over WP_Block's `inner_blocks`). */
   renderInnerBlocks(): Promise<string[]>;
+  /**
+   * WP_Block::render( array( 'dynamic' => false ) ) of the block itself: its saved markup with its
+   * inner blocks rendered (a type that skips them too), through the block supports' render filters,
+   * which run once more on what the callback returns (core/comments' elements class is written twice).
+   */
+  renderStatic(): Promise<string>;
 }
 
 /** A block type (register_block_type with block.json's fields). Without `render` it is static: its saved markup is its output. */
@@ -485,7 +494,8 @@ export class BlockRegistry {
   private async renderParsed(parsed: ParsedBlock, available: BlockContext, ctx: Rendering): Promise<string> {
     const r = this.types.get(parsed.name);
     const block = r?.def.blockData?.(parsed) ?? parsed;
-    const supported = blockSupports(block, r?.def.supports, ctx.supports);
+    preRenderSupports(block, r?.def.supports, ctx.supports);
+    const supported = (html: string) => renderSupports(html, block, r?.def.supports, ctx.supports);
     const attributes = this.prepareAttributes(block.name, block.attrs);
     const childContext: Record<string, unknown> = { ...available };
     for (const [name, attribute] of Object.entries(r?.def.providesContext ?? {})) if (attribute in attributes) childContext[name] = attributes[attribute];
@@ -498,9 +508,11 @@ export class BlockRegistry {
     const innerBlocks = block.inner.filter((p): p is ParsedBlock => typeof p !== 'string');
     let html = '';
     try {
-      const renderInner = (given: BlockContext) => this.renderParts(block.inner, given, ctx);
+      const renderInner = async (given: BlockContext, name = block.name) =>
+        renderSupports(await this.renderParts(block.inner, given, ctx), { ...block, name }, this.types.get(name)?.def.supports, ctx.supports);
       const renderInnerBlocks = () => this.renderEach(innerBlocks, childContext, ctx);
-      html = await r.def.render({ name: block.name, attributes, parsedAttributes: block.attrs, supports: r.def.supports ?? {}, content, context, innerBlocks, renderInner, renderInnerBlocks }, ctx);
+      const renderStatic = () => renderInner(childContext);
+      html = await r.def.render({ name: block.name, attributes, parsedAttributes: block.attrs, supports: r.def.supports ?? {}, content, context, innerBlocks, renderInner, renderInnerBlocks, renderStatic }, ctx);
     } catch (e) {
       // a failing block renders as nothing, so one broken plugin does not take the page down
       this.log.error(`block ${block.name} of ${r.owner} failed to render: ${e instanceof Error ? e.message : String(e)}`);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer } from '../helpers/server.ts';
@@ -30,6 +31,13 @@ const MARKUP = `<!-- wp:comments -->
 <!-- wp:comments-pagination-next /-->
 <!-- /wp:comments-pagination --></div>
 <!-- /wp:comments -->`;
+
+/** PHP's serialize() of a block as WP_Block_Parser parses it (its attributes and inner blocks given serialized), for wp_get_elements_class_name's md5. */
+const s = (text: string) => `s:${Buffer.byteLength(text)}:"${text}";`;
+const parsed = (name: string, attrs: string, inner: string, html: string, content: string) =>
+  `a:5:{${s('blockName')}${s(name)}${s('attrs')}${attrs}${s('innerBlocks')}${inner}${s('innerHTML')}${s(html)}${s('innerContent')}${content}}`;
+const linkColor = (preset: string) => `a:1:{${s('style')}a:1:{${s('elements')}a:1:{${s('link')}a:1:{${s('color')}a:1:{${s('text')}${s(`var:preset|color|${preset}`)}}}}}}`;
+const elementsClass = (serialized: string) => `wp-elements-${createHash('md5').update(serialized).digest('hex')}`;
 
 describe('the Comments block', () => {
   const site = useServer();
@@ -77,6 +85,41 @@ describe('the Comments block', () => {
         ``,
         ``,
       ].join('\n'),
+    );
+  });
+
+  it('writes the elements class twice, as the static rendering render_block_core_comments returns meets the render filters before the callback’s output does', async () => {
+    const markup = `<!-- wp:comments {"style":{"elements":{"link":{"color":{"text":"var:preset|color|vivid-purple"}}}}} -->\n<div class="wp-block-comments has-link-color"><!-- wp:comment-template --><!-- wp:comment-author-name /--><!-- /wp:comment-template --></div>\n<!-- /wp:comments -->`;
+    const post = await site.json('cms/v2/posts', { method: 'POST', json: { title: 'dynblocks: linked', status: 'publish', content: markup } }, 201);
+    const vee = await site.json('cms/v2/comments', { method: 'POST', json: { post: post.id, status: 'approved', author_name: 'Vee', author_email: 'vee@example.test', content: 'x' } }, 201);
+    const author = parsed('core/comment-author-name', 'a:0:{}', 'a:0:{}', '', 'a:0:{}');
+    const template = parsed('core/comment-template', 'a:0:{}', `a:1:{i:0;${author}}`, '', 'a:1:{i:0;N;}');
+    const attrs = linkColor('vivid-purple');
+    const open = '\n<div class="wp-block-comments has-link-color">';
+    const comments = parsed('core/comments', attrs, `a:1:{i:0;${template}}`, `${open}</div>\n`, `a:3:{i:0;${s(open)}i:1;N;i:2;${s('</div>\n')}}`);
+    const elements = elementsClass(comments);
+    // WordPress 6.1.9: the callback returns $block->render( array( 'dynamic' => false ) ), whose
+    // render_block filters put the class on the wrapper; the callback's output meets them again
+    assert.equal(
+      (await site.json(`cms/v2/posts/${post.id}`, { auth: undefined })).content.rendered,
+      `\n<div class="${elements} ${elements} wp-block-comments has-link-color"><ol class="wp-block-comment-template"><li id="comment-${vee.id}" class="comment even thread-even depth-1"><div class="wp-block-comment-author-name">Vee</div></li></ol></div>\n`,
+    );
+  });
+
+  it('puts a link-coloured comment template’s elements class on its list and on the first tag of each comment, which renders a copy of the template', async () => {
+    const markup = `<!-- wp:comments -->\n<div class="wp-block-comments"><!-- wp:comment-template {"style":{"elements":{"link":{"color":{"text":"var:preset|color|vivid-red"}}}}} --><!-- wp:comment-author-name /--><!-- /wp:comment-template --></div>\n<!-- /wp:comments -->`;
+    const post = await site.json('cms/v2/posts', { method: 'POST', json: { title: 'dynblocks: template linked', status: 'publish', content: markup } }, 201);
+    const comment = (author_name: string) => site.json('cms/v2/comments', { method: 'POST', json: { post: post.id, status: 'approved', author_name, author_email: 'linked@example.test', content: 'x' } }, 201);
+    const [vee, sue] = [await comment('Vee'), await comment('Sue')];
+    const author = parsed('core/comment-author-name', 'a:0:{}', 'a:0:{}', '', 'a:0:{}');
+    const elements = elementsClass(parsed('core/comment-template', linkColor('vivid-red'), `a:1:{i:0;${author}}`, '', 'a:1:{i:0;N;}'));
+    // WordPress 6.1.9: block_core_comment_template_render_comments renders each comment with a
+    // `new WP_Block( $block->parsed_block )` of the template itself (its name kept, unlike
+    // post-template's `core/null`), whose render_block filters put the template's class on the comment's first tag
+    const li = (c: Obj, classes: string, name: string) => `<li id="comment-${c.id}" class="${classes}"><div class="${elements} wp-block-comment-author-name">${name}</div></li>`;
+    assert.equal(
+      (await site.json(`cms/v2/posts/${post.id}`, { auth: undefined })).content.rendered,
+      `\n<div class="wp-block-comments"><ol class="${elements} wp-block-comment-template">${li(vee, 'comment even thread-even depth-1', 'Vee')}${li(sue, 'comment odd alt thread-odd thread-alt depth-1', 'Sue')}</ol></div>\n`,
     );
   });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer } from '../helpers/server.ts';
@@ -118,6 +119,29 @@ describe('the Query Loop blocks', () => {
       '\n<div class="is-layout-flow wp-block-query"><ul class="is-layout-flow wp-block-post-template">' +
         `<li class="wp-block-post post-${pinned.id} post type-post status-publish format-standard hentry category-uncategorized">\n<h2 class="wp-block-post-title">dynblocks: pinned</h2>\n</li>` +
         `<li class="wp-block-post post-${newest.id} post type-post status-publish format-standard hentry category-uncategorized">\n<h2 class="wp-block-post-title">${newest.title.rendered}</h2>\n</li></ul></div>\n`,
+    );
+  });
+
+  it('gives the first tag of each post a link-coloured template renders the elements class of its `core/null` copy', async () => {
+    const linked = await create({ title: 'dynblocks: linked', content: 'zqlinked', date: '2001-01-01T09:00:00' });
+    const loop = await create({
+      title: 'dynblocks: linked loop',
+      date: '2000-01-01T09:00:00',
+      content: '<!-- wp:query {"queryId":9,"query":{"perPage":1,"pages":0,"offset":0,"postType":"post","order":"desc","orderBy":"date","author":"","search":"zqlinked","exclude":[],"sticky":"","inherit":false}} -->\n<div class="wp-block-query"><!-- wp:post-template {"style":{"elements":{"link":{"color":{"text":"var:preset|color|vivid-red"}}}}} -->\n<!-- wp:post-title /-->\n<!-- /wp:post-template --></div>\n<!-- /wp:query -->',
+    });
+    // wp_get_elements_class_name: md5 of PHP's serialize() of the block as WP_Block_Parser parses it
+    const s = (text: string) => `s:${Buffer.byteLength(text)}:"${text}";`;
+    const title = `a:5:{${s('blockName')}${s('core/post-title')}${s('attrs')}a:0:{}${s('innerBlocks')}a:0:{}${s('innerHTML')}${s('')}${s('innerContent')}a:0:{}}`;
+    const attrs = `a:1:{${s('style')}a:1:{${s('elements')}a:1:{${s('link')}a:1:{${s('color')}a:1:{${s('text')}${s('var:preset|color|vivid-red')}}}}}}`;
+    const template = (name: string) => `a:5:{${s('blockName')}${s(name)}${s('attrs')}${attrs}${s('innerBlocks')}a:1:{i:0;${title}}${s('innerHTML')}${s('\n\n')}${s('innerContent')}a:3:{i:0;${s('\n')}i:1;N;i:2;${s('\n')}}}`;
+    const elements = (name: string) => `wp-elements-${createHash('md5').update(template(name)).digest('hex')}`;
+    // WordPress 6.1.9: the template's own wrapper takes its class (and the page its link rule); each
+    // post's `core/null` copy, rendered with `dynamic` false, meets the render_block filters too, and
+    // wp_render_elements_support, asking no block type, puts that copy's class on the post's first tag
+    assert.equal(
+      await rendered(loop.id),
+      `\n<div class="is-layout-flow wp-block-query"><ul class="is-layout-flow ${elements('core/post-template')} wp-block-post-template">` +
+        `<li class="wp-block-post post-${linked.id} post type-post status-publish format-standard hentry category-uncategorized">\n<h2 class="${elements('core/null')} wp-block-post-title">dynblocks: linked</h2>\n</li></ul></div>\n`,
     );
   });
 });

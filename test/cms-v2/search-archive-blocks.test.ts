@@ -121,6 +121,16 @@ describe('the core widget blocks as WordPress 6.1 renders them', () => {
     const counted = await render('core/archives', { type: 'weekly', displayAsDropdown: true, showPostCounts: true });
     assert.ok(counted.includes(`\t<option value='${home}/?m=2019&#038;w=6'> February 4, 2019&#8211;February 10, 2019 &nbsp;(1)</option>\n`), counted);
   });
+
+  it('styles the archives with its typography supports (6.1’s block.json), as the test data’s Archives post sets them', async () => {
+    // WordPress 6.1.9: get_block_wrapper_attributes puts the style first, and the supports' classes
+    // (generated class name, then typography's preset font size) after the callback's own
+    const year = (y: number) => `\t<li><a href='${home}/${y}/'>${y}</a></li>\n`;
+    assert.equal(
+      await render('core/archives', { type: 'yearly', fontSize: 'small', style: { typography: { fontStyle: 'italic', fontWeight: '200', letterSpacing: '7px', textTransform: 'uppercase' } } }),
+      `<ul style="font-style:italic;font-weight:200;text-transform:uppercase;letter-spacing:7px;" class=" wp-block-archives-list wp-block-archives has-small-font-size">${year(2019)}${year(2018)}</ul>`,
+    );
+  });
 });
 
 const CASE2 = `<!-- wp:group -->

@@ -140,6 +140,15 @@ describe('block supports: layout, elements and duotone (WordPress 6.1 render_blo
     assert.ok(page.includes(`${gap(1)}${gap(3)}</footer>`), 'the galleries’ gaps end the footer');
   });
 
+  it('gives a table no elements class nor link rule: core/table skips serializing its colours (color.__experimentalSkipSerialization)', async () => {
+    const id = await publish('Supports table', TABLE);
+    // WordPress 6.1.9's content.rendered: the saved markup, wp_render_elements_support and
+    // wp_render_elements_support_styles returning early for a block type that skips link colours
+    assert.equal((await server.json(`cms/v2/posts/${id}`)).content.rendered, `\n${TABLE.split('\n')[1]}\n`);
+    const page = await (await fetch(`${server.home}/?p=${id}`)).text();
+    assert.ok(!page.includes('wp-elements-'), 'no elements class or rule on the page');
+  });
+
   it('prints no markup from a layout value into the page’s style element (the style engine strips tags, as WordPress does)', async () => {
     const id = await publish('Supports hostile', '<!-- wp:group {"layout":{"type":"constrained","contentSize":"</style><script>alert`1`</script>"}} -->\n<div class="wp-block-group"><p>x</p></div>\n<!-- /wp:group -->');
     const page = await (await fetch(`${server.home}/?p=${id}`)).text();
@@ -178,6 +187,9 @@ describe('block supports: layout, elements and duotone (WordPress 6.1 render_blo
       assert.ok(css.includes(rule), rule);
   });
 });
+
+/** A table with a link colour, as the block test data's (its colours saved on the table element). */
+const TABLE = '<!-- wp:table {"style":{"elements":{"link":{"color":{"text":"var:preset|color|vivid-red"}}}},"textColor":"vivid-red"} -->\n<figure class="wp-block-table"><table class="has-vivid-red-color has-text-color has-link-color"><tbody><tr><td><a href="#x">Cell</a></td></tr></tbody></table></figure>\n<!-- /wp:table -->';
 
 /** A gallery of image blocks (WordPress 5.9 on) and one of the older markup, with `ids`. */
 const GALLERIES = "<!-- wp:gallery {\"linkTo\":\"none\",\"className\":\"mine\"} -->\n<figure class=\"wp-block-gallery has-nested-images columns-default is-cropped mine\"><!-- wp:image {\"id\":7,\"sizeSlug\":\"large\",\"linkDestination\":\"none\"} -->\n<figure class=\"wp-block-image size-large\"><img src=\"https://example.org/a.jpg\" alt=\"\" class=\"wp-image-7\"/></figure>\n<!-- /wp:image -->\n\n<!-- wp:image {\"id\":8,\"sizeSlug\":\"large\",\"linkDestination\":\"none\"} -->\n<figure class=\"wp-block-image size-large\"><img src=\"https://example.org/b.jpg\" alt=\"\" class=\"wp-image-8\"/></figure>\n<!-- /wp:image --></figure>\n<!-- /wp:gallery -->\n\n<!-- wp:gallery {\"ids\":[7,8],\"columns\":2} -->\n<figure class=\"wp-block-gallery columns-2 is-cropped\"><ul class=\"blocks-gallery-grid\"><li class=\"blocks-gallery-item\"><figure><img src=\"https://example.org/a.jpg\" alt=\"\" data-id=\"7\" class=\"wp-image-7\"/></figure></li><li class=\"blocks-gallery-item\"><figure><img src=\"https://example.org/b.jpg\" alt=\"\" data-id=\"8\" class=\"wp-image-8\"/></figure></li></ul></figure>\n<!-- /wp:gallery -->\n";

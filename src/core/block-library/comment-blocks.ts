@@ -17,6 +17,7 @@ export const COMMENT_BLOCKS: BlockTypeDefinition[] = [
     usesContext: ['postId', 'postType'],
     supports: { align: ['wide', 'full'], html: false, color: { gradients: true, link: true, __experimentalDefaultControls: { background: true, text: true, link: true } }, typography: TYPOGRAPHY },
     editorStyleHandles: ['wp-block-comments-editor'], styleHandles: ['wp-block-comments'],
+    skipInnerBlocks: true,
     render: comments,
   }),
   block({

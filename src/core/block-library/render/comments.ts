@@ -33,13 +33,18 @@ async function authorOf(ctx: BlockRenderContext, c: CommentRow): Promise<string>
   return user?.display_name ?? 'Anonymous';
 }
 
-/** render_block_core_comments: the block's own markup around its inner blocks, while the post takes comments or has some. */
+/**
+ * render_block_core_comments: while the post takes comments or has some, the block's static
+ * rendering (`$block->render( array( 'dynamic' => false ) )`): its inner blocks, skipped before the
+ * callback (`skip_inner_blocks`), render there, and the supports' render filters run on it as well
+ * as on what the callback returns.
+ */
 export async function comments(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
   const post = await contextPost(block, ctx);
   if (!post) return '';
   if (!commentsOpen(post, await discussionOptions(ctx.store)) && post.comment_count === 0) return '';
   if (block.attributes.legacy) return '';
-  return block.content;
+  return block.renderStatic();
 }
 
 /** The approved comments of a post as WP_Comment_Query's threaded query gives them: oldest first, each with its replies. */

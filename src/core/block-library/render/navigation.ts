@@ -198,7 +198,9 @@ export async function navigation(block: RenderedBlock, ctx: BlockRenderContext):
     const post = typeof a.ref === 'number' ? await ctx.store.posts.get(a.ref) : undefined;
     if (!post) return '';
     if (post.status === 'publish') {
-      menuName = post.title;
+      // render_block_core_navigation's `static $seen_menu_names`: a menu's name met before in the request is numbered
+      const seen = ctx.supports ? ctx.supports.staticCounter(`core/navigation menu name ${post.title}`) : 1;
+      menuName = seen > 1 ? `${post.title} ${seen}` : post.title;
       items = await fromPost(post);
     }
   }

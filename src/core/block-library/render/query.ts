@@ -122,7 +122,7 @@ export async function postTemplate(block: RenderedBlock, ctx: BlockRenderContext
   let items = '';
   for (const post of rows) {
     const context: BlockContext = { postType: post.type, postId: post.id };
-    items += `<li class="${await postClasses(ctx, post)}">${await block.renderInner(context)}</li>`;
+    items += `<li class="${await postClasses(ctx, post)}">${await block.renderInner(context, 'core/null')}</li>`;
   }
   return `<ul ${wrapperAttributes(block, { class: classes })}>${items}</ul>`;
 }

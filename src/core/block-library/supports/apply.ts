@@ -5,16 +5,22 @@ import type { BlockSupportsState } from './state.ts';
 import type { SupportedBlock } from './wrapper.ts';
 
 /**
- * The block supports' render filters, run on every block, static or dynamic, registered or not,
- * as WordPress 6.1 runs them: `pre_render_block` before the block's inner blocks render (the
+ * The block supports' filters, run on every block, static or dynamic, registered or not, as
+ * WordPress 6.1 runs them: `pre_render_block` before the block's inner blocks render (the
  * elements' link rule), `render_block` on its rendered HTML in the order WordPress loads the
  * support files (duotone, elements, layout: each puts its classes before the ones already added).
+ * A block WP_Block renders again (`render( array( 'dynamic' => false ) )`) meets the
+ * `render_block` ones alone once more.
  */
-export function blockSupports(block: SupportedBlock, supports: Readonly<Record<string, unknown>> | undefined, state: BlockSupportsState): (html: string) => string {
+type Supports = Readonly<Record<string, unknown>> | undefined;
+
+/** The supports' pre_render_block filter. */
+export function preRenderSupports(block: SupportedBlock, supports: Supports, state: BlockSupportsState): void {
   addElementsStyles(block, supports, state);
-  return (html) => {
-    let out = renderDuotone(html, block, supports, state);
-    out = renderElements(out, block, supports);
-    return supports ? renderLayout(out, block, supports, state) : out;
-  };
+}
+
+/** The supports' render_block filters. */
+export function renderSupports(html: string, block: SupportedBlock, supports: Supports, state: BlockSupportsState): string {
+  const out = renderElements(renderDuotone(html, block, supports, state), block, supports);
+  return supports ? renderLayout(out, block, supports, state) : out;
 }
