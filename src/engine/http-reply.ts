@@ -156,12 +156,27 @@ function writeStream(res: ServerResponse, req: IncomingMessage, status: number, 
 /** The header names this module reads or writes, by their lower case. */
 const FRAMING = new Set(['content-encoding', 'content-type', 'content-length', 'vary']);
 
+/** Header names as written, to the FRAMING name each is ('' for none): the few names answers use, lowered once rather than on every answer. */
+const framingNames = new Map<string, string>();
+const MAX_FRAMING_NAMES = 1000;
+
+function framingNameOf(header: string): string {
+  let name = framingNames.get(header);
+  if (name === undefined) {
+    const lower = header.toLowerCase();
+    name = FRAMING.has(lower) ? lower : '';
+    // names come from code, not from clients; the bound is for a handler that makes them up
+    if (framingNames.size < MAX_FRAMING_NAMES) framingNames.set(header, name);
+  }
+  return name;
+}
+
 /** Where FRAMING's headers are in this set, whatever case a handler or page wrote them in; absent ones under their canonical names. */
 function framingKeys(headers: Record<string, string>) {
   const keys = { 'content-encoding': 'Content-Encoding', 'content-type': 'Content-Type', 'content-length': 'Content-Length', vary: 'Vary' };
   for (const k in headers) {
-    const lower = k.toLowerCase();
-    if (FRAMING.has(lower)) keys[lower as keyof typeof keys] = k;
+    const name = framingNameOf(k);
+    if (name) keys[name as keyof typeof keys] = k;
   }
   return keys;
 }
