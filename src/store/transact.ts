@@ -94,13 +94,19 @@ export function firstFreeSlug(slug: string, taken: { has(slug: string): boolean 
 }
 
 /**
- * Finds the slug and every candidate firstFreeSlug could make of it. A slug long enough for the
- * suffix to cut it shares only its first characters with its candidates, so those are matched.
+ * Finds the slug and every candidate firstFreeSlug could make of it (and maybe other slugs that
+ * start with it: the callers look each candidate up exactly). A slug long enough for the suffix
+ * to cut it shares only its first characters with its candidates, so those are matched.
  */
 export function slugOrCandidates(db: Kysely<any>, column: Expression<string>, slug: string): RawBuilder<SqlBool> {
-  if (slug.length <= SLUG_MAX - SUFFIX_ROOM) return sql<SqlBool>`(${column} = ${slug} or ${startsWith(db, column, `${slug}-`)})`;
-  return startsWith(db, column, truncateSlug(slug, SLUG_MAX - SUFFIX_ROOM));
+  if (slug.length > SLUG_MAX - SUFFIX_ROOM) return startsWith(db, column, truncateSlug(slug, SLUG_MAX - SUFFIX_ROOM));
+  // on SQLite an ASCII slug and its `slug-N`s are one range of the column's index, from the slug to
+  // `slug.` ('.' follows '-'): the OR of the two took it three times as long, two index searches merged
+  if (!isPostgres(db) && PRINTABLE_ASCII.test(slug)) return sql<SqlBool>`(${column} >= ${slug} and ${column} < ${`${slug}.`})`;
+  return sql<SqlBool>`(${column} = ${slug} or ${startsWith(db, column, `${slug}-`)})`;
 }
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 
 /**
  * `column` starting with `prefix`, in the prefix's case only, which changes nothing for a slug's
@@ -113,7 +119,7 @@ export function slugOrCandidates(db: Kysely<any>, column: Expression<string>, sl
 function startsWith(db: Kysely<any>, column: Expression<string>, prefix: string): RawBuilder<SqlBool> {
   // backslash is PostgreSQL's own LIKE escape (see matchesText)
   if (isPostgres(db)) return sql<SqlBool>`${column} like ${`${likeEscape(prefix)}%`}`;
-  if (!/^[\x20-\x7e]+$/.test(prefix)) return matchesText(db, column, prefix, false);
+  if (!PRINTABLE_ASCII.test(prefix)) return matchesText(db, column, prefix, false);
   const after = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
   return sql<SqlBool>`(${column} >= ${prefix} and ${column} < ${after})`;
 }
