@@ -1,5 +1,5 @@
 import { invalidParams, RestError } from '../engine/errors.ts';
-import type { PostQuery, PostRow, TaxQuery } from '../store/posts.ts';
+import type { PostHead, PostQuery, PostRow, TaxQuery } from '../store/posts.ts';
 import { cap, type PostTypeInfo } from './content-types.ts';
 import type { Ctx } from './context.ts';
 import { denied, parseDateArg, type Page } from './rest.ts';
@@ -89,7 +89,15 @@ export const stickyFilter = (ctx: Ctx): Partial<PostQuery> => ({ sticky: typeof 
 
 /** Runs a collection's query; `orderby=include_slugs` keeps the order the slugs were given in. */
 export async function queryPosts(ctx: Ctx, q: PostQuery): Promise<{ rows: PostRow[]; total: number }> {
-  const found = await ctx.store.posts.query(q);
+  return inAskedOrder(ctx, q, await ctx.store.posts.query(q));
+}
+
+/** queryPosts as the posts' heads (PostsRepo.queryHeads). */
+export async function queryPostHeads(ctx: Ctx, q: PostQuery): Promise<{ rows: PostHead[]; total: number }> {
+  return inAskedOrder(ctx, q, await ctx.store.posts.queryHeads(q));
+}
+
+function inAskedOrder<T extends { slug: string }>(ctx: Ctx, q: PostQuery, found: { rows: T[]; total: number }): { rows: T[]; total: number } {
   if (ctx.args.orderby === 'include_slugs' && q.slugs) {
     const rank = new Map(q.slugs.map((s, i) => [s, i]));
     found.rows.sort((x, y) => (rank.get(x.slug) ?? 0) - (rank.get(y.slug) ?? 0));

@@ -123,9 +123,13 @@ export class PostsRepo {
   /** The posts with these ids, in the order of `ids` (unknown ids left out). */
   async getMany(ids: number[]): Promise<PostRow[]> {
     if (!ids.length) return [];
-    const rows = await this.db.selectFrom('posts').selectAll().where('id', 'in', ids).execute();
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
+    return inOrderOf(ids, await this.db.selectFrom('posts').selectAll().where('id', 'in', ids).execute());
+  }
+
+  /** getMany without the posts' content and excerpt: on PostgreSQL their text, stored apart (TOAST), is not read at all. */
+  async headsOf(ids: number[]): Promise<PostHead[]> {
+    if (!ids.length) return [];
+    return inOrderOf(ids, await this.db.selectFrom('posts').select(POST_HEAD_COLUMNS).where('id', 'in', ids).execute());
   }
 
   /** The newest post of these types with this slug. */
@@ -195,28 +199,37 @@ export class PostsRepo {
    * One page of matching posts and the number of all matches (two indexed queries; with
    * `stickyFirst`, the sticky part and the rest are paged as one list).
    */
-  async query(q: PostQuery): Promise<{ rows: PostRow[]; total: number }> {
+  query(q: PostQuery): Promise<{ rows: PostRow[]; total: number }> {
+    return this.counted(q, (ids) => this.getMany(ids));
+  }
+
+  /** query() read as heads (headsOf): for a list that reads the whole post only for those it makes afresh. */
+  queryHeads(q: PostQuery): Promise<{ rows: PostHead[]; total: number }> {
+    return this.counted(q, (ids) => this.headsOf(ids));
+  }
+
+  private async counted<T>(q: PostQuery, read: (ids: number[]) => Promise<T[]>): Promise<{ rows: T[]; total: number }> {
     const search = q.search?.trim() ? parseSearch(q.search) : undefined;
     const total = await this.count(q, search);
     if (!total || q.limit <= 0) return { rows: [], total };
-    return { rows: await this.ordered(q, search), total };
+    return { rows: await this.ordered(q, search, read), total };
   }
 
   /** One page of matching posts without counting all matches (for lists that show no total). */
   list(q: PostQuery): Promise<PostRow[]> {
     if (q.limit <= 0) return Promise.resolve([]);
-    return this.ordered(q, q.search?.trim() ? parseSearch(q.search) : undefined);
+    return this.ordered(q, q.search?.trim() ? parseSearch(q.search) : undefined, (ids) => this.getMany(ids));
   }
 
-  private async ordered(q: PostQuery, search: ParsedSearch | undefined): Promise<PostRow[]> {
+  private async ordered<T>(q: PostQuery, search: ParsedSearch | undefined, read: (ids: number[]) => Promise<T[]>): Promise<T[]> {
     const large = await this.largeTerms(q);
-    if (!q.stickyFirst || q.sticky !== undefined) return this.page(q, search, large, q.offset, q.limit);
+    if (!q.stickyFirst || q.sticky !== undefined) return read(await this.page(q, search, large, q.offset, q.limit));
     const stickyPart = { ...q, sticky: true };
     const stickyCount = await this.count(stickyPart, search);
     const fromSticky = stickyCount > q.offset ? await this.page(stickyPart, search, large, q.offset, Math.min(q.limit, stickyCount - q.offset)) : [];
     const rest = q.limit - fromSticky.length;
     const others = rest > 0 ? await this.page({ ...q, sticky: false }, search, large, Math.max(0, q.offset - stickyCount), rest) : [];
-    return [...fromSticky, ...others];
+    return read([...fromSticky, ...others]);
   }
 
   /**
@@ -248,7 +261,8 @@ export class PostsRepo {
    * The posts at [offset, offset + limit) in the asked order. The ids are chosen first, which an
    * index answers without reading the posts' text, then only those rows are read.
    */
-  private async page(q: PostQuery, search: ParsedSearch | undefined, large: ReadonlySet<number>, offset: number, limit: number): Promise<PostRow[]> {
+  /** The ids of one page of matching posts, in order. */
+  private async page(q: PostQuery, search: ParsedSearch | undefined, large: ReadonlySet<number>, offset: number, limit: number): Promise<number[]> {
     const dir = q.order ?? 'desc';
     let ids = this.where(q, search, large).select('id');
     const orderby = q.orderby ?? (search ? 'relevance' : 'date');
@@ -282,8 +296,7 @@ export class PostsRepo {
         ids = ids.orderBy(orderby, dir);
         break;
     }
-    const chosen = (await ids.orderBy('id', dir).limit(sqlBound(limit)).offset(sqlBound(offset)).execute()).map((r) => r.id);
-    return this.getMany(chosen);
+    return (await ids.orderBy('id', dir).limit(sqlBound(limit)).offset(sqlBound(offset)).execute()).map((r) => r.id);
   }
 
   private conditions(eb: PostsEB, q: PostQuery, search: ParsedSearch | undefined, large: ReadonlySet<number>): Expression<SqlBool>[] {
@@ -593,4 +606,10 @@ async function uniqueSlugsOf(db: Kysely<DB>, rows: { slug: string; type: string;
     r.slug = firstFreeSlug(r.slug, { has: (slug) => taken.has(slug) || takenInBatch(slug) });
     batch.set(r.slug, [...(batch.get(r.slug) ?? []), { type: r.type, parent: r.parent }]);
   }
+}
+
+/** Rows read by id, in the order of `ids` (those not found left out). */
+function inOrderOf<T extends { id: number }>(ids: readonly number[], rows: T[]): T[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -12,7 +12,7 @@ import { shownMetaOfPosts, writeRequestMeta } from '../../core/post-meta.ts';
 import { renderedExcerpt, theContent } from '../../core/hooks.ts';
 import { requestSupports } from '../../core/block-library/supports/state.ts';
 import { collection, contextOf, CURIES, denied, nsUrl, pageOf, pick, renderedTitle, restDate, restRequestUri, routePostType, type Context } from '../../core/rest.ts';
-import { authorFilters, listQueryOf, menuOrderFilter, parentFilters, POST_TAXONOMY_ARGS, queryPosts, statusesFor, stickyFilter, taxQueryOf, typeFilters } from '../../core/post-list.ts';
+import { authorFilters, listQueryOf, menuOrderFilter, parentFilters, POST_TAXONOMY_ARGS, queryPostHeads, statusesFor, stickyFilter, taxQueryOf, typeFilters } from '../../core/post-list.ts';
 import { postFieldsOf } from '../../core/post-fields.ts';
 import { saveRevision, versionLinks } from '../../core/revisions.ts';
 import { availableActions } from '../../core/post-links.ts';
@@ -249,19 +249,31 @@ export async function listPosts(ctx: Ctx<'cms-v2:posts.listPosts'>) {
     throw denied(ctx, 'rest_forbidden_context', { action: 'edit posts in this post type' });
   const page = pageOf(ctx, ctx.args.offset);
   const filters = { ...typeFilters(ctx), ...authorFilters(ctx), ...parentFilters(ctx), ...menuOrderFilter(ctx), ...stickyFilter(ctx), ...(await taxQueryOf(ctx, POST_TAXONOMY_ARGS)) };
-  const { rows, total } = await queryPosts(ctx, listQueryOf(ctx, type, statuses, page, filters));
+  // the posts' heads: a post kept as a fragment is never read whole
+  const { rows, total } = await queryPostHeads(ctx, listQueryOf(ctx, type, statuses, page, filters));
   // WP_REST_Posts_Controller::get_items drops what the user may not read, without changing the totals
   const readable = rows.filter((r) => canRead(ctx, type, r));
   if (ctx.request.head) return collection(ctx, [], total, page, 'rest_post_invalid_page_number');
   // what the posts not kept as fragments need, read together for the page at the first of them
-  let related: Promise<Related> | undefined;
-  const relatedOfPage = () => {
-    if (related) return related;
-    prepareRestFields(ctx, readable.map((post) => ({ kind: 'post', post, type })));
-    return (related = relatedOf(ctx, ctx.store, type, readable));
-  };
-  const items = await answerFragments(ctx.site).list(ctx, readable, (post) => postFragment(type, post, context), async (post) => preparePost(ctx, type, post, context, await relatedOfPage()));
-  return collection(ctx, items, total, page, 'rest_post_invalid_page_number');
+  let whole: Promise<{ posts: Map<number, PostRow>; related: Related }> | undefined;
+  const wholeOfPage = () =>
+    (whole ??= (async () => {
+      const posts = await ctx.store.posts.getMany(readable.map((p) => p.id));
+      prepareRestFields(ctx, posts.map((post) => ({ kind: 'post', post, type })));
+      return { posts: new Map(posts.map((p) => [p.id, p])), related: await relatedOf(ctx, ctx.store, type, posts) };
+    })());
+  // a post deleted since its head was read is left out, as a post gone between the query's ids and its rows always was
+  const gone = new Set<number>();
+  const items = await answerFragments(ctx.site).list(ctx, readable, (post) => postFragment(type, post, context), async (head) => {
+    const { posts, related } = await wholeOfPage();
+    const post = posts.get(head.id);
+    if (!post) {
+      gone.add(head.id);
+      return null;
+    }
+    return preparePost(ctx, type, post, context, related);
+  });
+  return collection(ctx, gone.size ? items.filter((_, i) => !gone.has(readable[i].id)) : items, total, page, 'rest_post_invalid_page_number');
 }
 
 /** What names a post's object among an answer's fragments. */
