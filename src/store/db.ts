@@ -279,7 +279,11 @@ function openPostgres(url: string, o: DatabaseOptions): Kysely<DB> {
   // an idle client that loses its connection must not take the process down; the next query reconnects
   pool.on('error', () => {});
   const versions = new TableVersions('postgres');
-  const db = new kysely.Kysely<DB>({ dialect: versions.wrap(new SiteSchemaPostgresDialect({ pool })), plugins: [new PostgresAsSqlitePlugin()] });
+  const readCache = new ReadCache();
+  // the pool's other connections read while a write is under way: what they read before its commit is not kept past it
+  versions.onMoved(() => readCache.changedElsewhere());
+  const db = new kysely.Kysely<DB>({ dialect: versions.wrap(new SiteSchemaPostgresDialect({ pool })), plugins: [new PostgresAsSqlitePlugin(), readCache] });
+  attachReadCache(db, readCache);
   attachTableVersions(db, versions);
   return db;
 }

@@ -8,9 +8,13 @@ const KEPT_ANSWERS = 1000;
  * Answers of expensive reads (the `X-WP-Total` count of a post list: a scan of every match, 4 ms at
  * 100,000 posts) kept while nothing could have changed them. The generation moves with every
  * statement that may write, seen as the database's Kysely plugin (so a transaction's writes, the
- * scheduler's and a test's direct ones count too), and when SQLite says another process committed
- * (SharedStateRepo.otherWriters); an answer read at an older generation is read again. Only for
- * SQLite: every writer of its file is visible so, where other PostgreSQL clients' writes are not.
+ * scheduler's and a test's direct ones count too), and when another process committed: on SQLite
+ * when SQLite says so (SharedStateRepo.otherWriters); on PostgreSQL after each commit of this
+ * process that moved a table's version (a read on another connection of the pool may have read
+ * before it) and when the shared versions, read by every catch-up, moved (SharedStateRepo.versions:
+ * another instance's write, which bumps them in its own transaction). An answer read at an older
+ * generation is read again. So on PostgreSQL, as the response cache and the answer fragments,
+ * it sees the writes of cms-spec instances, not of other clients that bump no version.
  */
 export class ReadCache implements KyselyPlugin {
   private generation = 0;
@@ -59,5 +63,5 @@ export function attachReadCache(db: Kysely<any>, cache: ReadCache): void {
   caches.set(db, cache);
 }
 
-/** The read cache of a root SQLite Kysely instance; undefined on PostgreSQL and inside a transaction. */
+/** The read cache of a root Kysely instance; undefined inside a transaction. */
 export const readCacheOf = (db: Kysely<any>): ReadCache | undefined => caches.get(db);

@@ -72,8 +72,16 @@ export class SharedStateRepo {
 
   async versions(): Promise<Record<string, number>> {
     const rows = await this.db.selectFrom('state_versions').select(['topic', 'version']).execute();
-    return Object.fromEntries(rows.map((r) => [r.topic, Number(r.version)]));
+    const versions = Object.fromEntries(rows.map((r) => [r.topic, Number(r.version)]));
+    // on PostgreSQL nothing else tells this process of another's writes: a version moved may change any read it kept
+    const seen = JSON.stringify(versions);
+    if (this.versionsSeen !== undefined && seen !== this.versionsSeen && isPostgres(this.db)) readCacheOf(this.db)?.changedElsewhere();
+    this.versionsSeen = seen;
+    return versions;
   }
+
+  /** The versions as versions() last read them. */
+  private versionsSeen: string | undefined;
 
   /** The latest `limit` failures of an address within the window, newest first (milliseconds). */
   async recentFailures(scope: string, ip: string, since: number, limit: number): Promise<number[]> {

@@ -70,6 +70,22 @@ describe('two instances on one PostgreSQL', { skip }, () => {
     assert.equal(await total(b), before + 4 * PER_CLIENT);
   });
 
+  it("what one keeps of its reads (a list's total, a post's permission read) follows the other's writes", async () => {
+    const total = async (s: Serving) => Number((await call(s, 'cms/v2/posts?per_page=1')).headers.get('x-wp-total'));
+    const before = await total(b);
+    assert.equal(await total(b), before, 'b asked twice, the second time kept');
+    const created = await call(a, 'cms/v2/posts', { json: { title: 'Counted on b', status: 'publish' }, auth: admin });
+    assert.equal(created.status, 201);
+    assert.equal(await total(b), before + 1);
+    const id = (await created.json()).id;
+    assert.equal((await call(b, `cms/v2/posts/${id}`)).status, 200);
+    assert.equal((await call(a, `cms/v2/posts/${id}`, { json: { status: 'draft' }, auth: admin })).status, 200);
+    // a draft is not shown to a visitor (rest_forbidden), whichever instance is asked
+    const asked = await call(b, `cms/v2/posts/${id}`);
+    assert.equal(asked.status, 401, await asked.clone().text());
+    assert.equal(await total(b), before);
+  });
+
   /** `users/me` as `auth` from another loopback address: refusals count against the caller's address, so the throttle's test below starts from none. */
   const refusedBy = (s: Serving, auth: string) =>
     new Promise<{ status: number; code: string }>((resolve, reject) => {
