@@ -428,7 +428,7 @@ export class Engine<S extends TransactionalStore<S> = any, H extends EngineHost 
     }
     const passes = route.endpoints.map((e) => this.passes(e, out, user, store));
     const done = (ok: boolean[]): Outcome => {
-      out.allow = route.allowOf[ok.reduce((mask, passed, i) => (passed ? mask | (1 << i) : mask), 0)];
+      out.allow = allowOfPassed(route, ok);
       return out;
     };
     return passes.some((p) => p instanceof Promise) ? Promise.all(passes).then(done) : done(passes as boolean[]);
@@ -562,9 +562,13 @@ export function permitted(endpoint: CompiledEndpoint, user: User | null): boolea
 
 /** The Allow of a route without permission checks: the methods whose capability the user holds. */
 function uncheckedAllow(route: CompiledRoute, user: User | null): string {
-  return route.allowOf[route.endpoints.reduce((mask, e, i) => (permitted(e, user) ? mask | (1 << i) : mask), 0)];
+  return allowOfPassed(route, route.endpoints.map((e) => permitted(e, user)));
 }
 
+/** The route's Allow for the endpoints that passed (`passed[i]` for its i-th endpoint): the compiled one of that set. */
+function allowOfPassed(route: CompiledRoute, passed: readonly boolean[]): string {
+  return route.allowOf[passed.reduce((mask, ok, i) => (ok ? mask | (1 << i) : mask), 0)];
+}
 
 /**
  * What a handler sees of its request. A class, not an object literal with getters: V8 makes such a

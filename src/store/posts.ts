@@ -258,10 +258,9 @@ export class PostsRepo {
   }
 
   /**
-   * The posts at [offset, offset + limit) in the asked order. The ids are chosen first, which an
-   * index answers without reading the posts' text, then only those rows are read.
+   * The ids of the posts at [offset, offset + limit) in the asked order, which an index answers
+   * without reading the posts' text; the caller reads only those rows (whole, or their heads).
    */
-  /** The ids of one page of matching posts, in order. */
   private async page(q: PostQuery, search: ParsedSearch | undefined, large: ReadonlySet<number>, offset: number, limit: number): Promise<number[]> {
     const dir = q.order ?? 'desc';
     let ids = this.where(q, search, large).select('id');

@@ -29,7 +29,7 @@ export class ReadCache implements KyselyPlugin {
     return Promise.resolve(args.result);
   }
 
-  /** Another process wrote: nothing kept is known to be current. */
+  /** Something was written that transformQuery did not see (another process) or saw before it committed (another connection of this process's pool): nothing kept is known to be current. */
   changedElsewhere(): void {
     this.generation++;
   }
