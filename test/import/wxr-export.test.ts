@@ -52,12 +52,13 @@ function normalised(xml: string, ...homes: string[]): string {
   out = out.replace(/<wp:term_id>(\d+)<\/wp:term_id>/g, (_, id: string) => `<wp:term_id>${slugs.get(id)}</wp:term_id>`);
   // a menu item's object is a term when its type is taxonomy
   out = out.replace(/(_menu_item_type\]\]><\/wp:meta_key>\n\t\t<wp:meta_value><!\[CDATA\[taxonomy\]\]>[\s\S]*?_menu_item_object_id\]\]><\/wp:meta_key>\n\t\t<wp:meta_value><!\[CDATA\[)(\d+)/g, (_, before: string, id: string) => `${before}${slugs.get(id)}`);
-  // WordPress's importer saves menu items anew (wp_update_nav_menu_item): their dates and GUIDs are the import's
-  // (and one linking to a term has its term's parent as post parent)
+  // WordPress's importer saves menu items anew (wp_update_nav_menu_item): their dates, GUIDs and
+  // dated links are the import's (and one linking to a term has its term's parent as post parent)
   out = out.replace(/<item>\n(?:(?!<\/item>)[\s\S])*?<wp:post_type><!\[CDATA\[nav_menu_item\]\]>[\s\S]*?<\/item>/g, (item) =>
     item
       .replace(/<wp:post_parent>(\d+)</, (whole, id: string) => (id !== '0' && item.includes('<wp:meta_value><![CDATA[taxonomy]]>') ? `<wp:post_parent>${slugs.get(id)}<` : whole))
       .replace(/<pubDate>.*<\/pubDate>/, '<pubDate/>')
+      .replace(/<link>.*<\/link>/, '<link/>')
       .replace(/<guid isPermaLink="false">.*<\/guid>/, '<guid/>')
       .replace(/<wp:post_(date|date_gmt|modified|modified_gmt)><!\[CDATA\[.*?\]\]>/g, '<wp:post_$1>'),
   );
