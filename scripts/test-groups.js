@@ -24,6 +24,7 @@ export const QUICK = [
   'test/format/esc-url.test.ts',
   'test/format/shortcodes.test.ts',
   'test/format/text-filters.test.ts',
+  'test/format/strnatcmp.test.ts',
   'test/store/read-cache.test.ts',
 ];
 

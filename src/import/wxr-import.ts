@@ -183,6 +183,8 @@ export class WxrImporter {
   private staged: StagedPosts | null = null;
   private heldNotices: ImportNotice[] | null = null;
   private clock!: SiteClock;
+  /** The category wp_insert_post gives a post of type post that has none (the option default_category), when it is a category. */
+  private defaultCategory: number | undefined;
   private result!: WxrImportResult;
   private baseUrl = '';
   private done = 0;
@@ -274,6 +276,8 @@ export class WxrImporter {
     this.baseUrl = scan.baseUrl.replace(/\/+$/, '');
     if (this.o.dryRun) return this.result;
     this.clock = await siteClock(this.store.db);
+    const fallback = await this.store.terms.get(Number((await this.store.options.get('default_category')) ?? 1));
+    this.defaultCategory = fallback?.taxonomy === 'category' ? fallback.id : undefined;
     await this.mapAuthors(scan);
 
     let batch: WxrRecord[] = [];
@@ -718,6 +722,12 @@ export class WxrImporter {
       }
       details.terms.push({ postId: id, termId });
       this.touchedTerms.add(termId);
+    }
+    // wp_insert_post files a post of type post in the default category, and the item's categories,
+    // when it names any, replace it (wp_set_post_terms): an item naming none stays there
+    if (post.post_type === 'post' && post.status !== 'auto-draft' && this.defaultCategory !== undefined && !post.terms.some((t) => t.domain === 'category')) {
+      details.terms.push({ postId: id, termId: this.defaultCategory });
+      this.touchedTerms.add(this.defaultCategory);
     }
     if (post.comments.length) this.commentedPosts.add(id);
     for (const c of [...post.comments].sort((a, b) => a.comment_id - b.comment_id)) {

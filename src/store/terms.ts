@@ -223,6 +223,21 @@ export class TermsRepo {
     return out;
   }
 
+  /** The published posts carrying each of `termIds` (what _pad_term_counts counts a term and its descendants by). */
+  async publishedPostsOfTerms(termIds: number[]): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>(termIds.map((id) => [id, []]));
+    if (!termIds.length) return out;
+    const rows = await this.db
+      .selectFrom('term_relationships as tr')
+      .innerJoin('posts as p', 'p.id', 'tr.post_id')
+      .select(['tr.term_id', 'tr.post_id'])
+      .where('tr.term_id', 'in', termIds)
+      .where('p.status', '=', 'publish')
+      .execute();
+    for (const r of rows) out.get(r.term_id)?.push(r.post_id);
+    return out;
+  }
+
   /** Term ids of one post in one taxonomy. */
   async termIdsOfPost(postId: number, taxonomy: string): Promise<number[]> {
     const rows = await this.db

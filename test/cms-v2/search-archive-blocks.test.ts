@@ -68,21 +68,24 @@ describe('the core widget blocks as WordPress 6.1 renders them', () => {
     const apple = await category('apple');
     const fruit = await category('Fruit');
     const pear = await category('pear', fruit);
+    const quince = await category('quince', fruit);
     await create('cms/v2/posts', { title: 'Filed', status: 'publish', date: '2019-02-02T10:00:00', categories: [zebra, apple] });
-    await create('cms/v2/posts', { title: 'Filed twice', status: 'publish', date: '2019-02-02T11:00:00', categories: [apple, pear] });
+    await create('cms/v2/posts', { title: 'Filed twice', status: 'publish', date: '2019-02-02T11:00:00', categories: [apple, pear, quince] });
     const item = (id: number, path: string, name: string, count = '', nested = '') => `\t<li class="cat-item cat-item-${id}"><a href="${home}/category/${path}/">${name}</a>${count}${nested}\n</li>\n`;
     // the posts of the tests before, filed in no category, are Uncategorized's (6)
     const uncategorized = (count = '') => item(1, 'uncategorized', 'Uncategorized', count);
     // wp_list_categories ordered by name as MySQL collates it (apple before Fruit before Uncategorized
-    // before Zebra); the empty Fruit is left out of a flat list, its child listed on its own
+    // before Zebra); the empty Fruit is left out of a flat list, its children listed on their own
     assert.equal(
       await render('core/categories', {}),
-      `<ul class="wp-block-categories-list wp-block-categories">${item(apple, 'apple', 'apple')}${item(pear, 'fruit/pear', 'pear')}${uncategorized()}${item(zebra, 'zebra', 'Zebra')}</ul>`,
+      `<ul class="wp-block-categories-list wp-block-categories">${item(apple, 'apple', 'apple')}${item(pear, 'fruit/pear', 'pear')}${item(quince, 'fruit/quince', 'quince')}${uncategorized()}${item(zebra, 'zebra', 'Zebra')}</ul>`,
     );
-    // nested, an empty parent of a non-empty child is listed, its count padded with the child's (WordPress 6.1.9's wp_list_categories)
+    // nested, an empty parent of a non-empty child is listed, its count padded with its children's
+    // posts, each counted once (WordPress 6.1.9's wp_list_categories: pad_counts, _pad_term_counts)
+    const fruitChildren = `\n<ul class='children'>\n${item(pear, 'fruit/pear', 'pear', ' (1)')}${item(quince, 'fruit/quince', 'quince', ' (1)')}</ul>`;
     assert.equal(
       await render('core/categories', { showHierarchy: true, showPostCounts: true }),
-      `<ul class="wp-block-categories-list wp-block-categories">${item(apple, 'apple', 'apple', ' (2)')}${item(fruit, 'fruit', 'Fruit', ' (1)', `\n<ul class='children'>\n${item(pear, 'fruit/pear', 'pear', ' (1)')}</ul>`)}${uncategorized(' (6)')}${item(zebra, 'zebra', 'Zebra', ' (1)')}</ul>`,
+      `<ul class="wp-block-categories-list wp-block-categories">${item(apple, 'apple', 'apple', ' (2)')}${item(fruit, 'fruit', 'Fruit', ' (1)', fruitChildren)}${uncategorized(' (6)')}${item(zebra, 'zebra', 'Zebra', ' (1)')}</ul>`,
     );
     // wp_dropdown_categories and the block's script, as WordPress 6.1.9 prints them
     const option = (id: number, name: string, level = 0, count = '') => `\t<option class="level-${level}" value="${id}">${'&nbsp;'.repeat(3 * level)}${name}${count}</option>\n`;
@@ -91,7 +94,7 @@ describe('the core widget blocks as WordPress 6.1 renders them', () => {
     assert.equal(
       await render('core/categories', { displayAsDropdown: true, showHierarchy: true, showPostCounts: true }),
       `<div class="wp-block-categories-dropdown wp-block-categories"><label class="screen-reader-text" for="wp-block-categories-1">Categories</label><select  name='cat' id='wp-block-categories-1' class='postform'>\n\t<option value='-1'>Select Category</option>\n` +
-        `${option(apple, 'apple', 0, '&nbsp;&nbsp;(2)')}${option(fruit, 'Fruit', 0, '&nbsp;&nbsp;(1)')}${option(pear, 'pear', 1, '&nbsp;&nbsp;(1)')}${option(1, 'Uncategorized', 0, '&nbsp;&nbsp;(6)')}${option(zebra, 'Zebra', 0, '&nbsp;&nbsp;(1)')}</select>${script('wp-block-categories-1')}\n</div>`,
+        `${option(apple, 'apple', 0, '&nbsp;&nbsp;(2)')}${option(fruit, 'Fruit', 0, '&nbsp;&nbsp;(1)')}${option(pear, 'pear', 1, '&nbsp;&nbsp;(1)')}${option(quince, 'quince', 1, '&nbsp;&nbsp;(1)')}${option(1, 'Uncategorized', 0, '&nbsp;&nbsp;(6)')}${option(zebra, 'Zebra', 0, '&nbsp;&nbsp;(1)')}</select>${script('wp-block-categories-1')}\n</div>`,
     );
   });
 
@@ -130,6 +133,31 @@ describe('the core widget blocks as WordPress 6.1 renders them', () => {
       await render('core/archives', { type: 'yearly', fontSize: 'small', style: { typography: { fontStyle: 'italic', fontWeight: '200', letterSpacing: '7px', textTransform: 'uppercase' } } }),
       `<ul style="font-style:italic;font-weight:200;text-transform:uppercase;letter-spacing:7px;" class=" wp-block-archives-list wp-block-archives has-small-font-size">${year(2019)}${year(2018)}</ul>`,
     );
+  });
+
+  it('lists the latest posts of a category the block’s first versions saved as a string, as block_core_latest_posts_migrate_categories reads it', async () => {
+    const filed = await create('cms/v2/categories', { name: 'Filed here' });
+    const inside = await create('cms/v2/posts', { title: 'In the category', status: 'publish', date: '2019-03-01T10:00:00', categories: [filed.id] });
+    await create('cms/v2/posts', { title: 'Not in it', status: 'publish', date: '2019-03-01T11:00:00' });
+    const content = `<!-- wp:latest-posts {"categories":"${filed.id}","postsToShow":10} /-->`;
+    const post = await create('cms/v2/posts', { title: 'Latest of one', status: 'publish', date: '2019-03-02T10:00:00', content });
+    // WordPress 6.1.9's content.rendered of the same markup and posts
+    assert.equal(
+      (await server.json(`cms/v2/posts/${post.id}`)).content.rendered,
+      `<ul class="wp-block-latest-posts__list wp-block-latest-posts"><li><a class="wp-block-latest-posts__post-title" href="${inside.link}">In the category</a></li>\n</ul>`,
+    );
+    // its date as get_the_date( 'c' ) gives it: the local date on the site's clock, whose zone has
+    // changed since (WordPress 6.1.9, the same posts, the site's timezone then set to Europe/Paris)
+    await server.json('cms/v2/settings', { method: 'POST', json: { timezone: 'Europe/Paris' } });
+    try {
+      const dated = await create('cms/v2/posts', { title: 'Latest of one, dated', status: 'publish', date: '2019-03-02T10:00:00', content: `<!-- wp:latest-posts {"categories":"${filed.id}","displayPostDate":true} /-->` });
+      assert.equal(
+        (await server.json(`cms/v2/posts/${dated.id}`)).content.rendered,
+        `<ul class="wp-block-latest-posts__list has-dates wp-block-latest-posts"><li><a class="wp-block-latest-posts__post-title" href="${inside.link}">In the category</a><time datetime="2019-03-01T10:00:00+01:00" class="wp-block-latest-posts__post-date">March 1, 2019</time></li>\n</ul>`,
+      );
+    } finally {
+      await server.json('cms/v2/settings', { method: 'POST', json: { timezone: 'UTC' } });
+    }
   });
 });
 

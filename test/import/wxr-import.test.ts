@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -189,6 +189,47 @@ describe('WordPress importer tests (wordpress-importer phpunit/tests/import.php)
       assert.equal(comment.content.raw, '\\o/ ¯\\_(ツ)_/¯');
     } finally {
       await site.close();
+    }
+  });
+});
+
+describe('the default category', () => {
+  test('a post the file files in no category is in the site’s default one, as wp_insert_post files it before the importer sets the item’s terms', { timeout: 120_000 }, async () => {
+    // two posts of the Theme Unit Test data's kind: "Keyboard navigation" carries only a tag there
+    const item = (id: number, slug: string, terms: string) =>
+      `<item><title>${slug}</title><dc:creator><![CDATA[admin]]></dc:creator><content:encoded><![CDATA[Text.]]></content:encoded><wp:post_id>${id}</wp:post_id>` +
+      `<wp:post_date>2020-01-0${id} 10:00:00</wp:post_date><wp:post_date_gmt>2020-01-0${id} 10:00:00</wp:post_date_gmt><wp:post_name>${slug}</wp:post_name><wp:status>publish</wp:status>` +
+      `<wp:post_parent>0</wp:post_parent><wp:post_type>post</wp:post_type>${terms}</item>`;
+    const wxr =
+      '<?xml version="1.0" encoding="UTF-8" ?><rss version="2.0" xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/" xmlns:content="http://purl.org/rss/1.0/modules/content/" ' +
+      'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/"><channel><wp:wxr_version>1.2</wp:wxr_version><wp:base_site_url>http://example.test/</wp:base_site_url>' +
+      '<wp:category><wp:term_id>3</wp:term_id><wp:category_nicename>news</wp:category_nicename><wp:category_parent></wp:category_parent><wp:cat_name><![CDATA[News]]></wp:cat_name></wp:category>' +
+      item(1, 'filed-nowhere', '<category domain="post_tag" nicename="codex"><![CDATA[Codex]]></category>') +
+      item(2, 'filed-in-news', '<category domain="category" nicename="news"><![CDATA[News]]></category>') +
+      '</channel></rss>';
+    const dir = mkdtempSync(join(tmpdir(), 'cms-spec-wxr-default-'));
+    const file = join(dir, 'default-category.xml');
+    writeFileSync(file, wxr);
+    const db = await testDatabase();
+    await (await startTestServer({ dbPath: db.location })).close();
+    try {
+      succeeded(cms(['import', file, '--db', db.location, '--no-attachments', '--authors', 'skip']));
+      const server = await startTestServer({ dbPath: db.location });
+      try {
+        const post = async (slug: string) => (await (await server.call(`cms/v2/posts?slug=${slug}`)).json())[0];
+        const news = (await (await server.call('cms/v2/categories?slug=news')).json())[0];
+        // WordPress 6.1.9 with its importer (the Theme Unit Test data's "Keyboard navigation" in
+        // Uncategorized, which then counts it beside "Hello world!")
+        assert.deepEqual((await post('filed-nowhere')).categories, [1]);
+        assert.deepEqual((await post('filed-in-news')).categories, [news.id]);
+        assert.equal((await (await server.call('cms/v2/categories/1')).json()).count, 2);
+        assert.equal(news.count, 1);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await db.drop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -10,7 +10,7 @@ import { WIDGET_BLOCKS } from './widget-blocks.ts';
 import { archives, categories, tagCloud } from './render/archives.ts';
 import { calendar } from './render/calendar.ts';
 import { latestComments } from './render/latest-comments.ts';
-import { latestPosts } from './render/latest-posts.ts';
+import { latestPosts, latestPostsCategories } from './render/latest-posts.ts';
 import { homeLink, navigation, navigationLink, navigationSubmenu } from './render/navigation.ts';
 import { pageList } from './render/page-list.ts';
 import { search } from './render/search.ts';
@@ -290,7 +290,7 @@ const DYNAMIC_BLOCKS: BlockTypeDefinition[] = [
     },
     supports: { align: true, html: false, typography: TYPOGRAPHY },
     editorStyleHandles: ['wp-block-latest-posts-editor'], styleHandles: ['wp-block-latest-posts'],
-    render: latestPosts,
+    render: latestPosts, blockData: latestPostsCategories,
   }),
   block({
     name: 'core/latest-comments', title: 'Latest Comments', category: 'widgets',

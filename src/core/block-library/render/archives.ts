@@ -6,6 +6,7 @@ import { int, uniqueId } from './shared.ts';
 import { wrapperAttributes } from './wrapper.ts';
 import { archiveWeeks } from './archive-weeks.ts';
 import { formatLocalDate } from '../../../format/date.ts';
+import { strnatcasecmp } from '../../../format/strnatcmp.ts';
 
 /** The blocks that list the site's archives and terms: archives by month or year, categories, the tag cloud. */
 
@@ -90,7 +91,10 @@ export async function categories(block: RenderedBlock, ctx: BlockRenderContext):
   for (const t of all) childrenOf.set(t.parent, [...(childrenOf.get(t.parent) ?? []), t]);
   const descendants = (t: TermRow, seen = new Set([t.id])): TermRow[] =>
     (childrenOf.get(t.id) ?? []).filter((c) => !seen.has(c.id) && seen.add(c.id)).flatMap((c) => [c, ...descendants(c, seen)]);
-  const shownCount = new Map(all.map((t) => [t.id, hierarchical && showCount ? t.count + descendants(t).reduce((n, d) => n + d.count, 0) : t.count]));
+  // listed with their counts in a hierarchy, a category counts the published posts in it or any
+  // descendant, each once (wp_list_categories and wp_dropdown_categories turn on pad_counts)
+  const postsOf = hierarchical && showCount ? await ctx.store.terms.publishedPostsOfTerms(all.map((t) => t.id)) : undefined;
+  const shownCount = new Map(all.map((t) => [t.id, postsOf ? new Set([t, ...descendants(t)].flatMap((d) => postsOf.get(d.id) ?? [])).size : t.count]));
   let rows = all.filter((t) => a.showEmpty || t.count > 0 || (hierarchical && descendants(t).some((d) => d.count > 0)));
   if (a.showOnlyTopLevel) rows = rows.filter((t) => t.parent === 0);
   rows = [...rows].sort((x, y) => byCollation.compare(x.name, y.name) || x.id - y.id);
@@ -140,36 +144,6 @@ const floatVal = (v: unknown) => {
   const m = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/.exec(String(v ?? ''));
   return m ? Number.parseFloat(m[0]) : 0;
 };
-
-/**
- * strnatcasecmp (as _wp_object_name_sort_cb sorts a tag cloud): case folded, runs of digits
- * compared as numbers, everything else byte by byte.
- */
-export function strnatcasecmp(a: string, b: string): number {
-  const x = a.toLowerCase().replace(/^\s+/, '');
-  const y = b.toLowerCase().replace(/^\s+/, '');
-  let i = 0;
-  let j = 0;
-  while (i < x.length && j < y.length) {
-    const cx = x[i];
-    const cy = y[j];
-    if (/\d/.test(cx) && /\d/.test(cy)) {
-      const rx = /^\d+/.exec(x.slice(i))![0];
-      const ry = /^\d+/.exec(y.slice(j))![0];
-      const nx = rx.replace(/^0+(?=\d)/, '');
-      const ny = ry.replace(/^0+(?=\d)/, '');
-      if (nx.length !== ny.length) return nx.length < ny.length ? -1 : 1;
-      if (nx !== ny) return nx < ny ? -1 : 1;
-      i += rx.length;
-      j += ry.length;
-      continue;
-    }
-    if (cx !== cy) return cx < cy ? -1 : 1;
-    i++;
-    j++;
-  }
-  return x.length - i === y.length - j ? 0 : x.length - i < y.length - j ? -1 : 1;
-}
 
 /** number_format_i18n of a count: thousands separated by commas. */
 const formatCount = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

@@ -1,8 +1,19 @@
-import type { BlockRenderContext, RenderedBlock } from '../../blocks.ts';
+import type { BlockRenderContext, ParsedBlock, RenderedBlock } from '../../blocks.ts';
+import { phpInt } from '../../../format/php-values.ts';
 import { escapeAttr, escapeHtml, excerptText, renderContent } from '../../../format/format.ts';
 import { formatLocalDate } from '../../../format/date.ts';
 import { int, postLink, titleOf } from './shared.ts';
 import { wrapperAttributes } from './wrapper.ts';
+
+/**
+ * block_core_latest_posts_migrate_categories (render_block_data): a category the block's first
+ * versions saved as one id in a string (`"categories":"6"`) becomes the list of `{id}` later ones save.
+ */
+export function latestPostsCategories(block: ParsedBlock): ParsedBlock {
+  const saved = block.attrs.categories;
+  if (typeof saved !== 'string' || saved === '' || saved === '0') return block;
+  return { ...block, attrs: { ...block.attrs, categories: [{ id: Math.abs(phpInt(saved)) }] } };
+}
 
 /** render_block_core_latest_posts: the newest published posts as a list (or grid), with the dates, authors and excerpts asked for. */
 export async function latestPosts(block: RenderedBlock, ctx: BlockRenderContext): Promise<string> {
@@ -26,7 +37,7 @@ export async function latestPosts(block: RenderedBlock, ctx: BlockRenderContext)
     items += `<li><a class="wp-block-latest-posts__post-title" href="${escapeAttr(postLink(ctx, p))}">${titleOf(p)}</a>`;
     const by = authors?.get(p.author);
     if (by) items += `<div class="wp-block-latest-posts__post-author">by ${escapeHtml(by.display_name)}</div>`;
-    if (a.displayPostDate) items += `<time datetime="${escapeAttr(p.date_gmt.replace(' ', 'T'))}+00:00" class="wp-block-latest-posts__post-date">${escapeHtml(formatLocalDate(dateFormat, p.date))}</time>`;
+    if (a.displayPostDate) items += `<time datetime="${escapeAttr(ctx.site.isoDate(p.date))}" class="wp-block-latest-posts__post-date">${escapeHtml(formatLocalDate(dateFormat, p.date))}</time>`;
     if (a.displayPostContent && a.displayPostContentRadio === 'excerpt') {
       const excerpt = p.password ? 'There is no excerpt because this is a protected post.' : excerptText(p.excerpt, renderContent(p.content), int(a.excerptLength, 55), ' &hellip;');
       items += `<div class="wp-block-latest-posts__post-excerpt">${excerpt}</div>`;
