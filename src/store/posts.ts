@@ -1,9 +1,9 @@
 import type { Expression, Kysely, SqlBool } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB } from './schema.ts';
-import { atomically, byteOrder, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates } from './transact.ts';
+import { atomically, byteOrder, firstFreeSlug, foldedOrder, matchesText, sanitizeSlug, slugOrCandidates } from './transact.ts';
 import { MetaRepo } from './meta.ts';
-import { POST_HEAD_COLUMNS, type NewPost, type PostHead, type PostPatch, type PostRow } from './post-rows.ts';
+import { POST_HEAD_COLUMNS, TITLE_PREFIX, type NewPost, type PostHead, type PostPatch, type PostRow } from './post-rows.ts';
 import { contains, parseSearch, relevance, type ParsedSearch, type PostsEB } from './post-search.ts';
 import { trashPost, untrashPost } from './post-trash.ts';
 import { fillDates, siteClock, type SiteClock } from './site-clock.ts';
@@ -280,8 +280,8 @@ export class PostsRepo {
       case 'id':
         break;
       case 'title':
-        // the indexed prefix first (migration 009), then the whole title for titles that share it; in byte order on both databases
-        ids = ids.orderBy(byteOrder(this.db, sql`substr(${sql.ref('title')}, 1, 191)`), dir).orderBy(byteOrder(this.db, 'title'), dir);
+        // the indexed prefix folded as WordPress's collation folds it (migration 020), then the whole title in byte order
+        ids = ids.orderBy(foldedOrder(this.db, TITLE_PREFIX), dir).orderBy(byteOrder(this.db, 'title'), dir);
         break;
       case 'slug':
         ids = ids.orderBy(byteOrder(this.db, orderby), dir);

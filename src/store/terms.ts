@@ -3,7 +3,7 @@ import { sql } from './kysely.ts';
 import type { DB, TermsTable } from './schema.ts';
 import { forUpdate, lockUntilCommit } from './portable.ts';
 import { MetaRepo } from './meta.ts';
-import { atomically, byteOrder, firstFreeSlug, matchesText, sanitizeSlug, slugOrCandidates } from './transact.ts';
+import { atomically, byteOrder, firstFreeSlug, foldedOrder, matchesText, sanitizeSlug, slugOrCandidates } from './transact.ts';
 import { sqlBound } from './sql-bound.ts';
 
 export type TermRow = Selectable<TermsTable>;
@@ -163,7 +163,7 @@ export class TermsRepo {
       rows = rows.orderBy(orderOfIds('id', q.include), dir);
     } else {
       const column = q.orderby && q.orderby !== 'include' ? q.orderby : 'name';
-      rows = rows.orderBy(TEXT_COLUMNS.has(column) ? byteOrder(this.db, column) : column, dir);
+      rows = TEXT_COLUMNS.has(column) ? rows.orderBy(foldedOrder(this.db, column), dir).orderBy(byteOrder(this.db, column), dir) : rows.orderBy(column, dir);
     }
     return { rows: await rows.orderBy('id', dir).limit(sqlBound(q.limit)).offset(sqlBound(q.offset)).execute(), total: Number(total) };
   }

@@ -178,9 +178,22 @@ export function sanitizeSlug(s: string): string {
 
 /**
  * A text column (or expression) to sort by, in byte order on both databases: SQLite's default (BINARY), and on
- * PostgreSQL whatever the database's collation, so `orderby=title` lists alike on both.
+ * PostgreSQL whatever the database's collation: what breaks ties between texts that fold alike.
  */
 export function byteOrder(db: Kysely<any>, column: string | RawBuilder<string>): RawBuilder<string> {
   const value = typeof column === 'string' ? sql.ref(column) : column;
   return isPostgres(db) ? sql<string>`${value} collate "C"` : sql<string>`${value}`;
+}
+
+/**
+ * A text column (or expression) folded for sorting as WordPress's MySQL collation sorts, as near as
+ * both databases can say alike: ASCII letters folded to upper case, then byte order (`apple`,
+ * `Banana`, `cherry`, `Zebra`, `_under`, as MariaDB's utf8mb4_general_ci orders a WordPress 6.1's
+ * titles and names; it also folds accents, which this does not). upper() folds only ASCII on SQLite
+ * and under PostgreSQL's "C" collation. Sort by it, then by byteOrder for texts that fold alike.
+ * Migration 020 indexes a title's folded prefix with this same expression.
+ */
+export function foldedOrder(db: Kysely<any>, column: string | RawBuilder<string>): RawBuilder<string> {
+  const value = typeof column === 'string' ? sql.ref(column) : column;
+  return isPostgres(db) ? sql<string>`upper(${value} collate "C")` : sql<string>`upper(${value})`;
 }

@@ -1,7 +1,7 @@
 import type { ExpressionBuilder, Kysely, Selectable, SqlBool } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB, UsersTable } from './schema.ts';
-import { atomically, byteOrder, matchesText, sanitizeSlug, sqlDate } from './transact.ts';
+import { atomically, byteOrder, foldedOrder, matchesText, sanitizeSlug, sqlDate } from './transact.ts';
 import { MetaRepo } from './meta.ts';
 import { orderOfIds } from './terms.ts';
 import { PostsRepo } from './posts.ts';
@@ -133,7 +133,7 @@ export class UsersRepo {
     if (q.orderby === 'include' && q.include?.length) rows = rows.orderBy(orderOfIds('id', q.include), dir);
     else {
       const column = ORDER_COLUMN[q.orderby && q.orderby !== 'include' ? q.orderby : 'name'];
-      rows = rows.orderBy(column === 'id' ? column : byteOrder(this.db, column), dir);
+      rows = column === 'id' ? rows.orderBy(column, dir) : rows.orderBy(foldedOrder(this.db, column), dir).orderBy(byteOrder(this.db, column), dir);
     }
     return { rows: await rows.orderBy('id', dir).limit(sqlBound(q.limit)).offset(sqlBound(q.offset)).execute(), total: Number(total) };
   }

@@ -212,4 +212,17 @@ describe('the differences from WordPress 6.1.9 that the side-by-side probe found
       96: 'http://2.gravatar.com/avatar/51965088c5db83c3fd307f308d25198a?s=96&d=mm&r=g',
     });
   });
+  it('orders titles and names case folded, as the database collation of WordPress 6.1.9 on MariaDB orders them', async () => {
+    for (const title of ['banana split', 'Apple pie', 'cherry jam', 'Banana bread', '_under', 'Zebra']) await created('wp/v2/posts', { title, status: 'publish', categories: [] });
+    for (const name of ['beta', 'Alpha', '_tag', 'Gamma']) await created('wp/v2/tags', { name });
+    // WordPress 6.1.9 (its tables in MariaDB 10.11's utf8mb4_general_ci) with the same posts and tags:
+    // `GET posts?orderby=title&order=asc`, `GET tags?orderby=name&hide_empty=false`
+    const titles = (await (await wp('wp/v2/posts?orderby=title&order=asc&per_page=100&_fields=title')).json()).map((p: Obj) => p.title.rendered);
+    const ours = titles.filter((t: string) => ['banana split', 'Apple pie', 'cherry jam', 'Banana bread', '_under', 'Zebra'].includes(t));
+    assert.deepEqual(ours, ['Apple pie', 'Banana bread', 'banana split', 'cherry jam', 'Zebra', '_under']);
+    const names = (await (await wp('wp/v2/tags?orderby=name&order=asc&hide_empty=false&per_page=100&_fields=name')).json()).map((t: Obj) => t.name);
+    assert.deepEqual(names.filter((n: string) => ['beta', 'Alpha', '_tag', 'Gamma'].includes(n)), ['Alpha', 'beta', 'Gamma', '_tag']);
+    const desc = (await (await wp('wp/v2/posts?orderby=title&order=desc&per_page=100&_fields=title')).json()).map((p: Obj) => p.title.rendered);
+    assert.deepEqual(desc.filter((t: string) => ours.includes(t)), ['_under', 'Zebra', 'cherry jam', 'banana split', 'Banana bread', 'Apple pie']);
+  });
 });

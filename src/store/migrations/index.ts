@@ -13,6 +13,7 @@ import * as comments from './011-comments.ts';
 import * as revisions from './012-revisions.ts';
 import * as imports from './018-imports.ts';
 import * as slugPrefixIndexes from './019-slug-prefix-indexes.ts';
+import * as foldedTitleOrder from './020-folded-title-order.ts';
 
 /**
  * 004 and 005 created the snippets and oEmbed cache tables before those moved into their plugins
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '017-post-list-indexes': postListIndexes,
   '018-imports': imports,
   '019-slug-prefix-indexes': slugPrefixIndexes,
+  '020-folded-title-order': foldedTitleOrder,
 };
