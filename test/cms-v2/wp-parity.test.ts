@@ -225,4 +225,15 @@ describe('the differences from WordPress 6.1.9 that the side-by-side probe found
     const desc = (await (await wp('wp/v2/posts?orderby=title&order=desc&per_page=100&_fields=title')).json()).map((p: Obj) => p.title.rendered);
     assert.deepEqual(desc.filter((t: string) => ours.includes(t)), ['_under', 'Zebra', 'cherry jam', 'banana split', 'Banana bread', 'Apple pie']);
   });
+  it('answers a plugin that is not installed 404 for every method, with no Allow, as its permission checks find no plugin', async () => {
+    // WordPress 6.1.9: GET, DELETE and POST /wp-json/wp/v2/plugins/no-such/plugin as an administrator
+    for (const method of ['GET', 'DELETE', 'POST']) {
+      const res = await wp('wp/v2/plugins/no-such/plugin', method === 'POST' ? { json: { status: 'active' } } : { method });
+      assert.equal(res.status, 404, method);
+      assert.equal(res.headers.get('allow'), null, method);
+      assert.deepEqual(await res.json(), { code: 'rest_plugin_not_found', message: 'Plugin not found.', data: { status: 404 } });
+    }
+    // an installed one still says what the administrator may do with it
+    assert.equal((await wp('wp/v2/plugins/oembed/oembed')).headers.get('allow'), 'GET, POST, PUT, PATCH, DELETE');
+  });
 });

@@ -46,6 +46,14 @@ export function listPlugins(ctx: Ctx<'cms-v2:plugins.listPlugins'>) {
     .map((p) => preparePlugin(ctx, p, context));
 }
 
+/**
+ * check_read_permission after activate_plugins: the plugin must be installed, so a missing one is
+ * 404 rest_plugin_not_found for every method, and its Allow names none (as WordPress 6.1 answers).
+ */
+export function pluginExists(ctx: Ctx): void {
+  if (!ctx.site.plugins.get(String(ctx.args.plugin))) throw ctx.fail('rest_plugin_not_found');
+}
+
 export function getPlugin(ctx: Ctx<'cms-v2:plugins.getPlugin'>) {
   const p = ctx.site.plugins.get(String(ctx.args.plugin));
   if (!p) throw ctx.fail('rest_plugin_not_found');
@@ -77,7 +85,7 @@ export async function installPlugin(ctx: Ctx<'cms-v2:plugins.installPlugin'>) {
 /** delete_item_permissions_check after activate_plugins: delete_plugins (the same code, its own words), then a plugin that exists. */
 export function mayDeletePlugin(ctx: Ctx): void {
   if (!ctx.can('delete_plugins')) throw denied(ctx, 'rest_cannot_manage_plugins', { action: 'delete' });
-  if (!ctx.site.plugins.get(String(ctx.args.plugin))) throw ctx.fail('rest_plugin_not_found');
+  pluginExists(ctx);
 }
 
 /** DELETE plugins/{plugin}: an inactive plugin's uninstall and files (core/plugins.ts says what goes); answers what it was. */
