@@ -4,14 +4,14 @@
  * post, creating a post, a 404 — so whoever has a WordPress can measure the ratio on their own
  * machine. Both are asked the same paths under `/wp-json/` (which this server answers as WordPress
  * does). Each server is loaded alone, in turn, round after round (medians); the bodies' sizes are
- * printed beside the figures. Without `--cms`, a cms-spec is started on a fresh database seeded
- * with `--posts` posts; the posts WordPress holds are its own (give it a handful, as this one).
+ * printed beside the figures. Without `--cms`, a cms-spec is started on a fresh database holding
+ * the WordPress's published posts, with the plugins WordPress 6.1 does not have turned off (startCms).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { median, ROOT, runCli, runLoad, startServer, type ServerProcess } from './bench/lib.ts';
+import { deactivateNonWordPressPlugins, median, ROOT, runLoad, startServer, type ServerProcess } from './bench/lib.ts';
 
 interface Site {
   name: string;
@@ -53,14 +53,33 @@ async function probe(site: Site, r: Request, postId: number): Promise<{ status: 
   return { status: res.status, bytes: body.length, firstId };
 }
 
-/** Starts this server on a fresh seeded database; its admin application password comes from its first-run output. */
-async function startCms(posts: number, dir: string): Promise<{ site: Site; server: ServerProcess }> {
+/**
+ * Starts this server on a fresh database holding what the WordPress holds that the requests read:
+ * its published posts (the first page: title, content, excerpt, date and slug, copied over REST in
+ * place of this site's own first post), with the plugins WordPress 6.1 does not have turned off, so
+ * that both answer the same interface about the same content. Its admin application password comes
+ * from its first-run output.
+ */
+async function startCms(wordpress: Site, dir: string, responseCache: string): Promise<{ site: Site; server: ServerProcess }> {
   const db = join(dir, 'site.sqlite');
-  const server = await startServer('cms-spec', [join(ROOT, 'bin/cms-spec.js'), 'serve', '--port', '0', '--db', db, '--log-format', 'off']);
+  const server = await startServer('cms-spec', [join(ROOT, 'bin/cms-spec.js'), 'serve', '--port', '0', '--db', db, '--log-format', 'off', '--response-cache', responseCache]);
   const password = /application password: (.+?) {3}\(HTTP Basic/.exec(server.output())?.[1];
   if (!password) throw new Error(`cms-spec printed no application password:\n${server.output()}`);
-  if (posts > 0) await runCli(['seed', '--posts', String(posts), '--db', db]);
-  return { site: { name: 'cms-spec', home: `http://127.0.0.1:${server.port}`, auth: basic(`admin:${password}`) }, server };
+  const site: Site = { name: 'cms-spec', home: `http://127.0.0.1:${server.port}`, auth: basic(`admin:${password}`) };
+  await deactivateNonWordPressPlugins(site.home, site.auth);
+  const call = async (target: Site, path: string, init: { method?: string; json?: unknown } = {}) => {
+    const res = await fetch(`${target.home}/wp-json/wp/v2/${path}`, {
+      method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
+      headers: { authorization: target.auth, 'content-type': 'application/json' },
+      body: init.json === undefined ? undefined : JSON.stringify(init.json),
+    });
+    if (!res.ok) throw new Error(`${target.name} answered ${path} with ${res.status}: ${await res.text()}`);
+    return res.json() as Promise<any>;
+  };
+  for (const own of await call(site, 'posts?status=any&per_page=100')) await call(site, `posts/${own.id}?force=true`, { method: 'DELETE' });
+  const posts = (await call(wordpress, 'posts?context=edit&per_page=10')) as { title: { raw: string }; content: { raw: string }; excerpt: { raw: string }; date: string; slug: string }[];
+  for (const p of posts.reverse()) await call(site, 'posts', { json: { title: p.title.raw, content: p.content.raw, excerpt: p.excerpt.raw, date: p.date, slug: p.slug, status: 'publish' } });
+  return { site, server };
 }
 
 async function main(): Promise<void> {
@@ -70,14 +89,15 @@ async function main(): Promise<void> {
       'wp-auth': { type: 'string' },
       cms: { type: 'string' },
       'cms-auth': { type: 'string' },
-      posts: { type: 'string', default: '3' },
       rounds: { type: 'string', default: '5' },
       duration: { type: 'string', default: '8' },
       connections: { type: 'string', default: '10' },
+      // off: every answer is made afresh, as for an authenticated client or the first read after a write
+      'response-cache': { type: 'string', default: 'on' },
       quick: { type: 'boolean', default: false },
     },
   });
-  if (!o.wp || !o['wp-auth']) throw new Error('usage: npm run bench:wp -- --wp https://wordpress.example --wp-auth user:application-password [--cms URL --cms-auth user:password] [--posts 3] [--rounds 5] [--duration 8] [--connections 10] [--quick]');
+  if (!o.wp || !o['wp-auth']) throw new Error('usage: npm run bench:wp -- --wp https://wordpress.example --wp-auth user:application-password [--cms URL --cms-auth user:password] [--rounds 5] [--duration 8] [--connections 10] [--response-cache on|off] [--quick]');
   const rounds = o.quick ? 1 : Number(o.rounds);
   const duration = o.quick ? 1 : Number(o.duration);
   const connections = Number(o.connections);
@@ -87,7 +107,7 @@ async function main(): Promise<void> {
   try {
     let cms: Site;
     if (o.cms) cms = { name: 'cms-spec', home: o.cms.replace(/\/$/, ''), auth: basic(o['cms-auth'] ?? '') };
-    else ({ site: cms, server: started } = await startCms(Number(o.posts), dir));
+    else ({ site: cms, server: started } = await startCms(wordpress, dir, o['response-cache']!));
     const sites = [wordpress, cms];
     // each site's own first post, for its single-post request
     const firstIds = new Map<Site, number>();

@@ -13,14 +13,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ROOT, runCli, startServer, type ServerProcess } from './bench/lib.ts';
+import { deactivateNonWordPressPlugins, ROOT, runCli, startServer, type ServerProcess } from './bench/lib.ts';
 import { differences, IdRegistry, normalise, normaliseHeader, registerIds, type IdKind, type Site } from './wp-parity/compare.ts';
 import { probeRequests, type ProbeRequest } from './wp-parity/requests.ts';
 
 /** The headers a client reads, compared after normalising. */
 const COMPARED_HEADERS = ['allow', 'link', 'x-wp-total', 'x-wp-totalpages', 'content-type'];
-/** The plugins of this server that stand for parts of WordPress 6.1 itself; the others are deactivated. */
-const WORDPRESS_PARTS = new Set(['block-editor', 'oembed', 'site-health']);
 
 interface Target extends Site {
   authorization: string;
@@ -84,22 +82,30 @@ async function send(target: Target, r: ProbeRequest): Promise<Answer> {
 }
 
 /** Starts this server on a fresh database, set up as the WordPress it is compared with. */
-async function startCms(dir: string, permalinks: string, adminEmail: string): Promise<{ target: Target; server: ServerProcess }> {
+/** What the WordPress's site is that its answers show: its permalinks, its settings, its administrator's address. */
+interface WordPressSite {
+  permalinks: string;
+  title: string;
+  description: string;
+  email: string;
+  adminEmail: string;
+}
+
+async function startCms(dir: string, wpSite: WordPressSite): Promise<{ target: Target; server: ServerProcess }> {
   const db = join(dir, 'site.sqlite');
   const server = await startServer('cms-spec', [join(ROOT, 'bin/cms-spec.js'), 'serve', '--port', '0', '--db', db, '--log-format', 'off']);
   const password = /application password: (.+?) {3}\(HTTP Basic/.exec(server.output())?.[1];
   if (!password) throw new Error(`cms-spec printed no application password:\n${server.output()}`);
   const target: Target = { origin: `http://127.0.0.1:${server.port}`, authorization: basic(`admin:${password}`), ids: new IdRegistry(), saved: new Map() };
-  await runCli(['option', 'update', 'permalink_structure', permalinks, '--db', db]);
+  await runCli(['option', 'update', 'permalink_structure', wpSite.permalinks, '--db', db]);
+  // the site's own words, as the settings answer them
+  await runCli(['option', 'update', 'blogname', wpSite.title, '--db', db]);
+  await runCli(['option', 'update', 'blogdescription', wpSite.description, '--db', db]);
+  await runCli(['option', 'update', 'admin_email', wpSite.email, '--db', db]);
   // the administrator's address as WordPress's, so that their avatar and comments compare
-  const me = await fetch(`${target.origin}/wp-json/wp/v2/users/me`, { method: 'POST', headers: { authorization: target.authorization, 'content-type': 'application/json' }, body: JSON.stringify({ email: adminEmail }) });
+  const me = await fetch(`${target.origin}/wp-json/wp/v2/users/me`, { method: 'POST', headers: { authorization: target.authorization, 'content-type': 'application/json' }, body: JSON.stringify({ email: wpSite.adminEmail }) });
   if (!me.ok) throw new Error(`setting the administrator's email: ${me.status} ${await me.text()}`);
-  const plugins = (await (await fetch(`${target.origin}/wp-json/wp/v2/plugins`, { headers: { authorization: target.authorization } })).json()) as { plugin: string; status: string }[];
-  for (const p of plugins) {
-    if (p.status !== 'active' || WORDPRESS_PARTS.has(p.plugin.split('/')[0]!)) continue;
-    const res = await fetch(`${target.origin}/wp-json/wp/v2/plugins/${p.plugin}`, { method: 'PUT', headers: { authorization: target.authorization, 'content-type': 'application/json' }, body: '{"status":"inactive"}' });
-    if (!res.ok) throw new Error(`deactivating ${p.plugin}: ${res.status} ${await res.text()}`);
-  }
+  await deactivateNonWordPressPlugins(target.origin, target.authorization);
   return { target, server };
 }
 
@@ -127,8 +133,11 @@ async function main(): Promise<void> {
     cms = { origin: o.cms.replace(/\/$/, ''), authorization: basic(o['cms-auth']), ids: new IdRegistry(), saved: new Map() };
   } else {
     dir = mkdtempSync(join(tmpdir(), 'wp-parity-'));
-    const admin = (await (await fetch(`${wp.origin}/wp-json/wp/v2/users/me?context=edit`, { headers: { authorization: wp.authorization } })).json()) as { email: string };
-    ({ target: cms, server } = await startCms(dir, settings.permalink_structure ?? '/%year%/%monthnum%/%day%/%postname%/', admin.email));
+    const asAdmin = async <T>(path: string) => (await (await fetch(`${wp.origin}/wp-json/wp/v2/${path}`, { headers: { authorization: wp.authorization } })).json()) as T;
+    const admin = await asAdmin<{ email: string }>('users/me?context=edit');
+    const site = await asAdmin<{ title: string; description: string; email: string }>('settings');
+    const permalinks = settings.permalink_structure ?? '/%year%/%monthnum%/%day%/%postname%/';
+    ({ target: cms, server } = await startCms(dir, { permalinks, title: site.title, description: site.description, email: site.email, adminEmail: admin.email }));
   }
   try {
     const token = `${o.prefix}${Date.now().toString(36)}`;

@@ -143,3 +143,20 @@ export function runCli(args: string[]): Promise<string> {
     child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`cms-spec ${args.join(' ')} exited with ${code}: ${err}${out}`))));
   });
 }
+
+/** This server's plugins that stand for parts of WordPress 6.1 itself (the block editor's, oEmbed, site health). */
+const WORDPRESS_PARTS = new Set(['block-editor', 'oembed', 'site-health']);
+
+/**
+ * Deactivates, over REST, this server's plugins that WordPress 6.1 does not have (the SEO fields,
+ * the page builders' routes...), so that a comparison with a bare WordPress asks both for the same
+ * interface.
+ */
+export async function deactivateNonWordPressPlugins(origin: string, authorization: string): Promise<void> {
+  const plugins = (await (await fetch(`${origin}/wp-json/wp/v2/plugins`, { headers: { authorization } })).json()) as { plugin: string; status: string }[];
+  for (const p of plugins) {
+    if (p.status !== 'active' || WORDPRESS_PARTS.has(p.plugin.split('/')[0]!)) continue;
+    const res = await fetch(`${origin}/wp-json/wp/v2/plugins/${p.plugin}`, { method: 'PUT', headers: { authorization, 'content-type': 'application/json' }, body: '{"status":"inactive"}' });
+    if (!res.ok) throw new Error(`deactivating ${p.plugin}: ${res.status} ${await res.text()}`);
+  }
+}
