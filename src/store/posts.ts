@@ -1,4 +1,4 @@
-import type { Expression, Kysely, SelectQueryBuilder, SqlBool } from 'kysely';
+import type { Expression, Kysely, SqlBool } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB } from './schema.ts';
 import { atomically, byteOrder, firstFreeSlug, foldedOrder, matchesText, sanitizeSlug, slugOrCandidates } from './transact.ts';
@@ -53,15 +53,6 @@ export interface PostQuery {
   order?: 'asc' | 'desc';
   offset: number;
   limit: number;
-}
-
-/** An order of posts, applied to a query of them (a page's ids, or its rows). */
-type PageOrder = <O>(rows: SelectQueryBuilder<DB, 'posts', O>) => SelectQueryBuilder<DB, 'posts', O>;
-
-/** How a page's posts are read: by their ids, or in one statement by the page's ids query and its order. */
-interface PageReader<T> {
-  byIds(ids: number[]): Promise<T[]>;
-  inPage(page: SelectQueryBuilder<DB, 'posts', { id: number }>, order: PageOrder): Promise<T[]>;
 }
 
 /**
@@ -209,27 +200,15 @@ export class PostsRepo {
    * `stickyFirst`, the sticky part and the rest are paged as one list).
    */
   query(q: PostQuery): Promise<{ rows: PostRow[]; total: number }> {
-    return this.counted(q, this.wholeRows);
+    return this.counted(q, (ids) => this.getMany(ids));
   }
 
   /** query() read as heads (headsOf): for a list that reads the whole post only for those it makes afresh. */
   queryHeads(q: PostQuery): Promise<{ rows: PostHead[]; total: number }> {
-    return this.counted(q, this.headRows);
+    return this.counted(q, (ids) => this.headsOf(ids));
   }
 
-  /** How a page's posts are read: whole. */
-  private readonly wholeRows: PageReader<PostRow> = {
-    byIds: (ids) => this.getMany(ids),
-    inPage: (page, order) => order(this.db.selectFrom('posts').selectAll().where('id', 'in', page)).execute(),
-  };
-
-  /** How a page's posts are read: their heads. */
-  private readonly headRows: PageReader<PostHead> = {
-    byIds: (ids) => this.headsOf(ids),
-    inPage: (page, order) => order(this.db.selectFrom('posts').select(POST_HEAD_COLUMNS).where('id', 'in', page)).execute(),
-  };
-
-  private async counted<T>(q: PostQuery, read: PageReader<T>): Promise<{ rows: T[]; total: number }> {
+  private async counted<T>(q: PostQuery, read: (ids: number[]) => Promise<T[]>): Promise<{ rows: T[]; total: number }> {
     const search = q.search?.trim() ? parseSearch(q.search) : undefined;
     const total = await this.count(q, search);
     if (!total || q.limit <= 0) return { rows: [], total };
@@ -239,27 +218,18 @@ export class PostsRepo {
   /** One page of matching posts without counting all matches (for lists that show no total). */
   list(q: PostQuery): Promise<PostRow[]> {
     if (q.limit <= 0) return Promise.resolve([]);
-    return this.ordered(q, q.search?.trim() ? parseSearch(q.search) : undefined, this.wholeRows);
+    return this.ordered(q, q.search?.trim() ? parseSearch(q.search) : undefined, (ids) => this.getMany(ids));
   }
 
-  /**
-   * The page's posts in order. A page of one order is read in one statement: its rows by the ids
-   * the page's query selects (which an index answers without reading the posts), ordered again as
-   * that query orders them; a random order cannot be asked twice, and sticky posts first are two
-   * pages, so those read the ids, then the rows.
-   */
-  private async ordered<T>(q: PostQuery, search: ParsedSearch | undefined, read: PageReader<T>): Promise<T[]> {
+  private async ordered<T>(q: PostQuery, search: ParsedSearch | undefined, read: (ids: number[]) => Promise<T[]>): Promise<T[]> {
     const large = await this.largeTerms(q);
-    if (!q.stickyFirst || q.sticky !== undefined) {
-      const { ids, order } = this.pageQuery(q, search, large, q.offset, q.limit);
-      return order ? read.inPage(ids, order) : read.byIds((await ids.execute()).map((r) => r.id));
-    }
+    if (!q.stickyFirst || q.sticky !== undefined) return read(await this.page(q, search, large, q.offset, q.limit));
     const stickyPart = { ...q, sticky: true };
     const stickyCount = await this.count(stickyPart, search);
     const fromSticky = stickyCount > q.offset ? await this.page(stickyPart, search, large, q.offset, Math.min(q.limit, stickyCount - q.offset)) : [];
     const rest = q.limit - fromSticky.length;
     const others = rest > 0 ? await this.page({ ...q, sticky: false }, search, large, Math.max(0, q.offset - stickyCount), rest) : [];
-    return read.byIds([...fromSticky, ...others]);
+    return read([...fromSticky, ...others]);
   }
 
   /**
@@ -287,54 +257,45 @@ export class PostsRepo {
     return cache ? cache.get(`posts.count\0${query.sql}\0${JSON.stringify(query.parameters)}`, read) : read();
   }
 
-  /** The ids of the posts at [offset, offset + limit) in the asked order (see pageQuery). */
-  private async page(q: PostQuery, search: ParsedSearch | undefined, large: ReadonlySet<number>, offset: number, limit: number): Promise<number[]> {
-    return (await this.pageQuery(q, search, large, offset, limit).ids.execute()).map((r) => r.id);
-  }
-
   /**
-   * The query of the ids of the posts at [offset, offset + limit) in the asked order, which an
-   * index answers without reading the posts' text, and that order for other queries of the same
-   * posts (none for a random one).
+   * The ids of the posts at [offset, offset + limit) in the asked order, which an index answers
+   * without reading the posts' text; the caller reads only those rows (whole, or their heads).
    */
-  private pageQuery(q: PostQuery, search: ParsedSearch | undefined, large: ReadonlySet<number>, offset: number, limit: number) {
+  private async page(q: PostQuery, search: ParsedSearch | undefined, large: ReadonlySet<number>, offset: number, limit: number): Promise<number[]> {
     const dir = q.order ?? 'desc';
+    let ids = this.where(q, search, large).select('id');
     const orderby = q.orderby ?? (search ? 'relevance' : 'date');
-    const order: PageOrder = (rows) => {
-      switch (orderby) {
-        case 'relevance':
-          if (search) rows = rows.orderBy((eb) => relevance(this.db, eb, search), 'asc');
-          rows = rows.orderBy('date', 'desc');
-          break;
-        case 'include':
-          rows = q.include?.length ? rows.orderBy(orderOfIds('id', q.include), dir) : rows.orderBy('date', dir);
-          break;
-        case 'rand':
-          // random() is the same function on SQLite and PostgreSQL
-          rows = rows.orderBy(sql`random()`);
-          break;
-        case 'id':
-          break;
-        case 'title':
-          // the indexed prefix folded as WordPress's collation folds it (migration 020), then the whole title in byte order
-          rows = rows.orderBy(foldedOrder(this.db, TITLE_PREFIX), dir).orderBy(byteOrder(this.db, 'title'), dir);
-          break;
-        case 'slug':
-          rows = rows.orderBy(byteOrder(this.db, orderby), dir);
-          break;
-        case 'modified':
-        case 'author':
-        case 'parent':
-        case 'menu_order':
-        case 'comment_count':
-        case 'date':
-          rows = rows.orderBy(orderby, dir);
-          break;
-      }
-      return rows.orderBy('id', dir);
-    };
-    const ids = order(this.where(q, search, large).select('id')).limit(sqlBound(limit)).offset(sqlBound(offset));
-    return { ids, order: orderby === 'rand' ? undefined : order };
+    switch (orderby) {
+      case 'relevance':
+        if (search) ids = ids.orderBy((eb) => relevance(this.db, eb, search), 'asc');
+        ids = ids.orderBy('date', 'desc');
+        break;
+      case 'include':
+        ids = q.include?.length ? ids.orderBy(orderOfIds('id', q.include), dir) : ids.orderBy('date', dir);
+        break;
+      case 'rand':
+        // random() is the same function on SQLite and PostgreSQL
+        ids = ids.orderBy(sql`random()`);
+        break;
+      case 'id':
+        break;
+      case 'title':
+        // the indexed prefix folded as WordPress's collation folds it (migration 020), then the whole title in byte order
+        ids = ids.orderBy(foldedOrder(this.db, TITLE_PREFIX), dir).orderBy(byteOrder(this.db, 'title'), dir);
+        break;
+      case 'slug':
+        ids = ids.orderBy(byteOrder(this.db, orderby), dir);
+        break;
+      case 'modified':
+      case 'author':
+      case 'parent':
+      case 'menu_order':
+      case 'comment_count':
+      case 'date':
+        ids = ids.orderBy(orderby, dir);
+        break;
+    }
+    return (await ids.orderBy('id', dir).limit(sqlBound(limit)).offset(sqlBound(offset)).execute()).map((r) => r.id);
   }
 
   private conditions(eb: PostsEB, q: PostQuery, search: ParsedSearch | undefined, large: ReadonlySet<number>): Expression<SqlBool>[] {
