@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { deactivateNonWordPressPlugins, median, ROOT, runLoad, startServer, type ServerProcess } from './bench/lib.ts';
+import { deactivateNonWordPressPlugins, median, ROOT, runLoad, startServer, wpApi, type ServerProcess } from './bench/lib.ts';
 
 interface Site {
   name: string;
@@ -67,18 +67,9 @@ async function startCms(wordpress: Site, dir: string, responseCache: string): Pr
   if (!password) throw new Error(`cms-spec printed no application password:\n${server.output()}`);
   const site: Site = { name: 'cms-spec', home: `http://127.0.0.1:${server.port}`, auth: basic(`admin:${password}`) };
   await deactivateNonWordPressPlugins(site.home, site.auth);
-  const call = async (target: Site, path: string, init: { method?: string; json?: unknown } = {}) => {
-    const res = await fetch(`${target.home}/wp-json/wp/v2/${path}`, {
-      method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
-      headers: { authorization: target.auth, 'content-type': 'application/json' },
-      body: init.json === undefined ? undefined : JSON.stringify(init.json),
-    });
-    if (!res.ok) throw new Error(`${target.name} answered ${path} with ${res.status}: ${await res.text()}`);
-    return res.json() as Promise<any>;
-  };
-  for (const own of await call(site, 'posts?status=any&per_page=100')) await call(site, `posts/${own.id}?force=true`, { method: 'DELETE' });
-  const posts = (await call(wordpress, 'posts?context=edit&per_page=10')) as { title: { raw: string }; content: { raw: string }; excerpt: { raw: string }; date: string; slug: string }[];
-  for (const p of posts.reverse()) await call(site, 'posts', { json: { title: p.title.raw, content: p.content.raw, excerpt: p.excerpt.raw, date: p.date, slug: p.slug, status: 'publish' } });
+  for (const own of await wpApi<{ id: number }[]>(site.home, site.auth, 'posts?status=any&per_page=100')) await wpApi(site.home, site.auth, `posts/${own.id}?force=true`, { method: 'DELETE' });
+  const posts = await wpApi<{ title: { raw: string }; content: { raw: string }; excerpt: { raw: string }; date: string; slug: string }[]>(wordpress.home, wordpress.auth, 'posts?context=edit&per_page=10');
+  for (const p of posts.reverse()) await wpApi(site.home, site.auth, 'posts', { json: { title: p.title.raw, content: p.content.raw, excerpt: p.excerpt.raw, date: p.date, slug: p.slug, status: 'publish' } });
   return { site, server };
 }
 

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { deactivateNonWordPressPlugins, ROOT, runCli, startServer, type ServerProcess } from './bench/lib.ts';
+import { deactivateNonWordPressPlugins, ROOT, runCli, startServer, wpApi, type ServerProcess } from './bench/lib.ts';
 import { differences, IdRegistry, normalise, normaliseHeader, registerIds, type IdKind, type Site } from './wp-parity/compare.ts';
 import { probeRequests, type ProbeRequest } from './wp-parity/requests.ts';
 
@@ -81,7 +81,6 @@ async function send(target: Target, r: ProbeRequest): Promise<Answer> {
   return { status: res.status, headers: Object.fromEntries(COMPARED_HEADERS.map((h) => [h, normaliseHeader(res.headers.get(h), target)])), body: normalise(parsed, target) };
 }
 
-/** Starts this server on a fresh database, set up as the WordPress it is compared with. */
 /** What the WordPress's site is that its answers show: its permalinks, its settings, its administrator's address. */
 interface WordPressSite {
   permalinks: string;
@@ -91,6 +90,7 @@ interface WordPressSite {
   adminEmail: string;
 }
 
+/** Starts this server on a fresh database, set up as the WordPress it is compared with. */
 async function startCms(dir: string, wpSite: WordPressSite): Promise<{ target: Target; server: ServerProcess }> {
   const db = join(dir, 'site.sqlite');
   const server = await startServer('cms-spec', [join(ROOT, 'bin/cms-spec.js'), 'serve', '--port', '0', '--db', db, '--log-format', 'off']);
@@ -103,8 +103,7 @@ async function startCms(dir: string, wpSite: WordPressSite): Promise<{ target: T
   await runCli(['option', 'update', 'blogdescription', wpSite.description, '--db', db]);
   await runCli(['option', 'update', 'admin_email', wpSite.email, '--db', db]);
   // the administrator's address as WordPress's, so that their avatar and comments compare
-  const me = await fetch(`${target.origin}/wp-json/wp/v2/users/me`, { method: 'POST', headers: { authorization: target.authorization, 'content-type': 'application/json' }, body: JSON.stringify({ email: wpSite.adminEmail }) });
-  if (!me.ok) throw new Error(`setting the administrator's email: ${me.status} ${await me.text()}`);
+  await wpApi(target.origin, target.authorization, 'users/me', { json: { email: wpSite.adminEmail } });
   await deactivateNonWordPressPlugins(target.origin, target.authorization);
   return { target, server };
 }
@@ -133,9 +132,8 @@ async function main(): Promise<void> {
     cms = { origin: o.cms.replace(/\/$/, ''), authorization: basic(o['cms-auth']), ids: new IdRegistry(), saved: new Map() };
   } else {
     dir = mkdtempSync(join(tmpdir(), 'wp-parity-'));
-    const asAdmin = async <T>(path: string) => (await (await fetch(`${wp.origin}/wp-json/wp/v2/${path}`, { headers: { authorization: wp.authorization } })).json()) as T;
-    const admin = await asAdmin<{ email: string }>('users/me?context=edit');
-    const site = await asAdmin<{ title: string; description: string; email: string }>('settings');
+    const admin = await wpApi<{ email: string }>(wp.origin, wp.authorization, 'users/me?context=edit');
+    const site = await wpApi<{ title: string; description: string; email: string }>(wp.origin, wp.authorization, 'settings');
     const permalinks = settings.permalink_structure ?? '/%year%/%monthnum%/%day%/%postname%/';
     ({ target: cms, server } = await startCms(dir, { permalinks, title: site.title, description: site.description, email: site.email, adminEmail: admin.email }));
   }

@@ -144,6 +144,22 @@ export function runCli(args: string[]): Promise<string> {
   });
 }
 
+/**
+ * A call to a site's `/wp-json/wp/v2/` (this server's, or a WordPress's) as the user of the
+ * Authorization value given: a JSON body is POSTed unless another method is named; an answer that
+ * is not 2xx is an error that says what the site answered.
+ */
+export async function wpApi<T = any>(origin: string, authorization: string, path: string, init: { method?: string; json?: unknown } = {}): Promise<T> {
+  const method = init.method ?? (init.json === undefined ? 'GET' : 'POST');
+  const res = await fetch(`${origin}/wp-json/wp/v2/${path}`, {
+    method,
+    headers: { authorization, 'content-type': 'application/json' },
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
+  if (!res.ok) throw new Error(`${origin} answered ${method} ${path} with ${res.status}: ${await res.text()}`);
+  return res.json() as Promise<T>;
+}
+
 /** This server's plugins that stand for parts of WordPress 6.1 itself (the block editor's, oEmbed, site health). */
 const WORDPRESS_PARTS = new Set(['block-editor', 'oembed', 'site-health']);
 
@@ -153,10 +169,8 @@ const WORDPRESS_PARTS = new Set(['block-editor', 'oembed', 'site-health']);
  * interface.
  */
 export async function deactivateNonWordPressPlugins(origin: string, authorization: string): Promise<void> {
-  const plugins = (await (await fetch(`${origin}/wp-json/wp/v2/plugins`, { headers: { authorization } })).json()) as { plugin: string; status: string }[];
-  for (const p of plugins) {
+  for (const p of await wpApi<{ plugin: string; status: string }[]>(origin, authorization, 'plugins')) {
     if (p.status !== 'active' || WORDPRESS_PARTS.has(p.plugin.split('/')[0]!)) continue;
-    const res = await fetch(`${origin}/wp-json/wp/v2/plugins/${p.plugin}`, { method: 'PUT', headers: { authorization, 'content-type': 'application/json' }, body: '{"status":"inactive"}' });
-    if (!res.ok) throw new Error(`deactivating ${p.plugin}: ${res.status} ${await res.text()}`);
+    await wpApi(origin, authorization, `plugins/${p.plugin}`, { method: 'PUT', json: { status: 'inactive' } });
   }
 }

@@ -46,26 +46,31 @@ export function listPlugins(ctx: Ctx<'cms-v2:plugins.listPlugins'>) {
     .map((p) => preparePlugin(ctx, p, context));
 }
 
+/** The route's plugin: 404 rest_plugin_not_found when it is not installed (check_read_permission). */
+function pluginOfRoute(ctx: Ctx): PluginStatus {
+  const p = ctx.site.plugins.get(String(ctx.args.plugin));
+  if (!p) throw ctx.fail('rest_plugin_not_found');
+  return p;
+}
+
 /**
  * check_read_permission after activate_plugins: the plugin must be installed, so a missing one is
  * 404 rest_plugin_not_found for every method, and its Allow names none (as WordPress 6.1 answers).
+ * The handlers look it up again: it may have gone since.
  */
 export function pluginExists(ctx: Ctx): void {
-  if (!ctx.site.plugins.get(String(ctx.args.plugin))) throw ctx.fail('rest_plugin_not_found');
+  pluginOfRoute(ctx);
 }
 
 export function getPlugin(ctx: Ctx<'cms-v2:plugins.getPlugin'>) {
-  const p = ctx.site.plugins.get(String(ctx.args.plugin));
-  if (!p) throw ctx.fail('rest_plugin_not_found');
-  return preparePlugin(ctx, p, contextOf(ctx));
+  return preparePlugin(ctx, pluginOfRoute(ctx), contextOf(ctx));
 }
 
 /** Only `status` can change: activation and deactivation, which rebuild the routes before this answers. */
 export async function updatePlugin(ctx: Ctx<'cms-v2:plugins.updatePlugin'>) {
-  const id = String(ctx.args.plugin);
-  if (!ctx.site.plugins.get(id)) throw ctx.fail('rest_plugin_not_found');
+  const current = pluginOfRoute(ctx);
   const status = ctx.args.status as 'active' | 'inactive' | undefined;
-  const p = status ? await ctx.site.plugins.setActive(id, status === 'active') : ctx.site.plugins.get(id)!;
+  const p = status ? await ctx.site.plugins.setActive(String(ctx.args.plugin), status === 'active') : current;
   return preparePlugin(ctx, p, 'edit');
 }
 
