@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { deactivateNonWordPressPlugins, median, ROOT, runLoad, startServer, wpApi, type ServerProcess } from './bench/lib.ts';
+import { deactivateNonWordPressPlugins, describeRound, median, QUICK_ROUND, ROOT, runLoad, startServer, wpApi, type ServerProcess } from './bench/lib.ts';
 
 interface Site {
   name: string;
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   });
   if (!o.wp || !o['wp-auth']) throw new Error('usage: npm run bench:wp -- --wp https://wordpress.example --wp-auth user:application-password [--cms URL --cms-auth user:password] [--rounds 5] [--duration 8] [--connections 10] [--response-cache on|off] [--quick]');
   const rounds = o.quick ? 1 : Number(o.rounds);
-  const duration = o.quick ? 1 : Number(o.duration);
+  const length = o.quick ? QUICK_ROUND : { seconds: Number(o.duration) };
   const connections = Number(o.connections);
   const wordpress: Site = { name: 'WordPress', home: o.wp.replace(/\/$/, ''), auth: basic(o['wp-auth']) };
   const dir = mkdtempSync(join(tmpdir(), 'cms-spec-bench-wp-'));
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
             method: r.method,
             body: r.body,
             connections,
-            duration,
+            length,
             headers: { 'content-type': 'application/json', ...(r.authenticated ? { authorization: site.auth } : {}) },
           });
           f.perSec.push(load.requestsPerSec);
@@ -135,7 +135,7 @@ async function main(): Promise<void> {
       const flag = wp.failures + ours.failures ? ` (failures: WordPress ${wp.failures}, cms-spec ${ours.failures})` : '';
       rows.push(`| ${r.name} | ${median(wp.perSec).toFixed(0)} | ${median(ours.perSec).toFixed(0)} | ${ratio.toFixed(1)}× | ${wp.bytes} | ${ours.bytes} |${flag}`);
     }
-    console.log(`${connections} connections, ${duration} s × ${rounds} rounds per server, medians; each server loaded alone\n`);
+    console.log(`${connections} connections, ${describeRound(length)} × ${rounds} rounds per server, medians; each server loaded alone\n`);
     console.log('| request | WordPress req/s | cms-spec req/s | ratio | WordPress bytes | cms-spec bytes |');
     console.log('|---|---|---|---|---|---|');
     for (const row of rows) console.log(row);

@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { median, peakRssMb, ROOT, runCli, runLoad, startServer, type LoadResult, type ServerProcess } from './bench/lib.ts';
+import { describeRound, median, peakRssMb, QUICK_ROUND, ROOT, runCli, runLoad, startServer, type LoadResult, type RoundLength, type ServerProcess } from './bench/lib.ts';
 import { AnswerReader, openConnection } from './bench/raw-http.ts';
 import { routerSpec, scaledSpec } from './bench/synth.ts';
 import { parserSeconds, writeWxr } from './bench/wxr.ts';
@@ -17,7 +17,7 @@ import { spawn } from 'node:child_process';
 import { build, distIsFresh } from './build.js';
 
 interface Options {
-  duration: number;
+  round: RoundLength;
   rounds: number;
   connections: number;
   only: Set<number>;
@@ -133,11 +133,11 @@ async function sameAnswers(contenders: Contender[]): Promise<void> {
   }
 }
 
-/** Warm-up, then `rounds` rounds of A B C ...; every contender gets the same connections and duration. */
+/** Warm-up, then `rounds` rounds of A B C ...; every contender gets the same connections and round length. */
 async function duel(o: Options, contenders: Contender[]): Promise<ContenderFigures[]> {
   const runs = new Map<Contender, LoadResult[]>(contenders.map((c) => [c, []]));
   const problems = new Map<Contender, string[]>(contenders.map((c) => [c, []]));
-  const load = (c: Contender) => runLoad({ url: `http://127.0.0.1:${c.server.port}${c.path}`, connections: c.connections ?? o.connections, duration: o.duration, method: c.method, body: c.body, headers: c.headers, idReplacement: c.idReplacement });
+  const load = (c: Contender) => runLoad({ url: `http://127.0.0.1:${c.server.port}${c.path}`, connections: c.connections ?? o.connections, length: o.round, method: c.method, body: c.body, headers: c.headers, idReplacement: c.idReplacement });
   if (o.warmup) for (const c of contenders) await load(c);
   for (let r = 0; r < o.rounds; r++) {
     for (const c of contenders) {
@@ -825,7 +825,7 @@ const fmt = (n: number, unit: string) => (unit === 'ms' || unit === 'MB' || unit
 
 function markdown(results: ScenarioResult[], machine: Record<string, unknown>, o: Options): string {
   const lines = [
-    `Run ${new Date().toISOString()} on ${machine.cpu} (${machine.nproc} cores), Node ${machine.node}; ${o.connections} connections, ${o.duration} s × ${o.rounds} rounds${o.warmup ? ' after a warm-up round' : ''}.`,
+    `Run ${new Date().toISOString()} on ${machine.cpu} (${machine.nproc} cores), Node ${machine.node}; ${o.connections} connections, ${describeRound(o.round)} × ${o.rounds} rounds${o.warmup ? ' after a warm-up round' : ''}.`,
     '',
     '| # | Scenario | Contender / figure | Median | Ratio (median of round pairs) | Target | Met |',
     '|---|---|---|---|---|---|---|',
@@ -850,7 +850,7 @@ async function main(): Promise<void> {
     .option('--only <list>', 'scenario numbers to run, e.g. 1,3')
     .option('--posts <n>', 'posts in the database of scenario 3', '10000')
     .option('--sizes <list>', 'site sizes (posts) of scenario 12', '1000,10000,100000')
-    .option('--quick', 'one short round of each scenario on a tiny database (the smoke test)')
+    .option('--quick', 'one round of 200 requests per contender of each scenario, on a tiny database (the smoke test)')
     .option('--store <store>', 'where the content scenarios\' sites live: sqlite, or postgres (CMS_SPEC_BENCH_PG)', 'sqlite')
     .option('--out <dir>', 'folder for the JSON results', join(ROOT, 'bench/results'))
     .parse(process.argv);
@@ -858,7 +858,7 @@ async function main(): Promise<void> {
   if (v.store !== 'sqlite' && v.store !== 'postgres') throw new Error(`--store is sqlite or postgres, not ${v.store}`);
   const quick = Boolean(v.quick);
   const o: Options = {
-    duration: quick ? 1 : Number(v.duration),
+    round: quick ? QUICK_ROUND : { seconds: Number(v.duration) },
     rounds: quick ? 1 : Number(v.rounds),
     connections: quick ? 10 : Number(v.connections),
     only: new Set((v.only ?? '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18').split(',').map(Number)),

@@ -77,10 +77,23 @@ export function peakRssMb(pid: number): number | null {
   }
 }
 
+/**
+ * How long a round lasts: so many seconds, or so many requests however long they take. The smoke
+ * tests count requests: they prove a scenario runs and reports, and a second of full load per round
+ * was most of their time.
+ */
+export type RoundLength = { seconds: number } | { requests: number };
+
+/** The smoke tests' rounds (`--quick`): enough requests for every contender to answer and store some. */
+export const QUICK_ROUND: RoundLength = { requests: 200 };
+
+/** A round's length as the results table says it. */
+export const describeRound = (length: RoundLength): string => ('seconds' in length ? `${length.seconds} s` : `${length.requests} requests`);
+
 export interface LoadOptions {
   url: string;
   connections: number;
-  duration: number;
+  length: RoundLength;
   method?: string;
   body?: string;
   headers?: Record<string, string>;
@@ -99,7 +112,7 @@ export interface LoadResult {
 
 /** One autocannon run in its own process (`-j`: JSON on stdout). */
 export function runLoad(o: LoadOptions): Promise<LoadResult> {
-  const args = ['-j', '-c', String(o.connections), '-d', String(o.duration), '-m', o.method ?? 'GET'];
+  const args = ['-j', '-c', String(o.connections), ...('seconds' in o.length ? ['-d', String(o.length.seconds)] : ['-a', String(o.length.requests)]), '-m', o.method ?? 'GET'];
   for (const [k, v] of Object.entries(o.headers ?? {})) args.push('-H', `${k}=${v}`);
   if (o.body !== undefined) args.push('-b', o.body);
   if (o.idReplacement) args.push('-I');

@@ -1,21 +1,17 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { ROOT, useServer } from '../helpers/server.ts';
 import { userAuth, type TestUser } from '../helpers/auth.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser, screenshot } from '../helpers/browser.ts';
 import { ensureAdminBundle } from '../../scripts/build.js';
 
 type Obj = Record<string, any>;
 
-/** Where the screenshots go (replaced on each run), for a person to look at. */
-const SHOTS = join(tmpdir(), 'cms-spec-admin-screenshots');
-mkdirSync(SHOTS, { recursive: true });
 const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -101,9 +97,7 @@ describe(`the admin in ${label}`, () => {
           await page.goto(`${server.home}/cms-admin/?page=${screen}`);
           await page.waitForSelector(screen === 'post-new' ? '.block-editor-block-list__layout' : '.cms-admin__content h1');
           await page.waitForLoadState('networkidle');
-          const shot = join(SHOTS, `${name}-${screen}.png`);
-          await page.screenshot({ path: shot, fullPage: true });
-          t.diagnostic(`screenshot: ${shot}`);
+          await screenshot(page, `cms-spec-admin-screenshots/${name}-${screen}.png`, t);
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           assert.ok(overflow <= 0, `${screen}: ${overflow}px wider than the screen`);
           assert.deepEqual(await seriousViolations(page), [], screen);
@@ -138,7 +132,7 @@ describe(`the admin in ${label}`, () => {
       await page.getByLabel('News').check();
       await page.click('.cms-editor__header button:has-text("Publish")');
       await page.waitForSelector('.components-notice:has-text("Post published.")');
-      await page.screenshot({ path: join(SHOTS, 'desktop-editor-published.png'), fullPage: true });
+      await screenshot(page, 'cms-spec-admin-screenshots/desktop-editor-published.png');
 
       const [post] = await server.json('cms/v2/posts?search=owls&context=edit');
       assert.equal(post.status, 'publish');
@@ -220,7 +214,7 @@ describe(`the admin in ${label}`, () => {
       await slashInsert(page, 'Image');
       await page.click('.wp-block-image button:has-text("Media Library")');
       const library = await chooseInLibrary(page, 'Media Library', ['heron']);
-      await page.screenshot({ path: join(SHOTS, 'desktop-media-library.png') });
+      await screenshot(page, 'cms-spec-admin-screenshots/desktop-media-library.png', undefined, { viewportOnly: true });
       assert.deepEqual(await seriousViolations(page), [], 'the media library');
       await selectButton(library).click();
       await page.waitForSelector(`.wp-block-image img[src="${heron.source_url}"]`);
@@ -409,7 +403,7 @@ describe(`the admin in ${label}`, () => {
       // the editor's posts are the administrator's now
       const [editorsPost] = await server.json('cms/v2/posts?slug=foo-child&status=publish,private');
       assert.equal(editorsPost?.author, administrator.userId);
-      await page.screenshot({ path: join(SHOTS, 'desktop-import-done.png'), fullPage: true });
+      await screenshot(page, 'cms-spec-admin-screenshots/desktop-import-done.png');
 
       await page.goto(`${server.home}/cms-admin/?page=export`);
       await page.getByLabel('Pages').check();
@@ -435,7 +429,7 @@ describe(`the admin in ${label}`, () => {
       await page.waitForSelector('.components-notice');
       assert.match(await page.locator('.components-notice').innerText(), /Sorry, you are not allowed to edit posts as this user\./);
       assert.equal(await page.locator('.block-editor-block-list__layout').count(), 0);
-      await page.screenshot({ path: join(SHOTS, 'phone-subscriber.png'), fullPage: true });
+      await screenshot(page, 'cms-spec-admin-screenshots/phone-subscriber.png');
     } finally {
       await context.close();
     }

@@ -4,14 +4,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basicAuth, startTestServer, useServer, type TestServer } from '../helpers/server.ts';
 import { userAuth, type TestUser } from '../helpers/auth.ts';
-import { launchBrowser } from '../helpers/browser.ts';
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { launchBrowser, screenshot } from '../helpers/browser.ts';
 
 const { browser, label } = await launchBrowser();
 after(() => browser.close());
-mkdirSync(join(tmpdir(), 'cms-spec-theme-screenshots'), { recursive: true });
 
 /** The application's side: a local server whose pages record the query they were sent to. */
 async function startCallbackServer(): Promise<{ url: string; hits: URL[]; close(): Promise<void> }> {
@@ -99,7 +95,7 @@ describe(`the authorization page in ${label}`, () => {
       assert.notEqual(await page.locator('#log').evaluate((el) => getComputedStyle(el).boxShadow), 'none', 'the focused field shows a ring');
       assert.equal(await page.getAttribute('.back-to-site a', 'href'), `${server.home}/`);
       assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, 'nothing wider than the screen');
-      await page.screenshot({ path: join(tmpdir(), 'cms-spec-theme-screenshots', 'phone-login.png'), fullPage: true });
+      await screenshot(page, 'cms-spec-theme-screenshots/phone-login.png');
     } finally {
       await context.close();
     }

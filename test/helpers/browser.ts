@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { tmpdir } from 'node:os';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /**
  * The browser of the browser tests: the Chromium headless shell that the @sparticuz/chromium
@@ -67,4 +68,23 @@ export async function launchBrowser(): Promise<TestBrowser> {
   const executablePath = await unpackedBinary();
   const browser = await chromium.launch({ executablePath, args: ['--no-zygote', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update'] });
   return { browser, label: `Chromium ${browser.version()} (${PACKAGE} ${packageVersion}, ${relative(ROOT, executablePath)})` };
+}
+
+/**
+ * Whether the browser tests save screenshots (`CMS_SPEC_SCREENSHOTS=1`). They are for a person to
+ * look at and no test compares them; a full-page PNG of a long page costs Chromium more than the
+ * checks made on it (the test content's 84 took about a third of its file), so a plain run takes none.
+ */
+const SCREENSHOTS = process.env.CMS_SPEC_SCREENSHOTS === '1';
+
+/**
+ * Saves a screenshot of the page to `$TMPDIR/<path>` when screenshots are asked for, and names it in
+ * the test's output. Full page unless `viewportOnly`.
+ */
+export async function screenshot(page: Page, path: string, t?: { diagnostic(message: string): void }, o: { viewportOnly?: boolean } = {}): Promise<void> {
+  if (!SCREENSHOTS) return;
+  const file = join(tmpdir(), path);
+  mkdirSync(dirname(file), { recursive: true });
+  await page.screenshot({ path: file, fullPage: !o.viewportOnly });
+  t?.diagnostic(`screenshot: ${file}`);
 }

@@ -1,10 +1,8 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { useServer } from '../helpers/server.ts';
 import { userAuth } from '../helpers/auth.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser, screenshot } from '../helpers/browser.ts';
 
 type Obj = Record<string, any>;
 
@@ -67,9 +65,7 @@ describe(`commenting on the site in ${label}`, () => {
       assert.equal(await page.locator('.comments-title').innerText(), '2 thoughts on “A post to discuss”');
       assert.equal((await server.app.store.posts.get(post.id))!.comment_count, 2);
       // for a person to look at: the thread as the visitor sees it now
-      const shot = join(tmpdir(), 'cms-spec-comments-thread.png');
-      await page.screenshot({ path: shot, fullPage: true });
-      t.diagnostic(`screenshot: ${shot}`);
+      await screenshot(page, 'cms-spec-comments-thread.png', t);
     } finally {
       await context.close();
     }

@@ -1,6 +1,6 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServer, type TestServer } from '../helpers/server.ts';
+import { useServer } from '../helpers/server.ts';
 import type { SiteHooks } from '../../src/core/site.ts';
 import { addContent, DATED_PERMALINKS, setOptions, sitePage } from './content.ts';
 

@@ -1,12 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, startTestServer, testUploadsDir, type TestServer } from '../helpers/server.ts';
 import { testDatabase, type TestDatabase } from '../helpers/store.ts';
 import { adminAuth } from '../helpers/auth.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser, screenshot } from '../helpers/browser.ts';
 import { cms } from '../cli/run.ts';
 
 /**
@@ -20,8 +18,6 @@ import { cms } from '../cli/run.ts';
  */
 
 const FIXTURES = join(ROOT, 'test/fixtures/wxr');
-/** Where the screenshots go (replaced on each run), for a person to look at. */
-const SHOTS = join(tmpdir(), 'cms-spec-test-content-screenshots');
 const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
 
 /** The shortcodes WordPress 6.1 itself registers (media.php, class-wp-embed.php), written as text: what a rendering must not leave. */
@@ -171,7 +167,6 @@ describe('WordPress’s test content rendered (Theme Unit Test data and block te
   for (const [name, viewport] of Object.entries(WIDTHS)) {
     test(`on the site at ${viewport.width} px, every block of every block post takes room`, { timeout: 300_000 }, async (t) => {
       const { browser } = await launchBrowser();
-      mkdirSync(SHOTS, { recursive: true });
       try {
         const page = await browser.newPage({ viewport });
         // what the pages link at the installed address (the theme's stylesheet, which defines the
@@ -193,9 +188,8 @@ describe('WordPress’s test content rendered (Theme Unit Test data and block te
           for (const b of blocks) if (b.height === 0) empty.push(`${post.title.rendered}: <${b.tag.toLowerCase()} class="${b.cls}"> has no height`);
           const siteOnly = ON_THE_SITE_ONLY[post.title.rendered];
           if (siteOnly && !blocks.some((b) => String(b.cls).split(' ').includes(siteOnly))) empty.push(`${post.title.rendered}: no ${siteOnly} on ${post.link}`);
-          await page.screenshot({ path: join(SHOTS, `${name}-${new URL(post.link).pathname.split("/").filter(Boolean).pop()}.png`), fullPage: true });
+          await screenshot(page, `cms-spec-test-content-screenshots/${name}-${new URL(post.link).pathname.split('/').filter(Boolean).pop()}.png`, t);
         }
-        t.diagnostic(`screenshots: ${SHOTS}`);
         assert.deepEqual(empty, []);
       } finally {
         await browser.close();

@@ -1,19 +1,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser, screenshot } from '../helpers/browser.ts';
 import { addContent, DATED_PERMALINKS, setOptions, sitePage } from './content.ts';
 
 const { browser, label } = await launchBrowser();
 after(() => browser.close());
 
-/** Where the screenshots go (replaced on each run), for a person to look at; the test compares layout, not pixels. */
-const SHOTS = join(tmpdir(), 'cms-spec-theme-screenshots');
-mkdirSync(SHOTS, { recursive: true });
 
 const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
 
@@ -70,8 +64,7 @@ describe(`the default theme in ${label}`, () => {
         for (const [kind, path] of Object.entries(pages)) {
           const res = await page.goto(server.home + path);
           assert.equal(res?.status(), kind === 'notFound' ? 404 : 200, path);
-          const shot = join(SHOTS, `${name}-${kind}.png`);
-          await page.screenshot({ path: shot, fullPage: true });
+          await screenshot(page, `cms-spec-theme-screenshots/${name}-${kind}.png`, t);
           const l = await layoutOf(page);
           assert.ok(l.header && l.title && l.nav && l.main && l.sidebar && l.footer, `${path}: every region is there`);
           assert.match(l.bodyFont, /system-ui/, `${path}: the theme's stylesheet applies`);
@@ -98,7 +91,6 @@ describe(`the default theme in ${label}`, () => {
             assert.ok(l.main.width >= viewport.width - 64, `${path}: the main column takes the screen's width`);
           }
           assert.ok(l.footer.y >= Math.max(bottom(l.main), bottom(l.sidebar)), `${path}: the footer is last`);
-          t.diagnostic(`screenshot: ${shot}`);
         }
       } finally {
         await context.close();
@@ -140,7 +132,7 @@ describe(`the default theme in ${label}`, () => {
       await page.keyboard.press('Enter');
       assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
       assert.ok(await volunteer.isVisible(), 'open, the menu shows every page');
-      await page.screenshot({ path: join(SHOTS, 'phone-menu-open.png'), fullPage: true });
+      await screenshot(page, 'cms-spec-theme-screenshots/phone-menu-open.png');
       await page.keyboard.press('Escape');
       assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
       assert.ok(!(await volunteer.isVisible()));
