@@ -89,7 +89,7 @@ async function seed(o: SeedOptions): Promise<void> {
         const pairs: { postId: number; termId: number }[] = [];
         for (const postId of ids) {
           for (const termId of new Set([skewedPick(gen, categories), ...(gen.chance(0.3) ? [skewedPick(gen, categories)] : [])])) pairs.push({ postId, termId });
-          for (const termId of new Set(Array.from({ length: gen.int(0, 4) }, () => skewedPick(gen, tags)))) pairs.push({ postId, termId });
+          if (tags.length) for (const termId of new Set(Array.from({ length: gen.int(0, 4) }, () => skewedPick(gen, tags)))) pairs.push({ postId, termId });
         }
         await s.terms.attachMany(pairs);
       });
@@ -121,10 +121,10 @@ async function ensureAuthors(store: Store): Promise<number[]> {
   return ids;
 }
 
-/** A tenth of the terms are categories (a few nested under the first ones), the rest tags. */
+/** A tenth of the terms are categories (at least two, a few nested under the first ones), the rest tags: none of three terms or fewer. */
 async function addTerms(store: Store, gen: ContentGenerator, count: number): Promise<{ categories: number[]; tags: number[] }> {
   const names = gen.termNames(count);
-  const categoryCount = Math.max(2, Math.round(count / 10));
+  const categoryCount = Math.min(count, Math.max(2, Math.round(count / 10)));
   return store.transaction(async (s) => {
     const categories: number[] = [];
     const tags: number[] = [];

@@ -79,6 +79,12 @@ test('seed adds to an existing site, is repeatable with --seed-random, and rejec
     assert.doesNotMatch(again.stdout, /New site installed/);
     assert.equal((await titles(a)).length, 26);
 
+    // too few terms for any tag (a tenth are categories, at least two): the posts get categories only
+    const fewTerms = seed(a, '--posts', '3', '--terms', '2', '--seed-random', '44');
+    assert.match(fewTerms.stdout, /^Seeded 3 posts, 2 categories, 0 tags and \d+ authors in /m);
+    assert.match(seed(a, '--posts', '1', '--terms', '1').stdout, /^Seeded 1 post, 1 category, 0 tags and /m);
+    assert.equal((await titles(a)).length, 30);
+
     const bad = spawnSync(process.execPath, ['bin/cms-spec.js', 'seed', '--db', a, '--posts', 'lots'], { cwd: ROOT, encoding: 'utf8' });
     assert.notEqual(bad.status, 0);
     assert.match(bad.stderr, /--posts takes a whole number/);
