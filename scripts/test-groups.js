@@ -54,7 +54,6 @@ export const ON_POSTGRES = [
   ['test/cli/one-site-two-processes.test.ts', 'two processes write one database'],
   ['test/cli/transfer.test.ts', 'a site is exported from one database and imported into another'],
   ['test/core/plugins.test.ts', 'activation state and plugin migrations are stored'],
-  ['test/core/plugins-cli.test.ts', 'the plugin commands change the stored activation state'],
   ['test/core/scheduler.test.ts', 'scheduled events are stored, claimed and survive a restart'],
   ['test/engine/batch.test.ts', 'a batch runs its requests in one transaction'],
   ['test/engine/response-cache.test.ts', 'the cache sees changes another process makes to the database'],
@@ -93,6 +92,7 @@ export const SQLITE_ONLY = [
   ['test/cli', 'the CLI’s own behaviour: commands, docs, types, serve, watch, init, the walk-through'],
   ['test/core/boundary.test.ts', 'reads the sources (it imports the server helper for the checkout’s path); starts nothing'],
   ['test/core/namespace-order.test.ts', 'the index’s namespace order'],
+  ['test/core/plugins-cli.test.ts', 'the plugin commands’ output and errors; the activation state they change is stored as test/core/plugins.test.ts checks on both stores'],
   ['test/core/answer-fragments.test.ts', 'which callers a kept fragment is given to: capabilities and identity, the same on any store (its staleness after writes runs on both in test/engine/response-cache.test.ts)'],
   ['test/store/read-cache.test.ts', 'the read cache in memory: no database'],
   ['test/engine', 'the HTTP engine: args, headers, compression, slow clients, lint, the spec and its index'],
@@ -115,35 +115,54 @@ export const SQLITE_ONLY = [
   ['test/scripts/services.test.ts', 'runs a test file of its own to see a missing service reported; starts no server'],
   ['test/site/global-styles.test.ts', 'the global stylesheet from the theme and one stored settings object (the stored part runs on PostgreSQL in test/cms-v2/themes.test.ts)'],
   ['test/site/site-icon.test.ts', 'the icon’s tags and the index, from options and an upload'],
+  // in folders that run on PostgreSQL, files whose behaviour is the same on any store
+  ['test/cms-v2/errors-parity.test.ts', 'WordPress’s error bodies for bad args, refused before any query'],
+  ['test/cms-v2/kses.test.ts', 'what kses keeps of an author’s markup, filtered before it is stored'],
+  ['test/cms-v2/link-rel-filters.test.ts', 'the save-time link filters and comment_text, applied to the text before it is stored'],
+  ['test/cms-v2/rss-block.test.ts', 'a remote feed (a local fake) rendered by the RSS block'],
+  ['test/cms-v2/social-blocks.test.ts', 'the Social Icons blocks rendered from their attributes'],
+  ['test/cms-v2/statuses.test.ts', 'the status registry, not stored'],
+  ['test/fuzz/planted.test.ts', 'the fuzz finds failures planted in routes of its own, which store nothing'],
+  ['test/import/wxr-parser.test.ts', 'parses WXR files; stores nothing'],
+  ['test/plugins/code-snippets/export.test.ts', 'the export bundle’s format, from snippets the API tests store on both stores'],
+  ['test/plugins/code-snippets/validation.test.ts', 'each language’s code checked before it is stored'],
+  ['test/plugins/seo/analysis.test.ts', 'the SEO and readability analysis of texts'],
+  ['test/plugins/seo/configuration.test.ts', 'settings kept as options, whose storage test/store tests on both stores'],
+  ['test/plugins/seo/integrations-ai.test.ts', 'a remote AI service (a local fake)'],
+  ['test/plugins/seo/keyword-tool.test.ts', 'a remote keyword service (a local fake)'],
+  ['test/plugins/seo/rank-tracker.test.ts', 'a remote rank-tracking service (a local fake)'],
 ];
 
 /**
- * The files that take longest, longest first (seconds on two loaded cores, from the runner's
- * per-file lines): the runner starts them first, so that the two files running at once at the end
- * of a pass are short ones rather than one worker finishing the route fuzz alone for minutes.
- * Files not named here follow in path order. A rough order is enough; re-sort when a file's time
- * changes much.
+ * The files that take longest, longest first (seconds from the per-file lines of `.ci/run` on a
+ * quiet two-core machine, 2026-11-29): the runner starts them first, so that the two files running
+ * at once at the end of a pass are short ones rather than one worker finishing the route fuzz
+ * alone for minutes. Files not named here follow in path order. A rough order is enough; re-sort
+ * when a file's time changes much.
  */
 export const LONGEST_FIRST = [
-  'test/fuzz/routes.test.ts', // 306 s SQLite, 527 s PostgreSQL before docs/testing.md's changes
-  'test/bench-smoke.test.ts', // 238 s, mostly waiting on its own load rounds
-  'test/cli/docs-commands.test.ts', // 138 s
-  'test/admin/admin-browser.test.ts', // 136 s
-  'test/fuzz/permissions.test.ts', // 60–140 s
-  'test/cli/serve.test.ts', // 108 s
-  'test/auth/permissions.test.ts', // 43–72 s
-  'test/plugins/abilities/mcp.test.ts', // 57 s
-  'test/cli/one-site-two-processes.test.ts', // 50 s
-  'test/cli/walkthrough.test.ts', // 41 s
-  'test/cli/watch.test.ts', // 36 s
-  'test/cli/init.test.ts', // 28 s
-  'test/plugins/site-health/site-health.test.ts', // 25 s
-  'test/site/theme.test.ts', // 23 s
-  'test/core/plugins-cli.test.ts', // 22 s
-  'test/site/comments-browser.test.ts', // 21 s
-  'test/store/crash.test.ts', // 20 s
-  'test/engine/response-cache.test.ts', // 19 s
-  'test/fuzz/pages.test.ts', // 19 s
+  'test/bench-smoke.test.ts', // 125 s (its rounds mostly wait on autocannon's one-second floor)
+  'test/fuzz/routes.test.ts', // 69 s SQLite, 99 s PostgreSQL
+  'test/admin/admin-browser.test.ts', // 53 s
+  'test/cli/docs-commands.test.ts', // 37 s
+  'test/cli/content-commands.test.ts', // 35 s on each store
+  'test/store/instances.test.ts', // 33 s
+  'test/import/wxr-import.test.ts', // 20 s SQLite, 30 s PostgreSQL
+  'test/cli/transfer.test.ts', // 27 s
+  'test/engine/response-cache.test.ts', // 22 s, 25 s PostgreSQL
+  'test/import/rest-import.test.ts', // 16 s, 22 s PostgreSQL
+  'test/cli/serve.test.ts', // 21 s
+  'test/bench-wp-smoke.test.ts', // 17 s
+  'test/fuzz/permissions.test.ts', // 12 s, 18 s PostgreSQL
+  'test/import/wxr-export.test.ts', // 9 s, 16 s PostgreSQL
+  'test/plugins/abilities/mcp.test.ts', // 13 s
+  'test/site/test-content-render.test.ts', // 13 s without screenshots
+  'test/cli/new-plugin.test.ts', // 13 s
+  'test/net/fail-fast.test.ts', // 13 s
+  'test/cli/one-site-two-processes.test.ts', // 13 s
+  'test/core/plugins-cli.test.ts', // 12 s
+  'test/core/scheduler.test.ts', // 11 s, 12 s PostgreSQL
+  'test/plugins/site-health/site-health.test.ts', // 10 s, 13 s PostgreSQL
 ];
 
 /** The files in the order the runner starts them: LONGEST_FIRST's first, then the others in path order. */
