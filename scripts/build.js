@@ -115,7 +115,7 @@ export async function ensureAdminBundle(root = PROJECT) {
  * reading the old one, or a build running at once, never sees half of it. A fill that throws
  * leaves `target` as it was.
  */
-async function buildAside(target, fill) {
+export async function buildAside(target, fill) {
   const staging = mkdtempSync(`${target}.build-`);
   try {
     await fill(staging);
@@ -145,7 +145,7 @@ function toVendored(code, rel) {
   return code.replace(VENDORED_SPECIFIER, (_, before, quote, name) => `${before}${quote}${up}vendor/${name}.cjs${quote}`);
 }
 
-function sourceFiles(dir) {
+export function sourceFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
     return e.isDirectory() ? sourceFiles(path) : [path];
@@ -153,7 +153,7 @@ function sourceFiles(dir) {
 }
 
 /** What dist/ was built from: the number of source files and the newest modification time. */
-function sourceState(files) {
+export function sourceState(files) {
   let newest = 0;
   for (const f of files) newest = Math.max(newest, statSync(f).mtimeMs);
   return { files: files.length, newest };

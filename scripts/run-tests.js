@@ -14,6 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { longestFirst, QUICK, storePassOf, unmatchedPaths } from './test-groups.js';
 import { build, distIsFresh } from './build.js';
+import { builtTestOf, builtTestsAreFresh, buildTests } from './build-tests.js';
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -48,12 +49,21 @@ const REPORTER = process.env.CMS_SPEC_TEST_REPORTER ?? fileURLToPath(new URL('./
 // the cores were idle 12 % of the SQLite pass; with one more, 5 %, and the pass took 473 s, not 500
 const CONCURRENCY = Math.max(2, availableParallelism()) + 1;
 
-// each file's process: TypeScript through tsx, src/ from its dist/ twins (test-built-sources.js), and
-// node:test's async tracking without its per-promise cost (test-promise-tracking.js)
-const PRELOADS = ['--import', 'tsx', '--import', new URL('./test-built-sources.js', import.meta.url).href, '--import', new URL('./test-promise-tracking.js', import.meta.url).href];
+// node:test's async tracking without its per-promise cost, in each file's process
+const PROMISE_TRACKING = ['--import', new URL('./test-promise-tracking.js', import.meta.url).href];
+// a test file outside test/ (the runner's own test writes some): TypeScript through tsx, src/ from
+// its dist/ twins (test-built-sources.js)
+const SOURCE_LOADERS = ['--import', 'tsx', '--import', new URL('./test-built-sources.js', import.meta.url).href];
 
+/**
+ * Runs the files in node:test, each in a process of its own: the files of test/ as built
+ * (build-tests.js: no module loader in their processes), or, when any file is from elsewhere,
+ * every file from its TypeScript through the loaders.
+ */
 function run(files, env) {
-  const r = spawnSync(process.execPath, [...PRELOADS, '--test', `--test-concurrency=${CONCURRENCY}`, `--test-reporter=${REPORTER}`, ...files], { stdio: 'inherit', env: { ...process.env, ...env } });
+  const built = files.map((f) => builtTestOf(resolve(f)));
+  const args = built.every(Boolean) ? [...PROMISE_TRACKING, ...built] : [...SOURCE_LOADERS, ...PROMISE_TRACKING, ...files];
+  const r = spawnSync(process.execPath, ['--test', `--test-concurrency=${CONCURRENCY}`, `--test-reporter=${REPORTER}`, ...args], { stdio: 'inherit', env: { ...process.env, ...env } });
   return r.status ?? 1;
 }
 
@@ -76,11 +86,13 @@ if (unclassified.length || stale.length) {
   process.exit(1);
 }
 
-// the files run src/ as built (test-built-sources.js): built now if src/ changed since, once for every file
+// the files run src/ as built (dist/), and themselves as built (.built-tests/): each built now if
+// its sources changed since, once for every file
 if (!distIsFresh()) {
   console.log('building dist/ from src/ (the tests run the built sources)...');
   await build();
 }
+if (!builtTestsAreFresh()) await buildTests();
 
 const passes = [];
 if (process.env.CMS_SPEC_TEST_STORE === 'postgres') {

@@ -6,6 +6,7 @@
 // node's TAP reporter given that file's events, so the log of a failed run holds everything node
 // said about the file without running it again.
 import { relative } from 'node:path';
+import { sourceOfBuiltTest } from './build-tests.js';
 import { tap } from 'node:test/reporters';
 import { inspect } from 'node:util';
 
@@ -39,7 +40,7 @@ async function tapOf(events) {
 async function fileReport(file, s) {
   const took = s.durationMs === undefined ? '' : `, ${(s.durationMs / 1000).toFixed(1)} s`;
   const counts = `${s.passed} passed${s.failed ? `, ${s.failed} failed` : ''}${s.cancelled ? `, ${s.cancelled} cancelled (a hook failed)` : ''}${s.skipped ? `, ${s.skipped} skipped` : ''}`;
-  let out = `${s.failed || s.cancelled ? 'FAIL' : 'ok  '} ${relative(process.cwd(), file)}  (${counts}${took})\n`;
+  let out = `${s.failed || s.cancelled ? 'FAIL' : 'ok  '} ${relative(process.cwd(), sourceOfBuiltTest(file))}  (${counts}${took})\n`;
   if (s.failed || s.cancelled) {
     out += `${s.failures.join('\n')}\n`;
     const printed = s.output.join('').trimEnd();
