@@ -28,7 +28,8 @@ const yaml = () => (yamlModule ??= createRequire(import.meta.url)('yaml') as typ
 export function readYaml(file: string, shortName: string, problems: Diagnostic[]): LoadedYaml | null {
   const { LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
-  const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines, keepSourceTokens: false });
+  // merge keys (`<<: *name`): a map that repeats another's keys but a few says only those few
+  const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines, keepSourceTokens: false, merge: true });
   if (doc.errors.length) {
     for (const e of doc.errors) problems.push(diagnostic({ file: shortName, line: e.linePos?.[0]?.line ?? 1 }, 'spec-yaml', e.message.split('\n')[0]));
     return null;
