@@ -38,16 +38,33 @@ export function readYaml(file: string, shortName: string, problems: Diagnostic[]
   return { file: shortName, doc, value: value ?? {}, lines };
 }
 
-/** The node at a path of the document, through aliases (`*name`, as a template's instances are given again), or undefined. */
+/**
+ * The node at a path of the document, through aliases (`*name`, as a template's instances are
+ * given again) and merge keys (`<<: *name`: a key the map has from another is where that one wrote
+ * it), or undefined.
+ */
 function nodeAt(y: LoadedYaml, path: (string | number)[]): Node | undefined {
   const { isAlias, isCollection } = yaml();
+  const resolved = (n: Node | null | undefined) => (n && isAlias(n) ? (n.resolve(y.doc) as Node | undefined) : (n ?? undefined));
+  const childOf = (parent: Node | undefined, step: string | number): Node | undefined => {
+    if (!parent || !isCollection(parent)) return undefined;
+    const own = parent.get(step, true) as Node | undefined;
+    if (own !== undefined || !yaml().isMap(parent)) return own;
+    for (const pair of parent.items) {
+      const key = (pair.key as { value?: unknown } | null)?.value;
+      if (typeof key !== 'symbol' || key.description !== '<<') continue;
+      const value = resolved(pair.value as Node | null);
+      const sources = value && yaml().isSeq(value) ? value.items.map((i) => resolved(i as Node)) : [value];
+      for (const source of sources) {
+        const merged = childOf(source, step);
+        if (merged !== undefined) return merged;
+      }
+    }
+    return undefined;
+  };
   let node = y.doc.contents as Node | null | undefined;
-  for (const step of path) {
-    if (node && isAlias(node)) node = node.resolve(y.doc) as Node | undefined;
-    if (!node || !isCollection(node)) return undefined;
-    node = node.get(step, true) as Node | undefined;
-  }
-  return node && isAlias(node) ? (node.resolve(y.doc) as Node | undefined) : (node ?? undefined);
+  for (const step of path) node = childOf(resolved(node), step);
+  return resolved(node);
 }
 
 /** The line a path of the document was written on: its node's, else its key's, else the nearest enclosing one's. */

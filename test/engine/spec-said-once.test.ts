@@ -9,8 +9,9 @@ import { loadSpec } from '../../src/engine/spec.ts';
 
 // What a spec file says once and uses many times (issue 39): a schema made of another
 // (`$extends`), property sets (`$use` in a `properties:` map), route templates with their
-// instances written in place (`each: [...]`) and a file written once for several namespaces.
-// Each expands to what writing it out would give, and a problem is reported at the line written.
+// instances written in place (`each: [...]`), a file written once for several namespaces, and
+// YAML's merge keys. Each expands to what writing it out would give, and a problem is reported at
+// the line written.
 
 const made: string[] = [];
 after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -196,5 +197,36 @@ routes:
     // both declared where the template writes them
     assert.equal(spec.namespaces[0].errors.mail_down.pos.line, 6);
     assert.equal(spec.namespaces[1].errors.mail_down.pos.line, 6);
+  });
+});
+
+const MERGED = `namespace: demo/v1
+routes:
+  /first:
+    endpoints:
+      - <<: &listing
+          methods: [GET]
+          handler: demo.list
+          permission: public
+        args: { page: { type: integer } }
+  /second:
+    endpoints:
+      - <<: *listing
+        permission: read
+`;
+
+describe('merge keys', () => {
+  test('<<: *name gives a map the keys it does not write; a key written beside it replaces the merged value', () => {
+    const routes = loadSpec(specOf({ 'namespaces/demo.yaml': MERGED })).routes.filter((r) => r.namespace === 'demo/v1');
+    const [first, second] = ['/demo/v1/first', '/demo/v1/second'].map((key) => routes.find((r) => r.key === key)!.endpoints[0]);
+    assert.deepEqual([first.handler, first.permission, first.methods], ['demo.list', 'public', ['GET']]);
+    assert.deepEqual(first.args, { page: { type: 'integer' } });
+    assert.deepEqual([second.handler, second.permission, second.methods], ['demo.list', 'read', ['GET']]);
+  });
+
+  test('a problem in a merged key is reported at the line that wrote it, for every map it is merged into', () => {
+    const dir = specOf({ 'namespaces/demo.yaml': MERGED.replace('          handler: demo.list', '          handler: [demo.list]') });
+    const file = shown(dir, 'namespaces/demo.yaml');
+    assert.deepEqual(problemsOf(dir), [`${file}:7: spec-schema: routes./first.endpoints.0.handler must be string`, `${file}:7: spec-schema: routes./second.endpoints.0.handler must be string`]);
   });
 });
