@@ -1,5 +1,7 @@
-// Loaded into each test file's process by run-tests.js (`--import`, after tsx), which builds dist/
-// first when it is out of date.
+// Loaded by run-tests.js (`--import`, after tsx) into the process of a test file that runs from its
+// TypeScript: one from outside test/, or one run by hand (`node --import tsx --import
+// ./scripts/test-built-sources.js --test FILE`). The files of test/ run as built instead, with no
+// loader at all (build-tests.js). run-tests.js builds dist/ first when it is out of date.
 //
 // The tests import the project's TypeScript (`src/...ts`); every test file runs in a process of
 // its own, and through tsx each of those processes resolved, transformed and loaded the ~500
