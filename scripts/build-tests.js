@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { buildAside, sourceFiles, sourceState } from './build.js';
 
 const PROJECT = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const BUILT_TESTS = '.built-tests';
+const BUILT_TESTS = '.built-tests';
 const STAMP = '.source-state.json';
 const SCRIPTS_OUT = '_scripts';
 
