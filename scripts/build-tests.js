@@ -15,10 +15,10 @@
 // Only import specifiers are rewritten (esbuild resolves them): `../../src/app.ts` becomes
 // `../../dist/app.js`, a test module's `./x.ts` becomes `./x.js`, and a scripts/ module's TypeScript
 // is built into .built-tests/_scripts/. Text that merely looks like an import is left as written.
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildAside, sourceFiles, sourceState } from './build.js';
+import { buildAside, builtFrom, sourceFiles, sourceState } from './build.js';
 
 const PROJECT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BUILT_TESTS = '.built-tests';
@@ -58,14 +58,10 @@ export function sourceOfBuiltTest(file, root = PROJECT) {
 
 /** True when the built tree was made from test/ and scripts/ as they are now. */
 export function builtTestsAreFresh(root = PROJECT) {
-  try {
-    const built = JSON.parse(readFileSync(join(root, BUILT_TESTS, STAMP), 'utf8'));
+  return builtFrom(join(root, BUILT_TESTS, STAMP), () => {
     const { test, scripts } = sources(root);
-    const now = sourceState([...test, ...scripts]);
-    return built.files === now.files && built.newest === now.newest;
-  } catch {
-    return false;
-  }
+    return [...test, ...scripts];
+  });
 }
 
 /** Builds the tree beside the old one and swaps it in (a runner starting meanwhile never sees half of it). */

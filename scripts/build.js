@@ -159,15 +159,20 @@ export function sourceState(files) {
   return { files: files.length, newest };
 }
 
-/** True when dist/ was built from src/ as it is now (no file added, removed or changed since). */
-export function distIsFresh(root = PROJECT) {
+/** True when the stamp a build wrote (sourceState of its sources) says these files as they are now: none added, removed or changed since. */
+export function builtFrom(stamp, files) {
   try {
-    const built = JSON.parse(readFileSync(join(root, 'dist', STAMP), 'utf8'));
-    const now = sourceState(sourceFiles(join(root, 'src')));
+    const built = JSON.parse(readFileSync(stamp, 'utf8'));
+    const now = sourceState(files());
     return built.files === now.files && built.newest === now.newest;
   } catch {
     return false;
   }
+}
+
+/** True when dist/ was built from src/ as it is now. */
+export function distIsFresh(root = PROJECT) {
+  return builtFrom(join(root, 'dist', STAMP), () => sourceFiles(join(root, 'src')));
 }
 
 /** Writes dist/ next to the old one and swaps it in, so a process starting meanwhile never sees half a build. */

@@ -121,7 +121,7 @@ async function ensureAuthors(store: Store): Promise<number[]> {
   return ids;
 }
 
-/** A tenth of the terms are categories (at least two, a few nested under the first ones), the rest tags: none of three terms or fewer. */
+/** A tenth of the terms are categories (at least two, a few nested under the first ones), the rest tags: none of two terms or fewer. */
 async function addTerms(store: Store, gen: ContentGenerator, count: number): Promise<{ categories: number[]; tags: number[] }> {
   const names = gen.termNames(count);
   const categoryCount = Math.min(count, Math.max(2, Math.round(count / 10)));

@@ -44,17 +44,17 @@ export function readYaml(file: string, shortName: string, problems: Diagnostic[]
  * it), or undefined.
  */
 function nodeAt(y: LoadedYaml, path: (string | number)[]): Node | undefined {
-  const { isAlias, isCollection } = yaml();
+  const { isAlias, isCollection, isMap, isSeq } = yaml();
   const resolved = (n: Node | null | undefined) => (n && isAlias(n) ? (n.resolve(y.doc) as Node | undefined) : (n ?? undefined));
   const childOf = (parent: Node | undefined, step: string | number): Node | undefined => {
     if (!parent || !isCollection(parent)) return undefined;
     const own = parent.get(step, true) as Node | undefined;
-    if (own !== undefined || !yaml().isMap(parent)) return own;
+    if (own !== undefined || !isMap(parent)) return own;
     for (const pair of parent.items) {
       const key = (pair.key as { value?: unknown } | null)?.value;
       if (typeof key !== 'symbol' || key.description !== '<<') continue;
       const value = resolved(pair.value as Node | null);
-      const sources = value && yaml().isSeq(value) ? value.items.map((i) => resolved(i as Node)) : [value];
+      const sources = value && isSeq(value) ? value.items.map((i) => resolved(i as Node)) : [value];
       for (const source of sources) {
         const merged = childOf(source, step);
         if (merged !== undefined) return merged;
