@@ -238,8 +238,8 @@ export async function embedContent(content: string, ctx: PageContext): Promise<s
  */
 export async function refreshPostEmbeds(store: Store, site: Site, event: ContentEvent): Promise<void> {
   if (event.type !== 'postSaved' || site.types.postType(event.postType)?.showUi === false) return;
-  const post = await store.posts.get(event.postId);
-  if (!post?.content) return;
-  const run: EmbedRun = { ctx: { store, site, kind: 'post', postId: post.id, url: '' }, usecache: false };
-  await autoembed(await runEmbedShortcode(post.content, run), run);
+  const content = event.content ?? (await store.posts.get(event.postId))?.content;
+  if (!content) return;
+  const run: EmbedRun = { ctx: { store, site, kind: 'post', postId: event.postId, url: '' }, usecache: false };
+  await autoembed(await runEmbedShortcode(content, run), run);
 }

@@ -138,9 +138,10 @@ export interface HeadMeta {
 export type ContentEvent =
   /**
    * `previousStatus` and `status`: a saved post's status before and after the save ('new' before a
-   * new post), when its writer tells (wp_transition_post_status).
+   * new post), when its writer tells (wp_transition_post_status). `content`: the saved post's
+   * content, when its writer has the row (a listener that needs it does not read the post again).
    */
-  | { type: 'postSaved' | 'postDeleted'; postId: number; postType: string; previousStatus?: string; status?: string }
+  | { type: 'postSaved' | 'postDeleted'; postId: number; postType: string; previousStatus?: string; status?: string; content?: string }
   | { type: 'termSaved' | 'termDeleted'; termId: number; taxonomy: string };
 
 /**

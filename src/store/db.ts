@@ -145,9 +145,10 @@ async function openSqlite(path: string, groupCommit: boolean): Promise<Kysely<DB
   if (group) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const readCache = new ReadCache();
   const versions = new TableVersions('sqlite');
-  const db = new kysely.Kysely<DB>({ dialect: versions.wrap(new kysely.SqliteDialect({ database: reusingStatements(sqlite, group, syncs) })), plugins: [readCache] });
+  const readCache = new ReadCache();
+  versions.onWritten((tables) => readCache.wrote(tables));
+  const db = new kysely.Kysely<DB>({ dialect: versions.wrap(new kysely.SqliteDialect({ database: reusingStatements(sqlite, group, syncs) })) });
   attachReadCache(db, readCache);
   attachTableVersions(db, versions);
   if (path !== ':memory:') sqliteFiles.set(db, path);
@@ -280,9 +281,9 @@ function openPostgres(url: string, o: DatabaseOptions): Kysely<DB> {
   pool.on('error', () => {});
   const versions = new TableVersions('postgres');
   const readCache = new ReadCache();
-  // the pool's other connections read while a write is under way: what they read before its commit is not kept past it
-  versions.onMoved(() => readCache.changedElsewhere());
-  const db = new kysely.Kysely<DB>({ dialect: versions.wrap(new SiteSchemaPostgresDialect({ pool })), plugins: [new PostgresAsSqlitePlugin(), readCache] });
+  // told after the commit: the pool's other connections read the rows as they were until then
+  versions.onWritten((tables) => readCache.wrote(tables));
+  const db = new kysely.Kysely<DB>({ dialect: versions.wrap(new SiteSchemaPostgresDialect({ pool })), plugins: [new PostgresAsSqlitePlugin()] });
   attachReadCache(db, readCache);
   attachTableVersions(db, versions);
   return db;

@@ -1,21 +1,26 @@
 import type { Kysely } from 'kysely';
 import type { DB } from './schema.ts';
 import { lockUntilCommit } from './portable.ts';
+import { readCacheOf } from './read-cache.ts';
 import { atomically } from './transact.ts';
 
 /** Site options as name → string value, as WordPress keeps them. */
 export class OptionsRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
+  // most requests read a few options that seldom change: kept by the read cache until a write of the table
   async get(name: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('options').select('value').where('name', '=', name).executeTakeFirst();
-    return row?.value;
+    const read = async () => (await this.db.selectFrom('options').select('value').where('name', '=', name).executeTakeFirst())?.value;
+    const cache = readCacheOf(this.db);
+    return cache ? cache.get(`option ${name}`, read) : read();
   }
 
   async getMany(names: string[]): Promise<Record<string, string>> {
     if (!names.length) return {};
-    const rows = await this.db.selectFrom('options').select(['name', 'value']).where('name', 'in', names).execute();
-    return Object.fromEntries(rows.map((r) => [r.name, r.value]));
+    const read = async () => Object.fromEntries((await this.db.selectFrom('options').select(['name', 'value']).where('name', 'in', names).execute()).map((r) => [r.name, r.value]));
+    const cache = readCacheOf(this.db);
+    // a copy: the kept object is shared by every request
+    return cache ? { ...(await cache.get(`options ${names.join('\0')}`, read)) } : read();
   }
 
   /** Every option, by name (`cms-spec option list`). */

@@ -1,43 +1,60 @@
-import { mayWrite, noteRead, observeReads } from './table-versions.ts';
-import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { noteRead, observeReads } from './table-versions.ts';
+import type { Kysely } from 'kysely';
 
 /** Answers kept by a read cache, each with the generation it was read at. */
 const KEPT_ANSWERS = 1000;
 
+interface Kept {
+  /** The generation when its read began. */
+  readonly generation: number;
+  readonly value: unknown;
+  readonly tables: ReadonlySet<string>;
+}
+
 /**
- * Answers of expensive reads (the `X-WP-Total` count of a post list: a scan of every match, 4 ms at
- * 100,000 posts) kept while nothing could have changed them. The generation moves with every
- * statement that may write, seen as the database's Kysely plugin (so a transaction's writes, the
- * scheduler's and a test's direct ones count too), and when another process committed: on SQLite
- * when SQLite says so (SharedStateRepo.otherWriters); on PostgreSQL after each commit of this
- * process that moved a table's version (a read on another connection of the pool may have read
- * before it) and when the shared versions, read by every catch-up, moved (SharedStateRepo.versions:
- * another instance's write, which bumps them in its own transaction). An answer read at an older
- * generation is read again. So on PostgreSQL, as the response cache and the answer fragments,
- * it sees the writes of cms-spec instances, not of other clients that bump no version.
+ * Answers of reads that are expensive or made by most requests (the `X-WP-Total` count of a post
+ * list, a scan of every match: 4 ms at 100,000 posts; a post's head; options) kept while nothing
+ * they read has changed. Told by the database's table versions (`TableVersions.onWritten`) which
+ * tables each commit of this process changed, after the commit and before its request can answer:
+ * an answer is current while none of the tables it read was changed since its read began. Told
+ * also when another process committed something (`changedElsewhere`): on SQLite when SQLite says so
+ * (SharedStateRepo.otherWriters), on PostgreSQL when the shared versions, read by every catch-up,
+ * moved (SharedStateRepo.versions: another instance's write). Then nothing kept is current. So on
+ * PostgreSQL, as the response cache and the answer fragments, it sees the writes of cms-spec
+ * instances, not of other clients that bump no version.
  */
-export class ReadCache implements KyselyPlugin {
+export class ReadCache {
+  /** Moves on with every change told. */
   private generation = 0;
-  private readonly kept = new Map<string, { generation: number; value: unknown; tables: ReadonlySet<string> }>();
+  /** The generation of the latest change told of each table. */
+  private readonly changedAt = new Map<string, number>();
+  /** The generation of the latest change whose tables are not known. */
+  private anythingChangedAt = 0;
+  private readonly kept = new Map<string, Kept>();
 
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    if (mayWrite(args.node)) this.generation++;
-    return args.node;
+  /** This process committed a change of `tables` (undefined: of tables not known). */
+  wrote(tables: ReadonlySet<string> | undefined): void {
+    const generation = ++this.generation;
+    if (tables === undefined) this.anythingChangedAt = generation;
+    else for (const t of tables) this.changedAt.set(t, generation);
   }
 
-  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return Promise.resolve(args.result);
-  }
-
-  /** Something was written that transformQuery did not see (another process) or saw before it committed (another connection of this process's pool): nothing kept is known to be current. */
+  /** Something was written by another process: nothing kept is known to be current. */
   changedElsewhere(): void {
-    this.generation++;
+    this.wrote(undefined);
   }
 
-  /** The kept answer of `key` if nothing was written since it was read, else `read()`'s, kept. */
+  /** Whether nothing `tables` holds has changed since `generation`. */
+  private unchangedSince(generation: number, tables: ReadonlySet<string>): boolean {
+    if (this.anythingChangedAt > generation) return false;
+    for (const t of tables) if ((this.changedAt.get(t) ?? 0) > generation) return false;
+    return true;
+  }
+
+  /** The kept answer of `key` if nothing it read was written since it was read, else `read()`'s, kept. */
   async get<T>(key: string, read: () => Promise<T>): Promise<T> {
     const found = this.kept.get(key);
-    if (found && found.generation === this.generation) {
+    if (found && this.unchangedSince(found.generation, found.tables)) {
       // most recently used last, so the oldest goes first past the cap
       this.kept.delete(key);
       this.kept.set(key, found);
@@ -47,11 +64,11 @@ export class ReadCache implements KyselyPlugin {
     }
     const generation = this.generation;
     const { value, tables } = await observeReads(read);
-    // a write while it was read leaves it unkept: it may predate that write
-    if (generation === this.generation) {
+    // a change of what it read, told while it was read, leaves it unkept: it may predate that change
+    if (this.unchangedSince(generation, tables)) {
       this.kept.set(key, { generation, value, tables });
       if (this.kept.size > KEPT_ANSWERS) this.kept.delete(this.kept.keys().next().value!);
-    }
+    } else this.kept.delete(key);
     return value;
   }
 }

@@ -6,7 +6,7 @@ import { kysely } from './kysely.ts';
 const READING_SQL = /^\s*(select|with|pragma\s+data_version|explain)\b/i;
 
 /** Whether a statement may change what a read answers: anything but a SELECT (schema changes included). */
-export function mayWrite(node: RootOperationNode): boolean {
+function mayWrite(node: RootOperationNode): boolean {
   if (node.kind === 'SelectQueryNode') return false;
   if (node.kind === 'RawNode') return !READING_SQL.test((node as OperationNode & { sqlFragments: readonly string[] }).sqlFragments[0] ?? '');
   return true;
@@ -94,6 +94,8 @@ const KEPT_TEXTS = 2000;
 const VERSIONS_TABLE = 'state_versions';
 
 type Moved = (versions: ReadonlyMap<string, number>) => void;
+/** The tables a commit changed rows of; undefined when which is not known (a raw statement, a schema change). */
+type Written = (tables: ReadonlySet<string> | undefined) => void;
 
 export class TableVersions {
   private tables = new Set<string>();
@@ -102,6 +104,7 @@ export class TableVersions {
   private loaded = false;
   private readonly tablesOfText = new Map<string, readonly string[]>();
   private readonly listeners: Moved[] = [];
+  private readonly writtenListeners: Written[] = [];
   /** Per connection: the tables its open transaction wrote (none outside a transaction). */
   private readonly open = new WeakMap<DatabaseConnection, Set<string>>();
 
@@ -110,6 +113,15 @@ export class TableVersions {
   /** Told the new versions after each commit that moved some (so an instance knows its own writes without asking). */
   onMoved(listener: Moved): void {
     this.listeners.push(listener);
+  }
+
+  /**
+   * Told after each commit, or write outside a transaction, that changed rows, which tables it
+   * changed (with those its foreign keys' cascades reach), whether or not a version moved: before
+   * the write's request can answer, after what it wrote can be read on every connection.
+   */
+  onWritten(listener: Written): void {
+    this.writtenListeners.push(listener);
   }
 
   /** The dialect with this bookkeeping in its driver. */
@@ -178,6 +190,10 @@ export class TableVersions {
     for (const l of this.listeners) l(versions);
   }
 
+  private tellWritten(tables: ReadonlySet<string> | undefined): void {
+    for (const l of this.writtenListeners) l(tables);
+  }
+
   private wrapDriver(inner: Driver): Driver {
     const wrapped = new WeakMap<DatabaseConnection, DatabaseConnection>();
     const innerOf = new WeakMap<DatabaseConnection, DatabaseConnection>();
@@ -214,6 +230,7 @@ export class TableVersions {
         await inner.commitTransaction(connection);
         self.open.delete(connection);
         if (versions) self.tell(versions);
+        if (written?.size) self.tellWritten(written);
       },
       async rollbackTransaction(c: DatabaseConnection) {
         const connection = unwrap(c);
@@ -227,7 +244,11 @@ export class TableVersions {
     };
   }
 
-  /** One statement: a read notes its tables; a write notes them in its transaction, or moves them with it in one of its own. */
+  /**
+   * One statement: a read notes its tables; a write that changed rows notes them in its
+   * transaction, or moves them with it in one of its own. A write that changed none (an update
+   * matching no row, a delete of nothing) moves no version: what readers get is as it was.
+   */
   private async execute<R>(connection: DatabaseConnection, query: CompiledQuery): Promise<QueryResult<R>> {
     if (!this.loaded) await this.loadSchema(connection);
     if (!mayWrite(query.query)) {
@@ -236,30 +257,54 @@ export class TableVersions {
     }
     const tables = this.written(query.sql);
     const inTransaction = this.open.get(connection);
-    if (inTransaction) for (const t of tables) inTransaction.add(t);
     if (SCHEMA_CHANGE.test(query.sql)) {
+      if (inTransaction) for (const t of tables) inTransaction.add(t);
       // a table altered or dropped changes what its readers get; one created has none yet
       const result = await connection.executeQuery<R>(query);
       await this.loadSchema(connection);
       if (!inTransaction && tables.length && this.tables.has(VERSIONS_TABLE)) this.tell(await this.bump(connection, tables));
+      if (!inTransaction) this.tellWritten(undefined);
       return result;
     }
-    if (inTransaction || !tables.length || !this.tables.has(VERSIONS_TABLE)) return connection.executeQuery<R>(query);
+    if (inTransaction) {
+      const result = await connection.executeQuery<R>(query);
+      if (changedRows(query.query, result)) for (const t of tables) inTransaction.add(t);
+      return result;
+    }
+    if (!tables.length || !this.tables.has(VERSIONS_TABLE)) {
+      const result = await connection.executeQuery<R>(query);
+      if (changedRows(query.query, result)) this.tellWritten(tables.length ? new Set(tables) : undefined);
+      return result;
+    }
     // alone, the write and its versions commit together: neither is ever seen without the other
     await connection.executeQuery(kysely.CompiledQuery.raw('begin'));
     let result: QueryResult<R>;
-    let versions: Map<string, number>;
+    let versions: Map<string, number> | undefined;
     try {
       result = await connection.executeQuery<R>(query);
-      versions = await this.bump(connection, tables);
+      if (changedRows(query.query, result)) versions = await this.bump(connection, tables);
       await connection.executeQuery(kysely.CompiledQuery.raw('commit'));
     } catch (e) {
       await connection.executeQuery(kysely.CompiledQuery.raw('rollback'));
       throw e;
     }
-    this.tell(versions);
+    if (versions) {
+      this.tell(versions);
+      this.tellWritten(new Set(tables));
+    }
     return result;
   }
+}
+
+/**
+ * Whether a write statement changed a row. Only an INSERT, UPDATE or DELETE built by Kysely is
+ * counted: its driver gives the rows it changed (`numAffectedRows`), or on SQLite, when it has a
+ * RETURNING clause, a row returned for each. Any other statement is taken to have changed
+ * something (SQLite's count after a raw statement is the previous DML's).
+ */
+function changedRows(node: RootOperationNode, result: QueryResult<unknown>): boolean {
+  if (node.kind !== 'InsertQueryNode' && node.kind !== 'UpdateQueryNode' && node.kind !== 'DeleteQueryNode') return true;
+  return result.numAffectedRows !== undefined ? result.numAffectedRows > 0n : result.rows.length > 0;
 }
 
 const trackers = new WeakMap<object, TableVersions>();

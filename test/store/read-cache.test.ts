@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { Store } from '../../src/store/index.ts';
 import { readCacheOf } from '../../src/store/read-cache.ts';
 
-// The post list's X-WP-Total count is kept per query until anything is written (src/store/read-cache.ts):
-// by this process (any statement that may write, in or out of a transaction) or by another one on
-// the same SQLite file (seen through data_version at the next catch-up, as serve does per request).
+// The post list's X-WP-Total count and the options are kept until a table they read is written
+// (src/store/read-cache.ts): by this process (a statement that changed rows of it, in or out of a
+// transaction) or by another one on the same SQLite file (anything, seen through data_version at the
+// next catch-up, as serve does per request).
 describe('kept counts on SQLite', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cms-spec-read-cache-'));
   const file = join(dir, 'site.sqlite');
@@ -52,5 +53,41 @@ describe('kept counts on SQLite', () => {
       throw new Error('undone');
     }));
     assert.equal(await total(), 3);
+  });
+
+  test('an option kept while other tables are written is read again once it changes, however it was written', async () => {
+    assert.equal(await store.options.get('blogname'), undefined);
+    await store.options.set('blogname', 'First');
+    assert.equal(await store.options.get('blogname'), 'First');
+    assert.deepEqual(await store.options.getMany(['blogname', 'blogdescription']), { blogname: 'First' });
+    await store.posts.insert({ title: 'Beside the options', status: 'publish' });
+    assert.equal(await store.options.get('blogname'), 'First');
+    // a statement of this process that names the table, not through the options' own methods
+    await store.db.updateTable('options').set({ value: 'Second' }).where('name', '=', 'blogname').execute();
+    assert.equal(await store.options.get('blogname'), 'Second');
+    assert.deepEqual(await store.options.getMany(['blogname', 'blogdescription']), { blogname: 'Second' });
+    await store.transaction(async (trx) => trx.options.set('blogname', 'Third'));
+    assert.equal(await store.options.get('blogname'), 'Third');
+    await other.options.set('blogname', 'From elsewhere');
+    await store.shared.otherWriters();
+    assert.equal(await store.options.get('blogname'), 'From elsewhere');
+    // what a caller does to the object it got is its own
+    const got = await store.options.getMany(['blogname']);
+    got.blogname = 'changed by a caller';
+    assert.deepEqual(await store.options.getMany(['blogname']), { blogname: 'From elsewhere' });
+  });
+
+  test('a write that changed no row moves no table version; one that changed a row does', async () => {
+    const version = async () => Number((await store.db.selectFrom('state_versions').select('version').where('topic', '=', 'table:options').executeTakeFirst())?.version ?? 0);
+    const before = await version();
+    await store.db.updateTable('options').set({ value: 'x' }).where('name', '=', 'no-such-option').execute();
+    await store.db.deleteFrom('options').where('name', '=', 'no-such-option').execute();
+    await store.transaction(async (trx) => {
+      await trx.db.updateTable('options').set({ value: 'x' }).where('name', '=', 'no-such-option').execute();
+    });
+    assert.equal(await version(), before, 'an update and a delete that matched nothing');
+    await store.db.updateTable('options').set({ value: 'Fourth' }).where('name', '=', 'blogname').execute();
+    assert.equal(await version(), before + 1);
+    assert.equal(await store.options.get('blogname'), 'Fourth');
   });
 });

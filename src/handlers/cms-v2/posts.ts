@@ -357,8 +357,10 @@ export async function createPost(ctx: Ctx<'cms-v2:posts.createPost'>) {
       ...(f as Partial<NewPost>),
     };
     // wp_insert_post's guid is the post's permalink when it is inserted
-    const inserted = await store.posts.insertRow(values, async (row) =>
-      permalink(ctx.site, { ...row, parentPath: row.type === 'page' && row.parent ? (await store.posts.ancestorSlugs(row)).join('/') || undefined : undefined }),
+    const inserted = await store.posts.insertRow(
+      values,
+      async (row) => permalink(ctx.site, { ...row, parentPath: row.type === 'page' && row.parent ? (await store.posts.ancestorSlugs(row)).join('/') || undefined : undefined }),
+      ctx.site.clock,
     );
     const { id } = inserted;
     // wp_set_post_categories: a post the request gives no categories sits in the default one (a list
@@ -372,7 +374,7 @@ export async function createPost(ctx: Ctx<'cms-v2:posts.createPost'>) {
     // none of these writes touch the post's own row: the row inserted is the row stored
     return settleSchedule(store, inserted);
   });
-  await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type, previousStatus: 'new', status: post.status });
+  await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type, previousStatus: 'new', status: post.status, content: post.content });
   const data = await prepareOne(ctx, type, post, 'edit');
   return new RestResponse(data, 201, { Location: nsUrl(ctx, `${type.restBase}/${post.id}`) });
 }
@@ -397,7 +399,7 @@ export async function updatePost(ctx: Ctx<'cms-v2:posts.updatePost'>) {
     await saveRevision(store, type, saved, ctx.user?.id ?? 0);
     return saved;
   });
-  await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type, previousStatus, status: post.status });
+  await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type, previousStatus, status: post.status, content: post.content });
   return prepareOne(ctx, type, post, 'edit');
 }
 
