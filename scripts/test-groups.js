@@ -26,6 +26,7 @@ export const QUICK = [
   'test/format/text-filters.test.ts',
   'test/format/strnatcmp.test.ts',
   'test/store/read-cache.test.ts',
+  'test/store/sqlite-statements.test.ts',
 ];
 
 /**
@@ -95,6 +96,7 @@ export const SQLITE_ONLY = [
   ['test/core/plugins-cli.test.ts', 'the plugin commands’ output and errors; the activation state they change is stored as test/core/plugins.test.ts checks on both stores'],
   ['test/core/answer-fragments.test.ts', 'which callers a kept fragment is given to: capabilities and identity, the same on any store (its staleness after writes runs on both in test/engine/response-cache.test.ts)'],
   ['test/store/read-cache.test.ts', 'the read cache in memory: no database'],
+  ['test/store/sqlite-statements.test.ts', 'how statements run on SQLite: its sampled statistics and better-sqlite3’s rows'],
   ['test/engine', 'the HTTP engine: args, headers, compression, slow clients, lint, the spec and its index'],
   ['test/net', 'outbound HTTP through the guarded client'],
   ['test/scripts/run-tests.test.ts', 'runs the runner on files of its own (one names the server helper), starts no server'],

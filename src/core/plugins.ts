@@ -212,7 +212,8 @@ export class PluginRegistry implements PluginControl {
    * The plugin folders or the spec changed (`serve --watch`, after the engine took the new spec):
    * plugins added since the start are found, one whose folder is gone is forgotten, one that could
    * not be used is looked at again (its namespace file may have come, its handler been fixed), and
-   * the site's active plugins are served anew.
+   * the site's active plugins are served anew. Their routes may have changed (an arg, a route), so
+   * the answers kept from before (the index, a route's) go: the plugins' topic moves.
    */
   rescan(): Promise<void> {
     const run = this.queue.then(async () => {
@@ -224,6 +225,7 @@ export class PluginRegistry implements PluginControl {
       this.checkStatic();
       this.active.clear();
       await this.activateStored();
+      await this.site.shared.changed('plugins');
     });
     this.queue = run.catch(() => {});
     return run;

@@ -110,8 +110,8 @@ export class PostsRepo {
   }
 
   /**
-   * The post without its content and excerpt (a permission check's read); on SQLite kept until
-   * anything is written (ReadCache), so the object may be shared by requests: never change it.
+   * The post without its content and excerpt (a permission check's read); kept by the read cache
+   * until the posts change, so the object may be shared by requests: never change it.
    */
   head(id: number): Promise<PostHead | undefined> {
     if (!Number.isSafeInteger(id)) return Promise.resolve(undefined);
