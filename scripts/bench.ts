@@ -242,7 +242,7 @@ async function coercionScenario(o: Options): Promise<ScenarioResult> {
       id: 2,
       title: 'validated GET with query coercion (2 integers, a boolean, an enum, an integer array)',
       contenders: figures,
-      ratios: [ratio('cms-spec / fastify', figures[2], figures[1], 1.0), ratio('cms-spec / raw', figures[2], figures[0], 0.8)],
+      ratios: [ratio('cms-spec / fastify', figures[2], figures[1], 1.0), ratio('cms-spec / raw', figures[2], figures[0], 0.85)],
       figures: [],
       notes: [`answer: ${answer.body.toString()}`],
     };
@@ -493,7 +493,7 @@ async function createScenario(o: Options, db: string): Promise<ScenarioResult> {
       title: `authenticated POST /cms-json/cms/v2/posts (title, content, status publish; ${o.posts} posts before${onPostgres ? ', PostgreSQL' : ''})`,
       contenders: figures,
       ratios: onPostgres
-        ? [ratio('cms-spec / raw', cmsFigure, figures[0], 0.5)]
+        ? [ratio('cms-spec / raw', cmsFigure, figures[0], 0.3)]
         : [ratio('cms-spec / raw, group commit', cmsFigure, figures[0], 0.5), ratio('raw group commit / raw synchronous=FULL', figures[0], figures[1], 1)],
       figures: [],
       notes: [
