@@ -97,6 +97,7 @@ export const SQLITE_ONLY = [
   ['test/core/answer-fragments.test.ts', 'which callers a kept fragment is given to: capabilities and identity, the same on any store (its staleness after writes runs on both in test/engine/response-cache.test.ts)'],
   ['test/store/read-cache.test.ts', 'the read cache in memory: no database'],
   ['test/store/sqlite-statements.test.ts', 'how statements run on SQLite: its sampled statistics and better-sqlite3’s rows'],
+  ['test/store/postgres-statements.test.ts', 'how statements run on PostgreSQL, which it uses whichever store the run tests'],
   ['test/engine', 'the HTTP engine: args, headers, compression, slow clients, lint, the spec and its index'],
   ['test/net', 'outbound HTTP through the guarded client'],
   ['test/scripts/run-tests.test.ts', 'runs the runner on files of its own (one names the server helper), starts no server'],

@@ -2,11 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { DatabaseIntrospector, Kysely, KyselyPlugin, Migrator, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, SqliteDatabase, UnknownRow, ValueNode } from 'kysely';
+import type { DatabaseIntrospector, Driver, Kysely, KyselyPlugin, Migrator, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, SqliteDatabase, UnknownRow, ValueNode } from 'kysely';
 import { kysely, sql } from './kysely.ts';
 import type { DB } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 import { PostgresAsSqlitePlugin } from './postgres-plugin.ts';
+import { PostgresDriver } from './postgres-driver.ts';
 import { SiteSchemaIntrospector } from './postgres-introspector.ts';
 import { isPostgres } from './portable.ts';
 import { attachReadCache, ReadCache } from './read-cache.ts';
@@ -331,8 +332,16 @@ function pg(): Pg {
   return pgModule;
 }
 
-/** kysely's PostgreSQL dialect whose introspection (used by its migrator) sees the site's schema only. */
-class SiteSchemaPostgresDialect extends kysely.PostgresDialect {
+/** kysely's PostgreSQL dialect with this store's driver (postgres-driver.ts), whose introspection (used by its migrator) sees the site's schema only. */
+class SitePostgresDialect extends kysely.PostgresDialect {
+  constructor(private readonly pool: import('pg').Pool) {
+    super({ pool });
+  }
+
+  override createDriver(): Driver {
+    return new PostgresDriver(this.pool);
+  }
+
   override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
     return new SiteSchemaIntrospector(db);
   }
@@ -348,7 +357,7 @@ function openPostgres(url: string, o: DatabaseOptions): Kysely<DB> {
   const readCache = new ReadCache();
   // told after the commit: the pool's other connections read the rows as they were until then
   versions.onWritten((tables) => readCache.wrote(tables));
-  const db = new kysely.Kysely<DB>({ dialect: versions.wrap(new SiteSchemaPostgresDialect({ pool })), plugins: [new PostgresAsSqlitePlugin()] });
+  const db = new kysely.Kysely<DB>({ dialect: versions.wrap(new SitePostgresDialect(pool)), plugins: [new PostgresAsSqlitePlugin()] });
   attachReadCache(db, readCache);
   attachTableVersions(db, versions);
   return db;

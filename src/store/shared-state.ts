@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import { isSqliteInMemory, sqliteFileOf } from './db.ts';
 import { readCacheOf } from './read-cache.ts';
+import { tableVersionsOf } from './table-versions.ts';
 import { sql } from './kysely.ts';
 import { isPostgres } from './portable.ts';
 import type { DB } from './schema.ts';
@@ -9,7 +10,12 @@ import { sqlBound } from './sql-bound.ts';
 
 /** Versions of in-memory state per topic, and failed logins: what instances sharing the database must see alike. */
 export class SharedStateRepo {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly db: Kysely<DB>) {
+    // this process's own commits, seen as they move versions, are no news to its catch-up (its read cache was told of them)
+    tableVersionsOf(db)?.onMoved((moved) => {
+      for (const [topic, version] of moved) if (this.versionsSeen?.get(topic) === version - 1) this.versionsSeen.set(topic, version);
+    });
+  }
 
   /** Moves a topic's version on; returns the new version. */
   async bump(topic: string): Promise<number> {
@@ -73,15 +79,15 @@ export class SharedStateRepo {
   async versions(): Promise<Record<string, number>> {
     const rows = await this.db.selectFrom('state_versions').select(['topic', 'version']).execute();
     const versions = Object.fromEntries(rows.map((r) => [r.topic, Number(r.version)]));
-    // on PostgreSQL nothing else tells this process of another's writes: a version moved may change any read it kept
-    const seen = JSON.stringify(versions);
-    if (this.versionsSeen !== undefined && seen !== this.versionsSeen && isPostgres(this.db)) readCacheOf(this.db)?.changedElsewhere();
-    this.versionsSeen = seen;
+    // on PostgreSQL nothing else tells this process of another's writes: a version moved other than by its own commits may change any read it kept
+    const seen = this.versionsSeen;
+    if (seen !== undefined && isPostgres(this.db) && (rows.length !== seen.size || rows.some((r) => seen.get(r.topic) !== Number(r.version)))) readCacheOf(this.db)?.changedElsewhere();
+    this.versionsSeen = new Map(Object.entries(versions));
     return versions;
   }
 
-  /** The versions as versions() last read them. */
-  private versionsSeen: string | undefined;
+  /** The versions as versions() last read them, and as this process's own commits moved them on since. */
+  private versionsSeen: Map<string, number> | undefined;
 
   /** The latest `limit` failures of an address within the window, newest first (milliseconds). */
   async recentFailures(scope: string, ip: string, since: number, limit: number): Promise<number[]> {

@@ -1,6 +1,7 @@
 import { RequestScoped } from '../engine/request-scoped.ts';
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, Kysely, OperationNode, QueryCompiler, QueryResult, RootOperationNode, TransactionSettings } from 'kysely';
 import { kysely } from './kysely.ts';
+import type { CommitsAfter } from './postgres-driver.ts';
 
 /** What a statement that only reads starts with, when it is written as raw SQL. */
 const READING_SQL = /^\s*(select|with|pragma\s+data_version|explain)\b/i;
@@ -94,6 +95,13 @@ const KEPT_TEXTS = 2000;
 const VERSIONS_TABLE = 'state_versions';
 
 type Moved = (versions: ReadonlyMap<string, number>) => void;
+type VersionRow = { topic: string; version: number };
+
+const bumpStatement = (values: string) => `insert into ${VERSIONS_TABLE} (topic, version) values ${values} on conflict (topic) do update set version = ${VERSIONS_TABLE}.version + 1 returning topic, version`;
+const versionsOf = (rows: readonly VersionRow[]) => new Map(rows.map((r) => [r.topic, Number(r.version)]));
+
+/** How a statement says it may wait for its transaction's end (`writeAtCommit`). */
+const AT_COMMIT = '/* at commit */ ';
 /** The tables a commit changed rows of; undefined when which is not known (a raw statement, a schema change). */
 type Written = (tables: ReadonlySet<string> | undefined) => void;
 
@@ -107,6 +115,10 @@ export class TableVersions {
   private readonly writtenListeners: Written[] = [];
   /** Per connection: the tables its open transaction wrote (none outside a transaction). */
   private readonly open = new WeakMap<DatabaseConnection, Set<string>>();
+  /** Whether the driver sends a transaction's last statements with its commit, so that `writeAtCommit` holds writes back. */
+  private holdsBack = false;
+  /** Per connection on PostgreSQL: the writes its open transaction holds back for its commit (`writeAtCommit`), and the tables they name. */
+  private readonly heldBack = new WeakMap<DatabaseConnection, { statements: string[]; tables: Set<string> }>();
 
   constructor(private readonly dialect: 'sqlite' | 'postgres') {}
 
@@ -180,10 +192,37 @@ export class TableVersions {
   private async bump(connection: DatabaseConnection, tables: Iterable<string>): Promise<Map<string, number>> {
     const topics = [...tables].map(tableTopic).sort(); // one order for every writer: no deadlock between two
     const values = topics.map((_, i) => (this.dialect === 'postgres' ? `($${i + 1}, 1)` : '(?, 1)')).join(', ');
-    const { rows } = await connection.executeQuery<{ topic: string; version: number }>(
-      kysely.CompiledQuery.raw(`insert into ${VERSIONS_TABLE} (topic, version) values ${values} on conflict (topic) do update set version = ${VERSIONS_TABLE}.version + 1 returning topic, version`, topics),
-    );
-    return new Map(rows.map((r) => [r.topic, Number(r.version)]));
+    const { rows } = await connection.executeQuery<VersionRow>(kysely.CompiledQuery.raw(bumpStatement(values), topics));
+    return versionsOf(rows);
+  }
+
+  /**
+   * The transaction's writes held back for its end, its versions moved, and its commit, in one
+   * round trip (a list of statements, so written with literals: the topics are table names). The
+   * rows they lock (the versions every writer moves, a count every create raises) are held while
+   * the database commits, and not while this process answers other requests between one
+   * statement's answer and the next statement.
+   */
+  private async commitInOneTrip(driver: CommitsAfter, connection: DatabaseConnection, written: ReadonlySet<string>, heldBack: readonly string[]): Promise<Map<string, number> | undefined> {
+    const topics = [...written].map(tableTopic).sort();
+    const bumps = topics.length && this.tables.has(VERSIONS_TABLE) ? [bumpStatement(topics.map((t) => `('${t.replace(/'/g, "''")}', 1)`).join(', '))] : [];
+    const { rows } = await driver.commitAfter<VersionRow>(connection, [...heldBack, ...bumps]);
+    return bumps.length ? versionsOf(rows) : undefined;
+  }
+
+  /**
+   * PostgreSQL: a write outside a transaction and the move of its tables' versions, if it changed
+   * a row, as one statement (so one round trip, where begin, the write, the versions and commit
+   * took four): the write in a WITH, the versions moved only if it returned a row.
+   */
+  private async writeMovingVersions<R>(connection: DatabaseConnection, query: CompiledQuery, tables: readonly string[]): Promise<QueryResult<R>> {
+    const topics = tables.map(tableTopic).sort(); // one order for every writer: no deadlock between two
+    const text = `with changed as (${query.sql} returning 1), moved as (insert into ${VERSIONS_TABLE} (topic, version) select topic, 1 from unnest($${query.parameters.length + 1}::text[]) as topic where exists (select 1 from changed) order by topic on conflict (topic) do update set version = ${VERSIONS_TABLE}.version + 1 returning topic, version) select topic, version, (select count(*) from changed) as changed from moved`;
+    const { rows } = await connection.executeQuery<VersionRow & { changed: number }>(kysely.CompiledQuery.raw(text, [...query.parameters, topics]));
+    if (!rows.length) return { numAffectedRows: 0n, rows: [] };
+    this.tell(versionsOf(rows));
+    this.tellWritten(new Set(tables));
+    return { numAffectedRows: BigInt(rows[0].changed), rows: [] };
   }
 
   private tell(versions: ReadonlyMap<string, number>): void {
@@ -194,7 +233,9 @@ export class TableVersions {
     for (const l of this.writtenListeners) l(tables);
   }
 
-  private wrapDriver(inner: Driver): Driver {
+  private wrapDriver(inner: Driver & Partial<CommitsAfter>): Driver {
+    const committingAfter = inner.commitAfter ? (inner as CommitsAfter) : undefined;
+    this.holdsBack = committingAfter !== undefined;
     const wrapped = new WeakMap<DatabaseConnection, DatabaseConnection>();
     const innerOf = new WeakMap<DatabaseConnection, DatabaseConnection>();
     const self = this;
@@ -225,16 +266,24 @@ export class TableVersions {
       },
       async commitTransaction(c: DatabaseConnection) {
         const connection = unwrap(c);
-        const written = self.open.get(connection);
-        const versions = written?.size && self.tables.has(VERSIONS_TABLE) ? await self.bump(connection, written) : undefined;
-        await inner.commitTransaction(connection);
+        const written = self.open.get(connection) ?? new Set<string>();
+        const heldBack = self.heldBack.get(connection)?.statements ?? [];
+        let versions: Map<string, number> | undefined;
+        if (committingAfter) {
+          versions = await self.commitInOneTrip(committingAfter, connection, written, heldBack);
+        } else {
+          if (written.size && self.tables.has(VERSIONS_TABLE)) versions = await self.bump(connection, written);
+          await inner.commitTransaction(connection);
+        }
         self.open.delete(connection);
+        self.heldBack.delete(connection);
         if (versions) self.tell(versions);
-        if (written?.size) self.tellWritten(written);
+        if (written.size) self.tellWritten(written);
       },
       async rollbackTransaction(c: DatabaseConnection) {
         const connection = unwrap(c);
         self.open.delete(connection);
+        self.heldBack.delete(connection);
         await inner.rollbackTransaction(connection);
       },
       // a step rolled back to its savepoint keeps its tables in the set: a version moved for nothing, never one missed
@@ -251,12 +300,28 @@ export class TableVersions {
    */
   private async execute<R>(connection: DatabaseConnection, query: CompiledQuery): Promise<QueryResult<R>> {
     if (!this.loaded) await this.loadSchema(connection);
+    const inTransaction = this.open.get(connection);
+    if (inTransaction && this.holdsBack) {
+      if (query.sql.startsWith(AT_COMMIT) && !query.parameters.length) {
+        const held = this.heldBack.get(connection) ?? { statements: [], tables: new Set<string>() };
+        held.statements.push(query.sql);
+        for (const t of this.tablesOf(query.sql)) held.tables.add(t);
+        for (const t of this.written(query.sql)) inTransaction.add(t);
+        this.heldBack.set(connection, held);
+        return { rows: [] };
+      }
+      // what the transaction does next sees its held-back writes when it names what they name
+      const held = this.heldBack.get(connection);
+      if (held && this.tablesOf(query.sql).some((t) => held.tables.has(t))) {
+        this.heldBack.delete(connection);
+        await connection.executeQuery(kysely.CompiledQuery.raw(held.statements.join(';\n')));
+      }
+    }
     if (!mayWrite(query.query)) {
       noteRead(this.tablesOf(query.sql));
       return connection.executeQuery<R>(query);
     }
     const tables = this.written(query.sql);
-    const inTransaction = this.open.get(connection);
     if (SCHEMA_CHANGE.test(query.sql)) {
       if (inTransaction) for (const t of tables) inTransaction.add(t);
       // a table altered or dropped changes what its readers get; one created has none yet
@@ -277,6 +342,7 @@ export class TableVersions {
       return result;
     }
     // alone, the write and its versions commit together: neither is ever seen without the other
+    if (this.dialect === 'postgres' && withoutAnswer(query.query)) return this.writeMovingVersions<R>(connection, query, tables);
     await connection.executeQuery(kysely.CompiledQuery.raw('begin'));
     let result: QueryResult<R>;
     let versions: Map<string, number> | undefined;
@@ -296,6 +362,13 @@ export class TableVersions {
   }
 }
 
+/** An INSERT, UPDATE or DELETE built by kysely that answers no rows and has no WITH of its own: one that fits in a WITH. */
+function withoutAnswer(node: RootOperationNode): boolean {
+  if (node.kind !== 'InsertQueryNode' && node.kind !== 'UpdateQueryNode' && node.kind !== 'DeleteQueryNode') return false;
+  const write = node as OperationNode & { returning?: unknown; with?: unknown };
+  return !write.returning && !write.with;
+}
+
 /**
  * Whether a write statement changed a row. Only an INSERT, UPDATE or DELETE built by Kysely is
  * counted: its driver gives the rows it changed (`numAffectedRows`), or on SQLite, when it has a
@@ -305,6 +378,17 @@ export class TableVersions {
 function changedRows(node: RootOperationNode, result: QueryResult<unknown>): boolean {
   if (node.kind !== 'InsertQueryNode' && node.kind !== 'UpdateQueryNode' && node.kind !== 'DeleteQueryNode') return true;
   return result.numAffectedRows !== undefined ? result.numAffectedRows > 0n : result.rows.length > 0;
+}
+
+/**
+ * Runs a write as late as its transaction allows, for a row that every writer waits for (a count
+ * every create raises): on PostgreSQL, within a transaction, it is sent with the commit, in the
+ * same round trip, or before the first later statement of the transaction that names one of its
+ * tables; anywhere else it runs now. It may go in a list of statements, so its text has no
+ * parameters: literals only.
+ */
+export async function writeAtCommit(db: Kysely<any>, text: string): Promise<void> {
+  await kysely.sql.raw(AT_COMMIT + text).execute(db);
 }
 
 const trackers = new WeakMap<object, TableVersions>();

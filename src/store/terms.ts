@@ -5,6 +5,7 @@ import { forUpdate, lockUntilCommit } from './portable.ts';
 import { MetaRepo } from './meta.ts';
 import { atomically, byteOrder, firstFreeSlug, foldedOrder, matchesText, sanitizeSlug, slugOrCandidates } from './transact.ts';
 import { sqlBound } from './sql-bound.ts';
+import { writeAtCommit } from './table-versions.ts';
 
 export type TermRow = Selectable<TermsTable>;
 
@@ -59,15 +60,15 @@ export async function recountTerms(db: Kysely<DB>, termIds: Iterable<number>): P
     .execute();
 }
 
-/** The counts of `termIds` after a post not counted before (a new one) took them: one more each if it is published. */
-async function countNewPost(db: Kysely<DB>, postId: number, termIds: number[]): Promise<void> {
-  if (!termIds.length) return;
-  const published = db.selectFrom('posts').select((eb) => eb.fn.countAll<number>().as('n')).where('id', '=', postId).where('status', '=', 'publish');
-  await db
-    .updateTable('terms')
-    .set({ count: sql<number>`${sql.ref('count')} + (${published})` })
-    .where('id', 'in', termIds)
-    .execute();
+/**
+ * The counts of `termIds` after a post not counted before (a new one) took them: one more each if
+ * it is published. The default category takes most new posts, so every create would wait on its
+ * row until the one before committed: the raise is held back for the commit (`writeAtCommit`).
+ */
+async function countNewPost(db: Kysely<DB>, termIds: number[], published: boolean): Promise<void> {
+  if (!termIds.length || !published) return;
+  const ids = [...termIds].sort((a, b) => a - b).map((id) => Math.trunc(id));
+  await writeAtCommit(db, `update terms set "count" = "count" + 1 where id in (${ids.join(', ')})`);
 }
 
 /** Term ids carried by the given posts (for recounting after their status or existence changes). */
@@ -254,10 +255,10 @@ export class TermsRepo {
   /**
    * wp_set_object_terms (replacing): the post carries exactly `termIds` of this taxonomy afterwards;
    * ids of other taxonomies or of no term are ignored. Counts of every term gained or lost follow.
-   * `newPost`: the post was inserted in the same transaction, so it carries no term yet and no
-   * term counts it.
+   * `newPost`: the post was inserted in the same transaction, with this status, so it carries no
+   * term yet and no term counts it.
    */
-  async setPostTerms(postId: number, taxonomy: string, termIds: number[], newPost = false): Promise<void> {
+  async setPostTerms(postId: number, taxonomy: string, termIds: number[], newPost?: { status: string }): Promise<void> {
     await atomically(this.db, async (db) => {
       const wanted = [...new Set(termIds)];
       const valid = wanted.length
@@ -285,7 +286,7 @@ export class TermsRepo {
       }
       // a new post adds one to each of its terms if it is published: no count of every post a term
       // carries (the default category carries most of a site), which grew with the site on each create
-      if (newPost) await countNewPost(db, postId, ordered);
+      if (newPost) await countNewPost(db, ordered, newPost.status === 'publish');
       else await recountTerms(db, [...beforeIds, ...ordered]);
     });
   }

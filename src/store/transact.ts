@@ -3,6 +3,7 @@ import { stripTagMarkup } from '../format/format.ts';
 import { removeAccents } from '../format/remove-accents.ts';
 import { sql } from './kysely.ts';
 import { isPostgres } from './portable.ts';
+import { PLAN_SHAPE_CHANGED } from './postgres-driver.ts';
 
 /**
  * Runs `fn` in a transaction, or inline when `db` already is one: repo methods that write several
@@ -17,9 +18,11 @@ export function atomically<D, T>(db: Kysely<D>, fn: (db: Kysely<D>) => Promise<T
  * transaction is undone, and running it again is the cure. A duplicate key in a transaction that
  * looked first (a login, a slug) means a concurrent one inserted the same key between the look and
  * the insert; run again, the look sees it and answers as it would have (`existing_user_login`).
- * SQLite's writers take turns, so the look and the insert are never split there.
+ * SQLite's writers take turns, so the look and the insert are never split there. And a named
+ * statement whose table another process's migration changed (postgres-driver.ts): run again, it
+ * is parsed again.
  */
-const RETRYABLE = new Set(['40P01', '40001', '23505']);
+const RETRYABLE = new Set(['40P01', '40001', '23505', PLAN_SHAPE_CHANGED]);
 const ATTEMPTS = 5;
 
 /**

@@ -368,7 +368,7 @@ export async function createPost(ctx: Ctx<'cms-v2:posts.createPost'>) {
     // that is no category is skipped as setPostTerms skips any id that is none
     const fallback = Number(defaults.default_category ?? 1);
     if (type.taxonomies.includes('category') && !terms.has('category') && Number.isSafeInteger(fallback)) terms.set('category', [fallback]);
-    for (const [taxonomy, ids] of terms) await store.terms.setPostTerms(id, taxonomy, ids, true);
+    for (const [taxonomy, ids] of terms) await store.terms.setPostTerms(id, taxonomy, ids, { status: inserted.status });
     await setFeaturedMedia(ctx, store, id);
     await writeRequestMeta(ctx, type, store, id);
     // none of these writes touch the post's own row: the row inserted is the row stored
