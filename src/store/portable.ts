@@ -43,9 +43,15 @@ export async function lockAllUntilCommit(db: Kysely<any>, keys: readonly string[
   await sql`select pg_advisory_xact_lock(hashtext(k)) from unnest(${[...new Set(keys)].sort()}::text[]) as k`.execute(db);
 }
 
-/** As lockUntilCommit, shared: holders of the shared lock do not wait for one another, only for (and keep out) an exclusive holder. */
-export async function shareLockUntilCommit(db: Kysely<any>, key: string): Promise<void> {
-  if (isPostgres(db)) await sql`select pg_advisory_xact_lock_shared(hashtext(${key}))`.execute(db);
+/**
+ * As lockUntilCommit, shared: holders of the shared lock do not wait for one another, only for
+ * (and keep out) an exclusive holder. `thenExclusive` is a key locked as lockUntilCommit does
+ * once the shared one is held, in the same statement (one round trip for the two).
+ */
+export async function shareLockUntilCommit(db: Kysely<any>, key: string, thenExclusive?: string): Promise<void> {
+  if (!isPostgres(db)) return;
+  if (thenExclusive === undefined) await sql`select pg_advisory_xact_lock_shared(hashtext(${key}))`.execute(db);
+  else await sql`select pg_advisory_xact_lock_shared(hashtext(${key})), pg_advisory_xact_lock(hashtext(${thenExclusive}))`.execute(db);
 }
 
 /**

@@ -358,8 +358,7 @@ export class PostsRepo {
       const status = p.status ?? 'publish';
       const parent = p.parent ?? 0;
       const wanted = sanitizeSlug(p.slug ?? '') || (SLUGLESS_STATUSES.has(status) ? '' : sanitizeSlug(p.title ?? ''));
-      await shareLockUntilCommit(db, POST_SLUGS_LOCK);
-      if (wanted) await lockUntilCommit(db, slugLock(wanted));
+      await shareLockUntilCommit(db, POST_SLUGS_LOCK, wanted ? slugLock(wanted) : undefined);
       const slug = wanted && !keepsSlug(type, status) ? await uniquePostSlug(db, wanted, type, parent) : wanted;
       const row = await db
         .insertInto('posts')

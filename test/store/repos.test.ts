@@ -322,6 +322,16 @@ describe('terms repo', () => {
     assert.deepEqual(map.get(p)!.map((t) => t.name).sort(), ['C', 'T1', 'T2']);
     assert.deepEqual(map.get(q), []);
     assert.deepEqual((await store.terms.termsOfPosts([p], 'category')).get(p)!.map((t) => t.id), [c]);
+    // a post created in the same transaction (as POST posts does): ids of no term skipped, the order asked kept, counts raised
+    const counts = async () => Promise.all([t1, t2].map(async (id) => (await store.terms.get(id))!.count));
+    const [t1Before, t2Before] = await counts();
+    const created = await store.transaction(async (trx) => {
+      const id = await trx.posts.insert({ title: 'Tagged at once', status: 'publish' });
+      await trx.terms.setPostTerms(id, 'post_tag', [t2, 999_999, c, t1], { status: 'publish' });
+      return id;
+    });
+    assert.deepEqual(await store.terms.termIdsOfPost(created, 'post_tag'), [t2, t1]);
+    assert.deepEqual(await counts(), [t1Before + 1, t2Before + 1]);
   });
 
   test('query filters, orders and pages; delete lifts children to the parent', async () => {

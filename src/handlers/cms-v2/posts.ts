@@ -111,12 +111,13 @@ interface Related {
   parentPaths: Map<number, string>;
 }
 
-async function relatedOf(ctx: Ctx, store: Store, type: PostTypeInfo, posts: PostRow[]): Promise<Related> {
+/** `created`: the posts were created by this request, so they have no revision yet (WordPress 6.1 saves one at an update, not at a create). */
+async function relatedOf(ctx: Ctx, store: Store, type: PostTypeInfo, posts: PostRow[], created = false): Promise<Related> {
   const ids = posts.map((p) => p.id);
   const [terms, { stored, meta }, revisions, ancestors] = await Promise.all([
     type.taxonomies.length ? store.terms.termsOfPosts(ids) : Promise.resolve(new Map<number, TermRow[]>()),
     shownMetaOfPosts(store, (t) => ctx.site.types.postMeta(t), posts, [THUMBNAIL_KEY]),
-    store.posts.revisionCounts(ids),
+    created ? new Map<number, { count: number; latestId: number }>() : store.posts.revisionCounts(ids),
     store.posts.ancestorSlugsOfMany(posts),
   ]);
   const thumbnails = new Map<number, number>();
@@ -234,8 +235,8 @@ function postLinks(ctx: Ctx, type: PostTypeInfo, post: PostRow, related: Related
   return links;
 }
 
-async function prepareOne(ctx: Ctx, type: PostTypeInfo, post: PostRow, context: Context): Promise<Record<string, unknown>> {
-  return preparePost(ctx, type, post, context, await relatedOf(ctx, ctx.store, type, [post]));
+async function prepareOne(ctx: Ctx, type: PostTypeInfo, post: PostRow, context: Context, created = false): Promise<Record<string, unknown>> {
+  return preparePost(ctx, type, post, context, await relatedOf(ctx, ctx.store, type, [post], created));
 }
 
 // --- reading ---
@@ -375,7 +376,7 @@ export async function createPost(ctx: Ctx<'cms-v2:posts.createPost'>) {
     return settleSchedule(store, inserted);
   });
   await contentChanged(ctx, { type: 'postSaved', postId: post.id, postType: post.type, previousStatus: 'new', status: post.status, content: post.content });
-  const data = await prepareOne(ctx, type, post, 'edit');
+  const data = await prepareOne(ctx, type, post, 'edit', true);
   return new RestResponse(data, 201, { Location: nsUrl(ctx, `${type.restBase}/${post.id}`) });
 }
 
