@@ -1,6 +1,7 @@
 import type { CompiledQuery, DatabaseConnection, Driver, QueryCompiler, QueryResult, TransactionSettings } from 'kysely';
 import type { Pool, PoolClient, QueryResult as PgResult } from 'pg';
 import { kysely } from './kysely.ts';
+import { SCHEMA_CHANGE, type CommitsAfter } from './table-versions.ts';
 
 /**
  * The PostgreSQL driver under kysely, in place of kysely's own for two things it does not do:
@@ -24,13 +25,6 @@ const NAMED_TEXTS = 2000;
 /** "cached plan must not change result type": a named statement's table changed shape since it was parsed. */
 export const PLAN_SHAPE_CHANGED = '0A000';
 
-/** A statement that changes the schema: named statements parsed before it may no longer run. */
-const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
-
-/** A driver that can send a transaction's last statements with its commit (PostgresDriver). */
-export interface CommitsAfter {
-  commitAfter<R>(connection: DatabaseConnection, statements: readonly string[]): Promise<QueryResult<R>>;
-}
 
 export class PostgresDriver implements Driver, CommitsAfter {
   /** Per statement text, its name; a generation of names is dropped whole when the schema changes. */
@@ -142,9 +136,8 @@ class PostgresConnection implements DatabaseConnection {
     }
   }
 
-  // eslint-disable-next-line require-yield
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
-    throw new Error('streaming is not used on PostgreSQL here');
+  streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('the store streams no query on PostgreSQL');
   }
 }
 

@@ -13,7 +13,7 @@ interface Kept {
 
 /**
  * Answers of reads that are expensive or made by most requests (the `X-WP-Total` count of a post
- * list, a scan of every match: 4 ms at 100,000 posts; a post's head; options) kept while nothing
+ * list, a scan of every match: 4 ms at 100,000 posts; a post's head; options; users) kept while nothing
  * they read has changed. Told by the database's table versions (`TableVersions.onWritten`) which
  * tables each commit of this process changed, after the commit and before its request can answer:
  * an answer is current while none of the tables it read was changed since its read began. Told

@@ -1,7 +1,6 @@
 import { RequestScoped } from '../engine/request-scoped.ts';
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, Kysely, OperationNode, QueryCompiler, QueryResult, RootOperationNode, TransactionSettings } from 'kysely';
 import { kysely } from './kysely.ts';
-import type { CommitsAfter } from './postgres-driver.ts';
 
 /** What a statement that only reads starts with, when it is written as raw SQL. */
 const READING_SQL = /^\s*(select|with|pragma\s+data_version|explain)\b/i;
@@ -82,11 +81,17 @@ const SCHEMA_SQL = {
   },
 } as const;
 
-/** A statement that changes the schema: the tables and keys are read again after it. */
-const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
 
 /** Identifiers in a statement's text, quoted or bare (whichever are tables is decided against the schema). */
 const IDENTIFIER = /"((?:[^"]|"")+)"|([A-Za-z_][A-Za-z0-9_]*)/g;
+
+/** A statement that changes the schema: the tables and keys are read again after it (and PostgreSQL's named statements parsed again). */
+export const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
+
+/** A driver that can send a transaction's last statements with its commit, in one round trip (postgres-driver.ts). */
+export interface CommitsAfter {
+  commitAfter<R>(connection: DatabaseConnection, statements: readonly string[]): Promise<QueryResult<R>>;
+}
 
 /** Statement texts whose tables are kept: a site runs a few hundred shapes. */
 const KEPT_TEXTS = 2000;
