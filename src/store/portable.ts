@@ -31,10 +31,12 @@ export async function tableNames(db: Kysely<any>): Promise<string[]> {
 /**
  * Serialises writers that read-then-write under one key (a slug made unique among its siblings)
  * until the transaction ends: on PostgreSQL a transaction-scoped advisory lock, on SQLite nothing,
- * as its writers are serialised already. Call it inside a transaction.
+ * as its writers are serialised already. Call it inside a transaction. The key is written into
+ * the statement: without parameters, a transaction's first statement travels with its begin in
+ * one round trip (postgres-driver.ts).
  */
 export async function lockUntilCommit(db: Kysely<any>, key: string): Promise<void> {
-  if (isPostgres(db)) await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
+  if (isPostgres(db)) await sql`select pg_advisory_xact_lock(hashtext(${sql.lit(key)}))`.execute(db);
 }
 
 /** lockUntilCommit of each key, in one statement, in one order whoever asks (so two holders of several never wait on each other in a circle). */
@@ -50,8 +52,8 @@ export async function lockAllUntilCommit(db: Kysely<any>, keys: readonly string[
  */
 export async function shareLockUntilCommit(db: Kysely<any>, key: string, thenExclusive?: string): Promise<void> {
   if (!isPostgres(db)) return;
-  if (thenExclusive === undefined) await sql`select pg_advisory_xact_lock_shared(hashtext(${key}))`.execute(db);
-  else await sql`select pg_advisory_xact_lock_shared(hashtext(${key})), pg_advisory_xact_lock(hashtext(${thenExclusive}))`.execute(db);
+  if (thenExclusive === undefined) await sql`select pg_advisory_xact_lock_shared(hashtext(${sql.lit(key)}))`.execute(db);
+  else await sql`select pg_advisory_xact_lock_shared(hashtext(${sql.lit(key)})), pg_advisory_xact_lock(hashtext(${sql.lit(thenExclusive)}))`.execute(db);
 }
 
 /**

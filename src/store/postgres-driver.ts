@@ -66,11 +66,13 @@ export class PostgresDriver implements Driver, CommitsAfter {
     this.generation++;
   }
 
+  /** Sent with the transaction's first statement (PostgresConnection.executeQuery). */
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     let text = 'begin';
     if (settings.isolationLevel || settings.accessMode) text = ['start transaction', settings.isolationLevel && `isolation level ${settings.isolationLevel}`, settings.accessMode].filter(Boolean).join(' ');
-    await connection.executeQuery(kysely.CompiledQuery.raw(text));
-    (connection as PostgresConnection).inTransaction = true;
+    const c = connection as PostgresConnection;
+    c.unsentBegin = text;
+    c.inTransaction = true;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -78,14 +80,22 @@ export class PostgresDriver implements Driver, CommitsAfter {
   }
 
   /** Runs `statements` (without parameters) and commits, in one round trip; answers the rows they returned. */
-  commitAfter<R>(connection: DatabaseConnection, statements: readonly string[]): Promise<QueryResult<R>> {
-    (connection as PostgresConnection).inTransaction = false;
+  async commitAfter<R>(connection: DatabaseConnection, statements: readonly string[]): Promise<QueryResult<R>> {
+    const c = connection as PostgresConnection;
+    c.inTransaction = false;
+    // a transaction that ran nothing has nothing to commit unless it ends with statements
+    if (c.unsentBegin !== undefined && !statements.length) {
+      c.unsentBegin = undefined;
+      return { rows: [] };
+    }
     return connection.executeQuery<R>(kysely.CompiledQuery.raw([...statements, 'commit'].join(';\n')));
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    (connection as PostgresConnection).inTransaction = false;
-    await connection.executeQuery(kysely.CompiledQuery.raw('rollback'));
+    const c = connection as PostgresConnection;
+    c.inTransaction = false;
+    if (c.unsentBegin !== undefined) c.unsentBegin = undefined;
+    else await connection.executeQuery(kysely.CompiledQuery.raw('rollback'));
   }
 
   savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
@@ -120,12 +130,22 @@ class PostgresConnection implements DatabaseConnection {
     private readonly driver: PostgresDriver,
   ) {}
 
+  /**
+   * The begin of the open transaction, not sent yet: it goes with the transaction's first
+   * statement, in the same round trip when that one has no parameters (a list of statements), or
+   * just before it.
+   */
+  unsentBegin: string | undefined;
+
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const values = query.parameters as unknown[];
+    const begin = this.unsentBegin;
+    this.unsentBegin = undefined;
     if (!values.length) {
       if (SCHEMA_CHANGE.test(query.sql)) this.driver.forgetNames();
-      return resultOf<R>(await this.client.query(query.sql));
+      return resultOf<R>(await this.client.query(begin === undefined ? query.sql : `${begin};\n${query.sql}`));
     }
+    if (begin !== undefined) await this.client.query(begin);
     try {
       return resultOf<R>(await this.client.query({ name: this.driver.nameOf(query.sql), text: query.sql, values }));
     } catch (e) {

@@ -58,6 +58,31 @@ describe('statements on PostgreSQL', { skip }, () => {
     assert.deepEqual(inTransaction, [{ id: 1, a: 'one', b: 'two', c: 3 }]);
   });
 
+  test("a transaction's begin goes with its first statement: one that runs nothing, one undone at its first statement or later, one kept", async () => {
+    const names = async () => (await store.db.selectFrom('options').select('name').where('name', 'like', 'begin_%').orderBy('name').execute()).map((r) => r.name);
+    assert.equal(await store.transaction(async () => 'nothing run'), 'nothing run');
+    await assert.rejects(
+      store.transaction(async (trx) => {
+        await sql`select no_such_function()`.execute(any(trx));
+      }),
+      /no_such_function/,
+    );
+    await assert.rejects(
+      store.transaction(async (trx) => {
+        await trx.options.set('begin_undone', 'x');
+        throw new Error('undone');
+      }),
+      /undone/,
+    );
+    await store.transaction(async (trx) => {
+      await sql`select 1`.execute(any(trx));
+      await trx.options.set('begin_kept', 'x');
+    });
+    assert.deepEqual(await names(), ['begin_kept']);
+    // the pool's connections are all usable after: none was left inside a transaction
+    assert.deepEqual(await Promise.all(Array.from({ length: 12 }, () => names())), Array.from({ length: 12 }, () => ['begin_kept']));
+  });
+
   test('a write outside a transaction moves its table version only when it changed a row, and answers how many it changed', async () => {
     const version = async () => Number((await store.db.selectFrom('state_versions').select('version').where('topic', '=', 'table:options').executeTakeFirst())?.version ?? 0);
     await store.options.set('blogname', 'First');
