@@ -81,7 +81,6 @@ const SCHEMA_SQL = {
   },
 } as const;
 
-
 /** Identifiers in a statement's text, quoted or bare (whichever are tables is decided against the schema). */
 const IDENTIFIER = /"((?:[^"]|"")+)"|([A-Za-z_][A-Za-z0-9_]*)/g;
 
@@ -291,11 +290,30 @@ export class TableVersions {
         self.heldBack.delete(connection);
         await inner.rollbackTransaction(connection);
       },
-      // a step rolled back to its savepoint keeps its tables in the set: a version moved for nothing, never one missed
-      savepoint: inner.savepoint && ((c: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) => inner.savepoint!(unwrap(c), name, compile)),
-      rollbackToSavepoint: inner.rollbackToSavepoint && ((c: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) => inner.rollbackToSavepoint!(unwrap(c), name, compile)),
+      // a step rolled back to its savepoint keeps its tables in the set: a version moved for nothing, never one missed;
+      // held-back writes never cross a savepoint: those from before one run before it, a step's own before it is undone
+      savepoint:
+        inner.savepoint &&
+        (async (c: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) => {
+          await self.sendHeldBack(unwrap(c));
+          await inner.savepoint!(unwrap(c), name, compile);
+        }),
+      rollbackToSavepoint:
+        inner.rollbackToSavepoint &&
+        (async (c: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) => {
+          await self.sendHeldBack(unwrap(c));
+          await inner.rollbackToSavepoint!(unwrap(c), name, compile);
+        }),
       releaseSavepoint: inner.releaseSavepoint && ((c: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) => inner.releaseSavepoint!(unwrap(c), name, compile)),
     };
+  }
+
+  /** Runs the writes the connection's transaction holds back, now. */
+  private async sendHeldBack(connection: DatabaseConnection): Promise<void> {
+    const held = this.heldBack.get(connection);
+    if (!held) return;
+    this.heldBack.delete(connection);
+    await connection.executeQuery(kysely.CompiledQuery.raw(held.statements.join(';\n')));
   }
 
   /**
@@ -317,10 +335,7 @@ export class TableVersions {
       }
       // what the transaction does next sees its held-back writes when it names what they name
       const held = this.heldBack.get(connection);
-      if (held && this.tablesOf(query.sql).some((t) => held.tables.has(t))) {
-        this.heldBack.delete(connection);
-        await connection.executeQuery(kysely.CompiledQuery.raw(held.statements.join(';\n')));
-      }
+      if (held && this.tablesOf(query.sql).some((t) => held.tables.has(t))) await this.sendHeldBack(connection);
     }
     if (!mayWrite(query.query)) {
       noteRead(this.tablesOf(query.sql));

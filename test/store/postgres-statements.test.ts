@@ -101,7 +101,7 @@ describe('statements on PostgreSQL', { skip }, () => {
     assert.equal(await version(), before + 2);
   });
 
-  test("a new post's category count is raised at the commit, seen by the transaction's own reads, and not lost between concurrent creates", async () => {
+  test("a new post's category count is raised at the commit, seen by the transaction's own reads, not lost between concurrent creates, undone with a batch step", async () => {
     const category = await store.terms.insert({ taxonomy: 'category', name: 'Counted' });
     const count = async (s: Store) => (await s.terms.get(category))!.count;
     const create = (status: string) =>
@@ -116,6 +116,14 @@ describe('statements on PostgreSQL', { skip }, () => {
     await Promise.all(Array.from({ length: 20 }, () => create('publish')));
     assert.equal(await count(store), 21);
     assert.equal(await count(other), 21);
+    // a batch: each step creates a post in a category of its own; the middle one is undone, its raise with it
+    const categories = await Promise.all(['Kept first', 'Undone', 'Kept last'].map((name) => store.terms.insert({ taxonomy: 'category', name })));
+    await store.steps(3, async (s, i) => {
+      const id = await s.posts.insert({ title: `Step ${i}`, status: 'publish' });
+      await s.terms.setPostTerms(id, 'category', [categories[i]], { status: 'publish' });
+      return { value: i, keep: i !== 1 };
+    });
+    assert.deepEqual(await Promise.all(categories.map(async (id) => (await store.terms.get(id))!.count)), [1, 0, 1]);
   });
 
   test("this process's own writes leave what it kept kept; another's make it read again", async () => {
