@@ -146,13 +146,15 @@ class PostgresConnection implements DatabaseConnection {
       return resultOf<R>(await this.client.query(begin === undefined ? query.sql : `${begin};\n${query.sql}`));
     }
     if (begin !== undefined) await this.client.query(begin);
+    // the name is asked at each run: after forgetNames, a new one
+    const run = async () => resultOf<R>(await this.client.query({ name: this.driver.nameOf(query.sql), text: query.sql, values }));
     try {
-      return resultOf<R>(await this.client.query({ name: this.driver.nameOf(query.sql), text: query.sql, values }));
+      return await run();
     } catch (e) {
       if ((e as { code?: string }).code !== PLAN_SHAPE_CHANGED) throw e;
       this.driver.forgetNames();
       if (this.inTransaction) throw e;
-      return resultOf<R>(await this.client.query({ name: this.driver.nameOf(query.sql), text: query.sql, values }));
+      return run();
     }
   }
 

@@ -21,10 +21,14 @@ export interface TestDatabase {
 
 type Pg = typeof import('pg');
 
-/** Runs one statement on the PostgreSQL server the tests use, outside any test schema. */
-async function onTestServer(statement: string): Promise<void> {
+/**
+ * Runs one statement on its own connection to the PostgreSQL server the tests use: outside any
+ * test schema, or in the one `location` (a test database's) names. Not through a store: no table
+ * version moves and no process is told.
+ */
+export async function onTestServer(statement: string, location = PG_BASE): Promise<void> {
   const { default: pg } = (await import('pg')) as unknown as { default: Pg };
-  const client = new pg.Client({ connectionString: PG_BASE });
+  const client = new pg.Client({ connectionString: location });
   await client.connect();
   try {
     await client.query(statement);

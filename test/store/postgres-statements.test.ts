@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Kysely } from 'kysely';
 import { Store } from '../../src/store/index.ts';
 import { sql } from '../../src/store/kysely.ts';
-import { testDatabase, type TestDatabase } from '../helpers/store.ts';
+import { onTestServer, testDatabase, type TestDatabase } from '../helpers/store.ts';
 import { missingService } from '../helpers/services.ts';
 
 /**
@@ -15,18 +15,6 @@ import { missingService } from '../helpers/services.ts';
  * not make it forget what it kept.
  */
 const skip = await missingService('postgres');
-
-/** Runs a statement on its own connection, not through a store: no version moves, no process is told. */
-async function behindTheBack(location: string, statement: string): Promise<void> {
-  const { default: pg } = (await import('pg')) as unknown as { default: typeof import('pg') };
-  const client = new pg.Client({ connectionString: location });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 describe('statements on PostgreSQL', { skip }, () => {
   let database: TestDatabase;
@@ -131,7 +119,7 @@ describe('statements on PostgreSQL', { skip }, () => {
     await store.shared.versions();
     assert.equal(await store.options.get('blogdescription'), 'Kept');
     // changed behind every instance's back (no version moves): only a fresh read would see it
-    await behindTheBack(database.location, `update options set value = 'Behind' where name = 'blogdescription'`);
+    await onTestServer(`update options set value = 'Behind' where name = 'blogdescription'`, database.location);
     await store.posts.insert({ title: 'A write of its own', status: 'publish' });
     await store.shared.versions();
     assert.equal(await store.options.get('blogdescription'), 'Kept', 'its own write to posts is no news');
