@@ -14,6 +14,7 @@ import { attachReadCache, ReadCache } from './read-cache.ts';
 import { GroupCommit } from './group-commit.ts';
 import { SyncThread } from './sync-thread.ts';
 import { attachTableVersions, TableVersions } from './table-versions.ts';
+import { WalIndexHeader } from './wal-index.ts';
 
 export interface DatabaseOptions {
   /** Connections a PostgreSQL pool keeps at most (ignored for SQLite, which has one). */
@@ -168,10 +169,11 @@ async function openSqlite(path: string, groupCommit: boolean): Promise<Kysely<DB
   const versions = new TableVersions('sqlite');
   const readCache = new ReadCache();
   versions.onWritten((tables) => readCache.wrote(tables));
-  const db = new kysely.Kysely<DB>({ dialect: versions.wrap(new kysely.SqliteDialect({ database: reusingStatements(sqlite, group, syncs) })), plugins: [new LimitInText()] });
+  const walIndex = path === ':memory:' ? undefined : new WalIndexHeader(`${resolve(path)}-shm`);
+  const db = new kysely.Kysely<DB>({ dialect: versions.wrap(new kysely.SqliteDialect({ database: reusingStatements(sqlite, group, syncs, walIndex) })), plugins: [new LimitInText()] });
   attachReadCache(db, readCache);
   attachTableVersions(db, versions);
-  if (path !== ':memory:') sqliteFiles.set(db, path);
+  if (walIndex) walIndexes.set(db, walIndex);
   else inMemory.add(db);
   if (group) groupCommits.set(db, group);
   return db;
@@ -180,11 +182,11 @@ async function openSqlite(path: string, groupCommit: boolean): Promise<Kysely<DB
 /** SQLite's automatic checkpoint under group commit: ten times the size at which the sync thread checkpoints. */
 const BACKSTOP_CHECKPOINT_PAGES = 10_000;
 
-/** The file of each SQLite database opened here, by its Kysely instance. */
-const sqliteFiles = new WeakMap<object, string>();
+/** The wal-index header of each SQLite file database opened here, by its Kysely instance. */
+const walIndexes = new WeakMap<object, WalIndexHeader>();
 
-/** The file a SQLite database was opened on; undefined in memory, on PostgreSQL, or for a transaction's Kysely. */
-export const sqliteFileOf = (db: Kysely<DB>): string | undefined => sqliteFiles.get(db);
+/** The wal-index header of a SQLite database's file; undefined in memory, on PostgreSQL, or for a transaction's Kysely. */
+export const walIndexOf = (db: Kysely<DB>): WalIndexHeader | undefined => walIndexes.get(db);
 
 /** The SQLite databases opened in memory: each is its one connection's alone, which no other process can write. */
 const inMemory = new WeakSet<object>();
@@ -209,11 +211,12 @@ const KEPT_STATEMENTS = 500;
  * recently used dropped past KEPT_STATEMENTS (lists of ids give texts of many lengths); one still
  * being iterated is not handed out twice.
  */
-function reusingStatements(sqlite: BetterSqlite3.Database, group: GroupCommit | undefined, syncs: SyncThread | undefined): SqliteDatabase {
+function reusingStatements(sqlite: BetterSqlite3.Database, group: GroupCommit | undefined, syncs: SyncThread | undefined, walIndex: WalIndexHeader | undefined): SqliteDatabase {
   const kept = new Map<string, SqliteStatement>();
   return {
     close: () => {
       sqlite.close();
+      walIndex?.close();
       // idle by now (the store syncs before it closes), and holding nothing open
       void syncs?.close();
     },

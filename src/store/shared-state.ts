@@ -1,6 +1,5 @@
-import { statSync } from 'node:fs';
 import type { Kysely } from 'kysely';
-import { isSqliteInMemory, sqliteFileOf } from './db.ts';
+import { isSqliteInMemory, walIndexOf } from './db.ts';
 import { readCacheOf } from './read-cache.ts';
 import { tableVersionsOf } from './table-versions.ts';
 import { sql } from './kysely.ts';
@@ -37,43 +36,31 @@ export class SharedStateRepo {
     if (isPostgres(this.db)) return null;
     const known = this.knownOtherWriters();
     if (known !== undefined) return known;
-    const walState = this.walState();
+    // read before SQLite is asked: a commit between the two is seen as a change next time
+    const walIndex = walIndexOf(this.db);
+    const headerRead = walIndex?.read() ?? false;
     const { rows } = await sql<{ data_version: number }>`PRAGMA data_version`.execute(this.db);
     const dataVersion = Number(rows[0]!.data_version);
     // what another process committed may change any read this one kept
     if (this.dataVersion !== undefined && dataVersion !== this.dataVersion) readCacheOf(this.db)?.changedElsewhere();
-    this.walSeen = walState;
+    walIndex?.markSeen(headerRead);
     this.dataVersion = dataVersion;
     return this.dataVersion;
   }
 
   /**
    * otherWriters() when SQLite need not be asked, without waiting: a database in memory has no
-   * other connection (its count never moves); while the WAL file's size and time stay as they
-   * were, nothing was committed (a stat costs a tenth of the query). Undefined when it must ask.
+   * other connection (its count never moves); while the WAL's index header stays as it was when
+   * SQLite was last asked, nothing was committed (wal-index.ts). Undefined when it must ask.
    */
   knownOtherWriters(): number | undefined {
     if (isSqliteInMemory(this.db)) return 0;
     if (this.dataVersion === undefined) return undefined;
-    // every commit, by any connection, writes the WAL file
-    const walState = this.walState();
-    return walState !== undefined && walState === this.walSeen ? this.dataVersion : undefined;
+    const walIndex = walIndexOf(this.db);
+    return walIndex?.read() && walIndex.unchanged() ? this.dataVersion : undefined;
   }
 
-  /** The WAL file's identity, size and time; undefined without one (or when it cannot be read: SQLite is asked instead). */
-  private walState(): string | undefined {
-    const file = sqliteFileOf(this.db);
-    if (file === undefined) return undefined;
-    try {
-      const wal = statSync(`${file}-wal`, { bigint: true, throwIfNoEntry: false });
-      return wal ? `${wal.ino}:${wal.size}:${wal.mtimeNs}` : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** The WAL file's state and the commit count when otherWriters() last asked SQLite. */
-  private walSeen: string | undefined;
+  /** The commit count when otherWriters() last asked SQLite. */
   private dataVersion: number | undefined;
 
   async versions(): Promise<Record<string, number>> {

@@ -9,7 +9,8 @@ import { sql } from '../../src/store/kysely.ts';
 
 // How the store runs its statements on SQLite (src/store/db.ts): without the sampled statistics
 // that make SQLite prepare a statement again at every run, and with rows made as objects in
-// JavaScript from their values. What a query answers must not change for either.
+// JavaScript from their values. What a query answers must not change for either. And how an
+// instance learns that another process committed (shared-state.ts, wal-index.ts).
 describe('SQLite statements', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cms-spec-sqlite-statements-'));
   const file = join(dir, 'site.sqlite');
@@ -74,6 +75,26 @@ describe('SQLite statements', () => {
       }
     } finally {
       raw.close();
+    }
+  });
+
+  test("another connection's commit is known without asking SQLite only until it happens; reads change nothing", async () => {
+    const shared = store.shared;
+    const asked = await shared.otherWriters();
+    assert.equal(shared.knownOtherWriters(), asked, 'nothing committed since SQLite was asked: known without asking');
+    const other = new Database(file);
+    try {
+      other.prepare('select count(*) from posts').get();
+      assert.equal(shared.knownOtherWriters(), asked, "another connection's read commits nothing");
+      other.prepare("insert into options (name, value, autoload) values ('other_writer', '1', 0)").run();
+      assert.equal(shared.knownOtherWriters(), undefined, "after another connection's commit SQLite must be asked");
+      const after = await shared.otherWriters();
+      assert.ok(after !== null && asked !== null && after > asked, `SQLite counts the other commit (${asked} → ${after})`);
+      assert.equal(shared.knownOtherWriters(), after, 'known again once asked');
+      other.exec("begin immediate; update options set value = '2' where name = 'other_writer'; commit");
+      assert.equal(shared.knownOtherWriters(), undefined, 'a commit in an explicit transaction too');
+    } finally {
+      other.close();
     }
   });
 
