@@ -1,4 +1,4 @@
-import type { Expression, Kysely, SqlBool } from 'kysely';
+import type { Expression, Kysely, SelectQueryBuilder, SqlBool } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB } from './schema.ts';
 import { atomically, byteOrder, firstFreeSlug, foldedOrder, matchesText, sanitizeSlug, slugOrCandidates } from './transact.ts';
@@ -121,15 +121,18 @@ export class PostsRepo {
   }
 
   /** The posts with these ids, in the order of `ids` (unknown ids left out). */
-  async getMany(ids: number[]): Promise<PostRow[]> {
-    if (!ids.length) return [];
-    return inOrderOf(ids, await this.db.selectFrom('posts').selectAll().where('id', 'in', ids).execute());
+  getMany(ids: number[]): Promise<PostRow[]> {
+    return this.readIds(ids, WHOLE);
   }
 
   /** getMany without the posts' content and excerpt: on PostgreSQL their text, stored apart (TOAST), is not read at all. */
-  async headsOf(ids: number[]): Promise<PostHead[]> {
+  headsOf(ids: number[]): Promise<PostHead[]> {
+    return this.readIds(ids, HEADS);
+  }
+
+  private async readIds<T extends { id: number }>(ids: number[], columns: Columns<T>): Promise<T[]> {
     if (!ids.length) return [];
-    return inOrderOf(ids, await this.db.selectFrom('posts').select(POST_HEAD_COLUMNS).where('id', 'in', ids).execute());
+    return inOrderOf(ids, await columns(this.db.selectFrom('posts')).where('id', 'in', ids).execute());
   }
 
   /** The newest post of these types with this slug. */
@@ -200,36 +203,41 @@ export class PostsRepo {
    * `stickyFirst`, the sticky part and the rest are paged as one list).
    */
   query(q: PostQuery): Promise<{ rows: PostRow[]; total: number }> {
-    return this.counted(q, (ids) => this.getMany(ids));
+    return this.counted(q, WHOLE);
   }
 
   /** query() read as heads (headsOf): for a list that reads the whole post only for those it makes afresh. */
   queryHeads(q: PostQuery): Promise<{ rows: PostHead[]; total: number }> {
-    return this.counted(q, (ids) => this.headsOf(ids));
+    return this.counted(q, HEADS);
   }
 
-  private async counted<T>(q: PostQuery, read: (ids: number[]) => Promise<T[]>): Promise<{ rows: T[]; total: number }> {
+  private async counted<T extends { id: number }>(q: PostQuery, columns: Columns<T>): Promise<{ rows: T[]; total: number }> {
     const search = q.search?.trim() ? parseSearch(q.search) : undefined;
     const total = await this.count(q, search);
     if (!total || q.limit <= 0) return { rows: [], total };
-    return { rows: await this.ordered(q, search, read), total };
+    return { rows: await this.ordered(q, search, columns), total };
   }
 
   /** One page of matching posts without counting all matches (for lists that show no total). */
   list(q: PostQuery): Promise<PostRow[]> {
     if (q.limit <= 0) return Promise.resolve([]);
-    return this.ordered(q, q.search?.trim() ? parseSearch(q.search) : undefined, (ids) => this.getMany(ids));
+    return this.ordered(q, q.search?.trim() ? parseSearch(q.search) : undefined, WHOLE);
   }
 
-  private async ordered<T>(q: PostQuery, search: ParsedSearch | undefined, read: (ids: number[]) => Promise<T[]>): Promise<T[]> {
+  private async ordered<T extends { id: number }>(q: PostQuery, search: ParsedSearch | undefined, columns: Columns<T>): Promise<T[]> {
     const large = await this.largeTerms(q);
-    if (!q.stickyFirst || q.sticky !== undefined) return read(await this.page(q, search, large, q.offset, q.limit));
+    if (!q.stickyFirst || q.sticky !== undefined) {
+      const page = this.page(q, search, large, q.offset, q.limit);
+      // the page's rows in one statement, sorted again as their ids were (a page's worth); a random order cannot be repeated
+      if (this.orderbyOf(q, search) !== 'rand') return this.inOrder(columns(this.db.selectFrom('posts')).where('id', 'in', page), q, search).execute();
+      return this.readIds(await this.idsOf(page), columns);
+    }
     const stickyPart = { ...q, sticky: true };
     const stickyCount = await this.count(stickyPart, search);
-    const fromSticky = stickyCount > q.offset ? await this.page(stickyPart, search, large, q.offset, Math.min(q.limit, stickyCount - q.offset)) : [];
+    const fromSticky = stickyCount > q.offset ? await this.idsOf(this.page(stickyPart, search, large, q.offset, Math.min(q.limit, stickyCount - q.offset))) : [];
     const rest = q.limit - fromSticky.length;
-    const others = rest > 0 ? await this.page({ ...q, sticky: false }, search, large, Math.max(0, q.offset - stickyCount), rest) : [];
-    return read([...fromSticky, ...others]);
+    const others = rest > 0 ? await this.idsOf(this.page({ ...q, sticky: false }, search, large, Math.max(0, q.offset - stickyCount), rest)) : [];
+    return this.readIds([...fromSticky, ...others], columns);
   }
 
   /**
@@ -249,42 +257,56 @@ export class PostsRepo {
     return this.db.selectFrom('posts').where((eb) => eb.and(this.conditions(eb, q, search, large)));
   }
 
-  /** How many posts match: kept per query (its SQL and values) until anything is written (read-cache.ts). */
+  /** How many posts match: kept per query (what it matches, not its order or page) until anything is written (read-cache.ts). */
   private async count(q: PostQuery, search: ParsedSearch | undefined): Promise<number> {
-    const query = this.where(q, search).select((eb) => eb.fn.countAll<number>().as('total')).compile();
-    const read = async () => Number((await this.db.executeQuery(query)).rows[0]!.total);
+    const read = async () => Number((await this.where(q, search).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
     const cache = readCacheOf(this.db);
-    return cache ? cache.get(`posts.count\0${query.sql}\0${JSON.stringify(query.parameters)}`, read) : read();
+    // keyed by the query's fields, not its SQL: a kept count is then found without building the query
+    return cache ? cache.get(countKeyOf(q), read) : read();
   }
 
   /**
-   * The ids of the posts at [offset, offset + limit) in the asked order, which an index answers
-   * without reading the posts' text; the caller reads only those rows (whole, or their heads).
+   * The query of the ids of the posts at [offset, offset + limit) in the asked order, which an
+   * index answers without reading the posts' text; the caller reads only those rows (whole, or
+   * their heads), in the same statement or after it.
    */
-  private async page(q: PostQuery, search: ParsedSearch | undefined, large: ReadonlySet<number>, offset: number, limit: number): Promise<number[]> {
+  private page(q: PostQuery, search: ParsedSearch | undefined, large: ReadonlySet<number>, offset: number, limit: number) {
+    // the page size written into the text, as LimitInText (db.ts) writes a query's own: bound in a subquery, SQLite prepares the statement again at every run
+    return this.inOrder(this.where(q, search, large).select('id'), q, search).limit(sql.lit(sqlBound(limit))).offset(sqlBound(offset));
+  }
+
+  private async idsOf(page: ReturnType<PostsRepo['page']>): Promise<number[]> {
+    return (await page.execute()).map((r) => r.id);
+  }
+
+  private orderbyOf(q: PostQuery, search: ParsedSearch | undefined): NonNullable<PostQuery['orderby']> {
+    return q.orderby ?? (search ? 'relevance' : 'date');
+  }
+
+  /** A query over the posts in the asked order, its ties broken by id. */
+  private inOrder<O>(query: SelectQueryBuilder<DB, 'posts', O>, q: PostQuery, search: ParsedSearch | undefined): SelectQueryBuilder<DB, 'posts', O> {
     const dir = q.order ?? 'desc';
-    let ids = this.where(q, search, large).select('id');
-    const orderby = q.orderby ?? (search ? 'relevance' : 'date');
+    const orderby = this.orderbyOf(q, search);
     switch (orderby) {
       case 'relevance':
-        if (search) ids = ids.orderBy((eb) => relevance(this.db, eb, search), 'asc');
-        ids = ids.orderBy('date', 'desc');
+        if (search) query = query.orderBy((eb) => relevance(this.db, eb, search), 'asc');
+        query = query.orderBy('date', 'desc');
         break;
       case 'include':
-        ids = q.include?.length ? ids.orderBy(orderOfIds('id', q.include), dir) : ids.orderBy('date', dir);
+        query = q.include?.length ? query.orderBy(orderOfIds('id', q.include), dir) : query.orderBy('date', dir);
         break;
       case 'rand':
         // random() is the same function on SQLite and PostgreSQL
-        ids = ids.orderBy(sql`random()`);
+        query = query.orderBy(sql`random()`);
         break;
       case 'id':
         break;
       case 'title':
         // the indexed prefix folded as WordPress's collation folds it (migration 020), then the whole title in byte order
-        ids = ids.orderBy(foldedOrder(this.db, TITLE_PREFIX), dir).orderBy(byteOrder(this.db, 'title'), dir);
+        query = query.orderBy(foldedOrder(this.db, TITLE_PREFIX), dir).orderBy(byteOrder(this.db, 'title'), dir);
         break;
       case 'slug':
-        ids = ids.orderBy(byteOrder(this.db, orderby), dir);
+        query = query.orderBy(byteOrder(this.db, orderby), dir);
         break;
       case 'modified':
       case 'author':
@@ -292,10 +314,10 @@ export class PostsRepo {
       case 'menu_order':
       case 'comment_count':
       case 'date':
-        ids = ids.orderBy(orderby, dir);
+        query = query.orderBy(orderby, dir);
         break;
     }
-    return (await ids.orderBy('id', dir).limit(sqlBound(limit)).offset(sqlBound(offset)).execute()).map((r) => r.id);
+    return query.orderBy('id', dir);
   }
 
   private conditions(eb: PostsEB, q: PostQuery, search: ParsedSearch | undefined, large: ReadonlySet<number>): Expression<SqlBool>[] {
@@ -607,6 +629,14 @@ async function uniqueSlugsOf(db: Kysely<DB>, rows: { slug: string; type: string;
 }
 
 /** Rows read by id, in the order of `ids` (those not found left out). */
+/** The read cache's key of a query's count: the fields that say which posts match, not their order or page. */
+const countKeyOf = ({ offset, limit, order, orderby, stickyFirst, ...matching }: PostQuery): string => `posts.count\0${JSON.stringify(matching)}`;
+
+/** Which columns of the posts a read gives: the whole rows, or their heads. */
+type Columns<T> = (query: SelectQueryBuilder<DB, 'posts', object>) => SelectQueryBuilder<DB, 'posts', T>;
+const WHOLE: Columns<PostRow> = (query) => query.selectAll();
+const HEADS: Columns<PostHead> = (query) => query.select(POST_HEAD_COLUMNS);
+
 function inOrderOf<T extends { id: number }>(ids: readonly number[], rows: T[]): T[] {
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
