@@ -5,7 +5,7 @@ const WIDER: Record<string, string> = { integer: 'bigint', int4: 'bigint', seria
 const NUL = /\u0000/g;
 
 /** A string without NUL characters (PostgreSQL's text cannot hold them); anything else as it is. */
-const storable = (v: unknown) => (typeof v === 'string' && v.includes('\u0000') ? v.replace(NUL, '') : v);
+export const storable = (v: unknown) => (typeof v === 'string' && v.includes('\u0000') ? v.replace(NUL, '') : v);
 
 /**
  * What makes PostgreSQL keep what SQLite keeps, so one set of migrations and queries means the

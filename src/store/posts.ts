@@ -11,6 +11,7 @@ import { forUpdate, lockAllUntilCommit, lockUntilCommit, shareLockUntilCommit } 
 import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 import { readCacheOf } from './read-cache.ts';
 import { sqlBound } from './sql-bound.ts';
+import { compiledOnce } from './compiled-once.ts';
 
 export type { NewPost, PostHead, PostPatch, PostRow } from './post-rows.ts';
 
@@ -132,7 +133,8 @@ export class PostsRepo {
 
   private async readIds<T extends { id: number }>(ids: number[], columns: Columns<T>): Promise<T[]> {
     if (!ids.length) return [];
-    return inOrderOf(ids, await columns(this.db.selectFrom('posts')).where('id', 'in', ids).execute());
+    const query = compiledOnce(this.db, `posts by id\0${columns.name}\0${ids.length}`, ids, () => columns.select(this.db.selectFrom('posts')).where('id', 'in', ids));
+    return inOrderOf(ids, (await this.db.executeQuery(query)).rows);
   }
 
   /** The newest post of these types with this slug. */
@@ -227,10 +229,13 @@ export class PostsRepo {
   private async ordered<T extends { id: number }>(q: PostQuery, search: ParsedSearch | undefined, columns: Columns<T>): Promise<T[]> {
     const large = await this.largeTerms(q);
     if (!q.stickyFirst || q.sticky !== undefined) {
-      const page = this.page(q, search, large, q.offset, q.limit);
       // the page's rows in one statement, sorted again as their ids were (a page's worth); a random order cannot be repeated
-      if (this.orderbyOf(q, search) !== 'rand') return this.inOrder(columns(this.db.selectFrom('posts')).where('id', 'in', page), q, search).execute();
-      return this.readIds(await this.idsOf(page), columns);
+      if (this.orderbyOf(q, search) === 'rand') return this.readIds(await this.idsOf(this.page(q, search, large, q.offset, q.limit)), columns);
+      const rows = () => this.inOrder(columns.select(this.db.selectFrom('posts')).where('id', 'in', this.page(q, search, large, q.offset, q.limit)), q, search);
+      const plain = plainFiltersOf(q, search);
+      if (!plain) return rows().execute();
+      const shape = `posts page\0${columns.name}\0${this.orderbyOf(q, search)} ${q.order ?? 'desc'} ${sqlBound(q.limit)}\0${plain.shape}`;
+      return (await this.db.executeQuery(compiledOnce(this.db, shape, [...plain.values, sqlBound(q.offset)], rows))).rows;
     }
     const stickyPart = { ...q, sticky: true };
     const stickyCount = await this.count(stickyPart, search);
@@ -633,9 +638,44 @@ async function uniqueSlugsOf(db: Kysely<DB>, rows: { slug: string; type: string;
 const countKeyOf = ({ offset, limit, order, orderby, stickyFirst, ...matching }: PostQuery): string => `posts.count\0${JSON.stringify(matching)}`;
 
 /** Which columns of the posts a read gives: the whole rows, or their heads. */
-type Columns<T> = (query: SelectQueryBuilder<DB, 'posts', object>) => SelectQueryBuilder<DB, 'posts', T>;
-const WHOLE: Columns<PostRow> = (query) => query.selectAll();
-const HEADS: Columns<PostHead> = (query) => query.select(POST_HEAD_COLUMNS);
+interface Columns<T> {
+  readonly name: string;
+  readonly select: (query: SelectQueryBuilder<DB, 'posts', object>) => SelectQueryBuilder<DB, 'posts', T>;
+}
+const WHOLE: Columns<PostRow> = { name: 'whole', select: (query) => query.selectAll() };
+const HEADS: Columns<PostHead> = { name: 'heads', select: (query) => query.select(POST_HEAD_COLUMNS) };
+
+/** The filters whose values a query binds as given, in the order PostsRepo.conditions adds them. */
+const PLAIN_FILTERS = ['statuses', 'include', 'exclude', 'authors', 'authorsExclude', 'slugs', 'titles', 'parent', 'parentExclude', 'menuOrder', 'after', 'before', 'modifiedAfter', 'modifiedBefore'] as const;
+/** The orders that bind no value. */
+const PLAIN_ORDERS: ReadonlySet<PostQuery['orderby']> = new Set(['date', 'id', 'modified', 'author', 'parent', 'menu_order', 'comment_count']);
+/** A PostQuery's fields that a plain page may have set: its types, order and page, and the plain filters. */
+const PLAIN_FIELDS: ReadonlySet<string> = new Set(['types', 'search', 'orderby', 'order', 'offset', 'limit', 'stickyFirst', ...PLAIN_FILTERS]);
+
+/**
+ * The shape of a page's filters and their values in the order they are bound (compiledOnce), for
+ * a query with only plain filters and a plain order; undefined for any other (a search, terms, MIME
+ * types, stickiness, or a field added to PostQuery since), which is built every time.
+ */
+function plainFiltersOf(q: PostQuery, search: ParsedSearch | undefined): { shape: string; values: unknown[] } | undefined {
+  if (search || !PLAIN_ORDERS.has(q.orderby ?? 'date')) return undefined;
+  for (const [field, value] of Object.entries(q)) if (!PLAIN_FIELDS.has(field) && value !== undefined && !(Array.isArray(value) && !value.length)) return undefined;
+  // conditions() asks for a type that is none when given no types
+  const values: unknown[] = q.types.length ? [...q.types] : [''];
+  let shape = `types ${values.length}`;
+  for (const field of PLAIN_FILTERS) {
+    const value = q[field];
+    if (Array.isArray(value)) {
+      if (!value.length) continue;
+      shape += ` ${field} ${value.length}`;
+      values.push(...value);
+    } else if (field === 'menuOrder' ? value !== undefined : value) {
+      shape += ` ${field}`;
+      values.push(value);
+    }
+  }
+  return { shape, values };
+}
 
 function inOrderOf<T extends { id: number }>(ids: readonly number[], rows: T[]): T[] {
   const byId = new Map(rows.map((r) => [r.id, r]));
