@@ -7,7 +7,7 @@ import { POST_HEAD_COLUMNS, TITLE_PREFIX, type NewPost, type PostHead, type Post
 import { contains, parseSearch, relevance, type ParsedSearch, type PostsEB } from './post-search.ts';
 import { trashPost, untrashPost } from './post-trash.ts';
 import { fillDates, siteClock, type SiteClock } from './site-clock.ts';
-import { forUpdate, lockAllUntilCommit, lockUntilCommit, shareLockUntilCommit } from './portable.ts';
+import { forUpdate, isPostgres, lockAllUntilCommit, lockUntilCommit, shareLockUntilCommit } from './portable.ts';
 import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 import { readCacheOf } from './read-cache.ts';
 import { sqlBound } from './sql-bound.ts';
@@ -229,8 +229,11 @@ export class PostsRepo {
   private async ordered<T extends { id: number }>(q: PostQuery, search: ParsedSearch | undefined, columns: Columns<T>): Promise<T[]> {
     const large = await this.largeTerms(q);
     if (!q.stickyFirst || q.sticky !== undefined) {
-      // the page's rows in one statement, sorted again as their ids were (a page's worth); a random order cannot be repeated
-      if (this.orderbyOf(q, search) === 'rand') return this.readIds(await this.idsOf(this.page(q, search, large, q.offset, q.limit)), columns);
+      // On SQLite the page's rows in one statement, sorted again as their ids were (a page's worth): SQLite
+      // reads an IN subquery once, whatever it knows of the table. PostgreSQL may plan it as a join that
+      // runs the page's query again for every post (a search on 10,000 posts planned before the import's
+      // ANALYZE ran for over ten minutes): there the ids come first. A random order cannot be repeated.
+      if (isPostgres(this.db) || this.orderbyOf(q, search) === 'rand') return this.readIds(await this.idsOf(this.page(q, search, large, q.offset, q.limit)), columns);
       const rows = () => this.inOrder(columns.select(this.db.selectFrom('posts')).where('id', 'in', this.page(q, search, large, q.offset, q.limit)), q, search);
       const plain = plainFiltersOf(q, search);
       if (!plain) return rows().execute();
@@ -633,7 +636,6 @@ async function uniqueSlugsOf(db: Kysely<DB>, rows: { slug: string; type: string;
   }
 }
 
-/** Rows read by id, in the order of `ids` (those not found left out). */
 /** The read cache's key of a query's count: the fields that say which posts match, not their order or page. */
 const countKeyOf = ({ offset, limit, order, orderby, stickyFirst, ...matching }: PostQuery): string => `posts.count\0${JSON.stringify(matching)}`;
 
@@ -677,6 +679,7 @@ function plainFiltersOf(q: PostQuery, search: ParsedSearch | undefined): { shape
   return { shape, values };
 }
 
+/** Rows read by id, in the order of `ids` (those not found left out). */
 function inOrderOf<T extends { id: number }>(ids: readonly number[], rows: T[]): T[] {
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
