@@ -35,4 +35,19 @@ export function compiledOnce<R>(db: Kysely<any>, shape: string, values: readonly
   return compiled;
 }
 
+/**
+ * A row's columns as kysely writes them in an insert or an update (those whose value is undefined
+ * left out), for the shape (their names, in order) and the values compiledOnce is given.
+ */
+export function definedColumns(row: Readonly<Record<string, unknown>>): { names: string; values: unknown[] } {
+  const names: string[] = [];
+  const values: unknown[] = [];
+  for (const name in row) {
+    if (row[name] === undefined) continue;
+    names.push(name);
+    values.push(row[name]);
+  }
+  return { names: names.join(','), values };
+}
+
 const sameValues = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((v, i) => Object.is(v, b[i]));

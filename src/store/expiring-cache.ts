@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { sql } from './kysely.ts';
 import { sqlDate } from './transact.ts';
 import { noteUnrepeatable } from './table-versions.ts';
+import { compiledOnce } from './compiled-once.ts';
 
 /**
  * How a cache table's `expires_at` column counts time: milliseconds or seconds since the epoch
@@ -88,11 +89,15 @@ export class ExpiringCache {
     return Number(numDeletedRows);
   }
 
-  /** Drops every entry whose key starts with `prefix` (every entry without one: `cms-spec cache flush`); how many there were. */
-  async clear(prefix = ''): Promise<number> {
-    let q = this.db.deleteFrom(this.t.table);
-    if (prefix) q = q.where(sql<string>`substr(${sql.ref(this.t.key)}, 1, ${sql.lit(prefix.length)})`, '=', prefix);
-    const { numDeletedRows } = await q.executeTakeFirst();
-    return Number(numDeletedRows);
+  /**
+   * Drops every entry whose key starts with `prefix` (every entry without one: `cms-spec cache
+   * flush`); how many there were. `within`: a transaction of the caller's to drop them in.
+   */
+  async clear(prefix = '', within: Kysely<any> = this.db): Promise<number> {
+    const everything = () => within.deleteFrom(this.t.table);
+    const query = prefix
+      ? everything().where(sql<string>`substr(${sql.ref(this.t.key)}, 1, ${sql.lit(prefix.length)})`, '=', prefix).compile()
+      : compiledOnce(within, `expiring cache clear\0${this.t.table}`, [], everything);
+    return Number((await within.executeQuery(query)).numAffectedRows ?? 0n);
   }
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from './schema.ts';
 import { sql } from './kysely.ts';
 import { atomically } from './transact.ts';
+import { compiledOnce } from './compiled-once.ts';
 
 /** The meta tables and the column naming what each row belongs to. */
 const OWNER = { post_meta: 'post_id', user_meta: 'user_id', comment_meta: 'comment_id', term_meta: 'term_id' } as const;
@@ -51,9 +52,13 @@ export class MetaRepo {
   async ofMany(ownerIds: number[], keys?: string[]): Promise<Map<number, Record<string, string>>> {
     const out = new Map<number, Record<string, string>>(ownerIds.map((id) => [id, {}]));
     if (!ownerIds.length || keys?.length === 0) return out;
-    let q = this.rows().select([sql<number>`${sql.ref(`meta.${this.ownerColumn}`)}`.as('owner'), 'meta.key', 'meta.value']).where(this.owner(), 'in', ownerIds);
-    if (keys) q = q.where('meta.key', 'in', keys);
-    for (const r of await q.orderBy('meta.id', 'desc').execute()) {
+    const build = () => {
+      let q = this.rows().select([sql<number>`${sql.ref(`meta.${this.ownerColumn}`)}`.as('owner'), 'meta.key', 'meta.value']).where(this.owner(), 'in', ownerIds);
+      if (keys) q = q.where('meta.key', 'in', keys);
+      return q.orderBy('meta.id', 'desc');
+    };
+    const query = compiledOnce(this.db, `meta of owners\0${this.table}\0${ownerIds.length}\0${keys?.length ?? 'all'}`, keys ? [...ownerIds, ...keys] : ownerIds, build);
+    for (const r of (await this.db.executeQuery(query)).rows) {
       const meta = out.get(r.owner);
       if (meta) meta[r.key] = r.value; // descending ids: the first stored value is written last and wins
     }

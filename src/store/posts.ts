@@ -1,7 +1,7 @@
 import type { Expression, Kysely, SelectQueryBuilder, SqlBool } from 'kysely';
 import { sql } from './kysely.ts';
 import type { DB } from './schema.ts';
-import { atomically, byteOrder, firstFreeSlug, foldedOrder, matchesText, sanitizeSlug, slugOrCandidates } from './transact.ts';
+import { atomically, byteOrder, firstFreeSlug, foldedOrder, matchesText, sanitizeSlug, slugCandidatesBound, slugOrCandidates } from './transact.ts';
 import { MetaRepo } from './meta.ts';
 import { POST_HEAD_COLUMNS, TITLE_PREFIX, type NewPost, type PostHead, type PostPatch, type PostRow } from './post-rows.ts';
 import { contains, parseSearch, relevance, type ParsedSearch, type PostsEB } from './post-search.ts';
@@ -11,7 +11,7 @@ import { forUpdate, isPostgres, lockAllUntilCommit, lockUntilCommit, shareLockUn
 import { orderOfIds, recountTerms, termIdsOfPosts } from './terms.ts';
 import { readCacheOf } from './read-cache.ts';
 import { sqlBound } from './sql-bound.ts';
-import { compiledOnce } from './compiled-once.ts';
+import { compiledOnce, definedColumns } from './compiled-once.ts';
 
 export type { NewPost, PostHead, PostPatch, PostRow } from './post-rows.ts';
 
@@ -390,18 +390,19 @@ export class PostsRepo {
       const wanted = sanitizeSlug(p.slug ?? '') || (SLUGLESS_STATUSES.has(status) ? '' : sanitizeSlug(p.title ?? ''));
       await shareLockUntilCommit(db, POST_SLUGS_LOCK, wanted ? slugLock(wanted) : undefined);
       const slug = wanted && !keepsSlug(type, status) ? await uniquePostSlug(db, wanted, type, parent) : wanted;
-      const row = await db
-        .insertInto('posts')
-        .values({ ...p, type, status, parent, slug, date: dates.local, date_gmt: dates.gmt, modified: modified.local, modified_gmt: modified.gmt })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const values = { ...p, type, status, parent, slug, date: dates.local, date_gmt: dates.gmt, modified: modified.local, modified_gmt: modified.gmt };
+      const columns = definedColumns(values);
+      const insert = compiledOnce(db, `posts insert\0${columns.names}`, columns.values, () => db.insertInto('posts').values(values).returningAll());
+      const [row] = (await db.executeQuery(insert)).rows;
       const { id } = row;
       const fix: PostPatch = {};
       // a published post whose title gives no slug is named after its id, as WordPress does
       if (!slug && !SLUGLESS_STATUSES.has(status)) fix.slug = await uniquePostSlug(db, String(id), type, parent, id);
       if (!p.guid) fix.guid = guidOf ? await guidOf({ ...row, ...fix }) : plainGuid(clock.home, type, id);
-      if (!Object.keys(fix).length) return row;
-      return db.updateTable('posts').set(fix).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      const fixed = definedColumns(fix);
+      if (!fixed.names) return row;
+      const update = compiledOnce(db, `posts update returning\0${fixed.names}`, [...fixed.values, id], () => db.updateTable('posts').set(fix).where('id', '=', id).returningAll());
+      return (await db.executeQuery(update)).rows[0];
     });
   }
 
@@ -592,19 +593,24 @@ async function uniquePostSlug(db: Kysely<DB>, slug: string, type: string, parent
 
 /** The slug and its `-N` variants already used where a post of this type and parent would clash. */
 async function takenSlugs(db: Kysely<DB>, slug: string, type: string, parent: number, exceptId?: number): Promise<string[]> {
-  let q = db
-    .selectFrom('posts')
-    .select('slug')
-    .where((eb) => slugOrCandidates(db, eb.ref('slug'), slug));
-  if (type === 'attachment') {
-    // attachments share the URL space of every post type
-  } else if (HIERARCHICAL_TYPES.has(type)) {
-    q = q.where('type', 'in', [...HIERARCHICAL_TYPES, 'attachment']).where('parent', '=', parent);
-  } else {
-    q = q.where('type', '=', type);
-  }
-  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-  return (await q.execute()).map((r) => r.slug);
+  // attachments share the URL space of every post type
+  const scope = type === 'attachment' ? 'any type' : HIERARCHICAL_TYPES.has(type) ? 'hierarchical' : 'its type';
+  const scopeValues = scope === 'any type' ? [] : scope === 'hierarchical' ? [...HIERARCHICAL_TYPES, 'attachment', parent] : [type];
+  const build = () => {
+    let q = db
+      .selectFrom('posts')
+      .select('slug')
+      .where((eb) => slugOrCandidates(db, eb.ref('slug'), slug));
+    if (scope === 'hierarchical') q = q.where('type', 'in', [...HIERARCHICAL_TYPES, 'attachment']).where('parent', '=', parent);
+    else if (scope === 'its type') q = q.where('type', '=', type);
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    return q;
+  };
+  const bound = slugCandidatesBound(db, slug);
+  const query = bound
+    ? compiledOnce(db, `taken slugs\0${bound.shape}\0${scope}\0${exceptId === undefined ? '' : 'except'}`, [...bound.values, ...scopeValues, ...(exceptId === undefined ? [] : [exceptId])], build)
+    : build().compile();
+  return (await db.executeQuery(query)).rows.map((r) => r.slug);
 }
 
 /** Whether a post of type `a` (under `parentA`) and one of type `b` must not share a slug: wp_unique_post_slug's scopes, as takenSlugs reads them. */

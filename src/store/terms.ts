@@ -6,6 +6,7 @@ import { MetaRepo } from './meta.ts';
 import { atomically, byteOrder, firstFreeSlug, foldedOrder, matchesText, sanitizeSlug, slugOrCandidates } from './transact.ts';
 import { sqlBound } from './sql-bound.ts';
 import { writeAtCommit } from './table-versions.ts';
+import { compiledOnce } from './compiled-once.ts';
 
 export type TermRow = Selectable<TermsTable>;
 
@@ -212,15 +213,18 @@ export class TermsRepo {
   async termsOfPosts(postIds: number[], taxonomy?: string): Promise<Map<number, TermRow[]>> {
     const out = new Map<number, TermRow[]>(postIds.map((id) => [id, []]));
     if (!postIds.length) return out;
-    let q = this.db
-      .selectFrom('term_relationships as tr')
-      .innerJoin('terms as t', 't.id', 'tr.term_id')
-      .selectAll('t')
-      .select('tr.post_id')
-      .where('tr.post_id', 'in', postIds);
-    if (taxonomy) q = q.where('t.taxonomy', '=', taxonomy);
-    const rows = await q.orderBy('tr.post_id').orderBy('tr.term_order').orderBy('t.name').execute();
-    for (const { post_id, ...term } of rows) out.get(post_id)?.push(term);
+    const build = () => {
+      let q = this.db
+        .selectFrom('term_relationships as tr')
+        .innerJoin('terms as t', 't.id', 'tr.term_id')
+        .selectAll('t')
+        .select('tr.post_id')
+        .where('tr.post_id', 'in', postIds);
+      if (taxonomy) q = q.where('t.taxonomy', '=', taxonomy);
+      return q.orderBy('tr.post_id').orderBy('tr.term_order').orderBy('t.name');
+    };
+    const query = compiledOnce(this.db, `terms of posts\0${postIds.length}\0${taxonomy ? 1 : 0}`, taxonomy ? [...postIds, taxonomy] : postIds, build);
+    for (const { post_id, ...term } of (await this.db.executeQuery(query)).rows) out.get(post_id)?.push(term);
     return out;
   }
 
@@ -274,21 +278,21 @@ export class TermsRepo {
       const beforeIds = before.map((r) => r.id);
       if (beforeIds.length) await db.deleteFrom('term_relationships').where('post_id', '=', postId).where('term_id', 'in', beforeIds).execute();
       // the wanted ids that are terms of the taxonomy, numbered in the order asked, found and attached in one statement
+      // the order of the ids is written into the text: one shape per list of ids (most creates attach the default category alone)
+      const attach = () =>
+        db
+          .insertInto('term_relationships')
+          .columns(['post_id', 'term_id', 'term_order'])
+          .expression(
+            db
+              .selectFrom('terms')
+              .select([sql<number>`cast(${postId} as integer)`.as('post_id'), 'id', sql<number>`row_number() over (order by ${orderOfIds('id', wanted)}) - 1`.as('term_order')])
+              .where('taxonomy', '=', taxonomy)
+              .where('id', 'in', wanted),
+          )
+          .returning('term_id');
       const attached = wanted.length
-        ? (
-            await db
-              .insertInto('term_relationships')
-              .columns(['post_id', 'term_id', 'term_order'])
-              .expression(
-                db
-                  .selectFrom('terms')
-                  .select([sql<number>`cast(${postId} as integer)`.as('post_id'), 'id', sql<number>`row_number() over (order by ${orderOfIds('id', wanted)}) - 1`.as('term_order')])
-                  .where('taxonomy', '=', taxonomy)
-                  .where('id', 'in', wanted),
-              )
-              .returning('term_id')
-              .execute()
-          ).map((r) => r.term_id)
+        ? (await db.executeQuery(compiledOnce(db, `terms attach\0${wanted.join(',')}`, [postId, taxonomy, ...wanted], attach))).rows.map((r) => r.term_id)
         : [];
       // a new post adds one to each of its terms if it is published: no count of every post a term
       // carries (the default category carries most of a site), which grew with the site on each create

@@ -112,6 +112,16 @@ export function slugOrCandidates(db: Kysely<any>, column: Expression<string>, sl
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 
 /**
+ * For compiledOnce: the name of the text slugOrCandidates writes for `slug`, and the values it
+ * binds, for the two texts of nearly every slug (a sanitized slug is ASCII and short): SQLite's
+ * range and PostgreSQL's `= or like`. Undefined for any other slug, whose query is built each time.
+ */
+export function slugCandidatesBound(db: Kysely<any>, slug: string): { shape: string; values: string[] } | undefined {
+  if (slug.length > SLUG_MAX - SUFFIX_ROOM || !PRINTABLE_ASCII.test(slug)) return undefined;
+  return isPostgres(db) ? { shape: 'slug or like', values: [slug, `${likeEscape(`${slug}-`)}%`] } : { shape: 'range', values: [slug, `${slug}.`] };
+}
+
+/**
  * `column` starting with `prefix`, in the prefix's case only, which changes nothing for a slug's
  * candidates (firstFreeSlug compares them exactly) and lets an index serve it. On PostgreSQL a
  * case-exact LIKE, which the slug columns' `text_pattern_ops` indexes serve (migration 019; ILIKE

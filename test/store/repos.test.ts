@@ -125,6 +125,44 @@ describe('posts repo', () => {
     assert.equal(await store.posts.get(id), undefined);
     assert.deepEqual(await store.posts.meta.all(id), {});
   });
+  test('writes and reads of one shape asked in turn with other values store and answer each their own (their text is compiled once)', async () => {
+    // two inserts of as many columns, other columns: each row holds what its own insert gave
+    const a = await store.posts.insert({ title: 'Shape one', excerpt: 'First excerpt' });
+    const b = await store.posts.insert({ title: 'Shape two', content: 'Second content' });
+    const c = await store.posts.insert({ title: 'Shape three', excerpt: 'Third excerpt' });
+    const [pa, pb, pc] = await store.posts.getMany([a, b, c]);
+    assert.deepEqual([pa, pb, pc].map((p) => [p.title, p.excerpt, p.content]), [['Shape one', 'First excerpt', ''], ['Shape two', '', 'Second content'], ['Shape three', 'Third excerpt', '']]);
+    // wp_unique_post_slug's scopes in turn: a post clashes with posts, a page with its siblings and their attachments, an attachment with everything
+    const slugOf = async (p: Parameters<typeof store.posts.insert>[0]) => (await store.posts.get(await store.posts.insert(p)))!.slug;
+    assert.equal(await slugOf({ title: 'Scoped' }), 'scoped');
+    assert.equal(await slugOf({ title: 'Scoped', type: 'page' }), 'scoped');
+    assert.equal(await slugOf({ title: 'Scoped', type: 'page', parent: a }), 'scoped');
+    assert.equal(await slugOf({ title: 'Scoped', type: 'attachment', status: 'inherit' }), 'scoped-2');
+    assert.equal(await slugOf({ title: 'Scoped' }), 'scoped-2');
+    // a top-level page clashes with the page and the attachment (both of parent 0): WordPress's check for hierarchical types
+    assert.equal(await slugOf({ title: 'Scoped', type: 'page' }), 'scoped-3');
+    // meta of other owners and other keys in turn
+    await store.posts.meta.set(a, 'colour', 'red');
+    await store.posts.meta.set(a, 'size', 'large');
+    await store.posts.meta.set(b, 'colour', 'blue');
+    assert.deepEqual((await store.posts.meta.ofMany([a], ['colour'])).get(a), { colour: 'red' });
+    assert.deepEqual((await store.posts.meta.ofMany([b], ['colour'])).get(b), { colour: 'blue' });
+    assert.deepEqual((await store.posts.meta.ofMany([a], ['size'])).get(a), { size: 'large' });
+    assert.deepEqual(Object.fromEntries(await store.posts.meta.ofMany([b, a], ['size'])), { [a]: { size: 'large' }, [b]: {} });
+    // terms attached in the order each request asks, read per post
+    const first = await store.terms.insert({ taxonomy: 'category', name: 'First' });
+    const second = await store.terms.insert({ taxonomy: 'category', name: 'Second' });
+    const tag = await store.terms.insert({ taxonomy: 'post_tag', name: 'Tag' });
+    await store.terms.setPostTerms(a, 'category', [second, first]);
+    await store.terms.setPostTerms(b, 'category', [first, second]);
+    await store.terms.setPostTerms(c, 'post_tag', [tag]);
+    const names = async (id: number, taxonomy?: string) => (await store.terms.termsOfPosts([id], taxonomy)).get(id)!.map((t) => t.name);
+    assert.deepEqual(await names(a), ['Second', 'First']);
+    assert.deepEqual(await names(b), ['First', 'Second']);
+    assert.deepEqual(await names(c), ['Tag']);
+    assert.deepEqual(await names(c, 'category'), []);
+    assert.deepEqual(await names(c, 'post_tag'), ['Tag']);
+  });
 });
 
 describe('posts query', () => {

@@ -2,7 +2,8 @@ import type { Generated, Insertable, Kysely, Selectable } from 'kysely';
 import type { PostMetaTable, PostsTable, TermRelationshipsTable, TermsTable } from '../../store/schema.ts';
 import type { PostRow } from '../../store/posts.ts';
 import type { TermRow } from '../../store/terms.ts';
-import { sqlDate } from '../../store/transact.ts';
+import { atomically, sqlDate } from '../../store/transact.ts';
+import { compiledOnce } from '../../store/compiled-once.ts';
 import { ExpiringCache } from '../../store/expiring-cache.ts';
 import { sqlBound } from '../../store/sql-bound.ts';
 
@@ -215,8 +216,12 @@ export class SeoRepo {
 
   /** Marks an object's indexable for re-indexing (its content changed): indexing and link indexing pick it up again. */
   async markStale(objectType: string, objectId: number): Promise<void> {
-    await this.db.updateTable('seo_indexables').set({ is_stale: 1, link_count: null, external_link_count: null }).where('object_type', '=', objectType).where('object_id', '=', objectId).execute();
-    await this.dashboards.clear();
+    // after every save of a post: one transaction, and its statement compiled once
+    await atomically(this.db, async (db) => {
+      const stale = () => db.updateTable('seo_indexables').set({ is_stale: 1, link_count: null, external_link_count: null }).where('object_type', '=', objectType).where('object_id', '=', objectId);
+      await db.executeQuery(compiledOnce(db, 'seo indexable stale', [1, null, null, objectType, objectId], stale));
+      await this.dashboards.clear('', db);
+    });
   }
 
   /** Marks every indexable for re-indexing (`cms-spec seo index --reindex`). */
