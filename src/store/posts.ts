@@ -205,19 +205,32 @@ export class PostsRepo {
    * `stickyFirst`, the sticky part and the rest are paged as one list).
    */
   query(q: PostQuery): Promise<{ rows: PostRow[]; total: number }> {
-    return this.counted(q, WHOLE);
+    return this.counted(q, (search) => this.ordered(q, search, WHOLE));
   }
 
   /** query() read as heads (headsOf): for a list that reads the whole post only for those it makes afresh. */
   queryHeads(q: PostQuery): Promise<{ rows: PostHead[]; total: number }> {
-    return this.counted(q, HEADS);
+    return this.counted(q, (search) => this.keptHeads(q, search));
   }
 
-  private async counted<T extends { id: number }>(q: PostQuery, columns: Columns<T>): Promise<{ rows: T[]; total: number }> {
+  private async counted<T>(q: PostQuery, page: (search: ParsedSearch | undefined) => Promise<T[]>): Promise<{ rows: T[]; total: number }> {
     const search = q.search?.trim() ? parseSearch(q.search) : undefined;
     const total = await this.count(q, search);
     if (!total || q.limit <= 0) return { rows: [], total };
-    return { rows: await this.ordered(q, search, columns), total };
+    return { rows: await page(search), total };
+  }
+
+  /**
+   * A page's heads, kept per query by the read cache until anything they were read from is
+   * written, as WordPress 6.1's WP_Query keeps a query's post ids until the posts' last_changed
+   * moves: a list asked again asks the database nothing. A random order is read every time.
+   */
+  private async keptHeads(q: PostQuery, search: ParsedSearch | undefined): Promise<PostHead[]> {
+    const cache = readCacheOf(this.db);
+    if (!cache || this.orderbyOf(q, search) === 'rand') return this.ordered(q, search, HEADS);
+    const kept = await cache.get(`posts page\0${JSON.stringify(q)}`, () => this.ordered(q, search, HEADS));
+    // copies: the kept rows are shared by every request
+    return kept.map((head) => ({ ...head }));
   }
 
   /** One page of matching posts without counting all matches (for lists that show no total). */

@@ -70,7 +70,7 @@ describe('two instances on one PostgreSQL', { skip }, () => {
     assert.equal(await total(b), before + 4 * PER_CLIENT);
   });
 
-  it("what one keeps of its reads (a list's total, a post's permission read) follows the other's writes", async () => {
+  it("what one keeps of its reads (a list's total and page, a post's permission read) follows the other's writes", async () => {
     const total = async (s: Serving) => Number((await call(s, 'cms/v2/posts?per_page=1')).headers.get('x-wp-total'));
     const before = await total(b);
     assert.equal(await total(b), before, 'b asked twice, the second time kept');
@@ -84,6 +84,13 @@ describe('two instances on one PostgreSQL', { skip }, () => {
     const asked = await call(b, `cms/v2/posts/${id}`);
     assert.equal(asked.status, 401, await asked.clone().text());
     assert.equal(await total(b), before);
+    // the page b keeps of its list follows a's edits of its posts
+    const firstTitle = async (s: Serving) => (await (await call(s, 'cms/v2/posts?per_page=1&orderby=id')).json())[0]?.title.rendered;
+    assert.equal((await call(a, `cms/v2/posts/${id}`, { json: { status: 'publish' }, auth: admin })).status, 200);
+    assert.equal(await firstTitle(b), 'Counted on b');
+    assert.equal(await firstTitle(b), 'Counted on b', 'b asked twice, the second time kept');
+    assert.equal((await call(a, `cms/v2/posts/${id}`, { json: { title: 'Renamed on a' }, auth: admin })).status, 200);
+    assert.equal(await firstTitle(b), 'Renamed on a');
   });
 
   /** `users/me` as `auth` from another loopback address: refusals count against the caller's address, so the throttle's test below starts from none. */

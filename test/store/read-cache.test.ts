@@ -55,6 +55,24 @@ describe('kept counts on SQLite', () => {
     assert.equal(await total(), 3);
   });
 
+  test("a list's page of heads is kept until a post is written, by this process or, once the catch-up asked SQLite, by another one", async () => {
+    const query = { types: ['post'], statuses: ['publish'], orderby: 'date', order: 'desc', offset: 0, limit: 10 } as const;
+    const first = async () => (await store.posts.queryHeads({ ...query })).rows[0]?.title;
+    const id = await store.posts.insert({ title: 'Newest', status: 'publish', date: '2031-01-01 00:00:00' });
+    assert.equal(await first(), 'Newest');
+    await store.posts.update(id, { title: 'Renamed here' });
+    assert.equal(await first(), 'Renamed here');
+    await other.posts.update(id, { title: 'Renamed elsewhere' });
+    assert.equal(await first(), 'Renamed here', 'kept: nothing has asked SQLite whether another process wrote');
+    await store.shared.otherWriters();
+    assert.equal(await first(), 'Renamed elsewhere');
+    // the kept rows are the cache's own: a caller changing its copy changes no later answer
+    (await store.posts.queryHeads({ ...query })).rows[0].title = 'Scribbled';
+    assert.equal(await first(), 'Renamed elsewhere');
+    await store.posts.delete(id);
+    assert.notEqual(await first(), 'Renamed elsewhere');
+  });
+
   test('an option kept while other tables are written is read again once it changes, however it was written', async () => {
     assert.equal(await store.options.get('blogname'), undefined);
     await store.options.set('blogname', 'First');
