@@ -7,6 +7,7 @@ import { atomically, byteOrder, firstFreeSlug, foldedOrder, matchesText, sanitiz
 import { sqlBound } from './sql-bound.ts';
 import { writeAtCommit } from './table-versions.ts';
 import { compiledOnce } from './compiled-once.ts';
+import { readCacheOf } from './read-cache.ts';
 
 export type TermRow = Selectable<TermsTable>;
 
@@ -209,10 +210,22 @@ export class TermsRepo {
     });
   }
 
-  /** The terms of a page of posts in one query, each post's in term_order then name order. */
+  /**
+   * The terms of a page of posts in one query, each post's in term_order then name order. Kept by
+   * the read cache until the terms or their posts' relationships are written: a post's answer and
+   * its SEO head, made one after the other, read them once.
+   */
   async termsOfPosts(postIds: number[], taxonomy?: string): Promise<Map<number, TermRow[]>> {
+    if (!postIds.length) return new Map();
+    const cache = readCacheOf(this.db);
+    if (!cache) return this.readTermsOfPosts(postIds, taxonomy);
+    const kept = await cache.get(`terms of posts\0${taxonomy ?? ''}\0${postIds.join(',')}`, () => this.readTermsOfPosts(postIds, taxonomy));
+    // copies: the kept rows are shared by every request
+    return new Map([...kept].map(([id, terms]) => [id, terms.map((term) => ({ ...term }))]));
+  }
+
+  private async readTermsOfPosts(postIds: number[], taxonomy: string | undefined): Promise<Map<number, TermRow[]>> {
     const out = new Map<number, TermRow[]>(postIds.map((id) => [id, []]));
-    if (!postIds.length) return out;
     const build = () => {
       let q = this.db
         .selectFrom('term_relationships as tr')

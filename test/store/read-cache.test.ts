@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '../../src/store/index.ts';
 import { readCacheOf } from '../../src/store/read-cache.ts';
+import type { PostQuery } from '../../src/store/posts.ts';
 
 // The post list's X-WP-Total count and the options are kept until a table they read is written
 // (src/store/read-cache.ts): by this process (a statement that changed rows of it, in or out of a
@@ -56,7 +57,7 @@ describe('kept counts on SQLite', () => {
   });
 
   test("a list's page of heads is kept until a post is written, by this process or, once the catch-up asked SQLite, by another one", async () => {
-    const query = { types: ['post'], statuses: ['publish'], orderby: 'date', order: 'desc', offset: 0, limit: 10 } as const;
+    const query: PostQuery = { types: ['post'], statuses: ['publish'], orderby: 'date', order: 'desc', offset: 0, limit: 10 };
     const first = async () => (await store.posts.queryHeads({ ...query })).rows[0]?.title;
     const id = await store.posts.insert({ title: 'Newest', status: 'publish', date: '2031-01-01 00:00:00' });
     assert.equal(await first(), 'Newest');
@@ -71,6 +72,23 @@ describe('kept counts on SQLite', () => {
     assert.equal(await first(), 'Renamed elsewhere');
     await store.posts.delete(id);
     assert.notEqual(await first(), 'Renamed elsewhere');
+  });
+
+  test("a post's terms are kept until a term or a post's terms are written, by this process or, once the catch-up asked SQLite, by another one", async () => {
+    const post = await store.posts.insert({ title: 'Filed', status: 'publish' });
+    const [first, second] = [await store.terms.insert({ taxonomy: 'category', name: 'First' }), await store.terms.insert({ taxonomy: 'category', name: 'Second' })];
+    const names = async () => (await store.terms.termsOfPosts([post])).get(post)!.map((t) => t.name);
+    await store.terms.setPostTerms(post, 'category', [first]);
+    assert.deepEqual(await names(), ['First']);
+    await store.terms.update(first, { name: 'First renamed' });
+    assert.deepEqual(await names(), ['First renamed']);
+    await other.terms.setPostTerms(post, 'category', [second]);
+    assert.deepEqual(await names(), ['First renamed'], 'kept: nothing has asked SQLite whether another process wrote');
+    await store.shared.otherWriters();
+    assert.deepEqual(await names(), ['Second']);
+    // the kept rows are the cache's own: a caller changing its copy changes no later answer
+    (await store.terms.termsOfPosts([post])).get(post)![0].name = 'Scribbled';
+    assert.deepEqual(await names(), ['Second']);
   });
 
   test('an option kept while other tables are written is read again once it changes, however it was written', async () => {
