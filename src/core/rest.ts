@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hexDigest } from './digests.ts';
 import { RestError, authStatus, type ErrorValues } from '../engine/errors.ts';
 import { RestResponse } from '../engine/types.ts';
 import type { PostTypeInfo, TaxonomyInfo } from './content-types.ts';
@@ -170,7 +170,7 @@ export function avatarUrls(email: string, siteUrl: string): Record<string, strin
 
 /** An address's gravatar without its query: the host get_avatar_data picks (see avatarUrls), `/avatar/` and the md5. */
 export function gravatarBase(email: string, siteUrl: string): string {
-  const hash = createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+  const hash = hexDigest('md5', email.trim().toLowerCase());
   const host = siteUrl.startsWith('https:') ? 'https://secure.gravatar.com' : `http://${parseInt(hash[0]!, 16) % 3}.gravatar.com`;
   return `${host}/avatar/${hash}`;
 }

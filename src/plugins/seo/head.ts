@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hexDigest } from '../../core/digests.ts';
 import type { HeadMeta, Site } from '../../core/site.ts';
 import type { Store } from '../../store/index.ts';
 import type { PostRow } from '../../store/posts.ts';
@@ -68,7 +68,7 @@ function socialHandle(value: string): string | undefined {
   return `@${(fromUrl ? fromUrl[1] : v).replace(/^@/, '')}`;
 }
 
-const personId = (site: Site, user: Pick<UserRow, 'id' | 'login'>) => `${site.home}/#/schema/person/${createHash('sha256').update(`${user.login}${user.id}`).digest('hex').slice(0, 32)}`;
+const personId = (site: Site, user: Pick<UserRow, 'id' | 'login'>) => `${site.home}/#/schema/person/${hexDigest('sha256', `${user.login}${user.id}`).slice(0, 32)}`;
 
 /** Yoast's Person piece of an author: their avatar (get_avatar_url's 96 px), their website, their archive. */
 function personNode(site: Site, user: UserRow): Record<string, unknown> {

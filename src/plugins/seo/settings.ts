@@ -170,9 +170,20 @@ export async function jsonOption<T>(store: Store, name: string, fallback: T): Pr
   }
 }
 
-/** The title and description templates, the stored ones over the defaults. */
-export async function templates(store: Store): Promise<{ titles: Record<TemplateKind, string>; descriptions: Partial<Record<TemplateKind, string>>; separator: string }> {
-  const stored = await store.options.getMany([OPTION.titleTemplates, OPTION.descriptionTemplates, OPTION.separator]);
+export interface Templates {
+  titles: Record<TemplateKind, string>;
+  descriptions: Partial<Record<TemplateKind, string>>;
+  separator: string;
+}
+
+/** The templates made of the options last read, while they are the options read (every head made afresh asks for them). */
+let lastTemplates: { stored: readonly (string | undefined)[]; made: Readonly<Templates> } | undefined;
+
+/** The title and description templates, the stored ones over the defaults; the object is shared: never change it. */
+export async function templates(store: Store): Promise<Readonly<Templates>> {
+  const options = await store.options.getMany([OPTION.titleTemplates, OPTION.descriptionTemplates, OPTION.separator]);
+  const stored = [options[OPTION.titleTemplates], options[OPTION.descriptionTemplates], options[OPTION.separator]];
+  if (lastTemplates?.stored.every((raw, i) => raw === stored[i])) return lastTemplates.made;
   const parse = (raw: string | undefined) => {
     try {
       const v = raw ? (JSON.parse(raw) as unknown) : {};
@@ -181,9 +192,11 @@ export async function templates(store: Store): Promise<{ titles: Record<Template
       return {};
     }
   };
-  return {
-    titles: { ...DEFAULT_TITLES, ...parse(stored[OPTION.titleTemplates]) },
-    descriptions: { ...DEFAULT_DESCRIPTIONS, ...parse(stored[OPTION.descriptionTemplates]) },
-    separator: stored[OPTION.separator] ?? '-',
+  const made = {
+    titles: { ...DEFAULT_TITLES, ...parse(stored[0]) },
+    descriptions: { ...DEFAULT_DESCRIPTIONS, ...parse(stored[1]) },
+    separator: stored[2] ?? '-',
   };
+  lastTemplates = { stored, made };
+  return made;
 }
