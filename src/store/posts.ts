@@ -606,15 +606,16 @@ async function uniquePostSlug(db: Kysely<DB>, slug: string, type: string, parent
 
 /** The slug and its `-N` variants already used where a post of this type and parent would clash. */
 async function takenSlugs(db: Kysely<DB>, slug: string, type: string, parent: number, exceptId?: number): Promise<string[]> {
-  // attachments share the URL space of every post type
+  // attachments share the URL space of every post type; a hierarchical type's posts that of their siblings and their attachments
   const scope = type === 'attachment' ? 'any type' : HIERARCHICAL_TYPES.has(type) ? 'hierarchical' : 'its type';
-  const scopeValues = scope === 'any type' ? [] : scope === 'hierarchical' ? [...HIERARCHICAL_TYPES, 'attachment', parent] : [type];
+  const siblingTypes = [...HIERARCHICAL_TYPES, 'attachment'];
+  const scopeValues = scope === 'any type' ? [] : scope === 'hierarchical' ? [...siblingTypes, parent] : [type];
   const build = () => {
     let q = db
       .selectFrom('posts')
       .select('slug')
       .where((eb) => slugOrCandidates(db, eb.ref('slug'), slug));
-    if (scope === 'hierarchical') q = q.where('type', 'in', [...HIERARCHICAL_TYPES, 'attachment']).where('parent', '=', parent);
+    if (scope === 'hierarchical') q = q.where('type', 'in', siblingTypes).where('parent', '=', parent);
     else if (scope === 'its type') q = q.where('type', '=', type);
     if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
     return q;
